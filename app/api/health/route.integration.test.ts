@@ -1,0 +1,27 @@
+import { mkdtemp, chmod } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startEmbeddedPostgres, type EmbeddedServer } from "@/server/db/embedded";
+
+// This file's own server, so that stopping it harms no other test.
+let server: EmbeddedServer;
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-health-"));
+  await chmod(dir, 0o755);
+  server = await startEmbeddedPostgres(dir, { persistent: false });
+  process.env.DATABASE_URL = server.url("postgres");
+});
+afterAll(() => server.stop());
+
+it("/api/health answers 200 with the database up, and 503 with it down", async () => {
+  const { GET } = await import("./route");
+  const up = await GET();
+  expect(up.status).toBe(200);
+  expect(await up.json()).toEqual({ status: "ok", database: "up" });
+
+  await server.stop();
+  const down = await GET();
+  expect(down.status).toBe(503);
+  expect(await down.json()).toMatchObject({ database: "down" });
+});

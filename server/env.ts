@@ -12,7 +12,7 @@ const envSchema = z.object({
   TOOLGATE_PROJECT: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug").default("default"),
   TOOLGATE_SESSION_DAYS: z.coerce.number().positive().default(14),
   TOOLGATE_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
-  TOOLGATE_INGEST_RATE_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  TOOLGATE_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(1200),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,8 @@
-import { publicProcedure, router } from "../trpc/init";
+import { apiKeyProcedure, publicProcedure, router } from "../trpc/init";
 import packageJson from "../../package.json" with { type: "json" };
 
 export const systemRouter = router({
   info: publicProcedure.query(() => ({ name: "Toolgate", version: packageJson.version })),
+  /** Lets a harness check its key: answers the key's project. */
+  whoami: apiKeyProcedure.query(({ ctx }) => ({ project: ctx.project.slug })),
 });

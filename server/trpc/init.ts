@@ -1,16 +1,122 @@
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
+import { z, ZodError } from "zod";
+import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
+import { DomainError, type DomainErrorKind } from "../domain/errors";
+import { takeToken, type Bucket } from "../domain/throttle";
+import { env } from "../env";
+import { projectForApiKey } from "../services/auth/api-keys";
+import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
+import { membership } from "../services/projects";
 
 /** What every procedure sees: the request's headers, and headers to add to the answer. */
-export type Context = { headers: Headers; resHeaders: Headers };
+export type Context = { headers: Headers; resHeaders: Headers; secure: boolean; address: string };
 
-export function createContext(opts: { headers: Headers; resHeaders?: Headers }): Context {
-  return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers() };
+export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string }): Context {
+  const proto = opts.headers.get("x-forwarded-proto") ?? (opts.url ? new URL(opts.url).protocol.replace(":", "") : "http");
+  const address = opts.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || opts.headers.get("x-real-ip") || "local";
+  return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure: proto === "https", address };
+}
+
+/** "events[3].timestamp: expected …" lines for every zod issue. */
+export function describeIssues(error: ZodError, root = "") {
+  return error.issues.map((issue) => {
+    const path = issue.path.reduce<string>(
+      (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+      root,
+    );
+    return { path, message: issue.message };
+  });
 }
 
 // No transformer: the wire is plain JSON so that any language can call it with curl.
-const t = initTRPC.context<Context>().create();
+const t = initTRPC.context<Context>().create({
+  errorFormatter({ shape, error }) {
+    if (error.code === "INTERNAL_SERVER_ERROR") {
+      return { ...shape, message: "Internal server error: the details are in the server log.", data: { ...shape.data, stack: undefined } };
+    }
+    if (error.cause instanceof ZodError) {
+      const issues = describeIssues(error.cause);
+      const message = `Invalid input: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
+      return { ...shape, message, data: { ...shape.data, issues, stack: undefined } };
+    }
+    return { ...shape, data: { ...shape.data, stack: undefined } };
+  },
+});
+
+const codes: Record<DomainErrorKind, TRPCError["code"]> = {
+  invalid: "BAD_REQUEST",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  rate_limited: "TOO_MANY_REQUESTS",
+  too_large: "PAYLOAD_TOO_LARGE",
+};
+
+/** The one place where domain errors become HTTP answers; other errors are logged. */
+const mapErrors = t.middleware(async ({ ctx, next, path }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof DomainError) {
+    if (cause.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(cause.retryAfterSeconds));
+    throw new TRPCError({ code: codes[cause.kind], message: cause.message, cause });
+  }
+  if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, cause ?? result.error);
+  return result;
+});
 
 export const router = t.router;
-export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+export const publicProcedure = t.procedure.use(mapErrors);
+
+export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const user = await userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE));
+  if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: no valid session." });
+  return next({ ctx: { user } });
+});
+
+/** Signed in and a member of the input's `project` (slug) with at least `minRole`. */
+export const projectProcedure = (minRole: Role) =>
+  userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, next }) => {
+    const member = await membership(ctx.user.id, input.project);
+    if (!member) throw new TRPCError({ code: "FORBIDDEN", message: `You are not a member of project "${input.project}".` });
+    if (!hasRole(member.role, minRole)) {
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: `This needs the ${minRole} role in "${input.project}"; you are ${member.role}.`,
+      });
+    }
+    return next({ ctx: { project: member.project, role: member.role } });
+  });
+
+/** Per-key token buckets for harness calls (in memory: limits are per app instance). */
+const keyBuckets = new Map<string, Bucket>();
+
+/**
+ * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
+ * input is read. An optional `project` in the input must name the key's own project.
+ */
+export const apiKeyProcedure = publicProcedure
+  .use(async ({ ctx, next }) => {
+    const key = await projectForApiKey(ctx.headers.get("authorization"));
+    const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
+    const taken = takeToken(keyBuckets.get(key.keyId), perMinute, Date.now());
+    keyBuckets.set(key.keyId, taken.bucket);
+    if (!taken.allowed) {
+      throw new DomainError(
+        "rate_limited",
+        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken.retryAfterSeconds} s (or batch more events per request).`,
+        taken.retryAfterSeconds,
+      );
+    }
+    return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });
+  })
+  .input(z.object({ project: projectSlugSchema.optional() }).optional())
+  .use(async ({ ctx, input, next }) => {
+    if (input?.project && input.project !== ctx.project.slug) {
+      throw new TRPCError({ code: "FORBIDDEN", message: `This API key belongs to another project than "${input.project}".` });
+    }
+    return next();
+  });

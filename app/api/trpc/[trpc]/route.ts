@@ -1,15 +1,49 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { env } from "@/server/env";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 
 export const dynamic = "force-dynamic";
 
-function handler(req: Request) {
+/** The body, or null when it is larger than `limit` bytes (read no further than that). */
+async function readLimited(req: Request, limit: number): Promise<Buffer | null> {
+  if (Number(req.headers.get("content-length") ?? 0) > limit) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body?.getReader();
+  for (let part = await reader?.read(); part && !part.done; part = await reader!.read()) {
+    size += part.value.byteLength;
+    if (size > limit) {
+      await reader!.cancel();
+      return null;
+    }
+    chunks.push(part.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limit: number) {
+  const mb = (limit / 1024 / 1024).toFixed(limit % (1024 * 1024) ? 1 : 0);
+  const message = `Request body over the limit of ${mb} MB (${limit} bytes): send fewer events per ingest.batch call (at most 1,000), or raise TOOLGATE_BODY_LIMIT_BYTES.`;
+  return Response.json(
+    { error: { message, code: -32013, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413 } } },
+    { status: 413 },
+  );
+}
+
+async function handler(req: Request) {
+  let request = req;
+  if (req.method === "POST") {
+    const limit = env().TOOLGATE_BODY_LIMIT_BYTES;
+    const body = await readLimited(req, limit);
+    if (!body) return tooLarge(limit);
+    request = new Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body) });
+  }
   return fetchRequestHandler({
     endpoint: "/api/trpc",
-    req,
+    req: request,
     router: appRouter,
-    createContext: ({ resHeaders }) => createContext({ headers: req.headers, resHeaders }),
+    createContext: ({ resHeaders }) => createContext({ headers: req.headers, resHeaders, url: req.url }),
   });
 }
 

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { projectSlugSchema, roleSchema } from "./roles";
+
+export const emailSchema = z.email("enter an email address such as ops@example.com").max(254);
+export const passwordSchema = z.string().min(12, "the password must be at least 12 characters").max(200);
+export const projectNameSchema = z.string().trim().min(1, "a project needs a name").max(80);
+
+export const setupInput = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  name: z.string().trim().max(80).optional(),
+  projectName: projectNameSchema,
+  projectSlug: projectSlugSchema,
+});
+
+export const signInInput = z.object({ email: z.string().trim().min(1, "enter your email"), password: z.string().min(1, "enter your password") });
+
+export const changePasswordInput = z.object({ current: z.string().min(1), next: passwordSchema });
+
+export const createProjectInput = z.object({ name: projectNameSchema, slug: projectSlugSchema });
+
+export const addMemberInput = z.object({ email: emailSchema, role: roleSchema });
+
+export const apiKeyNameSchema = z.string().trim().min(1, "name the key after the harness that uses it").max(80);
+
+/** "My Agents" → "my-agents": a suggestion for the slug field. */
+export function slugify(name: string) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63) || "project";
+}

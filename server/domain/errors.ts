@@ -1,0 +1,21 @@
+/**
+ * Errors that services raise on purpose. The tRPC layer maps them onto HTTP codes in
+ * one place (server/trpc/init.ts); anything else becomes a 500 without internals.
+ */
+export type DomainErrorKind = "invalid" | "not_found" | "conflict" | "unauthorized" | "forbidden" | "rate_limited" | "too_large";
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    /** seconds a client should wait before retrying (rate_limited) */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const invalid = (message: string) => new DomainError("invalid", message);
+export const notFound = (message: string) => new DomainError("not_found", message);
+export const conflict = (message: string) => new DomainError("conflict", message);

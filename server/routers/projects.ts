@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { createProjectInput, projectNameSchema } from "../../contracts/accounts";
+import { createProject, deleteProject, projectsOf, renameProject } from "../services/projects";
+import { projectProcedure, router, userProcedure } from "../trpc/init";
+
+export const projectsRouter = router({
+  list: userProcedure.query(({ ctx }) => projectsOf(ctx.user.id)),
+  create: userProcedure.input(createProjectInput).mutation(({ ctx, input }) => createProject(ctx.user.id, input.name, input.slug)),
+  get: projectProcedure("viewer").query(({ ctx }) => ({ ...ctx.project, role: ctx.role })),
+  rename: projectProcedure("admin")
+    .input(z.object({ name: projectNameSchema }))
+    .mutation(({ ctx, input }) => renameProject(ctx.project.id, input.name)),
+  delete: projectProcedure("owner").mutation(async ({ ctx }) => {
+    await deleteProject(ctx.project.id);
+    return { ok: true };
+  }),
+});

@@ -1,0 +1,44 @@
+import { env } from "../../env";
+import { prisma } from "../../db/client";
+import { randomToken, sha256 } from "./tokens";
+
+export const SESSION_COOKIE = "tg_session";
+
+export type SessionUser = { id: string; email: string; name: string; mustChangePassword: boolean };
+
+export async function createSession(userId: string) {
+  const token = randomToken();
+  const expiresAt = new Date(Date.now() + env().TOOLGATE_SESSION_DAYS * 86_400_000);
+  await prisma().session.create({ data: { id: sha256(token), userId, expiresAt } });
+  return { token, expiresAt };
+}
+
+export async function userForSession(token: string | undefined): Promise<SessionUser | null> {
+  if (!token) return null;
+  const session = await prisma().session.findUnique({
+    where: { id: sha256(token) },
+    select: { expiresAt: true, user: { select: { id: true, email: true, name: true, mustChangePassword: true } } },
+  });
+  if (!session || session.expiresAt <= new Date()) return null;
+  return session.user;
+}
+
+export async function deleteSession(token: string) {
+  await prisma().session.deleteMany({ where: { id: sha256(token) } });
+}
+
+/** The Set-Cookie value for a session (or its removal when token is null). */
+export function sessionCookie(token: string | null, { secure, expiresAt }: { secure: boolean; expiresAt?: Date }) {
+  const parts = [`${SESSION_COOKIE}=${token ?? ""}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+  if (secure) parts.push("Secure");
+  parts.push(token && expiresAt ? `Expires=${expiresAt.toUTCString()}` : "Max-Age=0");
+  return parts.join("; ");
+}
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  for (const part of header?.split(";") ?? []) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from "node:crypto";
+import type { Role } from "../contracts/roles";
+import { prisma } from "../server/db/client";
+import { createApiKey } from "../server/services/auth/api-keys";
+import { createSession, SESSION_COOKIE } from "../server/services/auth/sessions";
+import { hashPassword } from "../server/services/auth/passwords";
+import { createContext } from "../server/trpc/init";
+import { createCaller } from "../server/trpc/root";
+
+/** Test data with unique names, so tests never depend on each other or on order. */
+export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+export const TEST_PASSWORD = "correct horse battery staple";
+const passwordHash = hashPassword(TEST_PASSWORD);
+
+export async function makeUser(email = `${unique("user")}@example.test`) {
+  return prisma().user.create({ data: { email, passwordHash: await passwordHash }, select: { id: true, email: true } });
+}
+
+/** A caller as the API sees it: headers in, response headers out (cookies, Retry-After). */
+export function callerWith(headers: Record<string, string> = {}) {
+  const ctx = createContext({ headers: new Headers({ "x-forwarded-for": `10.0.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`, ...headers }) });
+  return withExtras(createCaller(ctx), { ctx });
+}
+
+/** The caller is a proxy that treats every property as a procedure path: add ours beside it. */
+function withExtras<T extends object, E extends object>(caller: T, extras: E): T & E {
+  return new Proxy(caller, { get: (target, prop) => (prop in extras ? extras[prop as keyof E] : Reflect.get(target, prop)) }) as T & E;
+}
+
+export async function signedIn(userId: string) {
+  const { token } = await createSession(userId);
+  return withExtras(callerWith({ cookie: `${SESSION_COOKIE}=${token}` }), { token });
+}
+
+export const withKey = (key: string) => callerWith({ authorization: `Bearer ${key}` });
+
+/** A project with an owner, plus helpers to get members of each role and API keys. */
+export async function makeProject() {
+  const owner = await makeUser();
+  const slug = unique("proj");
+  const project = await prisma().project.create({
+    data: { slug, name: `Project ${slug}`, memberships: { create: { userId: owner.id, role: "owner" } } },
+    select: { id: true, slug: true, name: true },
+  });
+  return {
+    project,
+    owner,
+    asOwner: () => signedIn(owner.id),
+    async member(role: Role) {
+      const user = await makeUser();
+      await prisma().membership.create({ data: { userId: user.id, projectId: project.id, role } });
+      return withExtras(await signedIn(user.id), { user });
+    },
+    key: (name = "test harness") => createApiKey(project.id, name),
+  };
+}

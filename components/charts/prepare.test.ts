@@ -1,0 +1,189 @@
+import { describe, it, expect } from "vitest";
+import {
+  CATEGORY_COLORS,
+  CHART_CATEGORIES,
+  PALETTE,
+  bucketStarts,
+  categoryColor,
+  chooseBucket,
+  compareVersions,
+  seriesColor,
+  stackedCategorySeries,
+  timeSeries,
+  topN,
+} from "./prepare";
+
+const H = 3_600_000;
+const D = 24 * H;
+const at = (iso: string) => new Date(iso);
+const ms = (iso: string) => Date.parse(iso);
+
+describe("bucketStarts", () => {
+  it("covers [from, to) in hours, starting at the hour that contains from", () => {
+    expect(bucketStarts(at("2025-03-01T10:30:00Z"), at("2025-03-01T13:00:00Z"), "hour")).toEqual([
+      ms("2025-03-01T10:00:00Z"),
+      ms("2025-03-01T11:00:00Z"),
+      ms("2025-03-01T12:00:00Z"),
+    ]);
+  });
+
+  it("uses UTC days", () => {
+    expect(bucketStarts(at("2025-03-01T00:00:00Z"), at("2025-03-03T00:00:01Z"), "day")).toEqual([
+      ms("2025-03-01T00:00:00Z"),
+      ms("2025-03-02T00:00:00Z"),
+      ms("2025-03-03T00:00:00Z"),
+    ]);
+  });
+
+  it("is empty for an empty range", () => {
+    const t = at("2025-03-01T10:00:00Z");
+    expect(bucketStarts(t, t, "hour")).toEqual([]);
+  });
+
+  it("refuses absurd ranges and invalid dates", () => {
+    expect(() => bucketStarts(at("2000-01-01T00:00:00Z"), at("2025-01-01T00:00:00Z"), "hour")).toThrow(RangeError);
+    expect(() => bucketStarts(new Date("nope"), at("2025-01-01T00:00:00Z"), "day")).toThrow(RangeError);
+  });
+});
+
+describe("chooseBucket", () => {
+  it("uses hours up to 3 days and days beyond", () => {
+    const from = at("2025-03-01T00:00:00Z");
+    expect(chooseBucket(from, new Date(from.getTime() + 3 * D))).toBe("hour");
+    expect(chooseBucket(from, new Date(from.getTime() + 3 * D + 1))).toBe("day");
+  });
+});
+
+describe("timeSeries", () => {
+  const range = { from: at("2025-03-01T00:00:00Z"), to: at("2025-03-01T04:00:00Z"), bucket: "hour" as const };
+
+  it("computes rates per bucket and leaves missing buckets as null gaps", () => {
+    const result = timeSeries(
+      [
+        { bucket: ms("2025-03-01T00:00:00Z"), series: "search", numerator: 1, denominator: 10 },
+        { bucket: "2025-03-01T02:00:00Z", series: "search", numerator: 0, denominator: 5 },
+        { bucket: at("2025-03-01T01:00:00Z"), series: "fetch", numerator: 2, denominator: 4 },
+        { bucket: ms("2025-03-01T03:00:00Z"), series: "fetch", numerator: 0, denominator: 0 },
+      ],
+      range,
+    );
+    expect(result.labels).toEqual([0, 1, 2, 3].map((h) => ms("2025-03-01T00:00:00Z") + h * H));
+    expect(result.series).toEqual([
+      { key: "fetch", values: [null, 0.5, null, null], totals: [0, 4, 0, 0] },
+      { key: "search", values: [0.1, null, 0, null], totals: [10, 0, 5, 0] },
+    ]);
+  });
+
+  it("sums finer rows into their bucket and drops rows outside the range", () => {
+    const dayRange = { from: at("2025-03-01T00:00:00Z"), to: at("2025-03-03T00:00:00Z"), bucket: "day" as const };
+    const result = timeSeries(
+      [
+        { bucket: "2025-03-01T01:00:00Z", series: "s", numerator: 1, denominator: 10 },
+        { bucket: "2025-03-01T23:00:00Z", series: "s", numerator: 3, denominator: 10 },
+        { bucket: "2025-03-03T00:00:00Z", series: "s", numerator: 9, denominator: 9 },
+        { bucket: "2025-02-28T23:00:00Z", series: "s", numerator: 9, denominator: 9 },
+      ],
+      dayRange,
+    );
+    expect(result.series).toEqual([{ key: "s", values: [0.2, null], totals: [20, 0] }]);
+  });
+
+  it("has no series without rows", () => {
+    expect(timeSeries([], range)).toEqual({ labels: bucketStarts(range.from, range.to, "hour"), series: [] });
+  });
+});
+
+describe("stackedCategorySeries", () => {
+  it("counts per category per bucket with null gaps, in category order", () => {
+    const range = { from: at("2025-03-01T00:00:00Z"), to: at("2025-03-01T03:00:00Z"), bucket: "hour" as const };
+    const result = stackedCategorySeries(
+      [
+        { bucket: "2025-03-01T00:10:00Z", category: "wrong_type", count: 2 },
+        { bucket: "2025-03-01T00:50:00Z", category: "wrong_type", count: 1 },
+        { bucket: "2025-03-01T02:00:00Z", category: "unknown_tool", count: 4 },
+        { bucket: "2025-03-01T01:00:00Z", category: "zz_custom", count: 1 },
+      ],
+      range,
+    );
+    expect(result.series).toEqual([
+      { key: "unknown_tool", values: [null, null, 4], total: 4 },
+      { key: "wrong_type", values: [3, null, null], total: 3 },
+      { key: "zz_custom", values: [null, 1, null], total: 1 },
+    ]);
+  });
+});
+
+describe("topN", () => {
+  const items = Array.from({ length: 23 }, (_, i) => ({ key: `tool-${String(i).padStart(2, "0")}`, volume: i }));
+
+  it("keeps the n largest and says how many were shown", () => {
+    const { top, rest, note } = topN(items, 8, "tools");
+    expect(top).toEqual(["tool-22", "tool-21", "tool-20", "tool-19", "tool-18", "tool-17", "tool-16", "tool-15"]);
+    expect(rest).toHaveLength(15);
+    expect(note).toBe("8 of 23 tools");
+  });
+
+  it("has no note when everything fits", () => {
+    expect(topN(items.slice(0, 3))).toEqual({ top: ["tool-02", "tool-01", "tool-00"], rest: [], note: "" });
+  });
+
+  it("breaks ties by key and sums duplicate keys", () => {
+    const result = topN(
+      [
+        { key: "b", volume: 5 },
+        { key: "a", volume: 5 },
+        { key: "c", volume: 3 },
+        { key: "c", volume: 3 },
+      ],
+      2,
+    );
+    expect(result).toEqual({ top: ["c", "a"], rest: ["b"], note: "2 of 3 series" });
+  });
+});
+
+describe("colours", () => {
+  it("gives a key the same palette colour every time", () => {
+    expect(seriesColor("search")).toBe(seriesColor("search"));
+    expect(PALETTE).toContain(seriesColor("search"));
+    const used = new Set(Array.from({ length: 200 }, (_, i) => seriesColor(`tool-${i}`)));
+    expect(used.size).toBe(PALETTE.length);
+  });
+
+  it("has one distinct colour per category", () => {
+    expect(Object.keys(CATEGORY_COLORS)).toEqual([...CHART_CATEGORIES]);
+    expect(new Set(Object.values(CATEGORY_COLORS)).size).toBe(8);
+    expect(categoryColor("wrong_type")).toBe(CATEGORY_COLORS.wrong_type);
+    expect(categoryColor("something_else")).toBe(seriesColor("something_else"));
+  });
+});
+
+describe("compareVersions", () => {
+  it("gives a verdict per key", () => {
+    const result = compareVersions(
+      [
+        { key: "improved", invalid: 200, total: 1000 },
+        { key: "regressed", invalid: 60, total: 1000 },
+        { key: "same", invalid: 50, total: 500 },
+        { key: "tiny", invalid: 2, total: 3 },
+        { key: "gone", invalid: 5, total: 50 },
+      ],
+      [
+        { key: "improved", invalid: 60, total: 1000 },
+        { key: "regressed", invalid: 200, total: 1000 },
+        { key: "same", invalid: 52, total: 500 },
+        { key: "tiny", invalid: 6, total: 100 },
+        { key: "new", invalid: 1, total: 10 },
+      ],
+    );
+    const byKey = Object.fromEntries(result.map((r) => [r.key, r]));
+    expect(byKey.improved).toMatchObject({ verdict: "better", a: { rate: 0.2, n: 1000 }, b: { rate: 0.06, n: 1000 } });
+    expect(byKey.improved!.diff).toBeCloseTo(-0.14, 10);
+    expect(byKey.improved!.pValue).toBeLessThan(0.001);
+    expect(byKey.regressed!.verdict).toBe("worse");
+    expect(byKey.same!.verdict).toBe("no clear difference");
+    expect(byKey.tiny!.verdict).toBe("insufficient data");
+    expect(byKey.gone).toMatchObject({ verdict: "insufficient data", b: { rate: null, n: 0 }, diff: null, pValue: null });
+    expect(byKey.new).toMatchObject({ verdict: "insufficient data", a: { rate: null, n: 0 } });
+    expect(result.map((r) => r.key)).toEqual(["improved", "regressed", "same", "tiny", "gone", "new"]);
+  });
+});

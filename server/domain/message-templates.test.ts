@@ -1,0 +1,93 @@
+import { describe, it, expect } from "vitest";
+import { groupByTemplate, messageTemplate } from "./message-templates";
+
+describe("messageTemplate", () => {
+  it("gives the lesson's two messages one template", () => {
+    const a = messageTemplate("Error: 'loannumber' must be 4 to 8 characters, you sent 3.");
+    const b = messageTemplate("Error: 'status' must be 4 to 8 characters, you sent 12.");
+    expect(a).toBe("Error: '<value>' must be <n> to <n> characters, you sent <n>.");
+    expect(b).toBe(a);
+  });
+
+  it("keeps 'Error 422' as 'Error <n>'", () => {
+    expect(messageTemplate("Error 422")).toBe("Error <n>");
+  });
+
+  it("replaces every quote style", () => {
+    expect(messageTemplate(`unknown tool "serch_web"`)).toBe(`unknown tool "<value>"`);
+    expect(messageTemplate("unknown tool `serch_web`")).toBe("unknown tool `<value>`");
+    expect(messageTemplate(`bad value "a \\"quoted\\" 12"`)).toBe(`bad value "<value>"`);
+  });
+
+  it("leaves apostrophes alone", () => {
+    expect(messageTemplate("don't send 'x', the model's 'y' is fine")).toBe(
+      "don't send '<value>', the model's '<value>' is fine",
+    );
+  });
+
+  it("replaces decimals, negatives and ranges", () => {
+    expect(messageTemplate("amount -3.5 is below 0.01")).toBe("amount <n> is below <n>");
+    expect(messageTemplate("must be 4-8 chars")).toBe("must be <n>-<n> chars");
+    expect(messageTemplate("x=-5 y=1e6 v 1.2.3")).toBe("x=<n> y=<n> v <n>");
+  });
+
+  it("keeps digits that are part of a name", () => {
+    expect(messageTemplate("argument arg2 of tool v1_search")).toBe("argument arg2 of tool v1_search");
+  });
+
+  it("replaces UUIDs, hex ids and ISO dates", () => {
+    expect(messageTemplate("record 3fa85f64-5717-4562-b3fc-2c963f66afa6 not found")).toBe("record <id> not found");
+    expect(messageTemplate("commit 9f86d081884c7d65 missing, ptr 0x1F")).toBe("commit <id> missing, ptr <id>");
+    expect(messageTemplate("date 2024-05-01 before 2024-05-01T10:20:30.123+02:00 or 2024-05-01T10:20Z")).toBe(
+      "date <date> before <date> or <date>",
+    );
+  });
+
+  it("does not take ordinary words for hex ids", () => {
+    expect(messageTemplate("deadbeef accepted")).toBe("deadbeef accepted");
+  });
+
+  it("collapses whitespace", () => {
+    expect(messageTemplate("  Error:\n\t  missing   'city'  ")).toBe("Error: missing '<value>'");
+  });
+});
+
+describe("groupByTemplate", () => {
+  it("sums groups, computes recovery and keeps up to 3 distinct examples", () => {
+    const groups = groupByTemplate([
+      { message: "Error: 'a' must be 4 to 8 characters, you sent 3.", count: 5, recovered: 2, followed: 4 },
+      { message: "Error: 'b' must be 4 to 8 characters, you sent 12.", count: 7, recovered: 3, followed: 4 },
+      { message: "Error: 'c' must be 4 to 8 characters, you sent 1.", count: 1, recovered: 0, followed: 0 },
+      { message: "Error: 'd' must be 4 to 8 characters, you sent 2.", count: 2, recovered: 0, followed: 0 },
+      { message: "Error: 'a' must be 4 to 8 characters, you sent 3.", count: 1, recovered: 1, followed: 1 },
+      { message: "Error 422", count: 3, recovered: 0, followed: 0 },
+    ]);
+    expect(groups).toHaveLength(2);
+    const [first, second] = groups;
+    expect(first).toEqual({
+      template: "Error: '<value>' must be <n> to <n> characters, you sent <n>.",
+      count: 16,
+      recovered: 6,
+      followed: 9,
+      recoveryRate: 6 / 9,
+      examples: [
+        "Error: 'b' must be 4 to 8 characters, you sent 12.",
+        "Error: 'a' must be 4 to 8 characters, you sent 3.",
+        "Error: 'd' must be 4 to 8 characters, you sent 2.",
+      ],
+    });
+    expect(second).toMatchObject({ template: "Error <n>", count: 3, recoveryRate: null, examples: ["Error 422"] });
+  });
+
+  it("orders equal counts by template", () => {
+    const groups = groupByTemplate([
+      { message: "zeta", count: 1, recovered: 0, followed: 0 },
+      { message: "alpha", count: 1, recovered: 0, followed: 0 },
+    ]);
+    expect(groups.map((g) => g.template)).toEqual(["alpha", "zeta"]);
+  });
+
+  it("returns nothing for no rows", () => {
+    expect(groupByTemplate([])).toEqual([]);
+  });
+});

@@ -1,0 +1,169 @@
+import { describe, it, expect } from "vitest";
+import {
+  expectedAttempts,
+  expectedTaskAttempts,
+  extraCallsPer1000Tasks,
+  invalidRate,
+  normalCdf,
+  observedAttemptsPerSuccess,
+  retryCostWithContextGrowth,
+  twoProportionTest,
+  wilsonInterval,
+} from "./stats";
+
+describe("wilsonInterval", () => {
+  it("0 of 10 gives [0, 0.2775]", () => {
+    const { low, high } = wilsonInterval(0, 10);
+    expect(low).toBe(0);
+    expect(high).toBeCloseTo(0.2775, 4);
+  });
+
+  it("6 of 100 gives about [0.0278, 0.1247]", () => {
+    const { low, high, center } = wilsonInterval(6, 100);
+    expect(low).toBeCloseTo(0.0278, 4);
+    expect(high).toBeCloseTo(0.1248, 4); // 0.12477
+    expect(center).toBeGreaterThan(0.06);
+  });
+
+  it("10 of 10 mirrors 0 of 10", () => {
+    const { low, high } = wilsonInterval(10, 10);
+    expect(low).toBeCloseTo(1 - 0.2775, 4);
+    expect(high).toBe(1);
+  });
+
+  it("knows nothing with n = 0", () => {
+    expect(wilsonInterval(0, 0)).toMatchObject({ low: 0, high: 1 });
+  });
+
+  it("rejects impossible counts", () => {
+    expect(() => wilsonInterval(3, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(-1, 2)).toThrow(RangeError);
+    expect(() => wilsonInterval(0.5, 2)).toThrow(RangeError);
+  });
+});
+
+describe("normalCdf", () => {
+  it("matches table values", () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.96)).toBeCloseTo(0.975, 4);
+    expect(normalCdf(-1.96)).toBeCloseTo(0.025, 4);
+  });
+});
+
+describe("twoProportionTest", () => {
+  it("2 bad of 3 against 6 of 100 is not significant (too few calls)", () => {
+    const r = twoProportionTest(2, 3, 6, 100);
+    expect(r.sufficient).toBe(false);
+    expect(r.significant).toBe(false);
+  });
+
+  it("200/1000 against 60/1000 is significant", () => {
+    const r = twoProportionTest(200, 1000, 60, 1000);
+    expect(r.diff).toBeCloseTo(-0.14, 10);
+    expect(r.z).toBeCloseTo(-9.31, 2);
+    expect(r.pValue).toBeLessThan(1e-10);
+    expect(r.sufficient).toBe(true);
+    expect(r.significant).toBe(true);
+  });
+
+  it("gives the textbook p-value", () => {
+    // 30/100 vs 45/100: pooled 0.375, z = 0.15 / sqrt(0.375·0.625·0.02) ≈ 2.191, p ≈ 0.0285
+    const r = twoProportionTest(30, 100, 45, 100);
+    expect(r.z).toBeCloseTo(2.191, 3);
+    expect(r.pValue).toBeCloseTo(0.0285, 3);
+    expect(r.significant).toBe(true);
+    expect(twoProportionTest(30, 100, 45, 100, { alpha: 0.01 }).significant).toBe(false);
+  });
+
+  it("refuses a verdict when expected counts are below 5", () => {
+    // 0/100 vs 4/100: pooled 0.02 → expected 2 per group
+    const r = twoProportionTest(0, 100, 4, 100);
+    expect(r.sufficient).toBe(false);
+    expect(r.significant).toBe(false);
+  });
+
+  it("respects minN", () => {
+    expect(twoProportionTest(10, 40, 30, 40).significant).toBe(true);
+    expect(twoProportionTest(10, 40, 30, 40, { minN: 50 }).significant).toBe(false);
+  });
+
+  it("handles identical all-or-nothing groups", () => {
+    expect(twoProportionTest(0, 100, 0, 100)).toMatchObject({ diff: 0, z: 0, pValue: 1, significant: false });
+  });
+});
+
+describe("attempt inflation", () => {
+  it("1000 requests with 60 invalid → p = 0.06", () => {
+    expect(invalidRate(60, 1000)).toBe(0.06);
+    expect(invalidRate(0, 0)).toBeNull();
+  });
+
+  it("6% invalid: 1.064 attempts per call, 6.38 for a six-call task", () => {
+    expect(expectedAttempts(0.06)).toBeCloseTo(1.064, 3);
+    expect(expectedTaskAttempts(0.06, 6)).toBeCloseTo(6.38, 2);
+    expect(expectedTaskAttempts(0.06, 6)).toBeCloseTo(6.383, 3);
+  });
+
+  it("20% invalid: 7.5 attempts for six calls", () => {
+    expect(expectedTaskAttempts(0.2, 6)).toBeCloseTo(7.5, 10);
+  });
+
+  it("lesson exercise: 25 of 500 invalid, 8 calls → 8.4", () => {
+    expect(expectedTaskAttempts(invalidRate(25, 500)!, 8)).toBeCloseTo(8.42, 2);
+  });
+
+  it("rejects rates outside [0, 1)", () => {
+    expect(() => expectedAttempts(1)).toThrow(RangeError);
+    expect(() => expectedAttempts(-0.1)).toThrow(RangeError);
+    expect(() => expectedAttempts(Number.NaN)).toThrow(RangeError);
+    expect(expectedAttempts(0)).toBe(1);
+  });
+
+  it("counts extra calls per 1000 tasks", () => {
+    expect(extraCallsPer1000Tasks(0.06, 6)).toBeCloseTo(383.0, 1);
+    expect(extraCallsPer1000Tasks(0.2, 6)).toBeCloseTo(1500, 8);
+    expect(extraCallsPer1000Tasks(0, 6)).toBe(0);
+  });
+
+  it("observed attempts per success", () => {
+    expect(observedAttemptsPerSuccess(640, 600)).toBeCloseTo(1.0667, 4);
+    expect(observedAttemptsPerSuccess(5, 0)).toBeNull();
+  });
+});
+
+describe("retryCostWithContextGrowth", () => {
+  it("without context growth cost is proportional to attempts", () => {
+    const r = retryCostWithContextGrowth({ p: 0.06, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: 0 });
+    expect(r.attempts).toBeCloseTo(6.383, 3);
+    expect(r.costWithoutRetries).toBe(6);
+    expect(r.costWithRetries).toBeCloseTo(6.383, 3);
+    expect(r.extraCost).toBeCloseTo(0.383, 3);
+  });
+
+  it("with whole attempts it equals the explicit sum of growing calls", () => {
+    // p = 0.25, k = 6 → exactly 8 attempts
+    const r = retryCostWithContextGrowth({ p: 0.25, callsPerTask: 6, costPerCall: 2, contextGrowthPerCall: 0.1 });
+    const sum = (n: number) => Array.from({ length: n }, (_, i) => 2 * 1.1 ** i).reduce((a, b) => a + b, 0);
+    expect(r.attempts).toBe(8);
+    expect(r.costWithoutRetries).toBeCloseTo(sum(6), 10);
+    expect(r.costWithRetries).toBeCloseTo(sum(8), 10);
+    expect(r.extraCost).toBeCloseTo(sum(8) - sum(6), 10);
+  });
+
+  it("growing context makes invalid calls cost more than their share", () => {
+    const r = retryCostWithContextGrowth({ p: 0.2, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: 0.1 });
+    expect(r.attempts).toBeCloseTo(7.5, 10);
+    // S(7.5) = (1.1^7.5 − 1)/0.1
+    expect(r.costWithRetries).toBeCloseTo((1.1 ** 7.5 - 1) / 0.1, 10);
+    expect(r.extraCost / r.costWithoutRetries).toBeGreaterThan(1.5 / 6);
+  });
+
+  it("validates its input", () => {
+    expect(() =>
+      retryCostWithContextGrowth({ p: 1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: 0 }),
+    ).toThrow(RangeError);
+    expect(() =>
+      retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: -0.5 }),
+    ).toThrow(RangeError);
+  });
+});

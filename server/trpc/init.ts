@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z, ZodError } from "zod";
+import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
 import { DomainError, type DomainErrorKind } from "../domain/errors";
 import { takeToken, type Bucket } from "../domain/throttle";
@@ -17,17 +18,6 @@ export function createContext(opts: { headers: Headers; resHeaders?: Headers; ur
   return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure: proto === "https", address };
 }
 
-/** "events[3].timestamp: expected …" lines for every zod issue. */
-export function describeIssues(error: ZodError, root = "") {
-  return error.issues.map((issue) => {
-    const path = issue.path.reduce<string>(
-      (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
-      root,
-    );
-    return { path, message: issue.message };
-  });
-}
-
 // No transformer: the wire is plain JSON so that any language can call it with curl.
 const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
@@ -36,7 +26,7 @@ const t = initTRPC.context<Context>().create({
     }
     if (error.cause instanceof ZodError) {
       const issues = describeIssues(error.cause);
-      const message = `Invalid input: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`;
+      const message = `Invalid input: ${issues.map(issueLine).join("; ")}`;
       return { ...shape, message, data: { ...shape.data, issues, stack: undefined } };
     }
     return { ...shape, data: { ...shape.data, stack: undefined } };

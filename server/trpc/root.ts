@@ -1,8 +1,11 @@
 import { apiKeysRouter } from "../routers/apiKeys";
 import { authRouter } from "../routers/auth";
+import { callsRouter } from "../routers/calls";
+import { ingestRouter } from "../routers/ingest";
 import { membersRouter } from "../routers/members";
 import { projectsRouter } from "../routers/projects";
 import { systemRouter } from "../routers/system";
+import { toolsRouter } from "../routers/tools";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -11,6 +14,9 @@ export const appRouter = router({
   projects: projectsRouter,
   members: membersRouter,
   apiKeys: apiKeysRouter,
+  ingest: ingestRouter,
+  calls: callsRouter,
+  tools: toolsRouter,
 });
 
 export type AppRouter = typeof appRouter;

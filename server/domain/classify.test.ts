@@ -1,0 +1,376 @@
+import { describe, expect, it } from "vitest";
+import { CATEGORIES, type Category } from "@/contracts/categories";
+import { classifyCall, registryFrom, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
+import { schemaVersion } from "./tool-schema";
+
+const getloan = {
+  type: "object",
+  properties: {
+    loannumber: { type: "string", minLength: 4, maxLength: 8, pattern: "^[0-9]+$", examples: ["4471"] },
+    includehistory: { type: "boolean", default: false },
+  },
+  required: ["loannumber"],
+  additionalProperties: false,
+};
+
+const listopenloans = {
+  type: "object",
+  properties: { status: { type: "string", enum: ["open", "closed", "overdue"] } },
+  required: ["status"],
+  additionalProperties: false,
+};
+
+const createorder = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: {
+    customer: {
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        email: { type: "string", format: "email" },
+        tier: { enum: ["basic", "gold"] },
+      },
+      required: ["id"],
+      additionalProperties: false,
+    },
+    items: {
+      type: "array",
+      minItems: 1,
+      maxItems: 5,
+      items: {
+        type: "object",
+        properties: {
+          sku: { type: "string", pattern: "^[A-Z]{3}-[0-9]+$" },
+          qty: { type: "integer", minimum: 1, maximum: 100 },
+        },
+        required: ["sku", "qty"],
+        additionalProperties: false,
+      },
+    },
+    deliverby: { type: "string", format: "date-time" },
+    note: { anyOf: [{ type: "string", maxLength: 20 }, { type: "null" }] },
+    tags: { type: "array", items: { type: "string" }, uniqueItems: true },
+  },
+  required: ["customer", "items"],
+  additionalProperties: false,
+};
+
+// Pydantic-style draft-07 schema: an optional model behind a $ref inside anyOf.
+const shipto = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  definitions: {
+    Address: {
+      type: "object",
+      properties: { city: { type: "string" }, zip: { type: "string", pattern: "^[0-9]{5}$" } },
+      required: ["city"],
+    },
+  },
+  type: "object",
+  properties: { address: { anyOf: [{ $ref: "#/definitions/Address" }, { type: "null" }] } },
+  required: ["address"],
+};
+
+const tools = { getloan, listopenloans, createorder, shipto };
+const registry = registryFrom(Object.entries(tools).map(([name, parameters]) => ({ name, version: schemaVersion(parameters), parameters })));
+
+function classify(tool: string, args: unknown): Verdict {
+  return classifyCall({ tool, arguments: args, registry });
+}
+
+const validOrder = { customer: { id: "c1" }, items: [{ sku: "ABC-1", qty: 2 }] };
+
+function only(verdict: Verdict, category: Category, path: string) {
+  expect(verdict.valid).toBe(false);
+  expect(verdict.category).toBe(category);
+  expect(verdict.violations.map((v) => [v.category, v.path])).toEqual([[category, path]]);
+  return verdict.message!;
+}
+
+describe("classifyCall: valid calls", () => {
+  it("accepts valid objects and JSON strings of objects", () => {
+    expect(classify("getloan", { loannumber: "4471", includehistory: true })).toEqual({ valid: true, violations: [] });
+    expect(classify("getloan", '{"loannumber": "4471"}')).toEqual({ valid: true, violations: [] });
+    expect(classify("createorder", { ...validOrder, note: null, tags: ["a", "b"], deliverby: "2026-10-02T09:30:00Z" }).valid).toBe(true);
+    expect(classify("shipto", { address: { city: "Oslo", zip: "01234" } }).valid).toBe(true);
+    expect(classify("shipto", { address: null }).valid).toBe(true);
+  });
+
+  it("classifies the parsed object when the arguments are a JSON string", () => {
+    const message = only(classify("getloan", '{"loannumber": 4471}'), "wrong_type", "loannumber");
+    expect(message).toBe(`Error: 'loannumber' must be a string, you sent the number 4471. Send it as "4471".`);
+  });
+});
+
+describe("classifyCall: malformed_arguments and unknown_tool", () => {
+  it("refuses arguments that are not a JSON object", () => {
+    expect(only(classify("getloan", "loannumber=4471"), "malformed_arguments", "")).toBe(
+      `Error: the arguments must be a JSON object, you sent text that is not valid JSON: loannumber=4471. Send the arguments as a JSON object such as {"loannumber": "4471"}.`,
+    );
+    for (const args of [[1, 2], 4471, null, "[1, 2]", "", undefined, '"4471"']) {
+      const verdict = classify("getloan", args);
+      expect(verdict.category).toBe("malformed_arguments");
+      expect(verdict.path).toBeUndefined();
+    }
+    expect(classify("getloan", [1, 2]).message).toContain("you sent the array [1,2]");
+    expect(classify("getloan", "[1, 2]").message).toContain("you sent the array [1,2]");
+    expect(classify("getloan", null).message).toContain("you sent null");
+  });
+
+  it("truncates long echoed values", () => {
+    const message = classify("getloan", "x".repeat(500)).message!;
+    expect(message).toContain(`${"x".repeat(59)}…`);
+    expect(message.length).toBeLessThan(220);
+  });
+
+  it("names the available tools, closest first, and suggests a close one", () => {
+    const message = only(classify("getloans", { loannumber: "4471" }), "unknown_tool", "");
+    expect(message).toBe(
+      "Error: no tool named 'getloans'. Available tools: getloan, listopenloans, createorder, shipto. Did you mean 'getloan'?",
+    );
+    expect(classify("list_open_loans", {}).message).toMatch(/Available tools: listopenloans, .*Did you mean 'listopenloans'\?$/);
+    expect(classify("transfer_money", {}).message).toMatch(/Call one of these instead\.$/);
+    const empty = classifyCall({ tool: "getloan", arguments: {}, registry: registryFrom([]) });
+    expect(empty.message).toContain("No tools are registered");
+  });
+
+  it("reports malformed arguments first when the tool is unknown too", () => {
+    const verdict = classify("getloans", "not json");
+    expect(verdict.category).toBe("malformed_arguments");
+    expect(verdict.violations.map((v) => v.category)).toEqual(["malformed_arguments", "unknown_tool"]);
+  });
+});
+
+describe("classifyCall: flat arguments", () => {
+  it("extra_argument", () => {
+    expect(only(classify("getloan", { loannumber: "4471", customername: "Ada" }), "extra_argument", "customername")).toBe(
+      "Error: 'customername' is not an argument of getloan. Allowed: loannumber, includehistory. Remove 'customername'.",
+    );
+    // A likely typo gets a rename instead of a removal.
+    expect(classify("getloan", { loan_number: "4471" }).violations.map((v) => v.message)).toContain(
+      "Error: 'loan_number' is not an argument of getloan. Allowed: loannumber, includehistory. Rename 'loan_number' to 'loannumber'.",
+    );
+  });
+
+  it("missing_argument", () => {
+    expect(only(classify("getloan", { includehistory: true }), "missing_argument", "loannumber")).toBe(
+      "Error: 'loannumber' is required by getloan and was not sent. Add 'loannumber' (string, 4 to 8 characters, matching ^[0-9]+$).",
+    );
+  });
+
+  it("wrong_type", () => {
+    expect(only(classify("getloan", { loannumber: "4471", includehistory: "true" }), "wrong_type", "includehistory")).toBe(
+      `Error: 'includehistory' must be a boolean (true or false), you sent the string "true". Send it as true.`,
+    );
+  });
+
+  it("invalid_choice", () => {
+    expect(only(classify("listopenloans", { status: "pending" }), "invalid_choice", "status")).toBe(
+      `Error: 'status' must be one of open, closed, overdue; you sent "pending".`,
+    );
+    expect(classify("listopenloans", { status: "Open" }).message).toBe(
+      `Error: 'status' must be one of open, closed, overdue; you sent "Open". Did you mean "open"?`,
+    );
+  });
+
+  it("out_of_range: length and pattern", () => {
+    expect(only(classify("getloan", { loannumber: "447" }), "out_of_range", "loannumber")).toBe(
+      "Error: 'loannumber' must be 4 to 8 characters, you sent 3.",
+    );
+    expect(only(classify("getloan", { loannumber: "44a1" }), "out_of_range", "loannumber")).toBe(
+      `Error: 'loannumber' must match the pattern ^[0-9]+$, you sent "44a1".`,
+    );
+  });
+
+  it("out_of_range: format and uniqueness", () => {
+    expect(only(classify("createorder", { ...validOrder, deliverby: "tomorrow" }), "out_of_range", "deliverby")).toBe(
+      `Error: 'deliverby' must be a date-time (format), you sent "tomorrow". Send it like "2026-10-02T09:30:00Z".`,
+    );
+    expect(only(classify("createorder", { ...validOrder, tags: ["a", "b", "a"] }), "out_of_range", "tags")).toBe(
+      `Error: 'tags' must not contain duplicates, you sent "a" as items 0 and 2. Remove the repeated item.`,
+    );
+  });
+});
+
+describe("classifyCall: nested objects and arrays", () => {
+  it("extra_argument in a nested object and in an array item", () => {
+    expect(only(classify("createorder", { ...validOrder, customer: { id: "c1", nickname: "Ada" } }), "extra_argument", "customer.nickname")).toBe(
+      "Error: 'customer.nickname' is not an argument of createorder. Allowed in 'customer': id, email, tier. Remove 'customer.nickname'.",
+    );
+    const items = [{ sku: "ABC-1", qty: 1, colour: "red" }];
+    expect(only(classify("createorder", { ...validOrder, items }), "extra_argument", "items[0].colour")).toContain("Remove 'items[0].colour'.");
+  });
+
+  it("missing_argument in a nested object and in an array item", () => {
+    expect(only(classify("createorder", { ...validOrder, customer: {} }), "missing_argument", "customer.id")).toBe(
+      "Error: 'customer.id' is required by createorder and was not sent. Add 'customer.id' (string).",
+    );
+    const items = [{ sku: "ABC-1", qty: 1 }, { sku: "ABC-2" }];
+    expect(only(classify("createorder", { ...validOrder, items }), "missing_argument", "items[1].qty")).toBe(
+      "Error: 'items[1].qty' is required by createorder and was not sent. Add 'items[1].qty' (integer, between 1 and 100).",
+    );
+  });
+
+  it("wrong_type in an array item and for a whole nested object", () => {
+    const items = [{ sku: "ABC-1", qty: 1 }, { sku: "ABC-2", qty: 1 }, { sku: "ABC-3", qty: "3" }];
+    expect(only(classify("createorder", { ...validOrder, items }), "wrong_type", "items[2].qty")).toBe(
+      `Error: 'items[2].qty' must be an integer, you sent the string "3". Send it as 3.`,
+    );
+    expect(only(classify("createorder", { ...validOrder, customer: '{"id": "c1"}' }), "wrong_type", "customer")).toBe(
+      `Error: 'customer' must be an object, you sent the string "{\\"id\\": \\"c1\\"}". Send the value itself, not a string containing JSON.`,
+    );
+    expect(classify("createorder", { ...validOrder, items: { sku: "ABC-1", qty: 1 } }).message).toBe(
+      "Error: 'items' must be an array, you sent an object with keys sku, qty. Send an array instead.",
+    );
+  });
+
+  it("invalid_choice in a nested object", () => {
+    expect(only(classify("createorder", { ...validOrder, customer: { id: "c1", tier: "platinum" } }), "invalid_choice", "customer.tier")).toBe(
+      `Error: 'customer.tier' must be one of basic, gold; you sent "platinum".`,
+    );
+  });
+
+  it("out_of_range in array items, array length and nested formats", () => {
+    expect(only(classify("createorder", { ...validOrder, items: [{ sku: "ABC-1", qty: 0 }] }), "out_of_range", "items[0].qty")).toBe(
+      "Error: 'items[0].qty' must be between 1 and 100, you sent 0.",
+    );
+    expect(only(classify("createorder", { ...validOrder, items: [] }), "out_of_range", "items")).toBe(
+      "Error: 'items' must have 1 to 5 items, you sent 0.",
+    );
+    expect(only(classify("createorder", { ...validOrder, customer: { id: "c1", email: "ada" } }), "out_of_range", "customer.email")).toBe(
+      `Error: 'customer.email' must be an email (format), you sent "ada". Send it like "name@example.com".`,
+    );
+  });
+});
+
+describe("classifyCall: unions (anyOf / oneOf)", () => {
+  it("merges branches that differ only by type", () => {
+    expect(only(classify("createorder", { ...validOrder, note: 5 }), "wrong_type", "note")).toBe(
+      "Error: 'note' must be a string or null, you sent the number 5. Send it as \"5\".",
+    );
+  });
+
+  it("explains the branch whose type matched, not the alternatives", () => {
+    expect(only(classify("createorder", { ...validOrder, note: "x".repeat(25) }), "out_of_range", "note")).toBe(
+      "Error: 'note' must be at most 20 characters, you sent 25.",
+    );
+  });
+
+  it("follows $ref branches (draft-07, Pydantic style)", () => {
+    const verdict = classify("shipto", { address: { zip: "1" } });
+    expect(verdict.violations.map((v) => [v.category, v.path])).toEqual([
+      ["missing_argument", "address.city"],
+      ["out_of_range", "address.zip"],
+    ]);
+    expect(verdict.category).toBe("missing_argument");
+    expect(only(classify("shipto", { address: 5 }), "wrong_type", "address")).toContain("must be an object or null");
+  });
+
+  it("reports a oneOf matched by several branches as one problem", () => {
+    const amount = { type: "object", properties: { n: { oneOf: [{ type: "number" }, { type: "integer" }] } } };
+    const verdict = classifyCall({ tool: "amount", arguments: { n: 3 }, registry: registryFrom([{ name: "amount", version: "1", parameters: amount }]) });
+    expect(only(verdict, "wrong_type", "n")).toContain("matches more than one of the allowed forms (oneOf), you sent 3");
+  });
+});
+
+describe("classifyCall: primary category", () => {
+  it("is the first in category order, not in Ajv's report order", () => {
+    // Ajv reports the missing loannumber before the extra customername.
+    const verdict = classify("getloan", { customername: "Ada" });
+    expect(verdict.violations.map((v) => v.category)).toEqual(["missing_argument", "extra_argument"]);
+    expect(verdict.category).toBe("extra_argument");
+    expect(verdict.path).toBe("customername");
+    expect(verdict.message).toContain("Remove 'customername'");
+  });
+
+  it("ranks every category found in one call", () => {
+    const verdict = classify("createorder", {
+      customer: { id: 7, tier: "platinum", email: "ada" },
+      items: [{ sku: "abc", qty: 1, colour: "red" }],
+    });
+    expect(new Set(verdict.violations.map((v) => v.category))).toEqual(
+      new Set(["extra_argument", "wrong_type", "invalid_choice", "out_of_range"]),
+    );
+    expect(verdict.category).toBe("extra_argument");
+    expect(classify("createorder", { customer: { id: 7, tier: "platinum" }, items: [] }).category).toBe("wrong_type");
+  });
+
+  it("breaks ties by report order", () => {
+    const verdict = classify("createorder", { ...validOrder, items: [{ sku: "abc", qty: 0 }] });
+    expect(verdict.violations.map((v) => v.path)).toEqual(["items[0].sku", "items[0].qty"]);
+    expect(verdict.path).toBe("items[0].sku");
+  });
+});
+
+describe("classifyCall: schemas and safety", () => {
+  it("validates draft-07 and 2020-12 schemas, whatever the spelling of $schema", () => {
+    const base = { type: "object", properties: { a: { type: "integer" } }, additionalProperties: false };
+    for (const $schema of [
+      "http://json-schema.org/draft-07/schema#",
+      "https://json-schema.org/draft-07/schema",
+      "https://json-schema.org/draft/2020-12/schema",
+      undefined,
+    ]) {
+      const parameters = $schema ? { $schema, ...base } : base;
+      const reg = registryFrom([{ name: "t", version: schemaVersion(parameters), parameters }]);
+      expect(classifyCall({ tool: "t", arguments: { a: 1 }, registry: reg }).valid).toBe(true);
+      expect(classifyCall({ tool: "t", arguments: { a: "x" }, registry: reg }).category).toBe("wrong_type");
+    }
+    // 2020-12 only: prefixItems and unevaluatedProperties.
+    const pair = {
+      type: "object",
+      properties: { p: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false } },
+      allOf: [{ properties: { q: { type: "string" } } }],
+      unevaluatedProperties: false,
+    };
+    const reg = registryFrom([{ name: "pair", version: schemaVersion(pair), parameters: pair }]);
+    expect(classifyCall({ tool: "pair", arguments: { p: ["a", 1], q: "x" }, registry: reg }).valid).toBe(true);
+    const verdict = classifyCall({ tool: "pair", arguments: { p: ["a", 1, 2], r: 1 }, registry: reg });
+    expect(verdict.violations.map((v) => [v.category, v.path])).toEqual([
+      ["out_of_range", "p"],
+      ["extra_argument", "r"],
+    ]);
+  });
+
+  it("caches one compiled validator per name@version, evicting the oldest", () => {
+    const first = validatorFor("cached", "v1", getloan);
+    expect(validatorFor("cached", "v1", getloan)).toBe(first);
+    expect(validatorFor("cached", "v2", getloan)).not.toBe(first);
+    for (let i = 0; i < VALIDATOR_CACHE_LIMIT; i++) validatorFor(`filler${i}`, "v1", { type: "object" });
+    expect(validatorFor("cached", "v1", getloan)).not.toBe(first);
+  });
+
+  it("does not let __proto__ or constructor keys pollute Object.prototype", () => {
+    const loose = registryFrom([{ name: "loose", version: "1", parameters: { type: "object", properties: { a: { type: "object" } } } }]);
+    for (const json of ['{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"polluted": 1}}}', '{"a": {"__proto__": {"polluted": 1}}}']) {
+      expect(classifyCall({ tool: "loose", arguments: JSON.parse(json), registry: loose }).valid).toBe(true);
+      expect(classifyCall({ tool: "loose", arguments: json, registry: loose }).valid).toBe(true);
+    }
+    const verdict = classify("getloan", JSON.parse('{"__proto__": {"polluted": 1}, "loannumber": "4471"}'));
+    expect(only(verdict, "extra_argument", "__proto__")).toContain("Remove '__proto__'");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+
+  it("never yields not_allowed: that verdict comes only from the harness's policies", () => {
+    const badCalls: [string, unknown][] = [
+      ["getloan", "nope"],
+      ["getloans", {}],
+      ["getloan", { customername: "Ada", loannumber: 4471 }],
+      ["listopenloans", { status: "pending" }],
+      ["getloan", { loannumber: "1" }],
+      ["createorder", { customer: { id: 7, tier: "x", email: "y", z: 1 }, items: [{ sku: "a", qty: "1" }, {}], note: 1, tags: [1, 1] }],
+      ["shipto", { address: { zip: 1 } }],
+    ];
+    const found = new Set<Category>();
+    for (const [tool, args] of badCalls) {
+      const verdict = classify(tool, args);
+      expect(verdict.valid).toBe(false);
+      for (const violation of verdict.violations) {
+        found.add(violation.category);
+        expect(violation.message).toMatch(/^Error: .*[.?]$/);
+      }
+    }
+    expect([...found].sort()).toEqual(CATEGORIES.filter((c) => c !== "not_allowed").sort());
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { canonicalJson, checkJsonSchema, normalizeToolInput, schemaVersion } from "./tool-schema";
+
+const parameters = {
+  type: "object",
+  properties: { loannumber: { type: "string", minLength: 4, maxLength: 8 } },
+  required: ["loannumber"],
+};
+const description = "Returns the status, due date and fee for one loan.";
+const expected = { ok: true, tool: { name: "getloan", description, parameters } };
+
+describe("normalizeToolInput", () => {
+  it("accepts our shape", () => {
+    expect(normalizeToolInput({ name: "getloan", description, parameters })).toEqual(expected);
+    expect(normalizeToolInput({ name: "getloan", parameters })).toEqual({ ok: true, tool: { name: "getloan", parameters } });
+  });
+
+  it("accepts OpenAI Chat Completions and Responses tools", () => {
+    expect(normalizeToolInput({ type: "function", function: { name: "getloan", description, parameters, strict: true } })).toEqual(expected);
+    expect(normalizeToolInput({ type: "function", name: "getloan", description, parameters, strict: true })).toEqual(expected);
+  });
+
+  it("reads an OpenAI tool without parameters as a tool without arguments", () => {
+    expect(normalizeToolInput({ type: "function", function: { name: "ping" } })).toEqual({
+      ok: true,
+      tool: { name: "ping", parameters: { type: "object", properties: {} } },
+    });
+  });
+
+  it("accepts Anthropic tools", () => {
+    expect(normalizeToolInput({ name: "getloan", description, input_schema: parameters })).toEqual(expected);
+    expect(normalizeToolInput({ type: "custom", name: "getloan", description, input_schema: parameters })).toEqual(expected);
+  });
+
+  it("refuses other shapes, saying what was wrong, what was sent and how to fix it", () => {
+    const message = (input: unknown) => {
+      const result = normalizeToolInput(input);
+      if (result.ok) throw new Error("expected a refusal");
+      return result.message;
+    };
+    expect(message("getloan")).toMatch(/^Error: a tool must be a JSON object, you sent the string "getloan"\. Send \{"name"/);
+    expect(message({ type: "function", function: { description, parameters } })).toBe(
+      `Error: 'function.name' must be a string of 1 to 128 characters, you sent nothing. Give the tool a name such as "getloan".`,
+    );
+    expect(message({ name: "getloan", input_schema: "loannumber: string" })).toContain(
+      `'input_schema' of tool 'getloan' must be a JSON Schema object, you sent the string "loannumber: string". Send a schema such as`,
+    );
+    expect(message({ name: "getloan" })).toContain("'parameters' of tool 'getloan' must be a JSON Schema object, you sent nothing.");
+    expect(message({ name: "getloan", description: 5, parameters })).toContain("'description' must be a string, you sent the number 5.");
+    expect(message({ type: "web_search_20250305", name: "web_search" })).toContain(
+      `only function tools with a JSON Schema can be registered, you sent type "web_search_20250305".`,
+    );
+    expect(message({ type: "function", function: "getloan" })).toContain("'function' must be an object");
+  });
+});
+
+describe("canonicalJson and schemaVersion", () => {
+  it("sorts keys at every level and keeps array order", () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ a: undefined, b: "x" })).toBe('{"b":"x"}');
+  });
+
+  it("keeps __proto__ as a plain key", () => {
+    expect(canonicalJson(JSON.parse('{"__proto__": {"x": 1}, "a": 2}'))).toBe('{"__proto__":{"x":1},"a":2}');
+  });
+
+  it("gives the same version whatever the key order, and a new one for a changed schema", () => {
+    const reordered = { required: ["loannumber"], properties: { loannumber: { maxLength: 8, minLength: 4, type: "string" } }, type: "object" };
+    expect(schemaVersion(parameters)).toMatch(/^[0-9a-f]{12}$/);
+    expect(schemaVersion(reordered)).toBe(schemaVersion(parameters));
+    const changed = { ...parameters, properties: { loannumber: { type: "string", minLength: 4, maxLength: 9 } } };
+    expect(schemaVersion(changed)).not.toBe(schemaVersion(parameters));
+    expect(schemaVersion({ ...parameters, required: [] })).not.toBe(schemaVersion(parameters));
+  });
+});
+
+describe("checkJsonSchema", () => {
+  const refusal = (schema: unknown) => {
+    const result = checkJsonSchema(schema);
+    if (result.ok) throw new Error("expected a refusal");
+    return result.message;
+  };
+
+  it("accepts object schemas in draft 2020-12 (declared or not) and draft-07", () => {
+    expect(checkJsonSchema(parameters)).toEqual({ ok: true });
+    expect(checkJsonSchema({ properties: { a: { type: "string" } } })).toEqual({ ok: true });
+    expect(checkJsonSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", ...parameters, $defs: { x: { type: "string" } } })).toEqual({
+      ok: true,
+    });
+    for (const $schema of ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema"]) {
+      expect(checkJsonSchema({ $schema, ...parameters, definitions: { x: { type: "string" } } })).toEqual({ ok: true });
+    }
+  });
+
+  it("refuses a broken schema with Ajv's own message", () => {
+    const message = refusal({ type: "object", properties: { a: { type: "strnig" } } });
+    expect(message).toContain("Error: parameters is not a valid JSON Schema (draft 2020-12):");
+    expect(message).toContain("parameters/properties/a/type must be equal to one of the allowed values");
+    expect(refusal({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", required: "a" })).toContain(
+      "(draft draft-07): parameters/required must be array",
+    );
+  });
+
+  it("refuses schemas Ajv cannot compile", () => {
+    expect(refusal({ type: "object", properties: { a: { type: "string", pattern: "[" } } })).toContain("Invalid regular expression");
+    expect(refusal({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } })).toContain("can't resolve reference #/$defs/missing");
+  });
+
+  it("refuses anything but an object schema at the top level", () => {
+    expect(refusal({ type: "string" })).toBe(
+      'Error: parameters must describe an object of arguments, you sent type "string". Use {"type": "object", "properties": {…}} at the top level.',
+    );
+    expect(refusal({})).toContain("you sent a schema with neither type nor properties");
+    expect(refusal([{ type: "object" }])).toContain("parameters must be a JSON Schema object, you sent the array");
+  });
+
+  it("refuses drafts other than 2020-12 and draft-07", () => {
+    expect(refusal({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })).toBe(
+      `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent "http://json-schema.org/draft-04/schema#". Use "https://json-schema.org/draft/2020-12/schema" or leave '$schema' out.`,
+    );
+  });
+});

@@ -1,0 +1,8 @@
+import { ingestBatchInput } from "../../contracts/event";
+import { ingestBatch } from "../services/ingest/ingest-batch";
+import { apiKeyProcedure, router } from "../trpc/init";
+
+export const ingestRouter = router({
+  /** Harnesses: up to 1,000 tool-call events; answers accepted, duplicates and every rejected event. */
+  batch: apiKeyProcedure.input(ingestBatchInput).mutation(({ ctx, input }) => ingestBatch(ctx.project.id, input.events)),
+});

@@ -1,0 +1,59 @@
+import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEvent } from "../../../contracts/event";
+import { describeIssues, issueLine } from "../../../contracts/issues";
+import { invalid } from "../../domain/errors";
+import { pool } from "../../db/client";
+import { loadToolVersions, registryResolver } from "../tools/registry";
+import { verdictFor } from "./verdicts";
+import { writeCalls, type PreparedCall } from "./write-calls";
+
+/**
+ * ingest.batch: each event is checked on its own (one bad event never sinks the rest),
+ * classified, and the good ones are written in one transaction. The answer is sent
+ * only after the commit, so an accepted event is durable.
+ */
+export async function ingestBatch(projectId: string, events: unknown[]): Promise<IngestResult> {
+  if (events.length > MAX_EVENTS_PER_BATCH) {
+    throw invalid(
+      `A batch holds at most ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} events; this one has ${events.length.toLocaleString("en")}. Split it into batches of ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} or fewer.`,
+    );
+  }
+  const rejected: RejectedEvent[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  const registry = registryResolver(await loadToolVersions(projectId));
+  const calls: PreparedCall[] = [];
+
+  events.forEach((raw, index) => {
+    const parsed = eventSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issues = describeIssues(parsed.error, `events[${index}]`);
+      const id = (raw as { id?: unknown } | null)?.id;
+      rejected.push({
+        index,
+        ...(typeof id === "string" ? { id } : {}),
+        path: issues[0]!.path,
+        message: issues.map(issueLine).join("; "),
+      });
+      return;
+    }
+    if (seen.has(parsed.data.id)) {
+      duplicates++;
+      return;
+    }
+    seen.add(parsed.data.id);
+    calls.push({ event: parsed.data, verdict: verdictFor(parsed.data, registry) });
+  });
+
+  const client = await pool().connect();
+  try {
+    await client.query("BEGIN");
+    const accepted = await writeCalls(client, projectId, calls);
+    await client.query("COMMIT");
+    return { accepted, duplicates: duplicates + calls.length - accepted, rejected };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

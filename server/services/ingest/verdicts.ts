@@ -1,0 +1,32 @@
+import type { Category } from "../../../contracts/categories";
+import type { ToolCallEvent } from "../../../contracts/event";
+import { classifyCall, ToolSchemaError, type Verdict } from "../../domain/classify";
+import type { registryResolver } from "../tools/registry";
+
+/** A call's row fields that come from the verdicts (DESIGN.md: the harness's wins, both kept). */
+export type CallVerdict = {
+  valid: boolean | null;
+  category: Category | null;
+  message: string | null;
+  checked: (Verdict & { version: string | null }) | null;
+  differ: boolean;
+};
+
+export function verdictFor(event: ToolCallEvent, registry: ReturnType<typeof registryResolver>): CallVerdict {
+  let checked: CallVerdict["checked"] = null;
+  // Toolgate checks only projects that registered schemas; otherwise every name would be unknown.
+  if (!registry.isEmpty) {
+    const forCall = registry.forCall(event.tool, event.toolVersion);
+    try {
+      checked = { ...classifyCall({ tool: event.tool, arguments: event.arguments, registry: forCall }), version: forCall.get(event.tool)?.version ?? null };
+    } catch (error) {
+      if (!(error instanceof ToolSchemaError)) throw error;
+    }
+  }
+  const harness = event.outcome;
+  const valid = harness?.valid ?? checked?.valid ?? null;
+  const category = harness ? (harness.valid ? null : (harness.category ?? null)) : (checked?.category ?? null);
+  const differ =
+    !!harness && !!checked && (harness.valid !== checked.valid || (!harness.valid && !!harness.category && harness.category !== checked.category));
+  return { valid, category, message: harness?.message ?? (checked && !checked.valid ? (checked.message ?? null) : null), checked, differ };
+}

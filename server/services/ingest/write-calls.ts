@@ -1,0 +1,97 @@
+import type { PoolClient } from "pg";
+import type { ToolCallEvent } from "../../../contracts/event";
+import type { CallVerdict } from "./verdicts";
+
+export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
+
+/** Column name → SQL array type and how to read it from a prepared call. */
+const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
+  ["id", "text", (c) => c.event.id],
+  ["run_id", "text", (c) => c.event.runId],
+  ["step", "int4", (c) => c.event.step ?? null],
+  ["timestamp", "timestamptz", (c) => c.event.timestamp],
+  ["model_provider", "text", (c) => c.event.model.provider ?? null],
+  ["model_name", "text", (c) => c.event.model.name],
+  ["model_version", "text", (c) => c.event.model.version ?? null],
+  ["tool", "text", (c) => c.event.tool],
+  ["arguments", "jsonb", (c) => JSON.stringify(c.event.arguments)],
+  ["valid", "bool", (c) => c.verdict.valid],
+  ["category", "text", (c) => c.verdict.category],
+  ["message", "text", (c) => c.verdict.message],
+  ["harness_valid", "bool", (c) => c.event.outcome?.valid ?? null],
+  ["harness_category", "text", (c) => c.event.outcome?.category ?? null],
+  ["harness_message", "text", (c) => c.event.outcome?.message ?? null],
+  ["checked_valid", "bool", (c) => c.verdict.checked?.valid ?? null],
+  ["checked_category", "text", (c) => c.verdict.checked?.category ?? null],
+  ["checked_message", "text", (c) => c.verdict.checked?.message ?? null],
+  ["checked_path", "text", (c) => c.verdict.checked?.path ?? null],
+  ["checked_version", "text", (c) => c.verdict.checked?.version ?? null],
+  ["violations", "jsonb", (c) => JSON.stringify(c.verdict.checked?.violations ?? [])],
+  ["verdicts_differ", "bool", (c) => c.verdict.differ],
+  ["result_status", "text", (c) => c.event.result?.status ?? null],
+  ["result_summary", "text", (c) => c.event.result?.summary ?? null],
+  ["latency_ms", "int4", (c) => c.event.result?.latencyMs ?? null],
+  ["corrects_id", "text", (c) => c.event.correctsId ?? null],
+  ["input_tokens", "int4", (c) => c.event.usage?.inputTokens ?? null],
+  ["output_tokens", "int4", (c) => c.event.usage?.outputTokens ?? null],
+  ["cost_usd", "float8", (c) => c.event.usage?.costUsd ?? null],
+  ["tool_version", "text", (c) => c.event.toolVersion ?? null],
+  ["metadata", "jsonb", (c) => JSON.stringify(c.event.metadata ?? {})],
+];
+
+const names = COLUMNS.map(([name]) => `"${name}"`).join(", ");
+const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
+
+/**
+ * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
+ * newly inserted ones to the hourly rollups. Hours are UTC.
+ */
+const INSERT_SQL = `
+WITH ins AS (
+  INSERT INTO tool_calls (project_id, ${names})
+  SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 1
+  ON CONFLICT (project_id, id) DO NOTHING
+  RETURNING id, run_id, timestamp, tool, model_name, model_version, category, valid, input_tokens, output_tokens, cost_usd
+), roll AS (
+  INSERT INTO call_rollups_hourly AS r (project_id, hour, tool, model_name, model_version, category, calls, invalid, input_tokens, output_tokens, cost_usd)
+  SELECT $1::uuid, date_trunc('hour', timestamp, 'UTC'), tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
+         count(*), count(*) FILTER (WHERE valid = false), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)
+    FROM ins GROUP BY 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6
+  ON CONFLICT (project_id, hour, tool, model_name, model_version, category) DO UPDATE SET
+    calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, input_tokens = r.input_tokens + excluded.input_tokens,
+    output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd
+)
+SELECT run_id, count(*)::int AS inserted FROM ins GROUP BY run_id`;
+
+/**
+ * Links each invalid call of the touched runs to its next corrected call (DESIGN.md):
+ * the call naming it in corrects_id, otherwise the next call of the run, in step then
+ * time order, that names the same tool. Recomputed per run, so corrections that arrive
+ * before, with or after the invalid call all end up linked.
+ */
+const PAIR_SQL = `
+WITH runs AS (
+  SELECT unnest($2::text[]) AS run_id
+  UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])
+), ordered AS (
+  SELECT c.id, c.valid, lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY c.step NULLS LAST, c.timestamp, c.id) AS next_id
+    FROM tool_calls c JOIN runs USING (run_id) WHERE c.project_id = $1
+), explicit AS (
+  SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
+   WHERE project_id = $1 AND corrects_id IN (SELECT id FROM ordered WHERE valid = false)
+   ORDER BY corrects_id, step NULLS LAST, timestamp, id
+)
+UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
+  FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
+ WHERE t.project_id = $1 AND t.id = o.id AND o.valid = false
+   AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)`;
+
+/** Writes the calls in the caller's transaction; returns how many were new. */
+export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {
+  if (!calls.length) return 0;
+  const columns = COLUMNS.map(([, , read]) => calls.map(read));
+  const { rows } = await client.query<{ run_id: string; inserted: number }>(INSERT_SQL, [projectId, ...columns]);
+  const correctsIds = calls.flatMap((c) => (c.event.correctsId ? [c.event.correctsId] : []));
+  if (rows.length) await client.query(PAIR_SQL, [projectId, rows.map((r) => r.run_id), correctsIds]);
+  return rows.reduce((sum, r) => sum + r.inserted, 0);
+}

@@ -1,0 +1,67 @@
+import { registryFrom, type RegisteredTool, type ToolRegistry } from "../../domain/classify";
+import { invalid } from "../../domain/errors";
+import { checkJsonSchema, normalizeToolInput, schemaVersion } from "../../domain/tool-schema";
+import { pool, prisma } from "../../db/client";
+
+export type RegisterResult = { name: string; version: string; created: boolean };
+
+/**
+ * Stores each tool's JSON Schema, versioned by the hash of its canonical form. A schema
+ * seen before keeps its version (and first-seen date); a changed one adds a version.
+ * All tools are checked first, so a broken one registers none.
+ */
+export async function registerTools(projectId: string, inputs: unknown[]): Promise<RegisterResult[]> {
+  const problems: string[] = [];
+  const tools = inputs.flatMap((input, index) => {
+    const normalized = normalizeToolInput(input);
+    if (!normalized.ok) return problems.push(`tools[${index}]: ${normalized.message}`), [];
+    const check = checkJsonSchema(normalized.tool.parameters);
+    if (!check.ok) return problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`), [];
+    return [{ ...normalized.tool, version: schemaVersion(normalized.tool.parameters) }];
+  });
+  if (problems.length) throw invalid(problems.join(" "));
+
+  const results: RegisterResult[] = [];
+  for (const tool of tools) {
+    const { count } = await prisma().toolDefinition.createMany({
+      data: [{ projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object }],
+      skipDuplicates: true,
+    });
+    results.push({ name: tool.name, version: tool.version, created: count === 1 });
+  }
+  return results;
+}
+
+/** Every version of every tool of a project, newest first per name. */
+export async function loadToolVersions(projectId: string) {
+  const { rows } = await pool().query<RegisteredTool & { firstSeenAt: Date }>(
+    `SELECT name, version, parameters, first_seen_at AS "firstSeenAt" FROM tool_definitions
+      WHERE project_id = $1 ORDER BY name, first_seen_at DESC, version`,
+    [projectId],
+  );
+  return rows;
+}
+
+/**
+ * The registry to check one call against: the version the harness named when the
+ * project has it, otherwise each tool's newest version.
+ */
+export function registryResolver(versions: RegisteredTool[]) {
+  const latest = registryFrom(versions.filter((v, i) => versions.findIndex((w) => w.name === v.name) === i));
+  const byVersion = new Map(versions.map((v) => [`${v.name}@${v.version}`, v]));
+  return {
+    isEmpty: versions.length === 0,
+    forCall(tool: string, toolVersion?: string): ToolRegistry {
+      const pinned = toolVersion ? byVersion.get(`${tool}@${toolVersion}`) : undefined;
+      return pinned ? { names: latest.names, get: (name) => (name === tool ? pinned : latest.get(name)) } : latest;
+    },
+  };
+}
+
+export async function listTools(projectId: string) {
+  return prisma().toolDefinition.findMany({
+    where: { projectId },
+    orderBy: [{ name: "asc" }, { firstSeenAt: "desc" }],
+    select: { name: true, version: true, description: true, parameters: true, firstSeenAt: true },
+  });
+}

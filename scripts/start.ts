@@ -47,6 +47,10 @@ try {
   console.log(`Database: ${db.description}`);
   const applied = await applyMigrations(db.url);
   console.log(applied.length ? `Migrations applied: ${applied.join(", ")}` : "Migrations: up to date.");
+  process.env.DATABASE_URL = db.url;
+  const { bootstrapAdminFromEnv } = await import("../server/services/auth/accounts");
+  const created = await bootstrapAdminFromEnv(env);
+  if (created) console.log(`First run: created the admin ${created.user.email} and the project "${created.project.slug}".`);
   if (!dev) await buildIfStale();
 } catch (error) {
   console.error((error as Error).message);

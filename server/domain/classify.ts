@@ -210,27 +210,37 @@ function partErrors(tool: CompiledTool, subschema: unknown, data: unknown): Erro
 // From Ajv's errors to the problems worth telling the model
 
 /**
- * Ajv reports a wrapper's child errors just before the wrapper. `if` and `propertyNames` children
- * are dropped in favour of the other; for anyOf/oneOf only the branch closest to what was sent is
- * kept (the others are alternatives, not things to fix). A child's schemaPath does not say which
- * wrapper it belongs to when it came through a $ref, so the children are counted by validating
- * each branch on its own, which reproduces exactly the errors Ajv reported for it.
+ * Ajv reports a wrapper's child errors just before the wrapper. An `if` wrapper is dropped (its
+ * then/else children say why), so are the children of `propertyNames` (the wrapper names the
+ * property); for anyOf/oneOf only the branch closest to what was sent is kept (the others are
+ * alternatives, not things to fix), and for `contains` only the wrapper. A child's schemaPath does
+ * not say which wrapper it belongs to when it came through a $ref, so the children are counted by
+ * validating each branch on its own, which reproduces exactly the errors Ajv reported for it.
  */
 function explain(tool: CompiledTool, errors: ErrorObject[]): ErrorObject[] {
   const kept: ErrorObject[] = [];
   for (let i = errors.length - 1; i >= 0; i--) {
     const error = errors[i]!;
     if (error.keyword === "if" || error.propertyName !== undefined) continue;
-    const replaced =
+    let replaced =
       error.keyword === "anyOf" || error.keyword === "oneOf"
         ? explainUnion(tool, error)
         : error.keyword === "contains"
           ? explainContains(tool, error)
           : undefined;
+    // Should the recount ever disagree with Ajv (dynamic refs…), keep everything rather than drop unrelated errors.
+    const children = replaced ? errors.slice(Math.max(0, i - replaced.children), i) : [];
+    if (replaced && (children.length !== replaced.children || !children.every((e) => isWithin(e.instancePath, error.instancePath)))) {
+      replaced = undefined;
+    }
     if (replaced) i -= replaced.children;
     kept.unshift(...(replaced?.errors ?? [error]));
   }
   return kept;
+}
+
+function isWithin(pointer: string, base: string): boolean {
+  return pointer === base || pointer.startsWith(`${base}/`);
 }
 
 type Replacement = { children: number; errors: ErrorObject[] } | undefined;

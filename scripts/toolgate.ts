@@ -1,0 +1,100 @@
+// The ops CLI: npm run toolgate -- <command>. Works whether the app runs or not: on the
+// embedded database it uses the server `npm start` runs, or starts (and stops) its own.
+import { parseArgs } from "node:util";
+import { ROLES, type Role } from "../contracts/roles";
+import { parseEnv } from "../server/env";
+import { applyMigrations } from "../server/db/migrate";
+import { openDatabase } from "../server/db/resolve";
+
+const USAGE = `Usage: npm run toolgate -- <command> [options]
+
+  keys create  --project <slug> --name <name>      print a new API key (the key alone on the last line)
+  keys list    --project <slug>                    list keys: prefix, name, created, last used, revoked
+  keys revoke  --project <slug> --key <prefix|id>  revoke a key, effective immediately
+  users create --email <email> --role <${ROLES.join("|")}> --project <slug> [--password <pw>]
+                                                   add a user (a one-time password is printed when none is given)
+  projects list                                    list projects`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { project: { type: "string" }, name: { type: "string" }, key: { type: "string" }, email: { type: "string" }, role: { type: "string" }, password: { type: "string" }, help: { type: "boolean", short: "h" } },
+});
+
+class UsageError extends Error {}
+function fail(message: string): never {
+  throw new UsageError(message);
+}
+function need(name: keyof typeof values): string {
+  const value = values[name];
+  if (typeof value !== "string" || !value) fail(`Missing --${name}.`);
+  return value;
+}
+
+const command = positionals.join(" ");
+const commands = ["keys create", "keys list", "keys revoke", "users create", "projects list"];
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!commands.includes(command)) {
+  console.error(`${command ? `Unknown command "${command}".` : "No command given."}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const db = await openDatabase(parseEnv(process.env));
+process.env.DATABASE_URL = db.url;
+try {
+  await applyMigrations(db.url);
+  // imported after DATABASE_URL is set: the database client reads it once
+  const { prisma } = await import("../server/db/client");
+  const projectBySlug = async () => {
+    const slug = need("project");
+    const project = await prisma().project.findUnique({ where: { slug }, select: { id: true, slug: true } });
+    if (!project) {
+      const known = (await prisma().project.findMany({ select: { slug: true } })).map((p) => p.slug);
+      fail(`No project "${slug}". Projects: ${known.join(", ") || "none yet (run npm start and open the app, or set TOOLGATE_ADMIN_EMAIL)"}.`);
+    }
+    return project;
+  };
+  const keys = await import("../server/services/auth/api-keys");
+
+  if (command === "keys create") {
+    const project = await projectBySlug();
+    const key = await keys.createApiKey(project.id, need("name"));
+    console.log(`Created API key "${key.name}" for project ${project.slug} (prefix tg_${key.prefix}). It is shown only now:`);
+    console.log(key.key);
+  } else if (command === "keys list") {
+    const rows = await keys.listApiKeys((await projectBySlug()).id);
+    console.table(
+      rows.map((k) => ({
+        prefix: `tg_${k.prefix}_…`,
+        name: k.name,
+        created: k.createdAt.toISOString(),
+        lastUsed: k.lastUsedAt?.toISOString() ?? "never",
+        revoked: k.revokedAt?.toISOString() ?? "",
+      })),
+    );
+  } else if (command === "keys revoke") {
+    const project = await projectBySlug();
+    await keys.revokeApiKey(project.id, need("key"));
+    console.log(`Revoked ${need("key")} in ${project.slug}.`);
+  } else if (command === "users create") {
+    const role = need("role");
+    if (!ROLES.includes(role as Role)) fail(`Unknown role "${role}": use one of ${ROLES.join(", ")}.`);
+    const project = await projectBySlug();
+    const accounts = await import("../server/services/auth/accounts");
+    if (values.password) await accounts.createUser({ email: need("email"), password: values.password });
+    const added = await accounts.addMember(project.id, need("email"), role as Role);
+    console.log(`Added ${added.email} to ${project.slug} as ${added.role}.`);
+    if (added.oneTimePassword) console.log(`One-time password (they choose their own at first sign-in):\n${added.oneTimePassword}`);
+  } else if (command === "projects list") {
+    console.table(await prisma().project.findMany({ select: { slug: true, name: true, createdAt: true }, orderBy: { slug: "asc" } }));
+  }
+} catch (error) {
+  const usage = error instanceof UsageError;
+  console.error(usage ? `${error.message}\n\n${USAGE}` : `Error: ${(error as Error).message}`);
+  process.exitCode = usage ? 2 : 1;
+} finally {
+  await db.stop();
+  process.exit();
+}

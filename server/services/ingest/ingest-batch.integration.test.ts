@@ -20,15 +20,18 @@ const rawCount = async (projectId: string) =>
 
 async function rollupMatchesRaw(projectId: string) {
   const { rows } = await sql.query(
-    `SELECT coalesce(r.key, c.key) AS key, r.calls AS rolled, c.calls AS raw, r.invalid AS rolled_invalid, c.invalid AS raw_invalid
-       FROM (SELECT concat_ws('|', hour, tool, model_name, model_version, category) AS key, calls::int, invalid::int
+    `SELECT coalesce(r.key, c.key) AS key, r.calls AS rolled, c.calls AS raw, r.invalid AS rolled_invalid, c.invalid AS raw_invalid,
+            r.corrected AS rolled_corrected, c.corrected AS raw_corrected
+       FROM (SELECT concat_ws('|', hour, tool, model_name, model_version, category) AS key, calls::int, invalid::int, corrected::int
                FROM call_rollups_hourly WHERE project_id = $1) r
        FULL JOIN (SELECT concat_ws('|', date_trunc('hour', timestamp, 'UTC'), tool, model_name, coalesce(model_version, ''), coalesce(category, '')) AS key,
-                         count(*)::int AS calls, (count(*) FILTER (WHERE valid = false))::int AS invalid
+                         count(*)::int AS calls, (count(*) FILTER (WHERE valid = false))::int AS invalid,
+                         (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::int AS corrected
                     FROM tool_calls WHERE project_id = $1 GROUP BY 1) c ON r.key = c.key`,
     [projectId],
   );
-  return rows.filter((r) => r.rolled !== r.raw || r.rolled_invalid !== r.raw_invalid);
+  expect(rows.length).toBeGreaterThan(0);
+  return rows.filter((r) => r.rolled !== r.raw || r.rolled_invalid !== r.raw_invalid || r.rolled_corrected !== r.raw_corrected);
 }
 
 describe("ingest.batch", () => {
@@ -105,8 +108,11 @@ describe("ingest.batch", () => {
 
   it("rollup counts equal count(*) over the raw table after a random mix of batches", async () => {
     const q = await project();
+    const runs = Array.from({ length: 40 }, (_, i) => `mix-run-${i}`);
     const pool = Array.from({ length: 400 }, (_, i) =>
       makeEvent({
+        runId: runs[i % 40],
+        step: Math.floor(i / 40),
         tool: ["getloan", "listopenloans", "nosuchtool"][i % 3],
         arguments: i % 5 === 0 ? {} : i % 3 === 1 ? { status: "open" } : { loannumber: "4471" },
         timestamp: new Date(Date.UTC(2026, 10, 1 + (i % 4), i % 24)).toISOString(),
@@ -119,6 +125,8 @@ describe("ingest.batch", () => {
       await q.api.ingest.batch({ events: batch });
     }
     expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
+    const { rows } = await sql.query("SELECT sum(corrected)::int AS n FROM call_rollups_hourly WHERE project_id = $1", [q.project.id]);
+    expect(rows[0].n).toBeGreaterThan(0);
   });
 
   it("refuses a batch over 1,000 events whole, saying the limit", async () => {

@@ -67,24 +67,37 @@ SELECT run_id, count(*)::int AS inserted FROM ins GROUP BY run_id`;
  * Links each invalid call of the touched runs to its next corrected call (DESIGN.md):
  * the call naming it in corrects_id, otherwise the next call of the run, in step then
  * time order, that names the same tool. Recomputed per run, so corrections that arrive
- * before, with or after the invalid call all end up linked.
+ * before, with or after the invalid call all end up linked. A call linked for the first
+ * time counts as `corrected` in its rollup row.
  */
 const PAIR_SQL = `
 WITH runs AS (
   SELECT unnest($2::text[]) AS run_id
   UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])
 ), ordered AS (
-  SELECT c.id, c.valid, lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY c.step NULLS LAST, c.timestamp, c.id) AS next_id
+  SELECT c.id, c.valid, c.correction_id AS previous,
+         lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY c.step NULLS LAST, c.timestamp, c.id) AS next_id
     FROM tool_calls c JOIN runs USING (run_id) WHERE c.project_id = $1
 ), explicit AS (
   SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
    WHERE project_id = $1 AND corrects_id IN (SELECT id FROM ordered WHERE valid = false)
    ORDER BY corrects_id, step NULLS LAST, timestamp, id
+), linked AS (
+  UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
+    FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
+   WHERE t.project_id = $1 AND t.id = o.id AND o.valid = false
+     AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)
+  RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category,
+            (o.previous IS NULL)::int - (t.correction_id IS NULL)::int AS change
+), counted AS (
+  SELECT date_trunc('hour', timestamp, 'UTC') AS hour, tool, model_name, coalesce(model_version, '') AS model_version,
+         coalesce(category, '') AS category, sum(change) AS change
+    FROM linked GROUP BY 1, 2, 3, 4, 5 HAVING sum(change) <> 0
 )
-UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
-  FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
- WHERE t.project_id = $1 AND t.id = o.id AND o.valid = false
-   AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)`;
+UPDATE call_rollups_hourly r SET corrected = r.corrected + c.change
+  FROM counted c
+ WHERE r.project_id = $1 AND r.hour = c.hour AND r.tool = c.tool AND r.model_name = c.model_name
+   AND r.model_version = c.model_version AND r.category = c.category`;
 
 /** Writes the calls in the caller's transaction; returns how many were new. */
 export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {

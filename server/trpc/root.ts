@@ -1,8 +1,10 @@
 import { apiKeysRouter } from "../routers/apiKeys";
 import { authRouter } from "../routers/auth";
 import { callsRouter } from "../routers/calls";
+import { demoRouter } from "../routers/demo";
 import { ingestRouter } from "../routers/ingest";
 import { membersRouter } from "../routers/members";
+import { metricsRouter } from "../routers/metrics";
 import { projectsRouter } from "../routers/projects";
 import { systemRouter } from "../routers/system";
 import { toolsRouter } from "../routers/tools";
@@ -16,7 +18,9 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   ingest: ingestRouter,
   calls: callsRouter,
+  metrics: metricsRouter,
   tools: toolsRouter,
+  demo: demoRouter,
 });
 
 export type AppRouter = typeof appRouter;

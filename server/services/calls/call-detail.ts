@@ -1,4 +1,5 @@
 import { notFound } from "../../domain/errors";
+import { attemptsUntilSuccess, orderRunCalls } from "../../domain/pairing";
 import { prisma, type Prisma } from "../../db/client";
 
 export const callSelect = {
@@ -52,5 +53,22 @@ export async function callById(projectId: string, id: string) {
         })
       : null,
   ]);
-  return { ...call, correction, schema };
+  const run = orderRunCalls(
+    await prisma().toolCall.findMany({
+      where: { projectId, runId: call.runId },
+      select: { id: true, runId: true, tool: true, step: true, timestamp: true, correctsId: true, valid: true },
+      take: 5000,
+    }),
+  );
+  const at = run.findIndex((c) => c.id === call.id);
+  return {
+    ...call,
+    correction,
+    schema,
+    previousInRun: run[at - 1]?.id ?? null,
+    nextInRun: run[at + 1]?.id ?? null,
+    runLength: run.length,
+    /** attempts the run needed before this tool call succeeded (null: it never did) */
+    attemptsUntilSuccess: call.valid === false ? attemptsUntilSuccess(call, run) : null,
+  };
 }

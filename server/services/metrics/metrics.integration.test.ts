@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { makeProject, withKey } from "../../../test/fixtures";
+import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { streamCallsCsv } from "../calls/call-list";
+
+const hour = (h: number, minute = 0) => new Date(Date.UTC(2026, 9, 1, h, minute)).toISOString();
+const range = { from: "2026-10-01T00:00:00Z", to: "2026-10-02T00:00:00Z" };
+
+async function seeded() {
+  const p = await makeProject();
+  const api = withKey((await p.key()).key);
+  await api.tools.register({ tools: LESSON_TOOLS });
+  const v1 = { provider: "acme", name: "acme", version: "v1" };
+  const v2 = { provider: "acme", name: "acme", version: "v2" };
+  const events = [
+    // hour 1: v1, 10 calls, 1 invalid (corrected in the same run)
+    ...Array.from({ length: 9 }, (_, i) => makeEvent({ model: v1, timestamp: hour(1, i), runId: "r1", step: i + 1 })),
+    makeEvent({ model: v1, timestamp: hour(1, 0), runId: "r1", step: 0, arguments: { loannumber: "12" } }),
+    // hour 3 (hour 2 is empty): v2, 4 calls, 2 invalid with the unhelpful message
+    ...Array.from({ length: 2 }, (_, i) => makeEvent({ model: v2, timestamp: hour(3, i), runId: `r2-${i}`, step: 1 })),
+    ...Array.from({ length: 2 }, (_, i) =>
+      makeEvent({ model: v2, timestamp: hour(3, 0), runId: `r2-${i}`, step: 0, arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } }),
+    ),
+  ];
+  expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 14 });
+  const owner = await p.asOwner();
+  return { ...p, owner, q: { project: p.project.slug, range } };
+}
+
+describe("metrics from the rollups", () => {
+  it("totals over the range and the previous period", async () => {
+    const { owner, q } = await seeded();
+    const { current, previous } = await owner.metrics.totals(q);
+    expect(current).toMatchObject({ calls: 14, invalid: 3, corrected: 3 });
+    expect(previous.calls).toBe(0);
+    expect((await owner.metrics.totals({ ...q, scope: { modelVersion: "v2" } })).current).toMatchObject({ calls: 4, invalid: 2 });
+  });
+
+  it("series per model version has hourly buckets and no row for an empty hour", async () => {
+    const { owner, q } = await seeded();
+    const { bucket, rows } = await owner.metrics.series({ ...q, dimension: "modelVersion" });
+    expect(bucket).toBe("hour");
+    expect(rows.map((r) => [r.bucket, r.key, r.calls, r.invalid])).toEqual([
+      ["2026-10-01T01:00:00.000Z", "acme v1", 10, 1],
+      ["2026-10-01T03:00:00.000Z", "acme v2", 4, 2],
+    ]);
+  });
+
+  it("tool table names the most common category; compare flags nothing on tiny samples", async () => {
+    const { owner, q } = await seeded();
+    expect(await owner.metrics.tools(q)).toEqual([expect.objectContaining({ tool: "getloan", calls: 14, invalid: 3, topCategory: "missing_argument" })]);
+    const cmp = await owner.metrics.compare({ project: q.project, range, a: { model: "acme", version: "v1" }, b: { model: "acme", version: "v2" } });
+    expect(cmp.byTool[0]).toMatchObject({ key: "getloan", verdict: "insufficient data" });
+  });
+
+  it("error messages are grouped by template with their recovery rate", async () => {
+    const { owner, q } = await seeded();
+    const groups = await owner.metrics.errors(q);
+    const e422 = groups.find((g) => g.template === "Error <n>");
+    expect(e422).toMatchObject({ count: 2, followed: 2, recovered: 2, recoveryRate: 1 });
+    expect(groups.find((g) => g.examples[0]?.includes("loannumber"))).toMatchObject({ count: 1, recovered: 1 });
+  });
+});
+
+describe("drill-down over raw calls", () => {
+  it("pages the explorer by cursor without repeats and streams the filtered CSV", async () => {
+    const { owner, q, project } = await seeded();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await owner.calls.list({ project: q.project, filter: { from: range.from, to: range.to }, cursor, limit: 5 });
+      seen.push(...page.calls.map((c) => c.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(14);
+    expect(new Set(seen).size).toBe(14);
+
+    const invalidOnly = await owner.calls.list({ project: q.project, filter: { valid: "invalid", q: "422" } });
+    expect(invalidOnly.calls).toHaveLength(2);
+
+    const csv = await new Response(await streamCallsCsv(project.id, { valid: "invalid" })).text();
+    const lines = csv.trim().split("\n");
+    expect(lines[0]).toMatch(/^id,run_id,step,timestamp/);
+    expect(lines).toHaveLength(4);
+    await expect(owner.calls.list({ project: q.project, filter: {}, cursor: "garbage" })).rejects.toThrow(/cursor/);
+  });
+
+  it("the run timeline and a call's neighbours and attempts", async () => {
+    const { owner, q } = await seeded();
+    const run = await owner.calls.run({ project: q.project, runId: "r1" });
+    expect(run).toMatchObject({ attempts: 10, successes: 9, invalid: 1 });
+    const bad = run.calls[0]!;
+    const detail = await owner.calls.byId({ project: q.project, id: bad.id });
+    expect(detail).toMatchObject({ previousInRun: null, nextInRun: run.calls[1]!.id, attemptsUntilSuccess: 2, correction: { valid: true } });
+  });
+});

@@ -1,0 +1,105 @@
+import type { SeriesDimension } from "../../../contracts/metrics";
+import { pool } from "../../db/client";
+
+/** Dashboards read only the hourly rollups, never raw calls. Hours are UTC. */
+export type Range = { from: Date; to: Date };
+export type Scope = { tool?: string; model?: string; modelVersion?: string };
+export type Bucket = "hour" | "day";
+
+/** WHERE clause for project, range and scope, with its parameters. */
+function where(projectId: string, range: Range, scope: Scope = {}) {
+  const params: unknown[] = [projectId, range.from, range.to];
+  const clauses = ["project_id = $1", "hour >= date_trunc('hour', $2::timestamptz, 'UTC')", "hour < $3"];
+  const add = (column: string, value: string | undefined) => {
+    if (value === undefined) return;
+    params.push(value);
+    clauses.push(`${column} = $${params.length}`);
+  };
+  add("tool", scope.tool);
+  add("model_name", scope.model);
+  add("model_version", scope.modelVersion);
+  return { sql: clauses.join(" AND "), params };
+}
+
+const TOTALS = `sum(calls)::float8 AS calls, sum(invalid)::float8 AS invalid, sum(corrected)::float8 AS corrected,
+  sum(cost_usd)::float8 AS cost_usd, sum(input_tokens)::float8 AS input_tokens, sum(output_tokens)::float8 AS output_tokens`;
+
+export type Totals = { calls: number; invalid: number; corrected: number; costUsd: number; inputTokens: number; outputTokens: number };
+type TotalsRow = { calls: number | null; invalid: number | null; corrected: number | null; cost_usd: number | null; input_tokens: number | null; output_tokens: number | null };
+
+const totalsOf = (r: TotalsRow | undefined): Totals => ({
+  calls: r?.calls ?? 0,
+  invalid: r?.invalid ?? 0,
+  corrected: r?.corrected ?? 0,
+  costUsd: r?.cost_usd ?? 0,
+  inputTokens: r?.input_tokens ?? 0,
+  outputTokens: r?.output_tokens ?? 0,
+});
+
+export async function totals(projectId: string, range: Range, scope?: Scope): Promise<Totals> {
+  const w = where(projectId, range, scope);
+  const { rows } = await pool().query<TotalsRow>(`SELECT ${TOTALS} FROM call_rollups_hourly WHERE ${w.sql}`, w.params);
+  return totalsOf(rows[0]);
+}
+
+const KEY: Record<Exclude<SeriesDimension, "none">, string> = {
+  tool: "tool",
+  modelVersion: "model_name || CASE WHEN model_version = '' THEN '' ELSE ' ' || model_version END",
+  category: "category",
+};
+
+/** Per time bucket and series key: calls and invalid calls (and the rest of the totals). */
+export async function series(projectId: string, range: Range, bucket: Bucket, dimension: SeriesDimension, scope?: Scope) {
+  const w = where(projectId, range, scope);
+  const key = dimension === "none" ? "''" : KEY[dimension];
+  const bucketSql = bucket === "hour" ? "hour" : "date_trunc('day', hour, 'UTC')";
+  const { rows } = await pool().query<TotalsRow & { bucket: Date; key: string }>(
+    `SELECT ${bucketSql} AS bucket, ${key} AS key, ${TOTALS} FROM call_rollups_hourly WHERE ${w.sql}
+      ${dimension === "category" ? "AND category <> ''" : ""} GROUP BY 1, 2 ORDER BY 1, 2`,
+    w.params,
+  );
+  return rows.map((r) => ({ bucket: r.bucket.toISOString(), key: r.key, ...totalsOf(r) }));
+}
+
+/** Totals per key over the whole range, largest first. */
+export async function breakdown(projectId: string, range: Range, dimension: Exclude<SeriesDimension, "none"> | "model", scope?: Scope) {
+  const w = where(projectId, range, scope);
+  const select =
+    dimension === "model" ? "model_name AS key, model_version AS version" : `${KEY[dimension]} AS key, '' AS version`;
+  const { rows } = await pool().query<TotalsRow & { key: string; version: string }>(
+    `SELECT ${select}, ${TOTALS} FROM call_rollups_hourly WHERE ${w.sql}
+      ${dimension === "category" ? "AND category <> ''" : ""} GROUP BY 1, 2 ORDER BY sum(calls) DESC, 1, 2`,
+    w.params,
+  );
+  return rows.map((r) => ({ key: r.key, version: r.version, ...totalsOf(r) }));
+}
+
+/** Per tool: totals and its most common failure category. */
+export async function toolTable(projectId: string, range: Range, scope?: Scope) {
+  const w = where(projectId, range, scope);
+  const { rows } = await pool().query<TotalsRow & { key: string; top_category: string | null }>(
+    `SELECT tool AS key, ${TOTALS},
+            (array_agg(category ORDER BY invalid DESC) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
+       FROM (SELECT tool, category, sum(calls) AS calls, sum(invalid) AS invalid, sum(corrected) AS corrected, sum(cost_usd) AS cost_usd,
+                    sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens
+               FROM call_rollups_hourly WHERE ${w.sql} GROUP BY 1, 2) per_category
+      GROUP BY 1 ORDER BY sum(calls) DESC, 1`,
+    w.params,
+  );
+  return rows.map((r) => ({ tool: r.key, topCategory: r.top_category, ...totalsOf(r) }));
+}
+
+/** Two model versions side by side, per `dimension` (tool or category). */
+export async function versionCounts(projectId: string, range: Range, model: string, version: string, dimension: "tool" | "category") {
+  const w = where(projectId, range, { model, modelVersion: version });
+  const { rows } = await pool().query<{ key: string; invalid: number; total: number }>(
+    dimension === "tool"
+      ? `SELECT tool AS key, sum(invalid)::float8 AS invalid, sum(calls)::float8 AS total FROM call_rollups_hourly WHERE ${w.sql} GROUP BY 1`
+      : // per category: calls of that category against all calls of the version
+        `WITH t AS (SELECT sum(calls)::float8 AS total FROM call_rollups_hourly WHERE ${w.sql})
+         SELECT category AS key, sum(invalid)::float8 AS invalid, (SELECT total FROM t) AS total
+           FROM call_rollups_hourly WHERE ${w.sql} AND category <> '' GROUP BY 1`,
+    w.params,
+  );
+  return rows;
+}

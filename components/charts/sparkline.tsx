@@ -1,0 +1,25 @@
+"use client";
+
+import { Line } from "react-chartjs-2";
+import { seriesColor } from "./prepare";
+
+/** A tiny trend line without axes; nulls are gaps. */
+export function Sparkline({ values, colorKey, width = 120, height = 32 }: { values: (number | null)[]; colorKey: string; width?: number; height?: number }) {
+  return (
+    <div style={{ width, height }} data-testid="sparkline">
+      <Line
+        aria-hidden
+        data={{ labels: values.map((_, i) => i), datasets: [{ data: values, borderColor: seriesColor(colorKey), borderWidth: 1.5, pointRadius: 0, spanGaps: false, tension: 0.3 }] }}
+        options={{
+          responsive: false,
+          animation: false,
+          events: [],
+          scales: { x: { display: false }, y: { display: false, beginAtZero: true } },
+          plugins: { legend: { display: false }, tooltip: { enabled: false } },
+        }}
+        width={width}
+        height={height}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { resolveRange, withParams } from "./range";
+
+describe("resolveRange", () => {
+  const now = new Date("2026-11-30T10:20:00Z");
+  it("defaults to the last 7 days, ending after the current hour", () => {
+    expect(resolveRange({}, now)).toMatchObject({ from: "2026-11-23T11:00:00.000Z", to: "2026-11-30T11:00:00.000Z", preset: "7d" });
+  });
+  it("takes a preset or an explicit range, and ignores a broken one", () => {
+    expect(resolveRange({ range: "24h" }, now).from).toBe("2026-11-29T11:00:00.000Z");
+    expect(resolveRange({ from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" }, now)).toMatchObject({ preset: "custom", to: "2026-11-02T00:00:00.000Z" });
+    expect(resolveRange({ range: "nonsense", from: "x", to: "y" }, now).preset).toBe("7d");
+  });
+  it("builds links that keep the other parameters", () => {
+    expect(withParams("/p/x/calls", { range: "7d", tool: "getloan" }, { tool: undefined, valid: "invalid" })).toBe("/p/x/calls?range=7d&valid=invalid");
+  });
+});

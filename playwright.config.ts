@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // Playwright's own browser download does not work offline: use Debian's Chromium.
@@ -8,7 +9,30 @@ if (!existsSync(chromium)) {
     `No Chromium at ${chromium}. Install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH to a Chromium binary.`,
   );
 }
-const port = Number(process.env.E2E_PORT ?? 3100);
+// Each concurrent run on this machine takes a slot: its own port and build folder. Slot 0
+// (the usual single run, and CI) uses .next like `npm start`. Workers inherit the env.
+if (!process.env.E2E_PORT) {
+  const slot = claimSlot();
+  process.env.E2E_PORT = String(3100 + slot);
+  if (slot > 0) process.env.TOOLGATE_DIST_DIR = `.next-e2e-${slot}`;
+}
+const port = Number(process.env.E2E_PORT);
+
+function claimSlot(): number {
+  for (let slot = 0; slot < 8; slot++) {
+    const lock = path.resolve(`.e2e-slot-${slot}.lock`);
+    try {
+      const pid = Number(readFileSync(lock, "utf8"));
+      process.kill(pid, 0);
+      continue; // held by a live run
+    } catch {
+      writeFileSync(lock, String(process.pid));
+      process.on("exit", () => rmSync(lock, { force: true }));
+      return slot;
+    }
+  }
+  throw new Error("All 8 browser-test slots are taken by running Playwright processes.");
+}
 
 export default defineConfig({
   testDir: "e2e",
@@ -33,6 +57,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), TOOLGATE_DIST_DIR: process.env.TOOLGATE_DIST_DIR ?? "" },
   },
 });

@@ -9,7 +9,7 @@ process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 const SOURCE_DIRS = ["app", "components", "contracts", "server", "sdk", "public"];
 const SOURCE_FILES = ["package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "prisma/schema.prisma", "proxy.ts", "instrumentation.ts"];
-const STAMP = ".next/toolgate-source-hash";
+const distDir = () => process.env.TOOLGATE_DIST_DIR || ".next";
 
 async function* walk(dir: string): AsyncGenerator<string> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -46,10 +46,11 @@ export const nextBin = path.resolve("node_modules/next/dist/bin/next");
 /** Runs `next build` unless .next holds a build of the current sources. */
 export async function buildIfStale(): Promise<"built" | "current"> {
   const current = await sourceHash();
-  const stamp = await readFile(STAMP, "utf8").catch(() => "");
-  if (stamp === current && existsSync(".next/BUILD_ID")) return "current";
+  const stampFile = path.join(distDir(), "toolgate-source-hash");
+  const stamp = await readFile(stampFile, "utf8").catch(() => "");
+  if (stamp === current && existsSync(path.join(distDir(), "BUILD_ID"))) return "current";
   console.log("Building Toolgate (no current build of these sources)…");
   await run(process.execPath, [nextBin, "build"], { ...process.env, NODE_ENV: "production" });
-  await writeFile(STAMP, current);
+  await writeFile(stampFile, current);
   return "built";
 }

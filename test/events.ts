@@ -1,31 +1,7 @@
 import { randomUUID } from "node:crypto";
 
-/** The lesson's tools (tool-calling-lesson.txt) as JSON Schemas, for tests and demo data. */
-export const LESSON_TOOLS = [
-  {
-    name: "getloan",
-    description: "Returns the status, due date, outstanding amount and any fee for one personal loan. Use when you have a loan number.",
-    parameters: {
-      type: "object",
-      properties: {
-        loannumber: { type: "string", minLength: 4, maxLength: 8, pattern: "^[0-9]+$", description: "The 4 to 8 digit loan number" },
-        includehistory: { type: "boolean", default: false },
-      },
-      required: ["loannumber"],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: "listopenloans",
-    description: "Lists loan numbers by status.",
-    parameters: {
-      type: "object",
-      properties: { status: { type: "string", enum: ["open", "closed", "overdue"] } },
-      required: ["status"],
-      additionalProperties: false,
-    },
-  },
-];
+/** The lesson's tools (tool-calling-lesson.txt) as JSON Schemas; defined with the demo data. */
+export { LESSON_TOOLS } from "../server/domain/demo-data";
 
 let counter = 0;
 /** A valid getloan event with unique ids; override any field. */

@@ -1,3 +1,4 @@
+import { alertsRouter } from "../routers/alerts";
 import { apiKeysRouter } from "../routers/apiKeys";
 import { authRouter } from "../routers/auth";
 import { callsRouter } from "../routers/calls";
@@ -8,6 +9,7 @@ import { metricsRouter } from "../routers/metrics";
 import { projectsRouter } from "../routers/projects";
 import { systemRouter } from "../routers/system";
 import { toolsRouter } from "../routers/tools";
+import { webhooksRouter } from "../routers/webhooks";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -19,6 +21,8 @@ export const appRouter = router({
   ingest: ingestRouter,
   calls: callsRouter,
   metrics: metricsRouter,
+  alerts: alertsRouter,
+  webhooks: webhooksRouter,
   tools: toolsRouter,
   demo: demoRouter,
 });

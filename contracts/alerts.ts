@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { categorySchema } from "./categories";
+
+export const ALERT_METRIC_LABELS = {
+  invalid_rate: "Invalid rate",
+  category_rate: "Rate of one category",
+  attempts_per_success: "Observed attempts per successful call",
+  call_volume: "Call volume",
+} as const;
+export type AlertMetricName = keyof typeof ALERT_METRIC_LABELS;
+export const SEVERITIES = ["critical", "warning", "info"] as const;
+export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;
+
+const RANGES: Record<AlertMetricName, { min: number; max: number; unit: string; show: (v: number) => string }> = {
+  invalid_rate: { min: 0, max: 1, unit: "a fraction from 0 to 1 (0% to 100%)", show: (v) => `${+(v * 100).toFixed(2)}%` },
+  category_rate: { min: 0, max: 1, unit: "a fraction from 0 to 1 (0% to 100%)", show: (v) => `${+(v * 100).toFixed(2)}%` },
+  attempts_per_success: { min: 1, max: 100, unit: "attempts from 1 to 100", show: (v) => `${v}` },
+  call_volume: { min: 0, max: 1e9, unit: "a number of calls from 0 up", show: (v) => `${v}` },
+};
+
+/** "140%" for rates, "3.5" for the rest: how the UI shows a metric's value. */
+export const formatMetric = (metric: AlertMetricName, value: number) => RANGES[metric].show(value);
+
+export const alertRuleInput = z
+  .object({
+    name: z.string().trim().min(1, "name the rule").max(120),
+    metric: z.enum(["invalid_rate", "category_rate", "attempts_per_success", "call_volume"]),
+    category: categorySchema.optional(),
+    scope: z.object({ tool: z.string().max(200).optional(), model: z.string().max(200).optional(), modelVersion: z.string().max(200).optional() }).default({}),
+    condition: z.enum(["threshold", "baseline_factor"]),
+    threshold: z.number().optional(),
+    factor: z.number().gt(1, "the factor must be above 1 (e.g. 2 = twice the baseline)").max(100).optional(),
+    baselineMinutes: z.number().int().min(60, "the baseline window is at least 60 minutes").max(43_200, "the baseline window is at most 30 days").optional(),
+    windowMinutes: z.number().int().min(5, "the evaluation window is 5 minutes to 24 hours (5–1440)").max(1440, "the evaluation window is 5 minutes to 24 hours (5–1440)"),
+    minCalls: z.number().int().min(0).max(1_000_000).default(50),
+    severity: z.enum(SEVERITIES).default("warning"),
+    webhookIds: z.array(z.uuid()).max(20).default([]),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule.metric === "category_rate" && !rule.category) {
+      ctx.addIssue({ code: "custom", path: ["category"], message: "choose the category whose rate the rule watches" });
+    }
+    if (rule.condition === "threshold") {
+      const r = RANGES[rule.metric];
+      if (rule.threshold === undefined) ctx.addIssue({ code: "custom", path: ["threshold"], message: `set a threshold: ${r.unit}` });
+      else if (rule.threshold < r.min || rule.threshold > r.max) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["threshold"],
+          message: `the threshold for ${ALERT_METRIC_LABELS[rule.metric].toLowerCase()} must be ${r.unit}; you sent ${r.show(rule.threshold)}`,
+        });
+      }
+    } else {
+      if (rule.factor === undefined) ctx.addIssue({ code: "custom", path: ["factor"], message: "set the factor over the baseline, e.g. 2" });
+      if (rule.baselineMinutes === undefined) ctx.addIssue({ code: "custom", path: ["baselineMinutes"], message: "set the baseline window in minutes, e.g. 10080 (7 days)" });
+    }
+  });
+export type AlertRuleInput = z.infer<typeof alertRuleInput>;
+
+export const webhookInput = z.object({
+  name: z.string().trim().min(1, "name the endpoint").max(120),
+  url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL such as https://hooks.slack.com/services/…" }).max(2000),
+});

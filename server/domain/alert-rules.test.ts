@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { checkWindow, evaluationTimes, metricValue, nextTransition, regressionCheck, type RuleSpec } from "./alert-rules";
+
+const rule = (over: Partial<RuleSpec> = {}): RuleSpec => ({
+  metric: "invalid_rate",
+  condition: { kind: "threshold", threshold: 0.1 },
+  windowMinutes: 15,
+  minCalls: 50,
+  ...over,
+});
+const t = (minute: number) => new Date(Date.UTC(2026, 10, 30, 12, minute));
+
+describe("checkWindow", () => {
+  it("breaches above the threshold only", () => {
+    expect(checkWindow(rule(), { calls: 100, invalid: 11, corrected: 0 })).toMatchObject({ breach: true, value: 0.11, threshold: 0.1 });
+    expect(checkWindow(rule(), { calls: 100, invalid: 10, corrected: 0 }).breach).toBe(false);
+  });
+
+  it("stays quiet below the minimum number of calls", () => {
+    expect(checkWindow(rule(), { calls: 3, invalid: 2, corrected: 0 })).toMatchObject({ breach: false, quiet: true });
+  });
+
+  it("compares with a baseline window by a factor", () => {
+    const r = rule({ condition: { kind: "baseline_factor", factor: 2 } });
+    const baseline = { calls: 1000, invalid: 50, corrected: 0 };
+    expect(checkWindow(r, { calls: 100, invalid: 11, corrected: 0 }, baseline)).toMatchObject({ breach: true, threshold: 0.1 });
+    expect(checkWindow(r, { calls: 100, invalid: 9, corrected: 0 }, baseline).breach).toBe(false);
+    expect(checkWindow(r, { calls: 100, invalid: 50, corrected: 0 }, { calls: 10, invalid: 0, corrected: 0 }).breach).toBe(false);
+  });
+
+  it("computes each metric", () => {
+    expect(metricValue("attempts_per_success", { calls: 100, invalid: 20, corrected: 16 })).toBeCloseTo(1.2);
+    expect(metricValue("category_rate", { calls: 200, invalid: 20, corrected: 0, categoryCalls: 10 })).toBe(0.05);
+    expect(metricValue("call_volume", { calls: 7, invalid: 0, corrected: 0 })).toBe(7);
+  });
+});
+
+describe("nextTransition", () => {
+  const breach = checkWindow(rule(), { calls: 100, invalid: 30, corrected: 0 });
+  const clear = checkWindow(rule(), { calls: 100, invalid: 1, corrected: 0 });
+
+  it("fires once, then holds while the condition stays", () => {
+    expect(nextTransition(breach, { open: false, clearSince: null }, t(0), 15).action).toBe("fire");
+    expect(nextTransition(breach, { open: true, clearSince: null }, t(1), 15)).toEqual({ action: "none", clearSince: null });
+  });
+
+  it("resolves only after a whole clean window, and a relapse restarts the clock (no flapping)", () => {
+    let state = { open: true, clearSince: null as Date | null };
+    const step = (check: typeof clear, minute: number) => {
+      const tr = nextTransition(check, state, t(minute), 15);
+      if (tr.action !== "fire") state = { open: tr.action !== "resolve", clearSince: tr.clearSince };
+      return tr.action;
+    };
+    expect(step(clear, 0)).toBe("none");
+    expect(step(clear, 10)).toBe("none");
+    expect(step(breach, 12)).toBe("none");
+    expect(step(clear, 13)).toBe("none");
+    expect(step(clear, 27)).toBe("none");
+    expect(step(clear, 28)).toBe("resolve");
+  });
+});
+
+describe("evaluationTimes", () => {
+  it("evaluates now on a first run, and each missed window after a restart", () => {
+    expect(evaluationTimes(null, t(30), 5)).toEqual([t(30)]);
+    expect(evaluationTimes(t(29), t(30), 5)).toEqual([t(30)]);
+    expect(evaluationTimes(t(0), t(17), 5)).toEqual([t(5), t(10), t(15), t(17)]);
+  });
+});
+
+describe("regressionCheck", () => {
+  it("does not alert on 2 bad calls out of 3", () => {
+    expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 2, calls: 3 })).toMatchObject({ breach: false, quiet: true });
+  });
+  it("alerts on a large, clear regression and not on an improvement or noise", () => {
+    expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 200, calls: 1000 }).breach).toBe(true);
+    expect(regressionCheck({ invalid: 200, calls: 1000 }, { invalid: 60, calls: 1000 }).breach).toBe(false);
+    expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 70, calls: 1000 }).breach).toBe(false);
+  });
+});

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { alertRuleInput, INCIDENT_STATES } from "../../contracts/alerts";
+import { REGRESSION_TEST_DESCRIPTION } from "../domain/alert-rules";
+import { evaluateAlerts } from "../services/alerts/evaluator";
+import {
+  acknowledgeIncident,
+  createRule,
+  deleteRule,
+  firingCount,
+  incidentById,
+  listIncidents,
+  listRules,
+  resolveIncidentByHand,
+  setRuleEnabled,
+  updateRule,
+} from "../services/alerts/incidents";
+import { projectProcedure, router } from "../trpc/init";
+
+const byId = z.object({ id: z.uuid() });
+const withNote = byId.extend({ note: z.string().trim().max(1000).optional() });
+
+export const alertsRouter = router({
+  incidents: projectProcedure("viewer")
+    .input(z.object({ state: z.enum(INCIDENT_STATES).optional(), ruleId: z.uuid().optional(), tool: z.string().max(200).optional(), model: z.string().max(200).optional() }))
+    .query(({ ctx, input }) => listIncidents(ctx.project.id, input)),
+  incident: projectProcedure("viewer").input(byId).query(({ ctx, input }) => incidentById(ctx.project.id, input.id)),
+  firingCount: projectProcedure("viewer").query(({ ctx }) => firingCount(ctx.project.id)),
+  acknowledge: projectProcedure("member")
+    .input(withNote)
+    .mutation(async ({ ctx, input }) => {
+      await acknowledgeIncident(ctx.project.id, input.id, ctx.user.email, input.note);
+      return { ok: true };
+    }),
+  resolve: projectProcedure("member")
+    .input(withNote)
+    .mutation(async ({ ctx, input }) => {
+      await resolveIncidentByHand(ctx.project.id, input.id, ctx.user.email, input.note);
+      return { ok: true };
+    }),
+  rules: projectProcedure("viewer").query(async ({ ctx }) => ({ rules: await listRules(ctx.project.id), regressionTest: REGRESSION_TEST_DESCRIPTION })),
+  createRule: projectProcedure("admin").input(z.object({ rule: alertRuleInput })).mutation(({ ctx, input }) => createRule(ctx.project.id, input.rule)),
+  updateRule: projectProcedure("admin")
+    .input(byId.extend({ rule: alertRuleInput }))
+    .mutation(async ({ ctx, input }) => {
+      await updateRule(ctx.project.id, input.id, input.rule);
+      return { ok: true };
+    }),
+  setRuleEnabled: projectProcedure("admin")
+    .input(byId.extend({ enabled: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      await setRuleEnabled(ctx.project.id, input.id, input.enabled);
+      return { ok: true };
+    }),
+  deleteRule: projectProcedure("admin")
+    .input(byId)
+    .mutation(async ({ ctx, input }) => {
+      await deleteRule(ctx.project.id, input.id);
+      return { ok: true };
+    }),
+  /** Runs the evaluator for this project now (it also runs every minute on its own). */
+  evaluateNow: projectProcedure("admin").mutation(async ({ ctx }) => {
+    const report = await evaluateAlerts({ projectId: ctx.project.id });
+    return report ? { evaluated: report.rules, fired: report.fired.length, resolved: report.resolved } : { evaluated: 0, fired: 0, resolved: 0, busy: true };
+  }),
+});

@@ -1,0 +1,162 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { makeProject, withKey } from "../../../test/fixtures";
+import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { prisma } from "../../db/client";
+import { evaluateAlerts } from "./evaluator";
+import { SIGNATURE_HEADER, verifySignature } from "./webhooks";
+
+/** A local webhook receiver that answers with the given status codes in turn (then 200). */
+function receiver(statuses: number[] = []) {
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      res.statusCode = statuses[received.length - 1] ?? 200;
+      res.end();
+    });
+  });
+  return new Promise<{ url: string; received: typeof received; close: () => void }>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => server.close() })),
+  );
+}
+
+const now = new Date(); // the real clock: timeline entries written at delivery time must sort after "fired"
+const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000).toISOString();
+
+async function burstProject(statuses: number[] = []) {
+  const p = await makeProject();
+  const api = withKey((await p.key()).key);
+  await api.tools.register({ tools: LESSON_TOOLS });
+  const owner = await p.asOwner();
+  const hook = await receiver(statuses);
+  const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
+  await owner.alerts.createRule({
+    project: p.project.slug,
+    rule: { name: "getloan invalid", metric: "invalid_rate", condition: "threshold", threshold: 0.2, windowMinutes: 15, minCalls: 10, scope: { tool: "getloan" } },
+  });
+  const events = [
+    ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
+    ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(9 - i * 0.2), arguments: { loannumber: "12" } })),
+    ...Array.from({ length: 30 }, (_, i) => makeEvent({ timestamp: minutesAgo(8 - i * 0.2), tool: "listopenloans", arguments: { status: "open" } })),
+  ];
+  await api.ingest.batch({ events });
+  return { ...p, owner, hook, endpoint };
+}
+
+describe("alert evaluation", () => {
+  const cleanup: (() => void)[] = [];
+  afterAll(() => cleanup.forEach((c) => c()));
+
+  it("a burst of invalid calls for one tool opens exactly one incident and delivers one signed webhook", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired).toHaveLength(1);
+    await report!.notifications;
+
+    const again = await evaluateAlerts({ now: new Date(now.getTime() + 60_000), projectId: p.project.id });
+    expect(again?.fired).toHaveLength(0);
+    await again!.notifications;
+
+    const incidents = await p.owner.alerts.incidents({ project: p.project.slug });
+    expect(incidents).toHaveLength(1);
+    expect(incidents[0]).toMatchObject({ state: "firing", scopeTool: "getloan", value: 0.5, threshold: 0.2, calls: 40 });
+
+    expect(p.hook.received).toHaveLength(1);
+    const { headers, body } = p.hook.received[0]!;
+    expect(verifySignature(p.endpoint.secret, body, String(headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(true);
+    expect(verifySignature("whsec_wrong", body, String(headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(false);
+    const payload = JSON.parse(body);
+    expect(payload.text).toMatch(/Invalid rate 50% is above 20% for tool getloan/);
+    expect(payload.incident).toMatchObject({ id: incidents[0]!.id, value: 0.5, threshold: 0.2, scope: { tool: "getloan" } });
+    expect(payload.incident.url).toMatch(new RegExp(`/p/${p.project.slug}/alerts/${incidents[0]!.id}$`));
+
+    const detail = await p.owner.alerts.incident({ project: p.project.slug, id: incidents[0]!.id });
+    expect(detail.events.map((e) => e.kind)).toEqual(["fired", "notified"]);
+  });
+
+  it("retries a failing receiver with backoff: fails twice, succeeds on the third attempt, all logged", async () => {
+    const p = await burstProject([500, 503]);
+    cleanup.push(p.hook.close);
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    await report!.notifications;
+    expect(p.hook.received).toHaveLength(3);
+    const detail = await p.owner.alerts.incident({ project: p.project.slug, id: report!.fired[0]!.id });
+    expect(detail.deliveries.map((d) => [d.attempt, d.statusCode])).toEqual([
+      [1, 500],
+      [2, 503],
+      [3, 200],
+    ]);
+  });
+
+  it("acknowledge needs a member (a viewer cannot); resolve works; the timeline says who", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    await report!.notifications;
+    const id = report!.fired[0]!.id;
+    const viewer = await p.member("viewer");
+    const member = await p.member("member");
+    await expect(viewer.alerts.acknowledge({ project: p.project.slug, id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await member.alerts.acknowledge({ project: p.project.slug, id, note: "looking at the getloan schema" });
+    await expect(member.alerts.acknowledge({ project: p.project.slug, id })).rejects.toThrow(/acknowledged/);
+    await member.alerts.resolve({ project: p.project.slug, id });
+    const detail = await viewer.alerts.incident({ project: p.project.slug, id });
+    expect(detail.state).toBe("resolved");
+    expect(detail.events.map((e) => [e.kind, e.actor])).toEqual([
+      ["fired", null],
+      ["notified", null],
+      ["acknowledged", member.user.email],
+      ["resolved", member.user.email],
+    ]);
+  });
+
+  it("a restarted evaluator does not fire the same incident again, and resolves after a clean window", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    await (await evaluateAlerts({ now, projectId: p.project.id }))!.notifications;
+    // a restart: nothing in memory, only what the database holds; 40 minutes later
+    const later = await evaluateAlerts({ now: new Date(now.getTime() + 40 * 60_000), projectId: p.project.id });
+    expect(later?.fired).toHaveLength(0);
+    // the missed windows were evaluated: the burst left the window, clean for 15+ minutes
+    expect(later?.resolved).toBe(1);
+    expect(await prisma().incident.count({ where: { projectId: p.project.id } })).toBe(1);
+    expect(p.hook.received).toHaveLength(1);
+  });
+
+  it("only one instance evaluates at a time (advisory lock)", async () => {
+    const p = await makeProject();
+    const other = new pg.Client({ connectionString: inject("databaseUrl") });
+    await other.connect();
+    await other.query("SELECT pg_advisory_lock(hashtext('toolgate:alert-evaluator'))");
+    try {
+      expect(await evaluateAlerts({ now, projectId: p.project.id })).toBeNull();
+    } finally {
+      await other.end();
+    }
+    expect(await evaluateAlerts({ now, projectId: p.project.id })).not.toBeNull();
+  });
+
+  it("the regression guard flags a clearly worse new model version, and not a tiny sample", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: LESSON_TOOLS });
+    const at = (h: number) => new Date(now.getTime() - (24 - h) * 3_600_000).toISOString();
+    const v = (version: string) => ({ provider: "acme", name: "acme-large", version });
+    const batch = (n: number, invalidEvery: number, version: string, hour: number) =>
+      Array.from({ length: n }, (_, i) => makeEvent({ model: v(version), timestamp: at(hour), arguments: i % invalidEvery === 0 ? {} : { loannumber: "4471" } }));
+    await api.ingest.batch({ events: batch(600, 16, "old", 1) });
+    await api.ingest.batch({ events: [...batch(3, 2, "new", 5)] });
+    expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
+    await api.ingest.batch({ events: batch(400, 4, "new", 6) });
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired).toHaveLength(1);
+    expect(report?.fired[0]?.summary).toMatch(/Regression: acme-large new has an invalid rate of 25\.\d+% against 6\.\d+% for old/);
+    expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
+  });
+});

@@ -1,0 +1,261 @@
+import { ALERT_METRIC_LABELS, formatMetric, type AlertMetricName } from "../../../contracts/alerts";
+import {
+  checkWindow,
+  evaluationTimes,
+  nextTransition,
+  regressionCheck,
+  REGRESSION_TEST,
+  type Check,
+  type RuleSpec,
+  type WindowCounts,
+} from "../../domain/alert-rules";
+import { env } from "../../env";
+import { pool, prisma } from "../../db/client";
+import { deliver } from "./webhooks";
+
+type Rule = Awaited<ReturnType<typeof loadRules>>[number];
+type Scope = { tool?: string | null; model?: string | null; version?: string | null };
+
+const LOCK = "hashtext('toolgate:alert-evaluator')";
+export const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
+
+function scopeSql(scope: Scope, params: unknown[], columns = { tool: "tool", model: "model_name", version: "model_version" }) {
+  const clauses: string[] = [];
+  for (const key of ["tool", "model", "version"] as const) {
+    const value = scope[key];
+    if (value === null || value === undefined) continue;
+    params.push(value);
+    clauses.push(`${columns[key]} = $${params.length}`);
+  }
+  return clauses.map((c) => ` AND ${c}`).join("");
+}
+
+/**
+ * Counts over [from, to): windows under an hour read the raw calls (indexed by time),
+ * longer ones the hourly rollups (whole hours, so up to one hour more than the window).
+ */
+async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
+  const params: unknown[] = [projectId, from, to, category ?? ""];
+  const raw = to.getTime() - from.getTime() < 3_600_000;
+  const sql = raw
+    ? `SELECT count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
+              (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::float8 AS corrected,
+              (count(*) FILTER (WHERE category = $4))::float8 AS category_calls
+         FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3${scopeSql(scope, params, { tool: "tool", model: "model_name", version: "model_version" })}`
+    : `SELECT coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid, coalesce(sum(corrected), 0)::float8 AS corrected,
+              coalesce(sum(calls) FILTER (WHERE category = $4), 0)::float8 AS category_calls
+         FROM call_rollups_hourly WHERE project_id = $1 AND hour >= date_trunc('hour', $2::timestamptz, 'UTC') AND hour < $3${scopeSql(scope, params)}`;
+  const { rows } = await pool().query(sql, params);
+  const r = rows[0];
+  return { calls: r.calls, invalid: r.invalid, corrected: r.corrected, categoryCalls: r.category_calls };
+}
+
+async function loadRules(projectId?: string) {
+  return prisma().alertRule.findMany({
+    where: { enabled: true, ...(projectId ? { projectId } : {}) },
+    include: { project: { select: { slug: true, name: true } } },
+  });
+}
+
+/** Every project gets the regression guard, on by default. */
+async function ensureRegressionGuards(projectId?: string) {
+  await pool().query(
+    `INSERT INTO alert_rules (id, project_id, name, metric, condition, window_minutes, min_calls, severity, built_in)
+     SELECT gen_random_uuid(), p.id, $1, 'regression', 'significance', 60, ${REGRESSION_TEST.minCalls}, 'critical', true
+       FROM projects p
+      WHERE ($2::uuid IS NULL OR p.id = $2) AND NOT EXISTS (SELECT 1 FROM alert_rules r WHERE r.project_id = p.id AND r.built_in)`,
+    [REGRESSION_RULE_NAME, projectId ?? null],
+  );
+}
+
+const ruleSpec = (rule: Rule): RuleSpec => ({
+  metric: rule.metric as RuleSpec["metric"],
+  condition: rule.condition === "threshold" ? { kind: "threshold", threshold: rule.threshold ?? 0 } : { kind: "baseline_factor", factor: rule.factor ?? 2 },
+  windowMinutes: rule.windowMinutes,
+  minCalls: rule.minCalls,
+});
+
+const publicUrl = () => env().TOOLGATE_PUBLIC_URL?.replace(/\/+$/, "") ?? `http://localhost:${env().PORT}`;
+
+type Fired = { id: string; projectId: string; summary: string };
+
+async function openIncident(rule: Rule, check: Check, now: Date, subject: string, scope: Scope, summary: string): Promise<Fired> {
+  const incident = await prisma().incident.create({
+    data: {
+      projectId: rule.projectId,
+      ruleId: rule.id,
+      subject,
+      state: "firing",
+      severity: rule.severity,
+      value: check.value ?? 0,
+      threshold: check.threshold ?? 0,
+      calls: Math.round(check.calls),
+      scopeTool: scope.tool ?? null,
+      scopeModel: scope.model ?? null,
+      scopeVersion: scope.version ?? null,
+      summary,
+      windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000),
+      firedAt: now,
+      events: { create: { kind: "fired", note: summary, at: now } },
+    },
+    select: { id: true, projectId: true, summary: true },
+  });
+  return incident;
+}
+
+function describeScope(scope: Scope) {
+  const parts = [scope.tool && `tool ${scope.tool}`, scope.model && `model ${scope.model}${scope.version ? ` ${scope.version}` : ""}`].filter(Boolean);
+  return parts.length ? parts.join(", ") : "the whole project";
+}
+
+/** Evaluates one threshold/baseline rule at each time it is due. */
+async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
+  const spec = ruleSpec(rule);
+  const scope = { tool: rule.scopeTool, model: rule.scopeModel, version: rule.scopeVersion };
+  let open = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject: "", state: { not: "resolved" } }, select: { id: true } });
+  let clearSince = rule.clearSince;
+  let resolved = 0;
+  for (const at of evaluationTimes(rule.lastEvaluatedAt, now, rule.windowMinutes)) {
+    const from = new Date(at.getTime() - rule.windowMinutes * 60_000);
+    const current = await windowCounts(rule.projectId, from, at, scope, rule.category);
+    const baseline =
+      spec.condition.kind === "baseline_factor" && rule.baselineMinutes
+        ? await windowCounts(rule.projectId, new Date(from.getTime() - rule.baselineMinutes * 60_000), from, scope, rule.category)
+        : undefined;
+    const check = checkWindow(spec, current, baseline);
+    const transition = nextTransition(check, { open: !!open, clearSince }, at, rule.windowMinutes);
+    if (transition.action === "fire") {
+      const metric = rule.metric as AlertMetricName;
+      const summary = `${ALERT_METRIC_LABELS[metric]}${rule.category ? ` (${rule.category})` : ""} ${formatMetric(metric, check.value ?? 0)} is above ${formatMetric(metric, check.threshold ?? 0)} for ${describeScope(scope)} over ${rule.windowMinutes} min (${Math.round(check.calls)} calls).`;
+      const incident = await openIncident(rule, check, at, "", scope, summary);
+      fired.push(incident);
+      open = { id: incident.id };
+      clearSince = null;
+    } else if (transition.action === "resolve" && open) {
+      await resolveIncident(open.id, at, null, `Condition clear for a whole window (${rule.windowMinutes} min).`);
+      resolved++;
+      open = null;
+      clearSince = null;
+    } else if (transition.action === "none") {
+      clearSince = transition.clearSince;
+    }
+  }
+  await prisma().alertRule.update({ where: { id: rule.id }, data: { lastEvaluatedAt: now, clearSince } });
+  return resolved;
+}
+
+/**
+ * The regression guard: the newest version of each model against its previous version,
+ * each over its own calls (the previous one before the new one appeared).
+ */
+async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
+  const { rows } = await pool().query<{ model_name: string; new_version: string; old_version: string; first: Date; new_calls: number; new_invalid: number; old_calls: number; old_invalid: number }>(
+    `WITH v AS (
+       SELECT model_name, model_version, min(hour) AS first FROM call_rollups_hourly
+        WHERE project_id = $1 AND model_version <> '' AND hour <= $2 GROUP BY 1, 2
+     ), ranked AS (
+       SELECT *, row_number() OVER (PARTITION BY model_name ORDER BY first DESC, model_version DESC) AS rank FROM v
+     ), pairs AS (
+       SELECT n.model_name, n.model_version AS new_version, o.model_version AS old_version, n.first
+         FROM ranked n JOIN ranked o ON o.model_name = n.model_name AND o.rank = 2 WHERE n.rank = 1
+     )
+     SELECT p.model_name, p.new_version, p.old_version, p.first,
+            coalesce(sum(r.calls) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_calls,
+            coalesce(sum(r.invalid) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_invalid,
+            coalesce(sum(r.calls) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_calls,
+            coalesce(sum(r.invalid) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_invalid
+       FROM pairs p JOIN call_rollups_hourly r ON r.project_id = $1 AND r.model_name = p.model_name AND r.hour <= $2
+      GROUP BY 1, 2, 3, 4`,
+    [rule.projectId, now],
+  );
+  for (const row of rows) {
+    const check = regressionCheck({ invalid: row.old_invalid, calls: row.old_calls }, { invalid: row.new_invalid, calls: row.new_calls }, { ...REGRESSION_TEST, minCalls: rule.minCalls });
+    if (!check.breach) continue;
+    const subject = `model:${row.model_name}:${row.new_version}`;
+    const already = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } });
+    if (already) continue; // one incident per regression; ops resolve it by hand
+    const summary = `Regression: ${row.model_name} ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
+    fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
+  }
+}
+
+export async function resolveIncident(id: string, at: Date, actor: string | null, note: string | null) {
+  await prisma().incident.update({
+    where: { id },
+    data: { state: "resolved", resolvedAt: at, events: { create: { kind: "resolved", actor, note, at } } },
+  });
+}
+
+/** Sends each fired incident to its rule's webhooks (all enabled endpoints when none chosen). */
+async function notify(incidentIds: string[]) {
+  for (const id of incidentIds) {
+    const incident = await prisma().incident.findUniqueOrThrow({
+      where: { id },
+      include: { rule: true, project: { select: { slug: true, name: true, webhooks: { where: { enabled: true } } } } },
+    });
+    const endpoints = incident.project.webhooks.filter((w) => !incident.rule.webhookIds.length || incident.rule.webhookIds.includes(w.id));
+    if (!endpoints.length) continue;
+    const link = `${publicUrl()}/p/${incident.project.slug}/alerts/${incident.id}`;
+    const payload = {
+      text: `:rotating_light: [${incident.severity}] ${incident.summary} — ${link}`,
+      event: "incident.fired",
+      incident: {
+        id: incident.id,
+        url: link,
+        state: incident.state,
+        severity: incident.severity,
+        value: incident.value,
+        threshold: incident.threshold,
+        calls: incident.calls,
+        scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
+        firedAt: incident.firedAt.toISOString(),
+      },
+      rule: { id: incident.rule.id, name: incident.rule.name, metric: incident.rule.metric, condition: incident.rule.condition },
+      project: { slug: incident.project.slug, name: incident.project.name },
+    };
+    const results = await Promise.all(endpoints.map((endpoint) => deliver(endpoint, "incident.fired", payload, incident.id)));
+    await prisma().incidentEvent.create({
+      data: { incidentId: id, kind: "notified", note: `${results.filter(Boolean).length} of ${endpoints.length} webhook(s) delivered` },
+    });
+  }
+}
+
+export type EvaluationReport = { rules: number; fired: Fired[]; resolved: number; notifications: Promise<void> };
+
+/**
+ * One evaluation pass. With several app instances only one evaluates at a time: the pass
+ * holds a PostgreSQL advisory lock, and returns null when another instance has it.
+ */
+export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Date; projectId?: string } = {}): Promise<EvaluationReport | null> {
+  const client = await pool().connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS locked`);
+    if (!rows[0]?.locked) return null;
+    try {
+      await ensureRegressionGuards(projectId);
+      const rules = await loadRules(projectId);
+      const fired: Fired[] = [];
+      let resolved = 0;
+      for (const rule of rules) {
+        if (rule.metric === "regression") await evaluateRegressions(rule, now, fired);
+        else resolved += await evaluateRule(rule, now, fired);
+      }
+      const notifications = notify(fired.map((f) => f.id)).catch((e: Error) => console.error(`[alerts] notification failed: ${e.message}`));
+      return { rules: rules.length, fired, resolved, notifications };
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(${LOCK})`);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The background evaluator: every minute, in the server process. */
+export function startAlertEvaluator(intervalMs = 60_000) {
+  const holder = globalThis as { toolgateEvaluator?: NodeJS.Timeout };
+  if (holder.toolgateEvaluator) return;
+  const tick = () => evaluateAlerts().catch((e: Error) => console.error(`[alerts] evaluation failed: ${e.message}`));
+  holder.toolgateEvaluator = setInterval(tick, intervalMs);
+  holder.toolgateEvaluator.unref();
+  setTimeout(tick, 5_000).unref();
+}

@@ -1,0 +1,129 @@
+import type { AlertRuleInput } from "../../../contracts/alerts";
+import { conflict, invalid, notFound } from "../../domain/errors";
+import { prisma, type Prisma } from "../../db/client";
+import { resolveIncident } from "./evaluator";
+
+const incidentSelect = {
+  id: true,
+  state: true,
+  severity: true,
+  subject: true,
+  value: true,
+  threshold: true,
+  calls: true,
+  summary: true,
+  scopeTool: true,
+  scopeModel: true,
+  scopeVersion: true,
+  windowStart: true,
+  firedAt: true,
+  acknowledgedAt: true,
+  resolvedAt: true,
+  rule: { select: { id: true, name: true, metric: true, category: true, condition: true, windowMinutes: true, builtIn: true } },
+} satisfies Prisma.IncidentSelect;
+
+export type IncidentFilter = { state?: string; ruleId?: string; tool?: string; model?: string };
+
+/** Open incidents first (firing, then acknowledged), newest first within each. */
+export async function listIncidents(projectId: string, f: IncidentFilter) {
+  const rows = await prisma().incident.findMany({
+    where: {
+      projectId,
+      ...(f.state ? { state: f.state } : {}),
+      ...(f.ruleId ? { ruleId: f.ruleId } : {}),
+      ...(f.tool ? { scopeTool: f.tool } : {}),
+      ...(f.model ? { scopeModel: f.model } : {}),
+    },
+    orderBy: { firedAt: "desc" },
+    take: 500,
+    select: incidentSelect,
+  });
+  const rank = { firing: 0, acknowledged: 1, resolved: 2 } as Record<string, number>;
+  return rows.sort((a, b) => (rank[a.state] ?? 3) - (rank[b.state] ?? 3));
+}
+
+export async function incidentById(projectId: string, id: string) {
+  const incident = await prisma().incident.findFirst({
+    where: { projectId, id },
+    select: {
+      ...incidentSelect,
+      events: { orderBy: { at: "asc" }, select: { kind: true, actor: true, note: true, at: true } },
+      deliveries: { orderBy: { at: "asc" }, select: { attempt: true, statusCode: true, error: true, durationMs: true, at: true, event: true, endpoint: { select: { name: true, url: true } } } },
+    },
+  });
+  if (!incident) throw notFound("No such incident in this project.");
+  return incident;
+}
+
+export async function firingCount(projectId: string) {
+  return prisma().incident.count({ where: { projectId, state: "firing" } });
+}
+
+export async function acknowledgeIncident(projectId: string, id: string, actor: string, note?: string) {
+  const incident = await prisma().incident.findFirst({ where: { projectId, id }, select: { state: true } });
+  if (!incident) throw notFound("No such incident in this project.");
+  if (incident.state !== "firing") throw conflict(`This incident is ${incident.state}; only a firing incident can be acknowledged.`);
+  await prisma().incident.update({
+    where: { id },
+    data: { state: "acknowledged", acknowledgedAt: new Date(), events: { create: { kind: "acknowledged", actor, note: note || null } } },
+  });
+}
+
+export async function resolveIncidentByHand(projectId: string, id: string, actor: string, note?: string) {
+  const incident = await prisma().incident.findFirst({ where: { projectId, id }, select: { state: true } });
+  if (!incident) throw notFound("No such incident in this project.");
+  if (incident.state === "resolved") throw conflict("This incident is already resolved.");
+  await resolveIncident(id, new Date(), actor, note || null);
+}
+
+// ---- rules ----
+
+export async function listRules(projectId: string) {
+  return prisma().alertRule.findMany({ where: { projectId }, orderBy: [{ builtIn: "desc" }, { createdAt: "asc" }] });
+}
+
+function ruleData(input: AlertRuleInput) {
+  return {
+    name: input.name,
+    metric: input.metric,
+    category: input.metric === "category_rate" ? (input.category ?? null) : null,
+    scopeTool: input.scope.tool || null,
+    scopeModel: input.scope.model || null,
+    scopeVersion: input.scope.modelVersion || null,
+    condition: input.condition,
+    threshold: input.condition === "threshold" ? (input.threshold ?? null) : null,
+    factor: input.condition === "baseline_factor" ? (input.factor ?? null) : null,
+    baselineMinutes: input.condition === "baseline_factor" ? (input.baselineMinutes ?? null) : null,
+    windowMinutes: input.windowMinutes,
+    minCalls: input.minCalls,
+    severity: input.severity,
+    webhookIds: input.webhookIds,
+  };
+}
+
+async function checkWebhooks(projectId: string, ids: string[]) {
+  if (!ids.length) return;
+  const found = await prisma().webhookEndpoint.count({ where: { projectId, id: { in: ids } } });
+  if (found !== ids.length) throw invalid("A chosen webhook is not one of this project's endpoints.");
+}
+
+export async function createRule(projectId: string, input: AlertRuleInput) {
+  await checkWebhooks(projectId, input.webhookIds);
+  return prisma().alertRule.create({ data: { projectId, ...ruleData(input) } });
+}
+
+export async function updateRule(projectId: string, id: string, input: AlertRuleInput) {
+  await checkWebhooks(projectId, input.webhookIds);
+  const { count } = await prisma().alertRule.updateMany({ where: { projectId, id, builtIn: false }, data: ruleData(input) });
+  if (!count) throw notFound("No such editable rule in this project (the regression guard can only be switched on or off).");
+}
+
+export async function setRuleEnabled(projectId: string, id: string, enabled: boolean) {
+  const { count } = await prisma().alertRule.updateMany({ where: { projectId, id }, data: { enabled } });
+  if (!count) throw notFound("No such rule in this project.");
+}
+
+export async function deleteRule(projectId: string, id: string) {
+  const { count } = await prisma().alertRule.deleteMany({ where: { projectId, id, builtIn: false } });
+  if (!count) throw notFound("No such rule in this project (the regression guard cannot be deleted; switch it off instead).");
+}

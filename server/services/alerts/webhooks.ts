@@ -1,0 +1,96 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { notFound } from "../../domain/errors";
+import { env } from "../../env";
+import { prisma } from "../../db/client";
+
+/**
+ * Signature header, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
+ * Receivers recompute it with the endpoint's secret and reject old timestamps.
+ */
+export const SIGNATURE_HEADER = "X-Toolgate-Signature";
+
+export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
+  const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  return `t=${timestamp},v1=${mac}`;
+}
+
+/** For receivers (and our tests): true when the header matches the body and is recent. */
+export function verifySignature(secret: string, body: string, header: string, toleranceSeconds = 300, now = Date.now()) {
+  const parts = Object.fromEntries(header.split(",").map((p) => p.split("=") as [string, string]));
+  const t = Number(parts.t);
+  if (!t || !parts.v1 || Math.abs(now / 1000 - t) > toleranceSeconds) return false;
+  const expected = Buffer.from(sign(secret, body, t).split("v1=")[1]!, "hex");
+  const given = Buffer.from(parts.v1, "hex");
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
+
+export type DeliveryOptions = { attempts?: number; backoffMs?: number; timeoutMs?: number };
+
+/**
+ * POSTs the payload, retrying with exponential backoff (backoff, 2×, 4×, …) until a 2xx
+ * or the last attempt; every attempt is logged. Returns whether it was delivered.
+ */
+export async function deliver(
+  endpoint: { id: string; url: string; secret: string },
+  event: string,
+  payload: unknown,
+  incidentId: string | null,
+  { attempts = 5, backoffMs = env().TOOLGATE_WEBHOOK_BACKOFF_MS, timeoutMs = 5000 }: DeliveryOptions = {},
+): Promise<boolean> {
+  const body = JSON.stringify(payload);
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const started = Date.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(endpoint.url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "User-Agent": "Toolgate-Webhook/1", "X-Toolgate-Event": event, [SIGNATURE_HEADER]: sign(endpoint.secret, body) },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: "manual",
+      });
+      statusCode = response.status;
+      await response.body?.cancel();
+    } catch (e) {
+      error = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
+    }
+    await prisma().webhookDelivery.create({
+      data: { endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
+    });
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) return true;
+    if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
+  }
+  return false;
+}
+
+export async function listWebhooks(projectId: string) {
+  return prisma().webhookEndpoint.findMany({
+    where: { projectId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, name: true, url: true, secret: true, enabled: true, createdAt: true },
+  });
+}
+
+export async function createWebhook(projectId: string, name: string, url: string) {
+  return prisma().webhookEndpoint.create({
+    data: { projectId, name, url, secret: newWebhookSecret() },
+    select: { id: true, name: true, url: true, secret: true, enabled: true, createdAt: true },
+  });
+}
+
+export async function deleteWebhook(projectId: string, id: string) {
+  const { count } = await prisma().webhookEndpoint.deleteMany({ where: { projectId, id } });
+  if (!count) throw notFound("No such webhook endpoint in this project.");
+}
+
+/** "Send test": one signed test payload, attempted once, logged like the others. */
+export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }) {
+  const endpoint = await prisma().webhookEndpoint.findFirst({ where: { projectId, id }, select: { id: true, url: true, secret: true, name: true } });
+  if (!endpoint) throw notFound("No such webhook endpoint in this project.");
+  const ok = await deliver(endpoint, "test", { text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`, event: "test", project }, null, { attempts: 1 });
+  const last = await prisma().webhookDelivery.findFirst({ where: { endpointId: id }, orderBy: { at: "desc" }, select: { statusCode: true, error: true } });
+  return { delivered: ok, statusCode: last?.statusCode ?? null, error: last?.error ?? null };
+}

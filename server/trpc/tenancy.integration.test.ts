@@ -16,6 +16,9 @@ async function snapshotOf(projectId: string) {
       memberships: { select: { userId: true, role: true }, orderBy: { userId: "asc" } },
       apiKeys: { select: { id: true, revokedAt: true, name: true }, orderBy: { id: "asc" } },
       tools: { select: { name: true, version: true }, orderBy: [{ name: "asc" }, { version: "asc" }] },
+      alertRules: { select: { id: true, name: true, enabled: true, threshold: true }, orderBy: { id: "asc" } },
+      incidents: { select: { id: true, state: true }, orderBy: { id: "asc" } },
+      webhooks: { select: { id: true, url: true, enabled: true }, orderBy: { id: "asc" } },
       _count: { select: { calls: true } },
     },
   });
@@ -37,12 +40,20 @@ describe("tenancy", () => {
       const a = await makeProject();
       const b = await makeProject();
       const bKey = await b.key("b's harness");
-      const secrets = [b.project.id, b.project.name, b.owner.email, b.owner.id, bKey.id, bKey.prefix];
+      const bOwner = await b.asOwner();
+      const bHook = await bOwner.webhooks.create({ project: b.project.slug, name: "b's hook", url: "http://127.0.0.1:9/b-hook" });
+      const bRule = await bOwner.alerts.createRule({
+        project: b.project.slug,
+        rule: { name: "b's rule", metric: "invalid_rate", condition: "threshold", threshold: 0.5, windowMinutes: 60 },
+      });
+      const secrets = [b.project.id, b.project.name, b.owner.email, b.owner.id, bKey.id, bKey.prefix, bHook.id, bHook.secret, bRule.id];
       const before = await snapshotOf(b.project.id);
 
       const input = {
         project: b.project.slug,
         keyId: bKey.id,
+        id: bRule.id,
+        enabled: false,
         userId: b.owner.id,
         name: "A was here",
         email: b.owner.email,

@@ -36,6 +36,7 @@ function claimSlot(): number {
 
 export default defineConfig({
   testDir: "e2e",
+  outputDir: `test-results/slot-${port - 3100}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -43,6 +43,8 @@ async function handler(req: Request) {
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
+    // lets plain-HTTP clients POST a query too (curl -d '{"project":…}' …/system.whoami)
+    allowMethodOverride: true,
     createContext: ({ resHeaders }) => createContext({ headers: req.headers, resHeaders, url: req.url }),
   });
 }

@@ -1,8 +1,10 @@
-export default function HomePage() {
-  return (
-    <main className="mx-auto max-w-2xl p-10">
-      <h1 className="text-2xl font-semibold">Toolgate</h1>
-      <p className="mt-2 text-slate-600">Watching the gate between your models and their tools.</p>
-    </main>
-  );
+import { redirect } from "next/navigation";
+import { projectsOf } from "@/server/services/projects";
+import { requireUser } from "@/server/page-session";
+
+/** The first of the user's projects, or a new one. */
+export default async function HomePage() {
+  const user = await requireUser();
+  const [first] = await projectsOf(user.id);
+  redirect(first ? `/p/${first.slug}` : "/projects/new");
 }

@@ -3,6 +3,7 @@ import {
   CATEGORY_COLORS,
   CHART_CATEGORIES,
   PALETTE,
+  assignColors,
   bucketStarts,
   categoryColor,
   chooseBucket,
@@ -149,6 +150,15 @@ describe("colours", () => {
     expect(used.size).toBe(PALETTE.length);
   });
 
+  it("gives the series of one chart distinct colours, earlier keys first", () => {
+    const keys = Array.from({ length: PALETTE.length }, (_, i) => `tool-${i}`);
+    const colors = assignColors(keys);
+    expect(new Set(Object.values(colors)).size).toBe(PALETTE.length);
+    expect(colors[keys[0]!]).toBe(seriesColor(keys[0]!));
+    // adding keys after them changes none of the earlier colours
+    expect(assignColors([...keys.slice(0, 4), "another"])).toMatchObject(Object.fromEntries(keys.slice(0, 4).map((k) => [k, colors[k]])));
+    expect(Object.keys(assignColors([...keys, "x", "x"]))).toHaveLength(PALETTE.length + 1);
+  });
   it("has one distinct colour per category", () => {
     expect(Object.keys(CATEGORY_COLORS)).toEqual([...CHART_CATEGORIES]);
     expect(new Set(Object.values(CATEGORY_COLORS)).size).toBe(8);

@@ -194,6 +194,25 @@ export function seriesColor(key: string): string {
   return PALETTE[hash(key) % PALETTE.length]!;
 }
 
+/**
+ * Colours for the series of one chart, all different while there are no more series than
+ * palette colours: each key starts at its seriesColor and takes the next free colour when
+ * that one is taken. Pass keys most important first (e.g. the default top N by volume, then
+ * the rest): earlier keys keep their colour whatever is added after them.
+ */
+export function assignColors(keys: readonly string[]): Record<string, string> {
+  const used = new Set<number>();
+  const colors: Record<string, string> = {};
+  for (const key of keys) {
+    if (Object.hasOwn(colors, key)) continue;
+    let i = hash(key) % PALETTE.length;
+    for (let tries = 0; used.has(i) && tries < PALETTE.length; tries++) i = (i + 1) % PALETTE.length;
+    used.add(i);
+    colors[key] = PALETTE[i]!;
+  }
+  return colors;
+}
+
 /** Failure categories in first-match order (to be imported from contracts/categories.ts later). */
 export const CHART_CATEGORIES = [
   "malformed_arguments",

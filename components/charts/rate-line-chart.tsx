@@ -16,6 +16,7 @@ export function RateLineChart({
   threshold,
   height = 260,
   label = "Invalid rate",
+  colors,
 }: {
   labels: number[];
   series: RateSeries[];
@@ -24,6 +25,8 @@ export function RateLineChart({
   threshold?: number;
   height?: number;
   label?: string;
+  /** Colours by series key (see assignColors); default seriesColor(key). */
+  colors?: Record<string, string>;
 }) {
   const annotations = Object.fromEntries([
     ...markers.map((m, i) => {
@@ -55,8 +58,8 @@ export function RateLineChart({
           datasets: series.map((s) => ({
             label: s.key,
             data: s.values,
-            borderColor: seriesColor(s.key),
-            backgroundColor: seriesColor(s.key),
+            borderColor: colors?.[s.key] ?? seriesColor(s.key),
+            backgroundColor: colors?.[s.key] ?? seriesColor(s.key),
             spanGaps: false,
             pointRadius: labels.length > 60 ? 0 : 2,
             borderWidth: 2,

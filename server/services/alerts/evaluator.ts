@@ -34,7 +34,7 @@ function scopeSql(scope: Scope, params: unknown[], columns = { tool: "tool", mod
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),
  * longer ones the hourly rollups (whole hours, so up to one hour more than the window).
  */
-async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
+export async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
   const params: unknown[] = [projectId, from, to, category ?? ""];
   const raw = to.getTime() - from.getTime() < 3_600_000;
   const sql = raw

@@ -149,6 +149,9 @@ describe("ingest.batch", () => {
     await p.api.ingest.batch({ events: [event] });
     const call = await p.owner.calls.byId({ project: p.project.slug, id: event.id });
     expect(call).toMatchObject({ valid: true, category: null, checkedValid: false, checkedCategory: "out_of_range", verdictsDiffer: true });
+    const refused = makeEvent({ outcome: { valid: false, category: "not_allowed", message: "Needs approval." } });
+    await p.api.ingest.batch({ events: [refused] });
+    expect(await p.owner.calls.byId({ project: p.project.slug, id: refused.id })).toMatchObject({ valid: false, checkedValid: true, verdictsDiffer: false });
   });
 
   it("stores __proto__ and constructor keys as inert data", async () => {

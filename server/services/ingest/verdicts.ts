@@ -26,7 +26,11 @@ export function verdictFor(event: ToolCallEvent, registry: ReturnType<typeof reg
   const harness = event.outcome;
   const valid = harness?.valid ?? checked?.valid ?? null;
   const category = harness ? (harness.valid ? null : (harness.category ?? null)) : (checked?.category ?? null);
+  // A policy refusal (not_allowed) of a call that fits its schema is no disagreement:
+  // Toolgate checks only the schema, the harness also its policies.
+  const policyRefusal = harness?.valid === false && harness.category === "not_allowed" && checked?.valid === true;
   const differ =
-    !!harness && !!checked && (harness.valid !== checked.valid || (!harness.valid && !!harness.category && harness.category !== checked.category));
+    !!harness && !!checked && !policyRefusal &&
+    (harness.valid !== checked.valid || (!harness.valid && !!harness.category && harness.category !== checked.category));
   return { valid, category, message: harness?.message ?? (checked && !checked.valid ? (checked.message ?? null) : null), checked, differ };
 }

@@ -1,0 +1,125 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AlertsTabs } from "@/components/alerts/alerts-tabs";
+import { SeverityBadge, StateBadge } from "@/components/alerts/badges";
+import { EvaluateNowButton } from "@/components/alerts/evaluate-now-button";
+import { formatMetricValue, formatUtc, incidentAge, metricLabel, scopeText } from "@/components/alerts/format";
+import { IncidentFilters } from "@/components/alerts/incident-filters";
+import { Card, PageHeader } from "@/components/ui";
+import { INCIDENT_STATES } from "@/contracts/alerts";
+import { hasRole } from "@/contracts/roles";
+import { pageCaller, requireProject } from "@/server/page-session";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim().slice(0, 200) || undefined;
+
+export default async function AlertsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
+  const { slug } = await params;
+  const { project, role } = await requireProject(slug);
+  const raw = await searchParams;
+  const state = text(raw.state);
+  const ruleId = text(raw.ruleId);
+  const filter = {
+    state: (INCIDENT_STATES as readonly string[]).includes(state ?? "") ? (state as (typeof INCIDENT_STATES)[number]) : undefined,
+    ruleId: ruleId && UUID.test(ruleId) ? ruleId : undefined,
+    tool: text(raw.tool),
+    model: text(raw.model),
+  };
+  const filtered = Object.values(filter).some(Boolean);
+  const api = await pageCaller();
+  const [incidents, all, { rules }] = await Promise.all([
+    api.alerts.incidents({ project: slug, ...filter }),
+    filtered ? api.alerts.incidents({ project: slug }) : null,
+    api.alerts.rules({ project: slug }),
+  ]);
+  const everything = all ?? incidents;
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+  const now = new Date();
+  const open = everything.filter((i) => i.state !== "resolved").length;
+  const firing = everything.filter((i) => i.state === "firing").length;
+  const base = `/p/${project.slug}/alerts`;
+
+  return (
+    <>
+      <PageHeader
+        title="Alerts"
+        description={
+          everything.length === 0
+            ? "No incidents yet."
+            : `${firing} firing, ${open - firing} acknowledged, ${everything.length - open} resolved.`
+        }
+        actions={hasRole(role, "admin") ? <EvaluateNowButton slug={project.slug} /> : undefined}
+      />
+      <AlertsTabs slug={project.slug} showWebhooks={hasRole(role, "admin")} />
+      <div className="space-y-6">
+        <IncidentFilters
+          key={JSON.stringify(filter)}
+          action={base}
+          current={filter}
+          rules={rules.map((r) => ({ value: r.id, label: r.name }))}
+          tools={distinct(everything.map((i) => i.scopeTool))}
+          models={distinct(everything.map((i) => i.scopeModel))}
+        />
+        <Card>
+          {incidents.length === 0 ? (
+            <div className="py-6 text-center text-slate-500" data-testid="no-incidents">
+              {filtered ? (
+                <>
+                  No incidents match these filters.{" "}
+                  <Link href={base} className="font-medium text-indigo-700 hover:underline">
+                    Show all
+                  </Link>
+                </>
+              ) : (
+                <>
+                  Nothing has fired. Rules are evaluated every minute;{" "}
+                  <Link href={`${base}/rules`} className="font-medium text-indigo-700 hover:underline">
+                    see the rules
+                  </Link>
+                  .
+                </>
+              )}
+            </div>
+          ) : (
+            <ul className="-my-4 divide-y divide-slate-100" aria-label="Incidents">
+              {incidents.map((incident) => {
+                const metric = incident.rule.metric;
+                return (
+                  <li key={incident.id} data-testid="incident-row" data-state={incident.state} className="flex items-start gap-4 py-4">
+                    <div className="flex w-28 shrink-0 flex-col items-start gap-1.5 pt-0.5">
+                      <StateBadge state={incident.state} />
+                      <SeverityBadge severity={incident.severity} />
+                    </div>
+                    <div className="min-w-0 flex-1">
+                      <Link href={`${base}/${incident.id}`} className="font-medium text-slate-900 hover:text-indigo-700 hover:underline">
+                        {incident.rule.name}
+                      </Link>
+                      <p className="mt-0.5 text-slate-600">{incident.summary}</p>
+                      <p className="mt-1 text-xs text-slate-500">
+                        Scope: <span className="font-medium text-slate-700">{scopeText({ tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion })}</span>
+                      </p>
+                    </div>
+                    <div className="shrink-0 text-right">
+                      <p className="font-medium tabular-nums text-slate-900" title={metricLabel(metric, incident.rule.category)}>
+                        {formatMetricValue(metric, incident.value)}
+                        <span className="font-normal text-slate-400"> / {formatMetricValue(metric, incident.threshold)}</span>
+                      </p>
+                      <p className="mt-0.5 text-xs text-slate-500" title={`fired ${formatUtc(incident.firedAt)}`}>
+                        {incident.state === "resolved" ? incidentAge(incident, now) : `fired ${incidentAge(incident, now)}`}
+                      </p>
+                      <p className="text-xs text-slate-400">{formatUtc(incident.firedAt)}</p>
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,252 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { RANGE_PRESETS } from "@/contracts/metrics";
+import { resolveRange } from "@/contracts/range";
+import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
+import { queryString, type RawParams } from "@/components/calls/explorer-params";
+import { FilterForm } from "@/components/calls/filter-form";
+import { formatPercent, linkClass } from "@/components/calls/format";
+import { Alert, Badge, buttonClass, cx, PageHeader, Select, th } from "@/components/ui";
+import { pageCaller, requireProject } from "@/server/page-session";
+
+export const metadata: Metadata = { title: "Error messages" };
+
+/** Templates shown before "Show all". */
+const TOP = 25;
+const cell = "whitespace-nowrap px-3 py-2.5 align-top text-slate-700";
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+
+export default async function ErrorsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<RawParams> }) {
+  const { slug } = await params;
+  const { project } = await requireProject(slug);
+  const raw = await searchParams;
+  const base = `/p/${project.slug}/errors`;
+
+  // range=<preset> or from/to (a preset wins), tool=<name>; empty fields of a plain GET form are dropped
+  const preset = first(raw.range);
+  const range = resolveRange(preset && preset in RANGE_PRESETS ? { range: preset } : { range: preset, from: first(raw.from), to: first(raw.to) });
+  const tool = first(raw.tool);
+  const clean: Record<string, string> = {
+    ...(range.preset === "custom" ? { from: range.from, to: range.to } : preset ? { range: range.preset } : {}),
+    ...(tool ? { tool } : {}),
+  };
+  const given = Object.entries(raw).filter(([k]) => ["range", "from", "to", "tool"].includes(k));
+  if (given.length !== Object.keys(clean).length || given.some(([k, v]) => clean[k] !== v)) redirect(`${base}${queryString(clean)}`);
+
+  const caller = await pageCaller();
+  const [rows, tools] = await Promise.all([
+    caller.metrics.errors({ project: project.slug, range: { from: range.from, to: range.to }, ...(tool ? { tool } : {}) }),
+    caller.metrics.breakdown({ project: project.slug, range: { from: range.from, to: range.to }, dimension: "tool" }),
+  ]);
+  const sorted = [...rows].sort((a, b) => b.count - a.count);
+  const overall = overallRecovery(sorted);
+  const flagged = sorted.map((r) => flagsFor(r, overall));
+  const showAll = first(raw.all) === "1";
+  const shown = showAll ? sorted : sorted.slice(0, TOP);
+  const anyFlagged = flagged.some((f) => f.lowRecovery || f.opaque);
+  const totalSent = sorted.reduce((s, r) => s + r.count, 0);
+  const toolOptions = [...new Set([...(tool ? [tool] : []), ...tools.map((t) => t.key)])].sort((a, b) => a.localeCompare(b));
+  const explorerRange = range.preset === "custom" ? { from: range.from, to: range.to } : { range: range.preset };
+
+  return (
+    <>
+      <PageHeader
+        title="Error messages"
+        description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
+        actions={
+          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex shrink-0 items-end gap-2">
+            {range.preset === "custom" && (
+              <>
+                <input type="hidden" name="from" value={range.from} />
+                <input type="hidden" name="to" value={range.to} />
+              </>
+            )}
+            <label className="sr-only" htmlFor="e-range">
+              Time range
+            </label>
+            <Select id="e-range" name="range" defaultValue={range.preset} className="w-40 py-1.5">
+              {range.preset === "custom" && <option value="custom">{range.label}</option>}
+              <option value="24h">Last 24 hours</option>
+              <option value="7d">Last 7 days</option>
+              <option value="30d">Last 30 days</option>
+              <option value="90d">Last 90 days</option>
+            </Select>
+            <label className="sr-only" htmlFor="e-tool">
+              Tool
+            </label>
+            <Select id="e-tool" name="tool" defaultValue={tool ?? ""} className="w-44 py-1.5">
+              <option value="">All tools</option>
+              {toolOptions.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </Select>
+            <noscript>
+              <button type="submit" className={buttonClass("secondary")}>
+                Apply
+              </button>
+            </noscript>
+          </FilterForm>
+        }
+      />
+
+      {anyFlagged && (
+        <Alert tone="warning" className="mb-4">
+          <p className="font-medium">Some messages teach the model too little.</p>
+          <p className="mt-1">
+            A message is the model&apos;s only instruction for its next attempt. Good ones say what was wrong, what was sent and how to fix it, e.g.{" "}
+            <code className="font-mono text-[13px]">Error: &apos;loannumber&apos; must be 4 to 8 characters, you sent 3.</code> A bare{" "}
+            <code className="font-mono text-[13px]">Error 422</code> says none of that, and models recover from it less often. Rewrite the marked messages in
+            your harness.
+          </p>
+        </Alert>
+      )}
+
+      <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
+        <header className="flex items-baseline justify-between gap-4 border-b border-slate-100 px-4 py-2.5">
+          <h2 className="font-semibold text-slate-900">
+            {range.label}
+            {tool && <span className="font-normal text-slate-500"> · {tool}</span>}
+          </h2>
+          <p className="text-slate-500">
+            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {totalSent.toLocaleString("en-US")} sent · overall recovery{" "}
+            <span className="tabular-nums">{formatPercent(overall)}</span>
+          </p>
+        </header>
+        {sorted.length === 0 ? (
+          <div className="px-4 py-6 text-slate-600" data-testid="errors-empty">
+            No invalid calls {tool ? <>of <span className="font-mono">{tool}</span> </> : null}in {range.label.toLowerCase()}.{" "}
+            {range.preset !== "90d" && (
+              <Link href={`${base}${queryString({ range: "90d", ...(tool ? { tool } : {}) })}`} className={linkClass}>
+                Look at the last 90 days
+              </Link>
+            )}
+            {tool && (
+              <>
+                {" "}
+                or{" "}
+                <Link href={`${base}${queryString(range.preset === "custom" ? { from: range.from, to: range.to } : { range: range.preset })}`} className={linkClass}>
+                  all tools
+                </Link>
+              </>
+            )}
+            .
+          </div>
+        ) : (
+          <div className="px-4">
+            <table aria-label="Error messages by template" className="w-full table-fixed text-left">
+              <colgroup>
+                <col />
+                <col className="w-[4.5rem]" />
+                <col className="w-[5.5rem]" />
+                <col className="w-[10.5rem]" />
+                <col className="w-[4.5rem]" />
+              </colgroup>
+              <thead className="border-b border-slate-200">
+                <tr>
+                  <th className={th}>Message template</th>
+                  <th className={cx(th, "text-right")}>Sent</th>
+                  <th className={cx(th, "text-right")}>Followed</th>
+                  <th className={th}>Recovery rate</th>
+                  <th className={th}>
+                    <span className="sr-only">Calls</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {shown.map((row, i) => {
+                  const flags = flagged[i]!;
+                  const bad = flags.lowRecovery || flags.opaque;
+                  const q = distinctivePart(row.template, row.examples[0] ?? "");
+                  const examples = row.examples.filter((e) => e !== row.template).slice(0, 2);
+                  return (
+                    <tr key={row.template} data-testid="error-row" data-recovery={row.recoveryRate ?? ""} className={cx(bad && "bg-amber-50/70")}>
+                      <td className="px-3 py-2.5 pl-0 align-top">
+                        <p className={cx("break-words font-mono text-[13px]", row.template === NO_MESSAGE ? "italic text-slate-500" : "text-slate-900")} data-testid="template">
+                          {row.template}
+                        </p>
+                        {examples.length > 0 && (
+                          <ul className="mt-1 space-y-0.5">
+                            {examples.map((e) => (
+                              <li key={e} className="truncate font-mono text-xs text-slate-500" title={e}>
+                                e.g. {e}
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                        {bad && (
+                          <p className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-amber-900">
+                            {flags.lowRecovery && <Badge tone="amber">low recovery</Badge>}
+                            {flags.opaque && <Badge tone="red">says nothing to fix</Badge>}
+                            <span>
+                              {flags.opaque ? "Name the argument, what was sent and the rule." : `Below the overall ${formatPercent(overall)}: say what was wrong and how to fix it.`}
+                            </span>
+                          </p>
+                        )}
+                      </td>
+                      <td className={cx(cell, "text-right tabular-nums")}>{row.count.toLocaleString("en-US")}</td>
+                      <td className={cx(cell, "text-right tabular-nums")} title="invalid calls the model tried again">
+                        {row.followed.toLocaleString("en-US")}
+                      </td>
+                      <td className={cell}>
+                        <RecoveryBar rate={row.recoveryRate} low={flags.lowRecovery} title={`${row.recovered} of ${row.followed} next attempts were valid`} />
+                      </td>
+                      <td className={cx(cell, "pr-0 text-right")}>
+                        {q ? (
+                          <Link
+                            href={`/p/${project.slug}/calls${queryString({ ...explorerRange, ...(tool ? { tool } : {}), valid: "invalid", q })}`}
+                            className="text-xs font-medium text-indigo-700 hover:underline"
+                            aria-label={`Calls that got ${row.template}`}
+                          >
+                            Calls →
+                          </Link>
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {sorted.length > TOP && (
+              <p className="border-t border-slate-100 py-2.5 text-right text-slate-500">
+                {showAll ? (
+                  <Link href={`${base}${queryString(clean)}`} className={linkClass}>
+                    Show the top {TOP}
+                  </Link>
+                ) : (
+                  <>
+                    The {TOP} most frequent of {sorted.length} messages.{" "}
+                    <Link href={`${base}${queryString({ ...clean, all: "1" })}`} className={linkClass}>
+                      Show all
+                    </Link>
+                  </>
+                )}
+              </p>
+            )}
+          </div>
+        )}
+      </section>
+      <p className="mt-3 text-xs text-slate-500">
+        Followed: invalid calls the model tried again in the same run. Recovery rate: the share of those next attempts that were valid. Quoted values, numbers,
+        dates and ids are replaced by placeholders, so one wording counts once.
+      </p>
+    </>
+  );
+}
+
+function RecoveryBar({ rate, low, title }: { rate: number | null; low: boolean; title: string }) {
+  if (rate === null) return <span className="text-slate-400" title="no retries to measure">—</span>;
+  return (
+    <span className="flex items-center gap-2" title={title}>
+      <span className="h-1.5 w-24 overflow-hidden rounded-full bg-slate-100" aria-hidden>
+        <span className={cx("block h-full rounded-full", low ? "bg-amber-500" : "bg-emerald-500")} style={{ width: `${Math.round(rate * 100)}%` }} />
+      </span>
+      <span className={cx("w-10 text-right tabular-nums", low ? "font-medium text-amber-800" : "text-slate-700")} data-testid="recovery">
+        {formatPercent(rate)}
+      </span>
+    </span>
+  );
+}

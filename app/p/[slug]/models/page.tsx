@@ -1,0 +1,278 @@
+import type { Metadata } from "next";
+import { RateLineChart } from "@/components/charts";
+import { assignColors, type VersionComparison } from "@/components/charts/prepare";
+import { rateSeries } from "@/components/dashboard/chart-data";
+import { intervalAxisMax, parseVersionRef, versionLabel, versionRef } from "@/components/dashboard/derive";
+import { formatCount, formatPp, formatPValue, formatRate } from "@/components/dashboard/format";
+import { IntervalAxis, IntervalBar } from "@/components/dashboard/interval-bar";
+import { apiRange, dashboardRange, readParams, type SearchParams } from "@/components/dashboard/params";
+import { RangePicker } from "@/components/dashboard/range-picker";
+import { Badge, Button, Card, PageHeader, Select, Table, td, th } from "@/components/ui";
+import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
+import { pageCaller, requireProject } from "@/server/page-session";
+import { wilsonInterval } from "@/server/domain/stats";
+
+export const metadata: Metadata = { title: "Models" };
+
+const num = "text-right tabular-nums";
+type Version = { model: string; version: string; calls: number; invalid: number };
+
+export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
+  const { slug } = await params;
+  const { project } = await requireProject(slug);
+  const query = await readParams(searchParams);
+  const range = dashboardRange(query);
+  const api = await pageCaller();
+  const input = { project: slug, range: apiRange(range) };
+  const [rows, lines] = await Promise.all([api.metrics.breakdown({ ...input, dimension: "model" }), api.metrics.series({ ...input, dimension: "modelVersion" })]);
+
+  // models by volume; each model's versions in version order (oldest first), its total before them
+  const models = new Map<string, Version[]>();
+  for (const r of rows) {
+    const list = models.get(r.key) ?? [];
+    list.push({ model: r.key, version: r.version, calls: r.calls, invalid: r.invalid });
+    models.set(r.key, list);
+  }
+  for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
+  const all: Version[] = [...models.values()].flat();
+  const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, v.calls)]));
+  const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
+
+  // the comparison: from the URL, else the two versions of the model with several, else the two largest
+  const multi = [...models.values()].find((list) => list.length >= 2);
+  const byVolume = [...all].sort((x, y) => y.calls - x.calls);
+  const fallbackA = multi ? multi[multi.length - 2] : byVolume[0];
+  const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
+  const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
+  const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
+  const comparison = a && b ? await api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null;
+  const options = [...all.map((v) => ({ ref: versionRef(v), label: `${versionLabel(v)} (${formatCount(v.calls)} calls)` }))];
+  for (const extra of [a, b]) if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });
+
+  const rates = rateSeries(lines.rows, range, lines.bucket);
+  const colors = assignColors(byVolume.map(versionLabel));
+  const path = `/p/${project.slug}/models`;
+
+  return (
+    <>
+      <PageHeader title="Models" description={`Invalid rate per model and model version · ${range.label}`} actions={<RangePicker path={path} params={query} range={range} />} />
+      <div className="space-y-6">
+        <Card
+          title="Model versions"
+          description="Bars show the 95% Wilson interval around each invalid rate (the tick). Where two bars overlap, the difference may be noise; use the comparison below to test it."
+        >
+          {all.length === 0 ? (
+            <p className="py-6 text-center text-slate-500">No calls in this range.</p>
+          ) : (
+            <Table label="Model versions">
+              <thead>
+                <tr className="align-bottom">
+                  <th className={th}>Model</th>
+                  <th className={th}>Version</th>
+                  <th className={`${th} text-right`}>Calls</th>
+                  <th className={`${th} text-right`}>Invalid</th>
+                  <th className={`${th} text-right`}>Invalid rate</th>
+                  <th className={`${th} text-right`}>95% interval</th>
+                  <th className={th}>
+                    <span className="sr-only">Interval</span>
+                    <IntervalAxis max={axisMax} />
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {[...models.entries()].map(([model, list]) => {
+                  const total = list.reduce((s, v) => ({ calls: s.calls + v.calls, invalid: s.invalid + v.invalid }), { calls: 0, invalid: 0 });
+                  const totalInterval = wilsonInterval(total.invalid, total.calls);
+                  return [
+                    ...list.map((v, i) => {
+                      const interval = intervals.get(versionRef(v))!;
+                      return (
+                        <tr key={versionRef(v)} data-testid="model-version-row" className={i > 0 ? "border-t-0" : undefined}>
+                          <td className={`${td} font-medium text-slate-900`}>{i === 0 ? model : ""}</td>
+                          <td className={`${td} font-mono text-xs`}>{v.version || <span className="font-sans text-slate-400">no version</span>}</td>
+                          <td className={`${td} ${num}`}>{formatCount(v.calls)}</td>
+                          <td className={`${td} ${num}`}>{formatCount(v.invalid)}</td>
+                          <td className={`${td} ${num} font-medium text-slate-900`}>{formatRate(v.calls ? v.invalid / v.calls : null)}</td>
+                          <td className={`${td} ${num} text-slate-500`}>
+                            {formatRate(interval.low)} – {formatRate(interval.high)}
+                          </td>
+                          <td className={td}>
+                            <IntervalBar rate={v.calls ? v.invalid / v.calls : 0} low={interval.low} high={interval.high} max={axisMax} color={colors[versionLabel(v)]} />
+                          </td>
+                        </tr>
+                      );
+                    }),
+                    list.length > 1 && (
+                      <tr key={`${model}-all`} className="bg-slate-50/60 text-slate-500">
+                        <td className={td} />
+                        <td className={`${td} text-xs italic`}>all versions</td>
+                        <td className={`${td} ${num}`}>{formatCount(total.calls)}</td>
+                        <td className={`${td} ${num}`}>{formatCount(total.invalid)}</td>
+                        <td className={`${td} ${num}`}>{formatRate(total.calls ? total.invalid / total.calls : null)}</td>
+                        <td className={`${td} ${num}`}>
+                          {formatRate(totalInterval.low)} – {formatRate(totalInterval.high)}
+                        </td>
+                        <td className={td}>
+                          <IntervalBar rate={total.calls ? total.invalid / total.calls : 0} low={totalInterval.low} high={totalInterval.high} max={axisMax} color="#94a3b8" />
+                        </td>
+                      </tr>
+                    ),
+                  ];
+                })}
+              </tbody>
+            </Table>
+          )}
+        </Card>
+
+        <Card title="Invalid rate by model version over time" description="A gap is a bucket without calls of that version">
+          {rates.series.length ? <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} colors={colors} height={240} /> : <p className="py-10 text-center text-slate-500">No calls in this range.</p>}
+        </Card>
+
+        <Card
+          title="Compare two versions"
+          description="Is B better or worse than A, per tool and per failure category? Better or worse only where the difference is statistically clear."
+        >
+          {options.length < 2 ? (
+            <p className="text-slate-500">Comparisons need calls from at least two model versions in the range.</p>
+          ) : (
+            <div className="space-y-6">
+              <form method="get" action={path} className="flex flex-wrap items-end gap-3" data-testid="compare-form">
+                {(["range", "from", "to"] as const).map((k) => query[k] && <input key={k} type="hidden" name={k} value={query[k]} />)}
+                <VersionSelect name="a" label="A (baseline)" value={a ? versionRef(a) : ""} options={options} />
+                <VersionSelect name="b" label="B (candidate)" value={b ? versionRef(b) : ""} options={options} />
+                <Button type="submit">Compare</Button>
+              </form>
+              {comparison && a && b && (
+                <>
+                  <ComparisonTable title="By tool" keyLabel="Tool" rows={comparison.byTool} a={versionLabel(a)} b={versionLabel(b)} testId="compare-by-tool" />
+                  <ComparisonTable
+                    title="By failure category"
+                    keyLabel="Category"
+                    rows={comparison.byCategory}
+                    a={versionLabel(a)}
+                    b={versionLabel(b)}
+                    testId="compare-by-category"
+                    note="Rate = invalid calls of that category ÷ all calls of the version."
+                  />
+                  <p className="text-xs leading-relaxed text-slate-500">
+                    <strong className="font-medium text-slate-600">How the verdict is made.</strong> A two-sided two-proportion z-test of B’s invalid rate
+                    against A’s, at α = 0.05: <Badge tone="red">worse</Badge> or <Badge tone="green">better</Badge> only when p &lt; 0.05, both sides have at
+                    least 30 calls and every expected count is at least 5. Otherwise the difference may be noise (“no clear difference”) or there is too little
+                    data. With many rows, expect about one in twenty to cross 0.05 by chance.
+                  </p>
+                </>
+              )}
+            </div>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function VersionSelect({ name, label, value, options }: { name: string; label: string; value: string; options: { ref: string; label: string }[] }) {
+  return (
+    <div className="min-w-64 flex-1 space-y-1">
+      <label htmlFor={`compare-${name}`} className="block text-xs font-medium text-slate-600">
+        {label}
+      </label>
+      <Select id={`compare-${name}`} name={name} defaultValue={value} className="py-1.5">
+        {options.map((o) => (
+          <option key={o.ref} value={o.ref}>
+            {o.label}
+          </option>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+function Verdict({ verdict }: { verdict: VersionComparison["verdict"] }) {
+  if (verdict === "better") return <Badge tone="green">better</Badge>;
+  if (verdict === "worse") return <Badge tone="red">worse</Badge>;
+  if (verdict === "no clear difference") return <Badge tone="slate">no clear difference</Badge>;
+  return <span className="text-xs text-slate-400">insufficient data</span>;
+}
+
+function Side({ side }: { side: { rate: number | null; n: number } }) {
+  if (side.n === 0) return <span className="text-slate-400">no calls</span>;
+  return (
+    <>
+      {formatRate(side.rate)} <span className="text-xs text-slate-400">of {formatCount(side.n)}</span>
+    </>
+  );
+}
+
+function ComparisonRows({ rows, keyLabel }: { rows: VersionComparison[]; keyLabel: string }) {
+  return rows.map((r) => (
+    <tr key={r.key}>
+      <td className={`${td} ${keyLabel === "Tool" ? "font-mono text-[13px]" : ""}`}>{keyLabel === "Category" ? (CATEGORY_LABELS[r.key as Category] ?? r.key) : r.key}</td>
+      <td className={`${td} ${num}`}>
+        <Side side={r.a} />
+      </td>
+      <td className={`${td} ${num}`}>
+        <Side side={r.b} />
+      </td>
+      <td className={`${td} ${num} font-medium ${r.verdict === "worse" ? "text-red-700" : r.verdict === "better" ? "text-emerald-700" : ""}`}>{formatPp(r.diff)}</td>
+      <td className={`${td} ${num}`}>{formatPValue(r.pValue)}</td>
+      <td className={td} data-testid="verdict">
+        <Verdict verdict={r.verdict} />
+      </td>
+    </tr>
+  ));
+}
+
+function ComparisonTable({ title, keyLabel, rows, a, b, note, testId }: { title: string; keyLabel: string; rows: VersionComparison[]; a: string; b: string; note?: string; testId: string }) {
+  // keys with calls from only one of the two versions cannot be compared: listed apart
+  const both = rows.filter((r) => r.a.n > 0 && r.b.n > 0);
+  const oneSided = rows.filter((r) => r.a.n === 0 || r.b.n === 0);
+  const head = (
+    <thead>
+      <tr>
+        <th className={th}>{keyLabel}</th>
+        <th className={`${th} text-right`}>
+          A <span className="normal-case tracking-normal">{a}</span>
+        </th>
+        <th className={`${th} text-right`}>
+          B <span className="normal-case tracking-normal">{b}</span>
+        </th>
+        <th className={`${th} text-right`}>B − A</th>
+        <th className={`${th} text-right`}>p-value</th>
+        <th className={th}>Verdict</th>
+      </tr>
+    </thead>
+  );
+  return (
+    <section data-testid={testId}>
+      <h3 className="mb-1 font-semibold text-slate-900">
+        {title}
+        {note && <span className="ml-2 text-xs font-normal text-slate-500">{note}</span>}
+      </h3>
+      {rows.length === 0 ? (
+        <p className="text-slate-500">Nothing to compare.</p>
+      ) : (
+        <>
+          <Table label={`${title}: ${a} against ${b}`}>
+            {head}
+            <tbody className="divide-y divide-slate-100">
+              <ComparisonRows rows={both} keyLabel={keyLabel} />
+            </tbody>
+          </Table>
+          {oneSided.length > 0 && (
+            <details className="mt-2">
+              <summary className="cursor-pointer text-xs text-slate-500 hover:text-slate-800">
+                {oneSided.length} more {oneSided.length === 1 ? keyLabel.toLowerCase() : keyLabel === "Category" ? "categories" : "tools"} with calls from one version only
+              </summary>
+              <Table label={`${title}: one version only`}>
+                {head}
+                <tbody className="divide-y divide-slate-100">
+                  <ComparisonRows rows={oneSided} keyLabel={keyLabel} />
+                </tbody>
+              </Table>
+            </details>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,184 @@
+import type { Metadata } from "next";
+import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
+import { categoryBreakdown, categorySeries, OPEN_BUCKET_MIN_CALLS, rateSeries, volumes } from "@/components/dashboard/chart-data";
+import { expectedAttemptsOrNull, observedAttempts, rateChange, relativeChange, selectSeries } from "@/components/dashboard/derive";
+import { formatAttempts, formatCount, formatPp, formatRate, formatRelative, formatUsd } from "@/components/dashboard/format";
+import { LoadDemoButton } from "@/components/dashboard/load-demo-button";
+import { apiRange, dashboardRange, previousLabel, readParams, type SearchParams } from "@/components/dashboard/params";
+import { RangePicker } from "@/components/dashboard/range-picker";
+import { SegmentedLinks } from "@/components/dashboard/segmented";
+import { SeriesPicker } from "@/components/dashboard/series-picker";
+import { StatTile, type Delta } from "@/components/dashboard/stat-tile";
+import { EmptyProject } from "@/components/empty-project";
+import { Card, PageHeader } from "@/components/ui";
+import { withParams } from "@/contracts/range";
+import { hasRole } from "@/contracts/roles";
+import { pageCaller, pageOrigin, requireProject } from "@/server/page-session";
+
+export const metadata: Metadata = { title: "Overview" };
+
+const TOP = 8;
+
+export default async function OverviewPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
+  const { slug } = await params;
+  const { project, role } = await requireProject(slug);
+  const query = await readParams(searchParams);
+  const range = dashboardRange(query);
+  const api = await pageCaller();
+  const input = { project: slug, range: apiRange(range) };
+  const byModel = query.by === "model";
+
+  const [totals, lines, categoryRows, categories] = await Promise.all([
+    api.metrics.totals(input),
+    api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "tool" }),
+    api.metrics.series({ ...input, dimension: "category" }),
+    api.metrics.breakdown({ ...input, dimension: "category" }),
+  ]);
+
+  if (totals.current.calls === 0 && totals.previous.calls === 0) {
+    // nothing here or just before: has this project ever had a call?
+    const to = range.to;
+    const ever = await api.metrics.totals({ project: slug, range: { from: new Date(Date.parse(to) - 400 * 86_400_000).toISOString(), to } });
+    if (ever.current.calls === 0 && ever.previous.calls === 0) {
+      return (
+        <>
+          <PageHeader title={project.name} description="Overview" />
+          <div className="space-y-6">
+            <EmptyProject origin={await pageOrigin()} slug={project.slug} />
+            <Card
+              title="Or explore with demo data"
+              description="30 days of a loan-servicing agent's tool calls: eight tools, four model versions, one of them a regression. They go through the same ingestion as your events."
+            >
+              {hasRole(role, "admin") ? (
+                <LoadDemoButton project={project.slug} />
+              ) : (
+                <p className="text-slate-600">An admin of this project can load demo data here.</p>
+              )}
+            </Card>
+          </div>
+        </>
+      );
+    }
+  }
+
+  const path = `/p/${project.slug}`;
+  const { current, previous } = totals;
+  const change = rateChange(current, previous);
+  const p = change.current;
+  const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
+  const versus = `vs ${previousLabel(range)}`;
+
+  const rateDelta: Delta | undefined =
+    change.diff === null
+      ? undefined
+      : {
+          text: `${change.direction === "up" ? "▲" : change.direction === "down" ? "▼" : "■"} ${formatPp(change.diff)} ${versus}`,
+          tone: change.direction === "up" ? "bad" : change.direction === "down" ? "good" : "neutral",
+        };
+  const callsChange = relativeChange(current.calls, previous.calls);
+
+  const param = byModel ? "versions" : "tools";
+  const noun = byModel ? "model versions" : "tools";
+  const selection = selectSeries(volumes(lines.rows), query[param], TOP, noun);
+  const rates = rateSeries(lines.rows, range, lines.bucket, selection.shown);
+  const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
+  const breakdown = categoryBreakdown(categories);
+
+  return (
+    <>
+      <PageHeader
+        title={project.name}
+        description={`Overview · ${range.label}`}
+        actions={<RangePicker path={path} params={query} range={range} />}
+      />
+
+      <div className="space-y-6">
+        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <StatTile
+            testId="tile-calls"
+            label="Tool calls"
+            value={formatCount(current.calls)}
+            delta={callsChange === null ? undefined : { text: `${formatRelative(callsChange)} ${versus}`, tone: "neutral" }}
+            detail={`${formatCount(current.calls - current.invalid)} valid`}
+          />
+          <StatTile
+            testId="tile-invalid-rate"
+            label="Invalid rate"
+            value={formatRate(p)}
+            delta={rateDelta}
+            detail={`${formatCount(current.invalid)} of ${formatCount(current.calls)} calls invalid`}
+          />
+          <StatTile
+            testId="tile-attempts"
+            label="Attempts per successful call"
+            value={formatAttempts(expectedAttemptsOrNull(p), 3)}
+            unit="expected"
+            delta={{ text: `${formatAttempts(observedAttempts(current), 3)} observed`, tone: "neutral" }}
+            detail="Expected 1/(1−p); observed over runs (see below)"
+          />
+          <StatTile
+            testId="tile-extra"
+            label="Extra model calls"
+            value={formatCount(current.invalid)}
+            unit="invalid calls"
+            delta={{ text: `${formatUsd(invalidCost)} spent on them`, tone: invalidCost > 0 ? "bad" : "neutral" }}
+            detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of all ${formatUsd(current.costUsd)}` : "no cost reported"}
+          />
+        </div>
+
+        <Card
+          title="Invalid rate over time"
+          description={
+            <>
+              One line per {byModel ? "model version" : "tool"}
+              {selection.note && <span data-testid="series-note"> · {selection.note}</span>}
+              {" · "}
+              {lines.bucket === "hour" ? "an hour" : "a day"} without calls is a gap; the current {lines.bucket} shows from {OPEN_BUCKET_MIN_CALLS} calls
+            </>
+          }
+          actions={
+            <div className="flex shrink-0 items-center gap-2">
+              <SegmentedLinks
+                label="Lines"
+                testId="series-by"
+                items={[
+                  { label: "By tool", href: withParams(path, query, { by: undefined, versions: undefined }), active: !byModel },
+                  { label: "By model version", href: withParams(path, query, { by: "model", tools: undefined }), active: byModel },
+                ]}
+              />
+              {selection.options.length > 1 && (
+                <SeriesPicker key={param} param={param} noun={noun} options={selection.options} shown={selection.shown} defaults={selection.defaults} colors={selection.colors} />
+              )}
+            </div>
+          }
+        >
+          {rates.series.length ? (
+            <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} colors={selection.colors} height={280} />
+          ) : (
+            <NoData />
+          )}
+        </Card>
+
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}, by category`}>
+            {stacked.series.length ? <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} /> : <NoData />}
+          </Card>
+          <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
+            {breakdown.length ? <CategoryBreakdownChart rows={breakdown} height={Math.max(160, breakdown.length * 30 + 40)} /> : <NoData />}
+          </Card>
+        </div>
+
+        <p className="text-xs leading-relaxed text-slate-500">
+          <strong className="font-medium text-slate-600">How attempts are counted.</strong> With invalid rate p, a successful call takes 1/(1−p) attempts
+          on average (expected). Observed = (valid calls + invalid calls the model followed with a retry) ÷ valid calls: every invalid call that was
+          retried counts as an attempt toward a success; one the run gave up on does not. Extra model calls are the invalid calls themselves, each a full
+          model call; their cost is what those calls were reported to cost.
+        </p>
+      </div>
+    </>
+  );
+}
+
+function NoData() {
+  return <p className="py-10 text-center text-slate-500">No calls in this range.</p>;
+}

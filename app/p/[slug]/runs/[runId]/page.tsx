@@ -1,0 +1,166 @@
+import { TRPCError } from "@trpc/server";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { queryString } from "@/components/calls/explorer-params";
+import { callHref, decodeParam, formatClock, formatOffset, formatTime, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
+import { buttonClass, Card, cx, PageHeader, Table, td, th } from "@/components/ui";
+import { pageCaller, requireProject } from "@/server/page-session";
+
+type Caller = Awaited<ReturnType<typeof pageCaller>>;
+type Run = Awaited<ReturnType<Caller["calls"]["run"]>>;
+
+export async function generateMetadata({ params }: { params: Promise<{ runId: string }> }): Promise<Metadata> {
+  const { runId } = await params;
+  return { title: `Run ${decodeParam(runId)}` };
+}
+
+async function findRun(caller: Caller, project: string, runId: string): Promise<Run | null> {
+  for (const candidate of [...new Set([runId, decodeParam(runId)])]) {
+    if (candidate.length < 1 || candidate.length > 256) continue;
+    try {
+      return await caller.calls.run({ project, runId: candidate });
+    } catch (error) {
+      if (!(error instanceof TRPCError) || (error.code !== "NOT_FOUND" && error.code !== "BAD_REQUEST")) throw error;
+    }
+  }
+  return null;
+}
+
+export default async function RunPage({ params }: { params: Promise<{ slug: string; runId: string }> }) {
+  const { slug, runId: rawRunId } = await params;
+  const { project } = await requireProject(slug);
+  const run = await findRun(await pageCaller(), project.slug, rawRunId);
+  const explorer = `/p/${project.slug}/calls`;
+
+  if (!run) {
+    return (
+      <>
+        <PageHeader title="Run not found" />
+        <Card>
+          <p className="text-slate-700">
+            There is no call with the run id <code className="rounded bg-slate-100 px-1 font-mono text-[13px]">{decodeParam(rawRunId)}</code> in this project.
+            Run ids must match exactly, including case.
+          </p>
+          <p className="mt-3">
+            <Link href={explorer} className={linkClass}>
+              Search the calls explorer
+            </Link>
+          </p>
+        </Card>
+      </>
+    );
+  }
+
+  const calls = run.calls;
+  const start = calls[0]!.timestamp.getTime();
+  const end = calls[calls.length - 1]!.timestamp.getTime();
+  const position = new Map(calls.map((c, i) => [c.id, { index: i, step: c.step }]));
+  const retryOf = new Map(calls.filter((c) => c.correctionId).map((c) => [c.correctionId!, c]));
+  const models = [...new Set(calls.map(modelLabel))];
+  const where = (id: string) => {
+    const at = position.get(id);
+    if (!at) return `call ${id}`;
+    return at.step !== null ? `step ${at.step}` : `call #${at.index + 1}`;
+  };
+  const perSuccess = run.successes > 0 ? run.attempts / run.successes : null;
+
+  return (
+    <>
+      <PageHeader
+        title={
+          <>
+            Run <span className="font-mono text-lg">{run.runId}</span>
+          </>
+        }
+        description={`${models.join(", ")} · started ${formatTime(calls[0]!.timestamp)} UTC · ${formatOffset(end - start).slice(1)} from first to last call`}
+        actions={
+          <Link href={`${explorer}${queryString({ range: "all", runId: run.runId })}`} className={buttonClass("secondary")}>
+            Open in calls explorer
+          </Link>
+        }
+      />
+
+      <div className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="run-totals">
+        <Stat label="Attempts" value={run.attempts} testId="run-attempts" hint="every tool request in the run" />
+        <Stat label="Successful calls" value={run.successes} testId="run-successes" hint="valid or not refused" />
+        <Stat label="Invalid" value={run.invalid} testId="run-invalid" tone={run.invalid > 0 ? "red" : undefined} hint="refused, each a wasted model turn" />
+        <Stat label="Attempts per success" value={perSuccess === null ? "—" : perSuccess.toFixed(2)} hint={perSuccess === null ? "nothing succeeded" : "1.00 means no retries"} />
+      </div>
+
+      <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
+        <header className="border-b border-slate-100 px-4 py-2.5">
+          <h2 className="font-semibold text-slate-900">Timeline</h2>
+          <p className="text-slate-500">
+            {run.successes} successful {run.successes === 1 ? "call" : "calls"} took {run.attempts} {run.attempts === 1 ? "attempt" : "attempts"}. Invalid calls are marked red.
+          </p>
+        </header>
+        <div className="px-4">
+          <Table label="Calls of this run in order">
+            <thead>
+              <tr>
+                <th className={cx(th, "first:pl-2.5")}>Step</th>
+                <th className={th}>Time (UTC)</th>
+                <th className={th}>Tool</th>
+                <th className={th}>Verdict</th>
+                <th className={th}>Message · correction</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {calls.map((c, i) => {
+                const invalid = c.valid === false;
+                const correction = c.correctionId ? calls.find((x) => x.id === c.correctionId) : undefined;
+                const retries = retryOf.get(c.id);
+                return (
+                  <tr key={c.id} data-testid="run-row" data-valid={c.valid === null ? "unknown" : String(c.valid)} className={cx(invalid && "bg-red-50/70")}>
+                    <td className={cx("whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums", invalid ? "border-red-500" : "border-transparent")}>
+                      <Link href={callHref(project.slug, c.id)} className={linkClass} title={`Call ${c.id}`}>
+                        {c.step !== null ? c.step : `#${i + 1}`}
+                      </Link>
+                    </td>
+                    <td className={cx(td, "tabular-nums")}>
+                      {formatClock(c.timestamp)} <span className="text-xs text-slate-400">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
+                    </td>
+                    <td className={td}>
+                      <span className={cx("font-mono text-[13px]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>
+                      {retries && <span className="ml-1.5 text-xs text-slate-500">retry of {where(retries.id)}</span>}
+                    </td>
+                    <td className={td}>
+                      <VerdictBadge valid={c.valid} category={c.category} />
+                    </td>
+                    <td className={cx(td, "max-w-[24rem] whitespace-normal")}>
+                      {invalid && c.message && (
+                        <span className="block truncate font-mono text-xs text-slate-600" title={c.message}>
+                          {c.message}
+                        </span>
+                      )}
+                      {invalid &&
+                        (c.correctionId ? (
+                          <Link href={callHref(project.slug, c.correctionId)} className="text-xs font-medium text-indigo-700 hover:underline" data-testid="run-correction">
+                            → {correction?.valid === false ? `retried at ${where(c.correctionId)}, invalid again` : `corrected by ${where(c.correctionId)}`}
+                          </Link>
+                        ) : (
+                          <span className="text-xs font-medium text-red-700">never corrected in this run</span>
+                        ))}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </Table>
+        </div>
+      </section>
+    </>
+  );
+}
+
+function Stat({ label, value, hint, tone, testId }: { label: string; value: number | string; hint?: string; tone?: "red"; testId?: string }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm">
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
+      <p className={cx("mt-1 text-2xl font-semibold tabular-nums", tone === "red" ? "text-red-700" : "text-slate-900")} data-testid={testId}>
+        {value}
+      </p>
+      {hint && <p className="mt-0.5 text-xs text-slate-500">{hint}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,233 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
+import { assignColors } from "@/components/charts/prepare";
+import { categoryBreakdown, categorySeries, rateSeries, volumes } from "@/components/dashboard/chart-data";
+import { expectedAttemptsOrNull, observedAttempts, rateChange } from "@/components/dashboard/derive";
+import { formatAttempts, formatCount, formatPp, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
+import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
+import { RangePicker } from "@/components/dashboard/range-picker";
+import { SegmentedLinks } from "@/components/dashboard/segmented";
+import { prettySchema } from "@/components/dashboard/schema-format";
+import { StatTile } from "@/components/dashboard/stat-tile";
+import { Badge, Card, PageHeader } from "@/components/ui";
+import { withParams } from "@/contracts/range";
+import { pageCaller, requireProject } from "@/server/page-session";
+
+type Props = { params: Promise<{ slug: string; tool: string }>; searchParams: SearchParams };
+
+/** Route segments may arrive percent-encoded; a name that is not valid encoding stays as it is. */
+function decode(segment: string) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: decode((await params).tool) };
+}
+
+export default async function ToolPage({ params, searchParams }: Props) {
+  const { slug, tool: segment } = await params;
+  const tool = decode(segment);
+  const { project } = await requireProject(slug);
+  if (tool.length > 200) notFound(); // longer than any tool name the API accepts
+  const query = await readParams(searchParams);
+  const range = dashboardRange(query);
+  const api = await pageCaller();
+  const input = { project: slug, range: apiRange(range), scope: { tool } };
+  const byModel = query.by === "model";
+
+  const [totals, lines, categoryRows, categories, definitions, errors] = await Promise.all([
+    api.metrics.totals(input),
+    api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "none" }),
+    api.metrics.series({ ...input, dimension: "category" }),
+    api.metrics.breakdown({ ...input, dimension: "category" }),
+    api.tools.list({ project: slug }),
+    api.metrics.errors({ project: slug, range: apiRange(range), tool }),
+  ]);
+  const versions = definitions.filter((d) => d.name === tool); // newest first
+  if (!versions.length && totals.current.calls === 0 && totals.previous.calls === 0) {
+    const ever = await api.metrics.totals({ ...input, range: { from: new Date(Date.parse(range.to) - 400 * 86_400_000).toISOString(), to: range.to } });
+    if (ever.current.calls === 0 && ever.previous.calls === 0) notFound();
+  }
+
+  const path = `/p/${project.slug}/tools/${encodeURIComponent(tool)}`;
+  const { current, previous } = totals;
+  const change = rateChange(current, previous);
+  const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
+  const rates = rateSeries(lines.rows, range, lines.bucket, undefined, byModel ? undefined : () => tool);
+  const colors = assignColors(volumes(lines.rows).sort((x, y) => y.volume - x.volume).map((v) => v.key));
+  const from = Date.parse(range.from);
+  const to = Date.parse(range.to);
+  const markers = versions
+    .map((v) => ({ at: new Date(v.firstSeenAt).getTime(), label: `schema ${v.version.slice(0, 7)}` }))
+    .filter((m) => m.at >= from && m.at < to)
+    .sort((a, b) => a.at - b.at);
+  const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
+  const breakdown = categoryBreakdown(categories);
+  const [latest, ...earlier] = versions;
+  const keep = rangeParams(query);
+  const errorsHref = withParams(`/p/${project.slug}/errors`, keep, { tool });
+
+  return (
+    <>
+      <nav className="mb-2 text-xs">
+        <Link href={withParams(`/p/${project.slug}/tools`, keep, {})} className="text-slate-500 hover:text-slate-800 hover:underline">
+          ← Tools
+        </Link>
+      </nav>
+      <PageHeader
+        title={<span className="font-mono">{tool}</span>}
+        description={latest?.description || (versions.length ? range.label : `No schema registered under this name · ${range.label}`)}
+        actions={<RangePicker path={path} params={query} range={range} />}
+      />
+
+      <div className="space-y-6">
+        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <StatTile testId="tile-calls" label="Calls" value={formatCount(current.calls)} detail={`${formatCount(previous.calls)} in the ${previousLabel(range)}`} />
+          <StatTile
+            testId="tile-invalid-rate"
+            label="Invalid rate"
+            value={formatRate(change.current)}
+            delta={
+              change.diff === null
+                ? undefined
+                : {
+                    text: `${change.direction === "up" ? "▲" : change.direction === "down" ? "▼" : "■"} ${formatPp(change.diff)} vs ${previousLabel(range)}`,
+                    tone: change.direction === "up" ? "bad" : change.direction === "down" ? "good" : "neutral",
+                  }
+            }
+            detail={`${formatCount(current.invalid)} invalid calls`}
+          />
+          <StatTile
+            testId="tile-attempts"
+            label="Attempts per successful call"
+            value={formatAttempts(expectedAttemptsOrNull(change.current), 3)}
+            unit="expected"
+            delta={{ text: `${formatAttempts(observedAttempts(current), 3)} observed`, tone: "neutral" }}
+          />
+          <StatTile
+            testId="tile-extra"
+            label="Cost of invalid calls"
+            value={formatUsd(invalidCost)}
+            detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
+          />
+        </div>
+
+        <Card
+          title="Invalid rate over time"
+          description={
+            markers.length
+              ? "Dashed lines: a schema version was first seen"
+              : versions.length
+                ? `No new schema version in this range (current since ${formatUtc(latest!.firstSeenAt)})`
+                : "A gap is a bucket without calls"
+          }
+          actions={
+            <SegmentedLinks
+              label="Lines"
+              testId="series-by"
+              items={[
+                { label: "All calls", href: withParams(path, query, { by: undefined }), active: !byModel },
+                { label: "By model version", href: withParams(path, query, { by: "model" }), active: byModel },
+              ]}
+            />
+          }
+        >
+          {rates.series.length ? (
+            <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} markers={markers} colors={byModel ? colors : undefined} height={260} />
+          ) : (
+            <p className="py-10 text-center text-slate-500">No calls in this range.</p>
+          )}
+        </Card>
+
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
+            {stacked.series.length ? (
+              <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} height={240} />
+            ) : (
+              <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
+            )}
+          </Card>
+          <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
+            {breakdown.length ? (
+              <CategoryBreakdownChart rows={breakdown} height={Math.max(140, breakdown.length * 30 + 40)} />
+            ) : (
+              <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
+            )}
+          </Card>
+        </div>
+
+        <Card
+          title="Worst error messages"
+          description="The messages returned to the model for this tool's invalid calls, most frequent first, and how often the next call was valid"
+          actions={
+            <Link href={errorsHref} className="shrink-0 text-xs font-medium text-indigo-700 hover:underline">
+              All messages →
+            </Link>
+          }
+        >
+          {errors.length ? (
+            <ol className="divide-y divide-slate-100" data-testid="worst-errors">
+              {errors.slice(0, 5).map((e) => (
+                <li key={e.template} className="flex items-start gap-4 py-2.5 first:pt-0 last:pb-0">
+                  <div className="min-w-0 flex-1">
+                    <p className="break-words font-mono text-xs text-slate-800">{e.template}</p>
+                    {e.examples[0] && e.examples[0] !== e.template && <p className="mt-0.5 truncate text-xs text-slate-500">e.g. {e.examples[0]}</p>}
+                  </div>
+                  <div className="w-20 shrink-0 text-right tabular-nums">
+                    <p className="font-medium text-slate-900">{formatCount(e.count)}</p>
+                    <p className="text-xs text-slate-500">calls</p>
+                  </div>
+                  <div className="w-24 shrink-0 text-right tabular-nums">
+                    <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>{formatRate(e.recoveryRate, 0)}</p>
+                    <p className="text-xs text-slate-500">next call valid</p>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="text-slate-500">No invalid calls in this range.</p>
+          )}
+        </Card>
+
+        <Card
+          title="Schema"
+          description={
+            latest
+              ? `Version ${latest.version}, first seen ${formatUtc(latest.firstSeenAt)}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
+              : "No schema is registered under this name: every call naming it is an unknown tool."
+          }
+          actions={latest ? <Badge tone="green">current</Badge> : <Badge tone="amber">unknown tool</Badge>}
+        >
+          {latest ? (
+            <div className="space-y-3">
+              <pre data-testid="schema-json" className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200">
+                {prettySchema(latest.parameters)}
+              </pre>
+              {earlier.map((v) => (
+                <details key={v.version} className="rounded-md ring-1 ring-inset ring-slate-200">
+                  <summary className="cursor-pointer px-3 py-2 text-slate-700 hover:bg-slate-50">
+                    Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatUtc(v.firstSeenAt)}
+                  </summary>
+                  <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800">
+                    {prettySchema(v.parameters)}
+                  </pre>
+                </details>
+              ))}
+            </div>
+          ) : (
+            <p className="text-slate-600">
+              Register it with <code className="font-mono text-xs">tools.register</code> if it is a real tool; otherwise this is a name the model made up or
+              misspelled.
+            </p>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

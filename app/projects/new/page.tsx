@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AuthCard } from "@/components/auth-card";
+import { NewProjectForm } from "@/components/new-project-form";
+import { projectsOf } from "@/server/services/projects";
+import { requireUser } from "@/server/page-session";
+
+export const metadata: Metadata = { title: "New project" };
+
+export default async function NewProjectPage() {
+  const user = await requireUser();
+  const projects = await projectsOf(user.id);
+  return (
+    <AuthCard
+      wide
+      title={projects.length ? "New project" : "Create your first project"}
+      description={
+        projects.length
+          ? "A project has its own tool calls, members and API keys."
+          : "You are not a member of any project yet. Create one, or ask an owner to add you to theirs."
+      }
+    >
+      <NewProjectForm />
+      {projects.length > 0 && (
+        <p className="mt-5 text-center">
+          <Link href="/" className="text-indigo-700 hover:underline">
+            Cancel
+          </Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}

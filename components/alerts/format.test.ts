@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { categoryRateRows, explorerHref, firstSeen, formatDuration, formatMetricValue, formatWindow, incidentWindows, scopeText } from "./format";
+import { describeRule } from "./rule-view";
+
+const H = 3_600_000;
+const now = new Date("2026-11-30T10:20:00Z");
+
+describe("alerts format", () => {
+  it("says values the way rules state them", () => {
+    expect(formatMetricValue("invalid_rate", 0.1234)).toBe("12.34%");
+    expect(formatMetricValue("regression", 0.2)).toBe("20%");
+    expect(formatMetricValue("attempts_per_success", 1.234)).toBe("1.23");
+    expect(formatMetricValue("call_volume", 12345)).toBe("12,345");
+    expect(formatMetricValue("invalid_rate", null)).toBe("–");
+  });
+
+  it("describes scopes, durations and windows", () => {
+    expect(scopeText({})).toBe("whole project");
+    expect(scopeText({ tool: "get_loan", model: "acme-large", modelVersion: "2026-11" })).toBe("tool get_loan · model acme-large 2026-11");
+    expect(formatDuration(45_000)).toBe("45 s");
+    expect(formatDuration(3 * H + 5 * 60_000)).toBe("3 h 5 min");
+    expect(formatDuration(50 * H)).toBe("2 d 2 h");
+    expect(formatWindow(5)).toBe("5 min");
+    expect(formatWindow(1440)).toBe("24 h");
+    expect(formatWindow(10080)).toBe("7 d");
+    expect(describeRule({ metric: "invalid_rate", category: null, condition: "threshold", threshold: 0.14, factor: null, baselineMinutes: null, windowMinutes: 60 })).toBe(
+      "Invalid rate above 14% over 1 h",
+    );
+  });
+
+  it("puts a rule's incident in the middle of a chart of at least a day, never past now", () => {
+    const w = incidentWindows({ windowStart: "2026-11-30T09:15:00Z", firedAt: "2026-11-30T10:15:00Z" }, now);
+    expect(w.window).toEqual({ from: Date.parse("2026-11-30T09:15:00Z"), to: Date.parse("2026-11-30T10:15:00Z") });
+    expect(w.rollupWindow).toEqual({ from: Date.parse("2026-11-30T09:00:00Z"), to: Date.parse("2026-11-30T11:00:00Z") });
+    expect(w.chart.from).toBe(Date.parse("2026-11-29T21:00:00Z"));
+    expect(w.chart.to).toBe(Date.parse("2026-11-30T11:00:00Z"));
+  });
+
+  it("makes a regression's window the new version's life", () => {
+    const since = Date.parse("2026-11-20T00:00:00Z");
+    const w = incidentWindows({ windowStart: "2026-11-30T09:15:00Z", firedAt: "2026-11-30T10:15:00Z" }, now, since);
+    expect(w.window.from).toBe(since);
+    expect(w.chart.from).toBeLessThanOrEqual(since - 10 * 24 * H);
+  });
+
+  it("links to the explorer with the scope and window", () => {
+    const href = explorerHref("acme", { model: "acme-large", modelVersion: "2026-11" }, { from: Date.parse("2026-11-20T00:00:00Z"), to: Date.parse("2026-11-30T10:15:00Z") });
+    expect(href).toBe("/p/acme/calls?valid=invalid&from=2026-11-20T00%3A00%3A00Z&to=2026-11-30T10%3A15%3A00Z&model=acme-large&modelVersion=2026-11");
+  });
+
+  it("finds when a version first had calls, and one category's rate per bucket", () => {
+    const rows = [
+      { bucket: "2026-11-21T00:00:00.000Z", key: "acme-large 2026-11", calls: 3 },
+      { bucket: "2026-11-20T00:00:00.000Z", key: "acme-large 2026-11", calls: 0 },
+      { bucket: "2026-11-19T00:00:00.000Z", key: "acme-large 2026-09", calls: 9 },
+    ];
+    expect(firstSeen(rows, "acme-large 2026-11")).toBe(Date.parse("2026-11-21T00:00:00Z"));
+    expect(firstSeen(rows, "nope")).toBeNull();
+    expect(
+      categoryRateRows(
+        [{ bucket: "a", calls: 10 }, { bucket: "b", calls: 4 }],
+        [{ bucket: "a", key: "wrong_type", calls: 2 }, { bucket: "a", key: "unknown_tool", calls: 1 }],
+        "wrong_type",
+      ),
+    ).toEqual([
+      { bucket: "a", series: "rate", numerator: 2, denominator: 10 },
+      { bucket: "b", series: "rate", numerator: 0, denominator: 4 },
+    ]);
+  });
+});

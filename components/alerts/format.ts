@@ -1,0 +1,148 @@
+// Alerts in words and numbers: labels, scopes, ages, and the time windows of an incident. Pure.
+
+import { ALERT_METRIC_LABELS, formatMetric, type AlertMetricName } from "../../contracts/alerts";
+import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+
+export const REGRESSION_METRIC = "regression";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+export const isRateMetric = (metric: string) => metric === "invalid_rate" || metric === "category_rate" || metric === REGRESSION_METRIC;
+
+/** "Invalid rate", "Rate of one category: Wrong type", "Invalid rate of a new model version". */
+export function metricLabel(metric: string, category?: string | null): string {
+  if (metric === REGRESSION_METRIC) return "Invalid rate of a new model version";
+  const label = ALERT_METRIC_LABELS[metric as AlertMetricName] ?? metric;
+  return metric === "category_rate" && category ? `Rate of ${CATEGORY_LABELS[category as Category] ?? category}` : label;
+}
+
+/** A metric's value as the rules state it: "14.2%" for rates, "3.5" for attempts, "1,200" for volumes. */
+export function formatMetricValue(metric: string, value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  if (metric === REGRESSION_METRIC) return formatMetric("invalid_rate", value);
+  if (metric === "attempts_per_success") return value.toFixed(2);
+  if (metric === "call_volume") return Math.round(value).toLocaleString("en");
+  if (metric in ALERT_METRIC_LABELS) return formatMetric(metric as AlertMetricName, value);
+  return String(value);
+}
+
+export type IncidentScope = { tool?: string | null; model?: string | null; modelVersion?: string | null };
+
+/** "tool get_loan · model acme-large 2026-11", or "whole project". */
+export function scopeText(scope: IncidentScope): string {
+  const parts: string[] = [];
+  if (scope.tool) parts.push(`tool ${scope.tool}`);
+  if (scope.model) parts.push(`model ${scope.model}${scope.modelVersion ? ` ${scope.modelVersion}` : ""}`);
+  else if (scope.modelVersion) parts.push(`model version ${scope.modelVersion}`);
+  return parts.length ? parts.join(" · ") : "whole project";
+}
+
+/** "45 s", "12 min", "3 h 5 min", "2 d 4 h". */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+}
+
+/** How old an incident is: open ones count to now, resolved ones to their resolution. */
+export function incidentAge(incident: { firedAt: Date | string; resolvedAt?: Date | string | null }, now: Date): string {
+  const fired = new Date(incident.firedAt).getTime();
+  if (incident.resolvedAt) return `lasted ${formatDuration(new Date(incident.resolvedAt).getTime() - fired)}`;
+  return `${formatDuration(now.getTime() - fired)} ago`;
+}
+
+/** Minutes of a rule's window in words: "5 min", "1 h", "24 h". */
+export function formatWindow(minutes: number): string {
+  if (minutes > 1440 && minutes % 1440 === 0) return `${minutes / 1440} d`;
+  return minutes % 60 === 0 ? `${minutes / 60} h` : minutes > 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+}
+
+export const severityTone = (severity: string) => (severity === "critical" ? "red" : severity === "warning" ? "amber" : "indigo") as "red" | "amber" | "indigo";
+export const stateTone = (state: string) => (state === "firing" ? "red" : state === "acknowledged" ? "amber" : "green") as "red" | "amber" | "green";
+
+/** ISO 8601 without milliseconds: "2026-11-30T04:00:00Z". */
+export const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+const floorHour = (ms: number) => Math.floor(ms / HOUR) * HOUR;
+const ceilHour = (ms: number) => Math.ceil(ms / HOUR) * HOUR;
+
+export type IncidentWindows = {
+  /** what the incident is about: the rule's window, or a new version's life until it fired */
+  window: { from: number; to: number };
+  /** the same in whole hours, as the hourly rollups can answer it */
+  rollupWindow: { from: number; to: number };
+  /** the chart's range around it */
+  chart: { from: number; to: number };
+};
+
+/**
+ * The windows of an incident. A rule's incident is about [windowStart, firedAt]; the chart
+ * shows six windows either side (at least 12 h each side), never past now. A regression is
+ * about the new version since it first appeared (`since`); its chart starts as long before.
+ */
+export function incidentWindows(incident: { windowStart: Date | string; firedAt: Date | string }, now: Date, since?: number | null): IncidentWindows {
+  const fired = new Date(incident.firedAt).getTime();
+  const start = since ?? new Date(incident.windowStart).getTime();
+  const length = Math.max(fired - start, 60_000);
+  const end = Math.min(ceilHour(fired + 1), ceilHour(now.getTime()));
+  const rollupWindow = { from: floorHour(start), to: Math.max(ceilHour(fired + 1), floorHour(start) + HOUR) };
+  if (since != null) {
+    const from = floorHour(Math.min(start - length, fired - 14 * DAY));
+    return { window: { from: start, to: fired }, rollupWindow, chart: { from, to: end } };
+  }
+  const pad = Math.max(6 * length, 12 * HOUR);
+  return {
+    window: { from: start, to: fired },
+    rollupWindow,
+    chart: { from: floorHour(start - pad), to: Math.max(Math.min(ceilHour(fired + pad), ceilHour(now.getTime())), end) },
+  };
+}
+
+/** The calls explorer, filtered to the incident's invalid calls in its window and scope. */
+export function explorerHref(slug: string, scope: IncidentScope, window: { from: number; to: number }, category?: string | null): string {
+  const query = new URLSearchParams({ valid: "invalid", from: isoSeconds(window.from), to: isoSeconds(window.to) });
+  if (scope.tool) query.set("tool", scope.tool);
+  if (scope.model) query.set("model", scope.model);
+  if (scope.modelVersion) query.set("modelVersion", scope.modelVersion);
+  if (category) query.set("category", category);
+  return `/p/${slug}/calls?${query.toString()}`;
+}
+
+/** The series key of a model version in metrics.series by "modelVersion": "acme-large 2026-11". */
+export const versionKey = (model: string, version?: string | null) => (version ? `${model} ${version}` : model);
+
+/** When a series key first has calls (bucket start, ms), or null. */
+export function firstSeen(rows: readonly { bucket: string; key: string; calls: number }[], key: string): number | null {
+  let first: number | null = null;
+  for (const row of rows) {
+    if (row.key !== key || row.calls <= 0) continue;
+    const t = Date.parse(row.bucket);
+    if (first === null || t < first) first = t;
+  }
+  return first;
+}
+
+/** Rows for timeSeries: one category's calls over all calls of the same bucket. */
+export function categoryRateRows(
+  all: readonly { bucket: string; calls: number }[],
+  byCategory: readonly { bucket: string; key: string; calls: number }[],
+  category: string,
+  series = "rate",
+) {
+  const numerators = new Map<string, number>();
+  for (const row of byCategory) if (row.key === category) numerators.set(row.bucket, (numerators.get(row.bucket) ?? 0) + row.calls);
+  return all.map((row) => ({ bucket: row.bucket, series, numerator: numerators.get(row.bucket) ?? 0, denominator: row.calls }));
+}
+
+/** "2026-11-30 04:26 UTC": pages render on the server, so times say their zone. */
+export function formatUtc(value: Date | string | number | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? "—" : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -1,0 +1,180 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { useTRPC } from "../trpc-provider";
+import { Alert, Badge, Button, Card, cx } from "../ui";
+import { SeverityBadge } from "./badges";
+import { formatUtc } from "./format";
+import { RuleForm } from "./rule-form";
+import { describeRule, ruleScopeText, type RuleView } from "./rule-view";
+
+type Props = {
+  slug: string;
+  rules: RuleView[];
+  regressionTest: string;
+  canManage: boolean;
+  webhooks: { id: string; name: string }[];
+  tools: string[];
+  models: { model: string; version: string }[];
+};
+
+/** The project's alert rules: the regression guard, then the rules admins made; admins switch, edit, add and delete. */
+export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, tools, models }: Props) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [refreshing, startTransition] = useTransition();
+  const refresh = () => startTransition(() => router.refresh());
+  const [editing, setEditing] = useState<RuleView | "new" | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const toggle = useMutation(trpc.alerts.setRuleEnabled.mutationOptions({ onSettled: refresh }));
+  const remove = useMutation(trpc.alerts.deleteRule.mutationOptions({ onSuccess: () => setConfirming(null), onSettled: refresh }));
+  const guard = rules.find((r) => r.builtIn);
+  const custom = rules.filter((r) => !r.builtIn);
+  const webhookName = new Map(webhooks.map((w) => [w.id, w.name]));
+  const error = toggle.error ?? remove.error;
+
+  const switchFor = (rule: RuleView) => (
+    <RuleSwitch
+      name={rule.name}
+      enabled={rule.enabled}
+      disabled={!canManage || toggle.isPending || refreshing}
+      onChange={(enabled) => toggle.mutate({ project: slug, id: rule.id, enabled })}
+    />
+  );
+
+  const form = editing && (
+    <Card title={editing === "new" ? "New rule" : `Edit “${editing.name}”`} className="border-indigo-200">
+      <RuleForm
+        key={editing === "new" ? "new" : editing.id}
+        slug={slug}
+        rule={editing === "new" ? null : editing}
+        webhooks={webhooks}
+        tools={tools}
+        models={models}
+        onCancel={() => setEditing(null)}
+        onDone={() => {
+          setEditing(null);
+          refresh();
+        }}
+      />
+    </Card>
+  );
+
+  return (
+    <div className="space-y-6">
+      {error && <Alert tone="error">{error.message}</Alert>}
+      {guard && (
+        <Card>
+          <div className="flex items-start gap-4" data-testid="regression-guard">
+            <div className="pt-0.5">{switchFor(guard)}</div>
+            <div className="min-w-0 flex-1">
+              <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                {guard.name}
+                <Badge tone="indigo">built in</Badge>
+                <SeverityBadge severity={guard.severity} />
+                {!guard.enabled && <Badge>off</Badge>}
+              </p>
+              <p className="mt-1 text-slate-600">
+                Compares the invalid rate of each model&apos;s newest version with its previous version, each over its own calls. Test:{" "}
+                <span className="font-medium text-slate-800" data-testid="regression-test">
+                  {regressionTest}
+                </span>
+                .
+              </p>
+              <p className="mt-1 text-xs text-slate-500">
+                On by default for every project; it can be switched off but not edited or deleted. One incident per regressed version, resolved by hand.
+                {guard.lastEvaluatedAt && ` Last evaluated ${formatUtc(guard.lastEvaluatedAt)}.`}
+              </p>
+            </div>
+          </div>
+        </Card>
+      )}
+
+      <Card
+        title="Rules"
+        description="Each rule is evaluated every minute over its window; it fires once and resolves after its condition has been clear for a whole window."
+        actions={
+          canManage && editing !== "new" ? (
+            <Button onClick={() => setEditing("new")} className="shrink-0">
+              New rule
+            </Button>
+          ) : undefined
+        }
+      >
+        {custom.length === 0 ? (
+          <p className="text-slate-500" data-testid="no-rules">
+            No rules yet{canManage ? ": add one to watch a rate, the attempts per success or the call volume." : "; admins add them."}
+          </p>
+        ) : (
+          <ul className="-my-4 divide-y divide-slate-100" aria-label="Rules">
+            {custom.map((rule) => (
+              <li key={rule.id} data-testid="rule-row" className={cx("flex items-start gap-4 py-4", !rule.enabled && "opacity-70")}>
+                <div className="pt-0.5">{switchFor(rule)}</div>
+                <div className="min-w-0 flex-1">
+                  <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                    {rule.name}
+                    <SeverityBadge severity={rule.severity} />
+                    {!rule.enabled && <Badge>off</Badge>}
+                  </p>
+                  <p className="mt-0.5 text-slate-600">{describeRule(rule)}</p>
+                  <p className="mt-0.5 text-xs text-slate-500">
+                    Scope: {ruleScopeText(rule)} · at least {rule.minCalls.toLocaleString("en")} calls · notifies{" "}
+                    {rule.webhookIds.length ? rule.webhookIds.map((id) => webhookName.get(id) ?? "a deleted endpoint").join(", ") : "every endpoint"}
+                  </p>
+                </div>
+                {canManage && (
+                  <div className="flex shrink-0 items-center gap-2">
+                    {confirming === rule.id ? (
+                      <>
+                        <span className="text-slate-600">Delete it and its incidents?</span>
+                        <Button variant="danger" size="sm" disabled={remove.isPending} onClick={() => remove.mutate({ project: slug, id: rule.id })}>
+                          Delete
+                        </Button>
+                        <Button variant="secondary" size="sm" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </Button>
+                      </>
+                    ) : (
+                      <>
+                        <Button variant="secondary" size="sm" aria-label={`Edit ${rule.name}`} onClick={() => setEditing(rule)}>
+                          Edit
+                        </Button>
+                        <Button variant="dangerSubtle" size="sm" aria-label={`Delete ${rule.name}`} onClick={() => setConfirming(rule.id)}>
+                          Delete
+                        </Button>
+                      </>
+                    )}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      {form}
+    </div>
+  );
+}
+
+function RuleSwitch({ name, enabled, disabled, onChange }: { name: string; enabled: boolean; disabled: boolean; onChange: (enabled: boolean) => void }) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={enabled}
+      aria-label={`${name}: ${enabled ? "on" : "off"}`}
+      title={disabled ? undefined : enabled ? "Switch off" : "Switch on"}
+      disabled={disabled}
+      onClick={() => onChange(!enabled)}
+      className={cx(
+        "relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed",
+        enabled ? "bg-indigo-600" : "bg-slate-300",
+        disabled && "opacity-60",
+      )}
+    >
+      <span className={cx("inline-block h-4 w-4 rounded-full bg-white shadow transition-transform", enabled ? "translate-x-[1.125rem]" : "translate-x-0.5")} />
+    </button>
+  );
+}

@@ -1,0 +1,144 @@
+import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import type { CallsFilter } from "../../contracts/metrics";
+import { RANGE_PRESETS } from "../../contracts/metrics";
+import { resolveRange } from "../../contracts/range";
+
+/**
+ * The calls explorer's URL: which parameters it reads, how they become a calls filter,
+ * and the clean form of a query (a GET form also sends empty fields). Pure.
+ */
+
+export type RawParams = Record<string, string | string[] | undefined>;
+
+/** Range choices of the explorer: the dashboards' presets plus "all". */
+export const EXPLORER_RANGES = [
+  { value: "24h", label: "Last 24 hours" },
+  { value: "7d", label: "Last 7 days" },
+  { value: "30d", label: "Last 30 days" },
+  { value: "90d", label: "Last 90 days" },
+  { value: "all", label: "All time" },
+] as const;
+export const DEFAULT_RANGE = "7d";
+
+const TEXT_KEYS = ["tool", "model", "modelVersion", "runId", "q"] as const;
+const MAX_TEXT: Record<(typeof TEXT_KEYS)[number], number> = { tool: 200, model: 200, modelVersion: 200, runId: 256, q: 200 };
+
+export type ExplorerView = {
+  /** the query as the explorer's links should write it (no empty values, no from/to beside a preset) */
+  params: Record<string, string>;
+  filter: CallsFilter;
+  range: { key: string; label: string; from?: string; to?: string };
+  cursor?: string;
+  /** parameters that were ignored, said as instructions */
+  problems: string[];
+};
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+
+export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerView {
+  const params: Record<string, string> = {};
+  const problems: string[] = [];
+  const filter: CallsFilter = {};
+
+  // time range: a preset (or "all") wins over from/to; from/to alone is a custom range
+  const rangeParam = first(raw.range);
+  const from = first(raw.from);
+  const to = first(raw.to);
+  let range: ExplorerView["range"];
+  if (rangeParam === "all") {
+    params.range = "all";
+    range = { key: "all", label: "All time" };
+  } else if (rangeParam && rangeParam in RANGE_PRESETS) {
+    params.range = rangeParam;
+    const r = resolveRange({ range: rangeParam }, now);
+    range = { key: rangeParam, label: r.label, from: r.from, to: r.to };
+  } else {
+    if (rangeParam && rangeParam !== "custom") {
+      params.range = rangeParam; // kept, so that the message below stays on screen
+      problems.push(`Ignored range=${rangeParam}: choose 24h, 7d, 30d, 90d or all.`);
+    }
+    const custom = from && to ? resolveRange({ from, to }, now) : null;
+    if (custom?.preset === "custom") {
+      params.from = from!;
+      params.to = to!;
+      range = { key: "custom", label: custom.label, from: custom.from, to: custom.to };
+    } else {
+      if (from || to) problems.push("Ignored from/to: give both as ISO 8601 dates with from before to, e.g. from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z.");
+      const r = resolveRange({ range: DEFAULT_RANGE }, now);
+      range = { key: DEFAULT_RANGE, label: r.label, from: r.from, to: r.to };
+    }
+  }
+  if (range.from) filter.from = range.from;
+  if (range.to) filter.to = range.to;
+
+  for (const key of TEXT_KEYS) {
+    const value = first(raw[key]);
+    if (!value) continue;
+    params[key] = value;
+    if (value.length > MAX_TEXT[key]) problems.push(`Ignored ${key}: at most ${MAX_TEXT[key]} characters, you sent ${value.length}.`);
+    else filter[key] = value;
+  }
+
+  const valid = first(raw.valid);
+  if (valid) {
+    params.valid = valid;
+    if (valid === "valid" || valid === "invalid") filter.valid = valid;
+    else problems.push(`Ignored valid=${valid}: use valid=valid or valid=invalid.`);
+  }
+  const category = first(raw.category);
+  if (category) {
+    params.category = category;
+    if ((CATEGORIES as readonly string[]).includes(category)) filter.category = category as Category;
+    else problems.push(`Ignored category=${category}: not a failure category. Use one of ${CATEGORIES.join(", ")}.`);
+  }
+  const disagree = first(raw.disagree);
+  if (disagree === "1" || disagree === "on" || disagree === "true") {
+    params.disagree = "1";
+    filter.disagree = true;
+  }
+  const cursor = first(raw.cursor);
+  if (cursor) params.cursor = cursor;
+
+  return { params, filter, range, ...(cursor ? { cursor } : {}), problems };
+}
+
+/** The query string of a params record (stable order: as inserted). */
+export function queryString(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1])).toString();
+  return q ? `?${q}` : "";
+}
+
+/** Whether the URL carries anything the clean params drop or change (then the page redirects to the clean URL). */
+export function needsCleaning(raw: RawParams, clean: Record<string, string>): boolean {
+  const rawEntries = Object.entries(raw).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x] as const) : v === undefined ? [] : [[k, v] as const]));
+  const known = rawEntries.filter(([k]) => k in clean || KNOWN.has(k));
+  if (known.length !== Object.keys(clean).length) return true;
+  return known.some(([k, v]) => clean[k] !== v);
+}
+const KNOWN = new Set(["range", "from", "to", ...TEXT_KEYS, "valid", "category", "disagree", "cursor"]);
+
+/** The CSV export's query: the same filter, with the range as explicit from/to. */
+export function csvQuery(filter: CallsFilter): string {
+  const { disagree, ...rest } = filter;
+  return queryString({ ...rest, ...(disagree ? { disagree: "1" } : {}) });
+}
+
+/** Active filters as removable chips: label and the params without it. */
+export function activeFilters(params: Record<string, string>): { key: string; label: string; without: Record<string, string> }[] {
+  const labels: Record<string, (v: string) => string> = {
+    tool: (v) => `tool: ${v}`,
+    model: (v) => `model: ${v}`,
+    modelVersion: (v) => `version: ${v}`,
+    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "valid only" : `valid: ${v}`),
+    category: (v) => `category: ${CATEGORY_LABELS[v as Category] ?? v}`,
+    runId: (v) => `run: ${v}`,
+    q: (v) => `message contains “${v}”`,
+    disagree: () => "verdicts differ",
+  };
+  return Object.keys(labels)
+    .filter((key) => params[key])
+    .map((key) => {
+      const { [key]: _removed, cursor: _cursor, ...without } = params;
+      return { key, label: labels[key]!(params[key]!), without };
+    });
+}

@@ -1,0 +1,64 @@
+import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { Badge } from "../ui";
+
+/** Shared bits of the calls pages: links, time and model labels, the verdict badge. */
+
+export const callHref = (slug: string, id: string) => `/p/${slug}/calls/${encodeURIComponent(id)}`;
+export const runHref = (slug: string, runId: string) => `/p/${slug}/runs/${encodeURIComponent(runId)}`;
+
+/** Route params arrive percent-encoded or not depending on the characters: decode once, safely. */
+export function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const asDate = (d: Date | string) => (typeof d === "string" ? new Date(d) : d);
+
+/** "2026-11-30 14:03:12" (UTC). */
+export function formatTime(d: Date | string): string {
+  return asDate(d).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** "14:03:12" (UTC). */
+export function formatClock(d: Date | string): string {
+  return asDate(d).toISOString().slice(11, 19);
+}
+
+/** "+1m 05s" from the start of a run. */
+export function formatOffset(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `+${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `+${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `+${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}
+
+export function modelLabel(c: { modelName: string; modelVersion: string | null }): string {
+  return c.modelVersion ? `${c.modelName}@${c.modelVersion}` : c.modelName;
+}
+
+export function categoryLabel(category: string | null | undefined): string | null {
+  if (!category) return null;
+  return CATEGORY_LABELS[category as Category] ?? category;
+}
+
+/** valid / invalid (+ category) / unchecked. */
+export function VerdictBadge({ valid, category }: { valid: boolean | null; category?: string | null }) {
+  if (valid === null) return <Badge tone="slate">unchecked</Badge>;
+  if (valid) return <Badge tone="green">valid</Badge>;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <Badge tone="red">invalid</Badge>
+      {category && <span className="text-xs text-slate-600">{categoryLabel(category)}</span>}
+    </span>
+  );
+}
+
+export const linkClass = "font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded-sm";
+
+export function formatPercent(rate: number | null): string {
+  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
+}

@@ -1,0 +1,61 @@
+// Rollup rows → chart input, for the dashboards' server components (pure; the charts only draw).
+import { stackedCategorySeries, timeSeries, type Bucket } from "../charts/prepare";
+import type { ResolvedRange } from "../../contracts/range";
+
+type SeriesRow = { bucket: string; key: string; calls: number; invalid: number };
+
+const rangeOf = (range: Pick<ResolvedRange, "from" | "to">, bucket: Bucket) => ({ from: new Date(range.from), to: new Date(range.to), bucket });
+
+const BUCKET_MS: Record<Bucket, number> = { hour: 3_600_000, day: 86_400_000 };
+
+/** The still-open bucket (the current hour or day) is drawn only from this many calls on. */
+export const OPEN_BUCKET_MIN_CALLS = 20;
+
+/**
+ * Invalid rate per bucket, one series per key (only `keys` when given); `rename` labels a key.
+ * A bucket without calls is a gap. So is the bucket still in progress while it holds fewer than
+ * OPEN_BUCKET_MIN_CALLS calls of that series: at 04:00 the day's handful of night calls would
+ * otherwise draw every line to 0% or 50% at the right edge.
+ */
+export function rateSeries(
+  rows: readonly SeriesRow[],
+  range: Pick<ResolvedRange, "from" | "to">,
+  bucket: Bucket,
+  keys?: readonly string[],
+  rename?: (key: string) => string,
+  now = Date.now(),
+) {
+  const wanted = keys ? new Set(keys) : null;
+  const result = timeSeries(
+    rows.filter((r) => !wanted || wanted.has(r.key)).map((r) => ({ bucket: r.bucket, series: rename ? rename(r.key) : r.key, numerator: r.invalid, denominator: r.calls })),
+    rangeOf(range, bucket),
+  );
+  const open = result.labels.map((start) => start + BUCKET_MS[bucket] > now);
+  return {
+    labels: result.labels,
+    series: result.series.map((s) => ({ ...s, values: s.values.map((v, i) => (open[i] && (s.totals[i] ?? 0) < OPEN_BUCKET_MIN_CALLS ? null : v)) })),
+  };
+}
+
+/** Invalid calls per failure category per bucket, for the stacked bars. */
+export function categorySeries(rows: readonly SeriesRow[], range: Pick<ResolvedRange, "from" | "to">, bucket: Bucket) {
+  return stackedCategorySeries(
+    rows.map((r) => ({ bucket: r.bucket, category: r.key, count: r.invalid })),
+    rangeOf(range, bucket),
+  );
+}
+
+/** The range's invalid calls per category, largest first. */
+export function categoryBreakdown(rows: readonly { key: string; invalid: number }[]) {
+  return rows
+    .filter((r) => r.invalid > 0)
+    .map((r) => ({ key: r.key, count: r.invalid }))
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1));
+}
+
+/** Total volume per key over the range (for top N). */
+export function volumes(rows: readonly SeriesRow[]) {
+  const sums = new Map<string, number>();
+  for (const r of rows) sums.set(r.key, (sums.get(r.key) ?? 0) + r.calls);
+  return [...sums].map(([key, volume]) => ({ key, volume }));
+}

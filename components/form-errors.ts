@@ -1,0 +1,28 @@
+/** Splits a tRPC error into per-field messages (from zod issues) and a message for the form. */
+type Issue = { path: string; message: string };
+
+const sentence = (text: string) => {
+  const t = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+};
+
+export function formErrors(error: { message: string; data?: unknown } | null | undefined, fields: readonly string[]) {
+  const field: Record<string, string> = {};
+  if (!error) return { form: null as string | null, field };
+  const issues = (error.data as { issues?: Issue[] } | null | undefined)?.issues;
+  if (!issues?.length) return { form: error.message, field };
+  const rest: string[] = [];
+  for (const issue of issues) {
+    if (fields.includes(issue.path) && !field[issue.path]) field[issue.path] = sentence(issue.message);
+    else if (!fields.includes(issue.path)) rest.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+  }
+  return { form: rest.length ? sentence(rest.join("; ")) : null, field };
+}
+
+/** "2026-11-30 14:05" in the browser's time zone. */
+export function formatDateTime(value: string | Date | null | undefined) {
+  if (!value) return "—";
+  const d = new Date(value);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

@@ -1,0 +1,166 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { CopyButton } from "../copy-button";
+import { formatDateTime, formErrors } from "../form-errors";
+import { useTRPC } from "../trpc-provider";
+import { Alert, Badge, Button, Card, Field, Input, Table, td, th } from "../ui";
+
+export function ApiKeysPanel({ slug }: { slug: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const keys = useQuery(trpc.apiKeys.list.queryOptions({ project: slug }));
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey({ project: slug }) });
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+
+  const create = useMutation(
+    trpc.apiKeys.create.mutationOptions({
+      onSuccess: (result) => {
+        setCreated({ name: result.name, key: result.key });
+        setName("");
+        return invalidate();
+      },
+    }),
+  );
+  const revoke = useMutation(
+    trpc.apiKeys.revoke.mutationOptions({
+      onSuccess: () => setConfirming(null),
+      onSettled: invalidate,
+    }),
+  );
+  const errors = formErrors(create.error, ["name"]);
+
+  return (
+    <div className="space-y-6">
+      <Card
+        title="Create an API key"
+        description={
+          <>
+            Harnesses send tool calls with <code className="font-mono text-xs text-slate-700">Authorization: Bearer &lt;key&gt;</code>. Use one key per
+            harness, so that you can revoke one alone.
+          </>
+        }
+      >
+        {created && (
+          <div className="mb-5 rounded-md border border-amber-300 bg-amber-50 p-4" role="status">
+            <p className="font-medium text-amber-900">New key “{created.name}”: copy it now, it will not be shown again.</p>
+            <p className="mt-1 text-amber-900">Toolgate keeps only a hash. If you lose the key, revoke it and create another.</p>
+            <div className="mt-3 flex items-center gap-2">
+              <code
+                id="new-api-key"
+                data-testid="new-api-key"
+                className="min-w-0 select-all break-all rounded bg-white px-3 py-1.5 font-mono text-slate-900 ring-1 ring-amber-200"
+              >
+                {created.key}
+              </code>
+              <CopyButton value={created.key} selectId="new-api-key" />
+            </div>
+            <div className="mt-3">
+              <Button variant="secondary" size="sm" onClick={() => setCreated(null)}>
+                I have copied it
+              </Button>
+            </div>
+          </div>
+        )}
+        <form
+          className="flex flex-wrap items-start gap-3"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            setCreated(null);
+            create.mutate({ project: slug, name });
+          }}
+        >
+          {errors.form && (
+            <Alert tone="error" className="basis-full">
+              {errors.form}
+            </Alert>
+          )}
+          <div className="min-w-64 flex-1">
+            <Field label="Name" htmlFor="key-name" error={errors.field.name} hint="The harness or environment that will use it, e.g. “support-bot production”.">
+              <Input
+                id="key-name"
+                autoComplete="off"
+                maxLength={80}
+                required
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                invalid={!!errors.field.name}
+              />
+            </Field>
+          </div>
+          <div className="pt-[1.625rem]">
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Creating…" : "Create key"}
+            </Button>
+          </div>
+        </form>
+      </Card>
+
+      <Card title="API keys" description="Revoking a key stops it at once: harnesses still using it get 401.">
+        {revoke.error && (
+          <Alert tone="error" className="mb-4">
+            {revoke.error.message}
+          </Alert>
+        )}
+        {keys.isPending ? (
+          <p className="text-slate-500">Loading keys…</p>
+        ) : keys.error ? (
+          <Alert tone="error">{keys.error.message}</Alert>
+        ) : keys.data.length === 0 ? (
+          <p className="text-slate-500">No API keys yet.</p>
+        ) : (
+          <Table label="API keys">
+            <thead>
+              <tr>
+                <th className={th}>Key</th>
+                <th className={th}>Name</th>
+                <th className={th}>Created</th>
+                <th className={th}>Last used</th>
+                <th className={th}>Status</th>
+                <th className={th}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {keys.data.map((k) => (
+                <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-400" : undefined}>
+                  <td className={`${td} font-mono text-xs`}>tg_{k.prefix}_…</td>
+                  <td className={`${td} max-w-64 truncate font-medium text-slate-900`} title={k.name}>
+                    {k.name}
+                  </td>
+                  <td className={`${td} text-slate-500`}>{formatDateTime(k.createdAt)}</td>
+                  <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</td>
+                  <td className={td}>
+                    {k.revokedAt ? <Badge tone="red">revoked {formatDateTime(k.revokedAt)}</Badge> : <Badge tone="green">active</Badge>}
+                  </td>
+                  <td className={`${td} text-right`}>
+                    {k.revokedAt ? null : confirming === k.id ? (
+                      <span className="inline-flex items-center gap-2">
+                        <span className="text-slate-600">Revoke this key?</span>
+                        <Button variant="danger" size="sm" disabled={revoke.isPending} onClick={() => revoke.mutate({ project: slug, keyId: k.id })}>
+                          {revoke.isPending ? "Revoking…" : "Revoke"}
+                        </Button>
+                        <Button variant="secondary" size="sm" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </Button>
+                      </span>
+                    ) : (
+                      <Button variant="dangerSubtle" size="sm" aria-label={`Revoke ${k.name}`} onClick={() => setConfirming(k.id)}>
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import type { ComponentProps, ReactNode } from "react";
+
+/** Small presentational primitives (no state), usable from server and client components. */
+
+export function cx(...classes: (string | false | null | undefined)[]) {
+  return classes.filter(Boolean).join(" ");
+}
+
+const focusRing = "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2";
+
+const buttonVariants = {
+  primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-300",
+  secondary: "bg-white text-slate-700 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
+  danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 disabled:bg-red-300",
+  dangerSubtle: "bg-white text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:text-red-300",
+  ghost: "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
+} as const;
+export type ButtonVariant = keyof typeof buttonVariants;
+
+export function buttonClass(variant: ButtonVariant = "primary", size: "md" | "sm" = "md") {
+  return cx(
+    "inline-flex items-center justify-center gap-1.5 rounded-md font-medium transition-colors disabled:cursor-not-allowed",
+    size === "md" ? "px-3.5 py-2" : "px-2.5 py-1 text-xs",
+    buttonVariants[variant],
+    focusRing,
+  );
+}
+
+export function Button({
+  variant = "primary",
+  size = "md",
+  className,
+  type = "button",
+  ...props
+}: ComponentProps<"button"> & { variant?: ButtonVariant; size?: "md" | "sm" }) {
+  return <button type={type} className={cx(buttonClass(variant, size), className)} {...props} />;
+}
+
+const controlClass = (invalid?: boolean) =>
+  cx(
+    "block w-full rounded-md border-0 bg-white px-3 py-2 text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400",
+    "focus:outline-none focus:ring-2 focus:ring-inset focus:ring-indigo-600 disabled:bg-slate-50 disabled:text-slate-500",
+    invalid ? "ring-red-400" : "ring-slate-300",
+  );
+
+export function Input({ invalid, className, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
+  return <input aria-invalid={invalid || undefined} className={cx(controlClass(invalid), className)} {...props} />;
+}
+
+export function Select({ invalid, className, ...props }: ComponentProps<"select"> & { invalid?: boolean }) {
+  return <select aria-invalid={invalid || undefined} className={cx(controlClass(invalid), "pr-8", className)} {...props} />;
+}
+
+/** A labelled form control with a hint and the server's message for this field. */
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  error,
+  children,
+}: {
+  label: ReactNode;
+  htmlFor: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={htmlFor} className="block font-medium text-slate-800">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${htmlFor}-error`} className="text-red-700">
+          {error}
+        </p>
+      ) : hint ? (
+        <p className="text-xs text-slate-500">{hint}</p>
+      ) : null}
+    </div>
+  );
+}
+
+const alertTones = {
+  error: "border-red-200 bg-red-50 text-red-800",
+  success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+  warning: "border-amber-300 bg-amber-50 text-amber-900",
+  info: "border-indigo-200 bg-indigo-50 text-indigo-900",
+} as const;
+
+export function Alert({ tone = "info", children, className }: { tone?: keyof typeof alertTones; children: ReactNode; className?: string }) {
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={cx("rounded-md border px-3 py-2", alertTones[tone], className)}>
+      {children}
+    </div>
+  );
+}
+
+const badgeTones = {
+  slate: "bg-slate-100 text-slate-700 ring-slate-200",
+  indigo: "bg-indigo-50 text-indigo-700 ring-indigo-200",
+  amber: "bg-amber-50 text-amber-800 ring-amber-200",
+  red: "bg-red-50 text-red-700 ring-red-200",
+  green: "bg-emerald-50 text-emerald-700 ring-emerald-200",
+} as const;
+
+export function Badge({ tone = "slate", children }: { tone?: keyof typeof badgeTones; children: ReactNode }) {
+  return (
+    <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", badgeTones[tone])}>
+      {children}
+    </span>
+  );
+}
+
+export function Card({
+  title,
+  description,
+  actions,
+  children,
+  className,
+  tone = "default",
+}: {
+  title?: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+  className?: string;
+  tone?: "default" | "danger";
+}) {
+  return (
+    <section className={cx("rounded-lg border bg-white shadow-sm", tone === "danger" ? "border-red-200" : "border-slate-200", className)}>
+      {(title || description || actions) && (
+        <header className="flex items-start justify-between gap-4 border-b border-slate-100 px-5 py-4">
+          <div>
+            {title && <h2 className={cx("text-base font-semibold", tone === "danger" ? "text-red-800" : "text-slate-900")}>{title}</h2>}
+            {description && <p className="mt-1 text-slate-500">{description}</p>}
+          </div>
+          {actions}
+        </header>
+      )}
+      {children !== undefined && <div className="px-5 py-4">{children}</div>}
+    </section>
+  );
+}
+
+export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex items-start justify-between gap-4">
+      <div className="min-w-0">
+        <h1 className="truncate text-xl font-semibold text-slate-900">{title}</h1>
+        {description && <p className="mt-1 text-slate-500">{description}</p>}
+      </div>
+      {actions}
+    </div>
+  );
+}
+
+/** A table with subtle borders; pass <thead>/<tbody> as children. */
+export function Table({ children, label }: { children: ReactNode; label: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table aria-label={label} className="min-w-full divide-y divide-slate-200 text-left">
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export const th = "whitespace-nowrap px-3 py-2 text-xs font-medium uppercase tracking-wide text-slate-500 first:pl-0 last:pr-0";
+export const td = "whitespace-nowrap px-3 py-2.5 align-middle text-slate-700 first:pl-0 last:pr-0";

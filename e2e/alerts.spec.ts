@@ -1,0 +1,163 @@
+import { expect, test, type Page } from "@playwright/test";
+import { ADMIN, unique } from "./helpers";
+import { createDemoProject, expectChartData } from "./demo-helpers";
+
+// One demo project for the whole file: loading it is the slow part. The demo data has a
+// regression (acme-large 2026-09 → 2026-11) that the built-in regression guard must catch.
+test.describe.configure({ mode: "serial" });
+
+let page: Page;
+let slug: string;
+let incidentUrl: string;
+/** ALERT_SHOTS=/tmp/shots saves a full-page screenshot of each alerts page. */
+const shotsDir = process.env.ALERT_SHOTS;
+const shot = async (name: string) => {
+  if (shotsDir) await page.screenshot({ path: `${shotsDir}/alerts-${name}.png`, fullPage: true });
+};
+
+/** Clicks "Evaluate now", again if the minutely evaluator held the lock at that moment. */
+async function evaluateNow() {
+  await expect(async () => {
+    await page.getByRole("button", { name: "Evaluate now" }).click();
+    await expect(page.getByTestId("evaluate-result")).toContainText(/rules? evaluated/, { timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+test.beforeAll(async ({ browser }) => {
+  page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+});
+test.afterAll(async () => {
+  await page.close();
+});
+
+test("after demo data and 'Evaluate now', the regression incident is listed first and the nav shows a badge", async () => {
+  test.setTimeout(150_000);
+  slug = await createDemoProject(page, unique("Alerts"));
+
+  await page.goto(`/p/${slug}/alerts`);
+  await evaluateNow();
+
+  const first = page.getByTestId("incident-row").first();
+  await expect(first).toHaveAttribute("data-state", "firing");
+  await expect(first).toContainText("Regression guard");
+  await expect(first).toContainText("model acme-large 2026-11");
+  await expect(first).toContainText("critical");
+  await expect(first).toContainText(/fired .* ago/);
+  await expect(page.getByRole("navigation", { name: "Project" }).getByTestId("firing-badge")).toHaveText(/^1\b/);
+
+  // filters live in the URL
+  await page.getByLabel("State").selectOption("resolved");
+  await expect(page).toHaveURL(/[?&]state=resolved/);
+  await expect(page.getByTestId("no-incidents")).toBeVisible();
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`/p/${slug}/alerts$`));
+  await expect(page.getByLabel("State")).toHaveValue("");
+  await expect(page.getByTestId("incident-row")).toHaveCount(1);
+  await shot("list");
+});
+
+test("the incident page shows the chart with its threshold and links to the matching calls", async () => {
+  await page.getByTestId("incident-row").first().getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/p/${slug}/alerts/[0-9a-f-]{36}$`));
+  incidentUrl = new URL(page.url()).pathname;
+  await expect(page.getByTestId("incident-scope")).toHaveText("model acme-large 2026-11");
+  await expect(page.getByTestId("incident-value")).toHaveText(/^\d+(\.\d+)?%$/);
+  await expectChartData(page.getByTestId("rate-chart"));
+  await expect(page.getByTestId("failing-tool").first()).toBeVisible();
+  await expect(page.getByTestId("failing-category").first()).toBeVisible();
+  await expect(page.getByTestId("timeline-event").first()).toHaveText(/Fired/);
+  await shot("incident");
+
+  const link = page.getByTestId("explorer-link");
+  const href = (await link.getAttribute("href"))!;
+  const query = new URL(href, "http://x").searchParams;
+  expect(query.get("model")).toBe("acme-large");
+  expect(query.get("modelVersion")).toBe("2026-11");
+  expect(query.get("valid")).toBe("invalid");
+  expect(Date.parse(query.get("from")!)).toBeLessThan(Date.parse(query.get("to")!));
+
+  await link.click();
+  await expect(page).toHaveURL(/\/calls\?.*modelVersion=2026-11/);
+  const rows = page.getByTestId("call-row");
+  await expect(rows.first()).toBeVisible();
+  const n = Math.min(await rows.count(), 5);
+  for (let i = 0; i < n; i++) {
+    await expect(rows.nth(i)).toContainText("acme-large");
+    await expect(rows.nth(i)).toContainText("2026-11");
+    await expect(rows.nth(i)).toHaveAttribute("data-valid", "false");
+  }
+});
+
+test("acknowledging from the browser changes the state and the timeline says who", async () => {
+  await page.goto(incidentUrl);
+  await page.getByLabel("Note (optional)").fill("rolling back to 2026-09");
+  await page.getByRole("button", { name: "Acknowledge" }).click();
+  await expect(page.getByTestId("incident-state").first()).toHaveAttribute("data-state", "acknowledged");
+  const ack = page.locator('[data-testid="timeline-event"][data-kind="acknowledged"]');
+  await expect(ack).toContainText(`Acknowledged by ${ADMIN.email}`);
+  await expect(ack).toContainText("rolling back to 2026-09");
+  await expect(page.getByRole("button", { name: "Acknowledge" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Resolve" })).toBeVisible();
+  await expect(page.getByTestId("firing-badge")).toHaveCount(0);
+});
+
+test("rules: the regression guard states its test; a threshold of 140% is refused with the allowed range", async () => {
+  await page.goto(`/p/${slug}/alerts/rules`);
+  await expect(page.getByTestId("regression-test")).toContainText("two-proportion z-test");
+  await expect(page.getByRole("switch", { name: /Regression guard/ })).toHaveAttribute("aria-checked", "true");
+
+  await page.getByRole("button", { name: "New rule" }).click();
+  await page.getByLabel("Name").fill("Invalid rate too high");
+  await page.getByLabel("Threshold (%)").fill("140");
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(page.locator("#rule-threshold-error")).toHaveText(/0% to 100%.*you sent 140%/);
+  await expect(page.getByLabel("Threshold (%)")).toHaveAttribute("aria-invalid", "true");
+  await shot("rules-error");
+
+  await page.getByLabel("Threshold (%)").fill("14");
+  await page.getByRole("button", { name: "Create rule" }).click();
+  const row = page.getByTestId("rule-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("Invalid rate above 14% over 1 h");
+  await page.getByRole("switch", { name: /Invalid rate too high/ }).click();
+  await expect(page.getByRole("switch", { name: /Invalid rate too high/ })).toHaveAttribute("aria-checked", "false");
+  await shot("rules");
+});
+
+test("a rule's incident charts its rate against the threshold", async () => {
+  await page.getByRole("button", { name: "New rule" }).click();
+  await page.getByLabel("Name").fill("Any invalid calls today");
+  await page.getByLabel("Threshold (%)").fill("1");
+  await page.getByLabel("Evaluation window (minutes)").fill("1440");
+  await page.getByLabel("Minimum calls").fill("0");
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(page.getByTestId("rule-row")).toHaveCount(2);
+
+  await page.goto(`/p/${slug}/alerts`);
+  await evaluateNow(); // the minutely evaluator may have fired it already
+  const row = page.getByTestId("incident-row").filter({ hasText: "Any invalid calls today" });
+  await expect(row).toHaveAttribute("data-state", "firing");
+  await expect(row).toContainText("whole project");
+  await row.getByRole("link").click();
+  await expect(page.getByTestId("incident-scope")).toHaveText("whole project");
+  await expectChartData(page.getByTestId("rate-chart"));
+  await expect(page.getByTestId("explorer-link")).toHaveAttribute("href", /valid=invalid&from=[^&]+&to=[^&]+$/);
+  await shot("incident-rule");
+});
+
+test("webhooks: an endpoint is added with its secret, and 'Send test' shows the status code", async () => {
+  await page.goto(`/p/${slug}/settings/webhooks`);
+  await expect(page.getByTestId("no-webhooks")).toBeVisible();
+  await page.getByLabel("Name").fill("Ops channel");
+  await page.getByLabel("URL").fill(new URL("/api/health", page.url()).toString());
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const row = page.getByTestId("webhook-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("Ops channel");
+  await expect(row.getByTestId("webhook-secret")).toHaveText(/^whsec_[A-Za-z0-9_-]{20,}$/);
+  await expect(page.getByText("X-Toolgate-Signature: t=<unix seconds>,v1=<hex>")).toBeVisible();
+
+  await page.getByRole("button", { name: "Send test to Ops channel" }).click();
+  await expect(row.getByTestId("test-result")).toHaveText(/HTTP \d{3}/);
+  await shot("webhooks");
+});

@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
+
+/** The one admin of the e2e database: created by whichever spec finds it fresh. */
+export const ADMIN = {
+  email: "admin@toolgate.test",
+  password: "e2e admin password, long enough",
+  name: "E2E Admin",
+  projectName: "Acme agents",
+  projectSlug: "acme-agents",
+};
+
+/** Unique names, so that specs never depend on each other or on their order. */
+export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+const path = (page: Page) => new URL(page.url()).pathname;
+
+/** The /setup form, filled with ADMIN; lands on the first project. */
+export async function completeSetup(page: Page) {
+  await expect(page).toHaveURL(/\/setup$/);
+  await page.getByLabel("Email").fill(ADMIN.email);
+  await page.getByLabel("Password").fill(ADMIN.password);
+  await page.getByLabel(/^Name/).fill(ADMIN.name);
+  await page.getByLabel("Project name").fill(ADMIN.projectName);
+  await expect(page.getByLabel("Slug")).toHaveValue(ADMIN.projectSlug);
+  await page.getByRole("button", { name: "Create admin and project" }).click();
+  await expect(page).toHaveURL(`/p/${ADMIN.projectSlug}`);
+}
+
+/** Fills and sends the /login form (the page must be on /login). */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Signed in as ADMIN, doing the first-run setup when nobody exists yet. Answers the project slug it lands on. */
+export async function ensureAdmin(page: Page): Promise<string> {
+  await page.goto("/login");
+  if (path(page) === "/setup") {
+    await completeSetup(page);
+  } else if (path(page) === "/login") {
+    await signIn(page, ADMIN.email, ADMIN.password);
+  }
+  await expect(page).toHaveURL(/\/p\/[a-z0-9-]+$/);
+  return path(page).split("/")[2]!;
+}
+
+/** Creates a project through /projects/new; answers its slug (the suggested one unless given). */
+export async function createProjectViaUi(page: Page, name: string, slug?: string): Promise<string> {
+  await page.goto("/projects/new");
+  await page.getByLabel("Project name").fill(name);
+  if (slug) await page.getByLabel("Slug").fill(slug);
+  const finalSlug = await page.getByLabel("Slug").inputValue();
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(`/p/${finalSlug}`);
+  return finalSlug;
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}

@@ -1,0 +1,80 @@
+import "server-only";
+import { cookies, headers } from "next/headers";
+import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
+import { projectSlugSchema } from "../contracts/roles";
+import { env } from "./env";
+import { userCount } from "./services/auth/accounts";
+import { SESSION_COOKIE, userForSession, type SessionUser } from "./services/auth/sessions";
+import { membership } from "./services/projects";
+import { createContext } from "./trpc/init";
+import { createCaller } from "./trpc/root";
+
+/**
+ * Session helpers for server components. Every page except /setup and /login goes
+ * through requireUser() or requireProject(); the tRPC procedures check again anyway.
+ */
+
+/** Set by proxy.ts on page requests: the path (and query) being rendered, for ?next=. */
+export const PATH_HEADER = "x-toolgate-path";
+
+/** A tRPC caller with this request's headers (cookie, forwarded address). */
+export async function pageCaller() {
+  return createCaller(createContext({ headers: new Headers(await headers()) }));
+}
+
+const sessionUser = cache(async (): Promise<SessionUser | null> => {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  return userForSession(token);
+});
+
+/** For /setup and /login: whether the first admin is still missing, and who is signed in. */
+export async function sessionState() {
+  const user = await sessionUser();
+  return { user, needsSetup: user ? false : (await userCount()) === 0 };
+}
+
+/** Only same-site paths: "/p/x?tab=1" stays, "//evil.example", "https://…" and "/\\x" become "/". */
+export function safeNextPath(raw: string | null | undefined): string {
+  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\") || /[\u0000-\u001f]/.test(raw)) return "/";
+  return raw;
+}
+
+async function loginRedirect(): Promise<never> {
+  const path = safeNextPath((await headers()).get(PATH_HEADER));
+  redirect(path === "/" ? "/login" : `/login?next=${encodeURIComponent(path)}`);
+}
+
+/** The signed-in user, even one who must still choose a password (only /account/password uses this). */
+export const requireSession = cache(async (): Promise<SessionUser> => {
+  const user = await sessionUser();
+  if (user) return user;
+  if ((await userCount()) === 0) redirect("/setup");
+  return loginRedirect();
+});
+
+/** The signed-in user; sends to /setup, /login?next=… or /account/password as needed. */
+export const requireUser = cache(async (): Promise<SessionUser> => {
+  const user = await requireSession();
+  if (user.mustChangePassword) redirect("/account/password");
+  return user;
+});
+
+/** The project with the signed-in user's role in it; a 404 for non-members (no hint that it exists). */
+export const requireProject = cache(async (slug: string) => {
+  const user = await requireUser();
+  if (!projectSlugSchema.safeParse(slug).success) notFound();
+  const member = await membership(user.id, slug);
+  if (!member) notFound();
+  return { user, project: member.project, role: member.role };
+});
+
+/** The origin harnesses should call: TOOLGATE_PUBLIC_URL, else what this request came to. */
+export async function pageOrigin() {
+  const configured = env().TOOLGATE_PUBLIC_URL;
+  if (configured) return configured.replace(/\/+$/, "");
+  const h = await headers();
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
+  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
+  return `${proto}://${host}`;
+}

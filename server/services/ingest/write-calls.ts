@@ -68,16 +68,17 @@ SELECT run_id, count(*)::int AS inserted FROM ins GROUP BY run_id`;
  * the call naming it in corrects_id, otherwise the next call of the run, in step then
  * time order, that names the same tool. Recomputed per run, so corrections that arrive
  * before, with or after the invalid call all end up linked. A call linked for the first
- * time counts as `corrected` in its rollup row.
+ * time counts as `corrected` in its rollup row. The runs go in as one array (`run_id = ANY`)
+ * so that they are read through the (project_id, run_id, …) index: a join against the run
+ * list let the planner scan all of the project's calls for every batch (docs/PERFORMANCE.md).
  */
 const PAIR_SQL = `
 WITH runs AS (
-  SELECT unnest($2::text[]) AS run_id
-  UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])
+  SELECT array(SELECT unnest($2::text[]) UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])) AS ids
 ), ordered AS (
   SELECT c.id, c.valid, c.correction_id AS previous,
          lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY c.step NULLS LAST, c.timestamp, c.id) AS next_id
-    FROM tool_calls c JOIN runs USING (run_id) WHERE c.project_id = $1
+    FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = ANY((SELECT ids FROM runs)::text[])
 ), explicit AS (
   SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
    WHERE project_id = $1 AND corrects_id IN (SELECT id FROM ordered WHERE valid = false)

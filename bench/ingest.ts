@@ -1,0 +1,403 @@
+// npm run bench:ingest [-- --events N --batch B --clients K --cpu-prof --pg-waits]
+// (or BENCH_EVENTS, BENCH_BATCH, BENCH_CLIENTS; defaults 200,000, 1,000 and 4)
+//
+// Ingestion throughput through the real HTTP endpoint, against the ceiling of a raw COPY of
+// the same rows into the same table, on a database of its own (embedded, or a fresh database
+// on TEST_DATABASE_URL's server). Prints events/s for both, their ratio, the CPU time each
+// side spent per event and the server's peak RSS. docs/PERFORMANCE.md records the figures.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
+import { from as copyFrom, to as copyTo } from "pg-copy-streams";
+import { freePort } from "../server/db/embedded";
+import { buildIfStale, nextBin } from "../scripts/lib/build";
+import { LESSON_TOOLS } from "../test/events";
+import { eventStream, generateEvents } from "./events";
+import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
+
+// ---------------------------------------------------------------------------------------------
+// Options: flags win over environment variables, which win over the defaults.
+
+function option(flag: string, envName: string, fallback: number): number {
+  const args = process.argv.slice(2);
+  const at = args.findIndex((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+  const raw = at < 0 ? process.env[envName] : args[at]!.includes("=") ? args[at]!.split("=")[1] : args[at + 1];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw.replace(/[_,]/g, ""));
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} (${envName}) must be a whole number ≥ 1, got "${raw}"`);
+  return value;
+}
+
+const EVENTS = option("events", "BENCH_EVENTS", 200_000);
+const BATCH = option("batch", "BENCH_BATCH", 1_000);
+const CLIENTS = option("clients", "BENCH_CLIENTS", 4);
+/** The server writes a V8 CPU profile (under the temporary folder; open it in Chrome DevTools) when it stops. */
+const CPU_PROFILE = process.argv.includes("--cpu-prof");
+/** Samples pg_stat_activity during the HTTP run: what the database's backends were doing (on CPU, waiting for a lock, for WAL…). */
+const PG_WAITS = process.argv.includes("--pg-waits");
+
+if (BATCH > 1000) throw new Error("--batch: ingest.batch takes at most 1,000 events");
+
+// ---------------------------------------------------------------------------------------------
+// Process trees from Linux /proc: peak RSS of the spawned app, CPU time of the app and of the
+// embedded PostgreSQL (both include processes that ended, through their parents' counters).
+
+type Proc = { pid: number; ppid: number; name: string; ticks: number; childTicks: number };
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function processTable(): Proc[] {
+  const table: Proc[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const fields = stat.slice(close + 2).split(" "); // from field 3 (state) on
+      table.push({
+        pid: Number(entry),
+        name: stat.slice(stat.indexOf("(") + 1, close),
+        ppid: Number(fields[1]),
+        ticks: Number(fields[11]) + Number(fields[12]), // utime + stime
+        childTicks: Number(fields[13]) + Number(fields[14]), // of children that ended
+      });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return table;
+}
+
+function descendants(rootPid: number, table: Proc[]): Proc[] {
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of table) if (tree.has(p.ppid) && !tree.has(p.pid)) tree.add(p.pid), (grew = true);
+  }
+  return table.filter((p) => tree.has(p.pid));
+}
+
+/** CPU seconds used so far by a process tree, including its children that ended. */
+function cpuSeconds(rootPid: number): number {
+  return descendants(rootPid, processTable()).reduce((sum, p) => sum + p.ticks + p.childTicks, 0) / CLOCK_TICKS;
+}
+
+/** CPU seconds of the PostgreSQL server processes this benchmark started (the embedded server), or undefined. */
+function postgresCpuSeconds(): number | undefined {
+  const procs = descendants(process.pid, processTable()).filter((p) => p.name === "postgres" || p.name.startsWith("postgres:"));
+  if (!procs.length) return undefined;
+  return procs.reduce((sum, p) => sum + p.ticks + p.childTicks, 0) / CLOCK_TICKS;
+}
+
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+function startRssSampler(rootPid: number, everyMs = 200) {
+  let peakServer = { kb: 0, name: "" };
+  let peakTree = 0;
+  const sample = () => {
+    let total = 0;
+    let server = { kb: 0, name: "" };
+    for (const p of descendants(rootPid, processTable())) {
+      const kb = rssKb(p.pid);
+      total += kb;
+      // Next.js names its server process "next-server (vX.Y.Z)"; otherwise take the largest.
+      const isServer = p.name.startsWith("next-server");
+      if (isServer ? !server.name.startsWith("next-server") || kb > server.kb : !server.name.startsWith("next-server") && kb > server.kb) {
+        server = { kb, name: p.name };
+      }
+    }
+    if (server.kb > peakServer.kb) peakServer = server;
+    peakTree = Math.max(peakTree, total);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return { serverMb: peakServer.kb / 1024, serverName: peakServer.name, treeMb: peakTree / 1024 };
+    },
+  };
+}
+
+/** What the app's database sessions are doing, sampled: "CPU" when active without a wait event. */
+async function startWaitSampler(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const counts = new Map<string, number>();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      // a failed sample ends the sampling (the run itself reports its own errors)
+      const { rows } = await client.query<{ what: string }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS what FROM pg_stat_activity
+          WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+      );
+      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
+      await sleep(50);
+    }
+  })().catch(() => {});
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      await client.end();
+      const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
+      return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${Math.round((100 * n) / total)}%`).join(", ");
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up on success, errors and Ctrl-C.
+
+const cleanups: (() => Promise<unknown>)[] = [];
+let cleaning: Promise<void> | undefined;
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) await step().catch((e: Error) => console.error(`clean-up: ${e.message}`));
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the app and the database…`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+
+function stopProcess(child: ChildProcess, timeoutMs = 15_000) {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("exit", () => (clearTimeout(timer), resolve()));
+    child.kill("SIGTERM");
+  });
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const log = (message: string) => console.log(`[bench] ${message}`);
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  log(`${fmt(EVENTS)} events, batches of ${fmt(BATCH)}, ${CLIENTS} concurrent clients`);
+
+  // 1. A database of its own.
+  const server: TestServer = await startTestServer();
+  cleanups.push(() => server.stop());
+  const database = await createFreshDatabase(server, "toolgate_bench");
+  cleanups.push(() => database.drop());
+  process.env.DATABASE_URL = database.url;
+
+  // 2. Projects, an API key and the lesson's tools, through the services (env read only now).
+  const { prisma, pool } = await import("../server/db/client");
+  const { createApiKey } = await import("../server/services/auth/api-keys");
+  const { registerTools } = await import("../server/services/tools/registry");
+  const makeProject = async (slug: string) => {
+    const project = await prisma().project.create({ data: { slug, name: slug }, select: { id: true } });
+    await registerTools(project.id, LESSON_TOOLS);
+    return { id: project.id, key: (await createApiKey(project.id, "bench")).key };
+  };
+  const measured = await makeProject("bench-http");
+  const warm = await makeProject("bench-warmup");
+  const copyProject = await prisma().project.create({ data: { slug: "bench-copy", name: "bench-copy" }, select: { id: true } });
+  await prisma().$disconnect();
+  await pool().end();
+
+  // 3. Events, serialised up front: the client's JSON cost is not measured.
+  let t = performance.now();
+  // Blobs: fetch() sends a Uint8Array body at about four times the CPU cost, which on a
+  // small machine would be taken from the server being measured.
+  const bodies: Blob[] = [];
+  let batch: Record<string, unknown>[] = [];
+  for (const event of eventStream(EVENTS)) {
+    batch.push(event);
+    if (batch.length === BATCH) bodies.push(new Blob([JSON.stringify({ events: batch })])), (batch = []);
+  }
+  if (batch.length) bodies.push(new Blob([JSON.stringify({ events: batch })]));
+  const sizes = bodies.map((b) => b.size);
+  log(
+    `generated ${fmt(EVENTS)} events in ${fmt(performance.now() - t)} ms: ${bodies.length} bodies, ` +
+      `${fmt(sizes.reduce((a, b) => a + b, 0) / 1024 / 1024, 1)} MB (largest ${fmt(Math.max(...sizes) / 1024)} KB)`,
+  );
+  const warmBody = new Blob([JSON.stringify({ events: generateEvents(200, 7) })]);
+
+  // 4. The app, as `npm start` runs it, on a free port.
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "toolgate-bench-"));
+  await chmod(dataDir, 0o755);
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const profileDir = path.join(os.tmpdir(), `toolgate-bench-profile-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const appEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    TOOLGATE_DATA_DIR: dataDir, // start.ts keeps its pid file there: never clash with a running `npm start`
+    TOOLGATE_API_RATE_PER_MINUTE: "100000000",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  // --cpu-prof is refused in NODE_OPTIONS, so the profiled run starts `next start` itself
+  // (what start.ts does once the database is migrated and the build is current).
+  let app: ChildProcess;
+  if (CPU_PROFILE) {
+    await buildIfStale();
+    app = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, nextBin, "start", "-p", String(port)], {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...appEnv, NODE_ENV: "production" },
+    });
+  } else {
+    app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { stdio: ["ignore", "inherit", "inherit"], env: appEnv });
+  }
+  cleanups.push(() => stopProcess(app));
+  const base = `http://127.0.0.1:${port}`;
+  let exited = false;
+  app.once("exit", () => (exited = true));
+  t = performance.now();
+  for (;;) {
+    if (exited) throw new Error("the app exited before answering /api/health (see its output above)");
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (performance.now() - t > 30 * 60_000) throw new Error("the app did not answer /api/health within 30 minutes");
+    await sleep(250);
+  }
+  log(`app up on ${base} (pid ${app.pid}) after ${fmt((performance.now() - t) / 1000, 1)} s`);
+
+  const post = async (body: Blob, key: string, expected: number) => {
+    const response = await fetch(`${base}/api/trpc/ingest.batch`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`ingest.batch answered ${response.status}: ${text.slice(0, 500)}`);
+    const data = (JSON.parse(text) as { result: { data: { accepted: number; duplicates: number; rejected: unknown[] } } }).result.data;
+    if (data.accepted !== expected || data.rejected.length) {
+      throw new Error(`ingest.batch accepted ${data.accepted} of ${expected} (${data.duplicates} duplicates): ${JSON.stringify(data.rejected).slice(0, 500)}`);
+    }
+  };
+
+  // 5. Warm-up (another project, so that the measured rows are exactly the N events), then the run.
+  const rss = startRssSampler(app.pid!);
+  await post(warmBody, warm.key, 200);
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  cleanups.push(() => admin.end());
+  await admin.query("CHECKPOINT");
+  const waits = PG_WAITS ? await startWaitSampler(database.url) : undefined;
+  let next = 0;
+  const cpuBefore = { app: cpuSeconds(app.pid!), pg: postgresCpuSeconds(), bench: process.cpuUsage() };
+  t = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(CLIENTS, bodies.length) }, async () => {
+      for (let i = next++; i < bodies.length; i = next++) await post(bodies[i]!, measured.key, Math.min(BATCH, EVENTS - i * BATCH));
+    }),
+  );
+  const httpSeconds = (performance.now() - t) / 1000;
+  const bench = process.cpuUsage(cpuBefore.bench);
+  const pgAfter = postgresCpuSeconds();
+  const httpCpu = {
+    app: cpuSeconds(app.pid!) - cpuBefore.app,
+    pg: pgAfter !== undefined && cpuBefore.pg !== undefined ? pgAfter - cpuBefore.pg : undefined,
+    bench: (bench.user + bench.system) / 1e6,
+  };
+  const peak = rss.stop();
+  if (waits) log(`Postgres backends running ingest.batch, sampled every 50 ms: ${await waits.stop()}`);
+  const { rows: [counts] } = await admin.query(
+    "SELECT count(*)::int AS stored, (count(*) FILTER (WHERE NOT valid))::int AS invalid, count(DISTINCT run_id)::int AS runs FROM tool_calls WHERE project_id = $1",
+    [measured.id],
+  );
+  if (counts.stored !== EVENTS) throw new Error(`${counts.stored} rows stored for ${EVENTS} events`);
+  log(`HTTP: ${fmt(EVENTS)} events in ${fmt(httpSeconds, 2)} s (${fmt(counts.runs)} runs, ${fmt((100 * counts.invalid) / EVENTS, 1)}% invalid)`);
+
+  if (CPU_PROFILE) {
+    await stopProcess(app);
+    log(`CPU profiles in ${profileDir}: ${existsSync(profileDir) ? readdirSync(profileDir).join(", ") : "(none written)"}`);
+  }
+
+  // 6. Raw COPY of the same rows (as the server stored them) into the same table, under another project.
+  const { rows: cols } = await admin.query<{ column_name: string }>(
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tool_calls' ORDER BY ordinal_position",
+  );
+  const names = cols.map((c) => `"${c.column_name}"`);
+  const select = names.map((n) => (n === '"project_id"' ? `'${copyProject.id}'::uuid` : n)).join(", ");
+  const chunks: Buffer[] = [];
+  await pipeline(
+    admin.query(copyTo(`COPY (SELECT ${select} FROM tool_calls WHERE project_id = '${measured.id}' ORDER BY received_at, id) TO STDOUT`)),
+    async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) chunks.push(chunk);
+    },
+  );
+  const copyBytes = chunks.reduce((a, c) => a + c.length, 0);
+  // COPY TO yields one chunk per row: send it on in 1 MB pieces, as a COPY client would.
+  const pieces: Buffer[] = [];
+  for (let i = 0, size = 0, start = 0; i <= chunks.length; i++) {
+    if (i === chunks.length || size >= 1 << 20) pieces.push(Buffer.concat(chunks.slice(start, i))), (start = i), (size = 0);
+    size += chunks[i]?.length ?? 0;
+  }
+  // Start the COPY as clean as the HTTP run started: no maintenance left over from that run.
+  await admin.query("VACUUM (ANALYZE) tool_calls");
+  await admin.query("CHECKPOINT");
+  const copyPgBefore = postgresCpuSeconds();
+  t = performance.now();
+  const sink = admin.query(copyFrom(`COPY tool_calls (${names.join(", ")}) FROM STDIN`));
+  await pipeline(Readable.from(pieces), sink);
+  const copySeconds = (performance.now() - t) / 1000;
+  const copyPgAfter = postgresCpuSeconds();
+  const copyPg = copyPgAfter !== undefined && copyPgBefore !== undefined ? copyPgAfter - copyPgBefore : undefined;
+  if (sink.rowCount !== EVENTS) throw new Error(`COPY wrote ${sink.rowCount} rows, expected ${EVENTS}`);
+  log(`COPY: ${fmt(EVENTS)} rows (${fmt(copyBytes / 1024 / 1024, 1)} MB of COPY text) in ${fmt(copySeconds, 2)} s`);
+
+  // 7. The figures.
+  const pgVersion = (await admin.query("SHOW server_version")).rows[0].server_version as string;
+  const httpRate = EVENTS / httpSeconds;
+  const copyRate = EVENTS / copySeconds;
+  const cpu = os.cpus();
+  const rowsOut: [string, string][] = [
+    ["events", fmt(EVENTS)],
+    ["batch size × clients", `${fmt(BATCH)} × ${CLIENTS}`],
+    ["HTTP ingest.batch", `${fmt(httpRate)} events/s (${fmt(httpSeconds, 2)} s)`],
+    ["raw COPY", `${fmt(copyRate)} rows/s (${fmt(copySeconds, 2)} s)`],
+    ["ratio HTTP / COPY", fmt(httpRate / copyRate, 2)],
+    [
+      "CPU per event, HTTP",
+      `app ${fmt((1e6 * httpCpu.app) / EVENTS)} µs, Postgres ${httpCpu.pg === undefined ? "? (external server)" : `${fmt((1e6 * httpCpu.pg) / EVENTS)} µs`}, this client ${fmt((1e6 * httpCpu.bench) / EVENTS)} µs`,
+    ],
+    ["CPU per row, COPY", `Postgres ${copyPg === undefined ? "? (external server)" : `${fmt((1e6 * copyPg) / EVENTS)} µs`}`],
+    ["load average", os.loadavg().map((l) => l.toFixed(1)).join(" ")],
+    ["peak server RSS", `${fmt(peak.serverMb)} MB (${peak.serverName.replace(/ \(v?\d*$/, "") || "?"}); whole app tree ${fmt(peak.treeMb)} MB`],
+    ["Node.js", process.version],
+    ["PostgreSQL", pgVersion],
+    ["machine", `${cpu.length} × ${cpu[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 1)} GB RAM, ${os.platform()} ${os.release()}`],
+  ];
+  const width = Math.max(...rowsOut.map(([k]) => k.length));
+  console.log(`\n${rowsOut.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n")}\n`);
+}
+
+main()
+  .then(() => cleanup())
+  .then(
+    () => process.exit(0),
+    async (error: Error) => {
+      console.error(`[bench] failed: ${error.stack ?? error.message}`);
+      await cleanup();
+      process.exit(1);
+    },
+  );

@@ -46,6 +46,22 @@ describe("metrics from the rollups", () => {
     ]);
   });
 
+  it("series over more than three days has UTC day buckets", async () => {
+    const { owner, q } = await seeded();
+    const week = { from: "2026-09-30T22:30:00Z", to: "2026-10-07T00:00:00Z" };
+    const byVersion = await owner.metrics.series({ ...q, range: week, dimension: "modelVersion" });
+    expect(byVersion.bucket).toBe("day");
+    expect(byVersion.rows.map((r) => [r.bucket, r.key, r.calls, r.invalid, r.corrected])).toEqual([
+      ["2026-10-01T00:00:00.000Z", "acme v1", 10, 1, 1],
+      ["2026-10-01T00:00:00.000Z", "acme v2", 4, 2, 2],
+    ]);
+    const byCategory = await owner.metrics.series({ ...q, range: week, dimension: "category" });
+    expect(byCategory.rows.map((r) => [r.bucket, r.key, r.invalid])).toEqual([
+      ["2026-10-01T00:00:00.000Z", "missing_argument", 2],
+      ["2026-10-01T00:00:00.000Z", "out_of_range", 1],
+    ]);
+  });
+
   it("tool table names the most common category; compare flags nothing on tiny samples", async () => {
     const { owner, q } = await seeded();
     expect(await owner.metrics.tools(q)).toEqual([expect.objectContaining({ tool: "getloan", calls: 14, invalid: 3, topCategory: "missing_argument" })]);
@@ -59,6 +75,21 @@ describe("metrics from the rollups", () => {
     const e422 = groups.find((g) => g.template === "Error <n>");
     expect(e422).toMatchObject({ count: 2, followed: 2, recovered: 2, recoveryRate: 1 });
     expect(groups.find((g) => g.examples[0]?.includes("loannumber"))).toMatchObject({ count: 1, recovered: 1 });
+  });
+
+  it("a correction that is itself invalid is followed but not recovered", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: LESSON_TOOLS });
+    const failed = { arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } };
+    const events = [
+      makeEvent({ runId: "r", step: 0, timestamp: hour(5, 0), ...failed }),
+      makeEvent({ runId: "r", step: 1, timestamp: hour(5, 1), ...failed }),
+      makeEvent({ runId: "r", step: 2, timestamp: hour(5, 2) }),
+    ];
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 3 });
+    const groups = await (await p.asOwner()).metrics.errors({ project: p.project.slug, range });
+    expect(groups).toEqual([expect.objectContaining({ template: "Error <n>", count: 2, followed: 2, recovered: 1, recoveryRate: 0.5 })]);
   });
 });
 

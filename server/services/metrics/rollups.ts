@@ -48,16 +48,32 @@ const KEY: Record<Exclude<SeriesDimension, "none">, string> = {
   category: "category",
 };
 
+/**
+ * UTC days: the same buckets as date_trunc('day', hour, 'UTC') at a tenth of its cost per row
+ * (date_trunc with a time zone converts every value; date_bin is arithmetic). The migration
+ * dashboard_query_indexes keeps statistics on exactly this expression, so that the planner
+ * knows how few days there are and hashes the rows instead of sorting them.
+ */
+const DAY_BUCKET = "date_bin('1 day', hour, TIMESTAMPTZ '2000-01-01 00:00:00+00')";
+
+const SUMS = `sum(calls) AS calls, sum(invalid) AS invalid, sum(corrected) AS corrected, sum(cost_usd) AS cost_usd,
+  sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens`;
+
 /** Per time bucket and series key: calls and invalid calls (and the rest of the totals). */
 export async function series(projectId: string, range: Range, bucket: Bucket, dimension: SeriesDimension, scope?: Scope) {
   const w = where(projectId, range, scope);
-  const key = dimension === "none" ? "''" : KEY[dimension];
-  const bucketSql = bucket === "hour" ? "hour" : "date_trunc('day', hour, 'UTC')";
-  const { rows } = await pool().query<TotalsRow & { bucket: Date; key: string }>(
-    `SELECT ${bucketSql} AS bucket, ${key} AS key, ${TOTALS} FROM call_rollups_hourly WHERE ${w.sql}
-      ${dimension === "category" ? "AND category <> ''" : ""} GROUP BY 1, 2 ORDER BY 1, 2`,
-    w.params,
-  );
+  const bucketSql = bucket === "hour" ? "hour" : DAY_BUCKET;
+  const category = dimension === "category" ? "AND category <> ''" : "";
+  // Model versions are grouped by their columns first and labelled per group, not per row.
+  const sql =
+    dimension === "modelVersion"
+      ? `SELECT bucket, ${KEY.modelVersion} AS key, ${TOTALS}
+           FROM (SELECT ${bucketSql} AS bucket, model_name, model_version, ${SUMS}
+                   FROM call_rollups_hourly WHERE ${w.sql} GROUP BY 1, 2, 3) per_version
+          GROUP BY 1, 2 ORDER BY 1, 2`
+      : `SELECT ${bucketSql} AS bucket, ${dimension === "none" ? "''" : KEY[dimension]} AS key, ${TOTALS}
+           FROM call_rollups_hourly WHERE ${w.sql} ${category} GROUP BY 1, 2 ORDER BY 1, 2`;
+  const { rows } = await pool().query<TotalsRow & { bucket: Date; key: string }>(sql, w.params);
   return rows.map((r) => ({ bucket: r.bucket.toISOString(), key: r.key, ...totalsOf(r) }));
 }
 

@@ -159,4 +159,24 @@ describe("alert evaluation", () => {
     expect(report?.fired[0]?.summary).toMatch(/Regression: acme-large new has an invalid rate of 25\.\d+% against 6\.\d+% for old/);
     expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
   });
+
+  it("the regression guard flags a tool schema version that made calls worse", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    const [getloan] = LESSON_TOOLS;
+    await api.tools.register({ tools: [getloan] });
+    const hour = (h: number) => new Date(now.getTime() - (48 - h) * 3_600_000).toISOString();
+    const calls = (n: number, invalidEvery: number, h: number) =>
+      Array.from({ length: n }, (_, i) => makeEvent({ timestamp: hour(h), arguments: i % invalidEvery === 0 ? { loannumber: "12" } : { loannumber: "4471" } }));
+    await api.ingest.batch({ events: calls(500, 20, 1) });
+    // the new schema renames the argument: most calls written for the old one now fail
+    const renamed = JSON.parse(JSON.stringify(getloan).replace(/loannumber/g, "loan_number"));
+    await new Promise((r) => setTimeout(r, 20)); // a later first-seen time than the first version
+    await api.tools.register({ tools: [renamed] });
+    await api.ingest.batch({ events: [...calls(150, 1, 30), ...Array.from({ length: 150 }, () => makeEvent({ timestamp: hour(31), arguments: { loan_number: "4471" } }))] });
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    const schemaIncidents = report!.fired.filter((f) => f.summary.includes("schema"));
+    expect(schemaIncidents).toHaveLength(1);
+    expect(schemaIncidents[0]!.summary).toMatch(/^Regression: getloan schema \w+ has an invalid rate of 50% against 5% for schema \w+/);
+  });
 });

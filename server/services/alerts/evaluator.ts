@@ -179,6 +179,39 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
   }
 }
 
+/**
+ * The same guard for tool schemas: the calls checked against a tool's newest schema
+ * version against those checked against its previous one, over the last 30 days.
+ */
+async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) {
+  const { rows } = await pool().query<{ tool: string; new_version: string; old_version: string; new_calls: number; new_invalid: number; old_calls: number; old_invalid: number }>(
+    `WITH ranked AS (
+       SELECT name, version, row_number() OVER (PARTITION BY name ORDER BY first_seen_at DESC, version DESC) AS rank
+         FROM tool_definitions WHERE project_id = $1
+     ), pairs AS (
+       SELECT n.name AS tool, n.version AS new_version, o.version AS old_version
+         FROM ranked n JOIN ranked o ON o.name = n.name AND o.rank = 2 WHERE n.rank = 1
+     )
+     SELECT p.tool, p.new_version, p.old_version,
+            (count(*) FILTER (WHERE c.checked_version = p.new_version))::float8 AS new_calls,
+            (count(*) FILTER (WHERE c.checked_version = p.new_version AND c.valid = false))::float8 AS new_invalid,
+            (count(*) FILTER (WHERE c.checked_version = p.old_version))::float8 AS old_calls,
+            (count(*) FILTER (WHERE c.checked_version = p.old_version AND c.valid = false))::float8 AS old_invalid
+       FROM pairs p JOIN tool_calls c ON c.project_id = $1 AND c.tool = p.tool
+        AND c.timestamp >= $2::timestamptz - interval '30 days' AND c.timestamp <= $2
+      GROUP BY 1, 2, 3`,
+    [rule.projectId, now],
+  );
+  for (const row of rows) {
+    const check = regressionCheck({ invalid: row.old_invalid, calls: row.old_calls }, { invalid: row.new_invalid, calls: row.new_calls }, { ...REGRESSION_TEST, minCalls: rule.minCalls });
+    if (!check.breach) continue;
+    const subject = `schema:${row.tool}:${row.new_version}`;
+    if (await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } })) continue;
+    const summary = `Regression: ${row.tool} schema ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for schema ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
+    fired.push(await openIncident(rule, check, now, subject, { tool: row.tool }, summary));
+  }
+}
+
 export async function resolveIncident(id: string, at: Date, actor: string | null, note: string | null) {
   await prisma().incident.update({
     where: { id },
@@ -237,7 +270,10 @@ export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Da
       const fired: Fired[] = [];
       let resolved = 0;
       for (const rule of rules) {
-        if (rule.metric === "regression") await evaluateRegressions(rule, now, fired);
+        if (rule.metric === "regression") {
+          await evaluateRegressions(rule, now, fired);
+          await evaluateSchemaRegressions(rule, now, fired);
+        }
         else resolved += await evaluateRule(rule, now, fired);
       }
       const notifications = notify(fired.map((f) => f.id)).catch((e: Error) => console.error(`[alerts] notification failed: ${e.message}`));

@@ -1,6 +1,7 @@
 // Chart preparation: rows → series a chart can draw as they are. Pure and browser-safe.
 // A bucket without data is null (a gap in the line), never 0.
 
+import { CATEGORIES } from "../../contracts/categories";
 import { twoProportionTest } from "../../server/domain/stats";
 
 export type Bucket = "hour" | "day";
@@ -213,17 +214,8 @@ export function assignColors(keys: readonly string[]): Record<string, string> {
   return colors;
 }
 
-/** Failure categories in first-match order (to be imported from contracts/categories.ts later). */
-export const CHART_CATEGORIES = [
-  "malformed_arguments",
-  "unknown_tool",
-  "extra_argument",
-  "missing_argument",
-  "wrong_type",
-  "invalid_choice",
-  "out_of_range",
-  "not_allowed",
-] as const;
+/** Failure categories in first-match order. */
+export const CHART_CATEGORIES = CATEGORIES;
 
 /** One fixed, distinct colour per failure category. */
 export const CATEGORY_COLORS: Readonly<Record<string, string>> = Object.fromEntries(

@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { createFreshDatabase, startTestServer } from "./lib/test-database";
 
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: process.env.E2E_PORT ?? "3100" };
+// No background alert evaluator: browser tests trigger evaluation with "Evaluate now", so
+// nothing runs on a timer behind them.
+const env: NodeJS.ProcessEnv = { ...process.env, PORT: process.env.E2E_PORT ?? "3100", TOOLGATE_ALERT_EVALUATOR: "off" };
 let cleanup = async () => {};
 if (process.env.TEST_DATABASE_URL) {
   const database = await createFreshDatabase(await startTestServer(), "toolgate_e2e", false);

@@ -10,9 +10,9 @@ const DAY = 24 * HOUR;
 
 export const isRateMetric = (metric: string) => metric === "invalid_rate" || metric === "category_rate" || metric === REGRESSION_METRIC;
 
-/** "Invalid rate", "Rate of one category: Wrong type", "Invalid rate of a new model version". */
+/** "Invalid rate", "Rate of one category: Wrong type", "Invalid rate of a new version (model or tool schema)". */
 export function metricLabel(metric: string, category?: string | null): string {
-  if (metric === REGRESSION_METRIC) return "Invalid rate of a new model version";
+  if (metric === REGRESSION_METRIC) return "Invalid rate of a new version (model or tool schema)";
   const label = ALERT_METRIC_LABELS[metric as AlertMetricName] ?? metric;
   return metric === "category_rate" && category ? `Rate of ${CATEGORY_LABELS[category as Category] ?? category}` : label;
 }

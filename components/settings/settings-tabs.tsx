@@ -1,11 +1,6 @@
-"use client";
-
-import Link from "next/link";
-import { usePathname } from "next/navigation";
-import { cx } from "../ui";
+import { TabBar } from "../tab-bar";
 
 export function SettingsTabs({ slug, showKeys }: { slug: string; showKeys: boolean }) {
-  const pathname = usePathname();
   const base = `/p/${slug}/settings`;
   const tabs = [
     { label: "General", href: base },
@@ -13,24 +8,5 @@ export function SettingsTabs({ slug, showKeys }: { slug: string; showKeys: boole
     ...(showKeys ? [{ label: "API keys", href: `${base}/keys` }] : []),
     ...(showKeys ? [{ label: "Webhooks", href: `${base}/webhooks` }] : []),
   ];
-  return (
-    <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-slate-200">
-      {tabs.map((tab) => {
-        const active = pathname === tab.href;
-        return (
-          <Link
-            key={tab.href}
-            href={tab.href}
-            aria-current={active ? "page" : undefined}
-            className={cx(
-              "-mb-px border-b-2 px-3 py-2 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500",
-              active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-500 hover:border-slate-300 hover:text-slate-800",
-            )}
-          >
-            {tab.label}
-          </Link>
-        );
-      })}
-    </nav>
-  );
+  return <TabBar label="Settings" tabs={tabs} />;
 }

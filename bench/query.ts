@@ -2,7 +2,7 @@
 //
 // Dashboard query latency at scale. Loads N tool calls (default 10 million) of one project,
 // spread over the 30 days up to now, into a database of its own (rows generated here and
-// streamed with COPY, rollups built with one INSERT … SELECT), then times every dashboard
+// streamed with COPY, rollups built from them by rebuildRollups), then times every dashboard
 // query through the real service functions: p50/p95/max over R runs after 2 warm-ups. Next
 // to each, the same figure computed the plain way over the raw tool_calls table (charts) or
 // the same query with its indexes switched off (drill-downs), checked to give the same
@@ -12,6 +12,7 @@
 // --keep leaves the loaded database in place (its name is printed); with TEST_DATABASE_URL
 // pointing at a server that outlives the run, --reuse NAME measures it again without
 // reloading (pending migrations are applied first, e.g. a new index).
+import { readFile } from "node:fs/promises";
 import os from "node:os";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -19,6 +20,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { groupByTemplate } from "../server/domain/message-templates";
 import { applyMigrations } from "../server/db/migrate";
+import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/metrics/rebuild-rollups";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
 // ---------------------------------------------------------------------------------------------
@@ -265,15 +267,6 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en", { minimumFractionD
 const log = (message: string) => console.log(`[bench] ${message}`);
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
-const ROLLUP_SQL = `
-INSERT INTO call_rollups_hourly (project_id, hour, tool, model_name, model_version, category, calls, invalid, corrected,
-                                 input_tokens, output_tokens, cost_usd)
-SELECT project_id, date_trunc('hour', timestamp, 'UTC'), tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
-       count(*), count(*) FILTER (WHERE valid = false), count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL),
-       coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)
-  FROM tool_calls WHERE project_id = $1
- GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
-
 async function load(url: string, count: number) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -317,18 +310,18 @@ async function load(url: string, count: number) {
     log(`indexes: primary key + ${indexes.length} indexes rebuilt in ${fmt(indexSeconds, 1)} s`);
 
     t = performance.now();
-    const { rowCount: rollupRows } = await client.query(ROLLUP_SQL, [projectId]);
+    const written = await rebuildRollups(client, projectId);
     const rollupSeconds = seconds(t);
-    log(`rollups: ${fmt(rollupRows ?? 0)} hourly rows in ${fmt(rollupSeconds, 1)} s`);
+    const rollupRows = written.call_rollups_hourly ?? 0;
+    log(`rollups in ${fmt(rollupSeconds, 1)} s: ${Object.entries(written).map(([table, rows]) => `${table} ${fmt(rows)} rows`).join(", ")}`);
 
     t = performance.now();
-    await client.query("VACUUM (ANALYZE) tool_calls");
-    await client.query("VACUUM (ANALYZE) call_rollups_hourly");
+    for (const table of ["tool_calls", ...Object.keys(written)]) await client.query(`VACUUM (ANALYZE) ${table}`);
     const vacuumSeconds = seconds(t);
     log(`VACUUM ANALYZE in ${fmt(vacuumSeconds, 1)} s`);
     const total = copySeconds + indexSeconds + rollupSeconds + vacuumSeconds;
     log(`load: ${fmt(count)} calls in ${fmt(total, 1)} s (${fmt(count / total)} rows/s overall)`);
-    return { copySeconds, indexSeconds, rollupSeconds, vacuumSeconds, total, rollupRows: rollupRows ?? 0 };
+    return { copySeconds, indexSeconds, rollupSeconds, vacuumSeconds, total, rollupRows };
   } finally {
     await client.end();
   }
@@ -345,16 +338,39 @@ function stats(ms: number[]): Stats {
   return { p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1]!, n: sorted.length };
 }
 
-async function measure<T>(run: () => Promise<T>, warmups: number, runs: number): Promise<{ stats: Stats; result: T }> {
+/** CPU time (user + system, ms) of the given processes so far, from /proc; null when none can be read (a remote server). */
+async function cpuMs(pids: number[]): Promise<number | null> {
+  let ticks = 0;
+  let read = 0;
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+    if (stat === null) continue; // gone, or not on this machine
+    read++;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+  }
+  return read ? (ticks * 1000) / CLOCK_TICKS : null;
+}
+const CLOCK_TICKS = 100;
+
+/**
+ * Wall time per run, and the PostgreSQL backends' CPU time per run (mean over the runs): the
+ * CPU figure hardly depends on what else the machine runs, the wall time does.
+ */
+async function measure<T>(run: () => Promise<T>, warmups: number, runs: number, backends?: () => Promise<number[]>): Promise<{ stats: Stats; result: T; cpuPerRun: number | null }> {
   let result = undefined as T;
   for (let i = 0; i < warmups; i++) result = await run();
+  const pids = backends ? await backends() : [];
+  const cpuBefore = pids.length ? await cpuMs(pids) : null;
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     result = await run();
     times.push(performance.now() - t);
   }
-  return { stats: stats(times), result };
+  const cpuAfter = pids.length ? await cpuMs(pids) : null;
+  const cpuPerRun = cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / runs : null;
+  return { stats: stats(times), result, cpuPerRun };
 }
 
 type Case = {
@@ -417,7 +433,7 @@ async function main() {
       log(`reusing database ${REUSE}${applied.length ? `; applied ${applied.join(", ")}` : ""}`);
       const c = new pg.Client({ connectionString: url });
       await c.connect();
-      if (applied.length) for (const table of ["tool_calls", "call_rollups_hourly"]) await c.query(`VACUUM (ANALYZE) ${table}`);
+      if (applied.length) for (const table of ["tool_calls", ...ROLLUPS_FROM_CALLS.map((r) => r.table)]) await c.query(`VACUUM (ANALYZE) ${table}`);
       await c.end();
     } else {
       const database = await createFreshDatabase(server, "toolgate_bench_query");
@@ -438,6 +454,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const { pool, prisma } = await import("../server/db/client");
   const rollups = await import("../server/services/metrics/rollups");
   const callList = await import("../server/services/calls/call-list");
+  const { errorMessages } = await import("../server/services/metrics/error-messages");
   const { windowCounts } = await import("../server/services/alerts/evaluator");
 
   const plainClient = new pg.Client({ connectionString: url });
@@ -446,10 +463,20 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const noIndexClient = new pg.Client({ connectionString: url });
   await noIndexClient.connect();
   await noIndexClient.query("SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off");
+  const { rows: [noIndex] } = await noIndexClient.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+  /** The app pool's backends: every session on the database but the two baseline clients. */
+  const poolBackends = async () =>
+    (
+      await plainClient.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND pid <> $1",
+        [noIndex!.pid],
+      )
+    ).rows.map((r) => r.pid);
 
-  const { rows: [facts] } = await plainClient.query<{ project_id: string; calls: number; invalid: number; runs_end: Date; version: string; rollup_rows: number }>(
+  const { rows: [facts] } = await plainClient.query<{ project_id: string; calls: number; invalid: number; runs_end: Date; version: string; rollup_rows: number; daily_rows: number }>(
     `SELECT project_id, count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid, max(timestamp) AS runs_end,
-            current_setting('server_version') AS version, (SELECT count(*)::float8 FROM call_rollups_hourly) AS rollup_rows
+            current_setting('server_version') AS version, (SELECT count(*)::float8 FROM call_rollups_hourly) AS rollup_rows,
+            (SELECT count(*)::float8 FROM call_rollups_daily) AS daily_rows
        FROM tool_calls GROUP BY project_id`,
   );
   if (!facts) throw new Error("no calls in the database");
@@ -474,7 +501,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const compareModel = { model: "claude-sonnet-4-5", version: "20251120" };
 
   log(
-    `data: ${fmt(facts.calls)} calls (${fmt((100 * facts.invalid) / facts.calls, 1)}% invalid), ${fmt(facts.rollup_rows)} rollup rows; ` +
+    `data: ${fmt(facts.calls)} calls (${fmt((100 * facts.invalid) / facts.calls, 1)}% invalid), ${fmt(facts.rollup_rows)} hourly and ${fmt(facts.daily_rows)} daily rollup rows; ` +
       `now = ${now.toISOString()}; run ${sampleRun}, tool ${sampleTool}`,
   );
 
@@ -514,8 +541,8 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const errorSql = `SELECT coalesce(x.message, '(no message)') AS message, count(*)::int AS count, count(x.correction_id)::int AS followed,
             (count(*) FILTER (WHERE c.valid IS DISTINCT FROM false AND x.correction_id IS NOT NULL))::int AS recovered
        FROM tool_calls x LEFT JOIN tool_calls c ON c.project_id = x.project_id AND c.id = x.correction_id
-      WHERE x.project_id = $1 AND x.valid = false AND x.timestamp >= $2 AND x.timestamp < $3
-      GROUP BY 1 ORDER BY 2 DESC LIMIT 2000`;
+      WHERE x.project_id = $1 AND x.valid = false AND x.timestamp >= date_trunc('hour', $2::timestamptz, 'UTC') AND x.timestamp < $3
+      GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 2000`;
   const windowSql = (raw: boolean) =>
     raw
       ? `SELECT count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
@@ -592,14 +619,16 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
         size: length,
       }),
     ),
-    {
-      name: "errorMessages 7d",
-      reads: "index",
-      run: () => callList.errorMessages(projectId, d7),
-      plain: async () => groupByTemplate((await noIndexClient.query(errorSql, [projectId, d7.from, d7.to])).rows),
-      norm: (r) => JSON.stringify(r),
-      size: length,
-    },
+    ...([["7d", d7], ["30d", d30]] as const).map(
+      ([label, range]): Case => ({
+        name: `errorMessages ${label}`,
+        reads: "rollup",
+        run: () => errorMessages(projectId, range),
+        plain: async () => groupByTemplate((await noIndexClient.query(errorSql, [projectId, range.from, range.to])).rows),
+        norm: (r) => JSON.stringify(r),
+        size: length,
+      }),
+    ),
     {
       name: "listCalls first page 7d",
       reads: "index",
@@ -650,11 +679,12 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   ];
 
   const loadBefore = os.loadavg();
-  const results: { c: Case; dash: Stats; plain?: Stats; same?: boolean; rows: number }[] = [];
+  const results: { c: Case; dash: Stats; cpu: number | null; plain?: Stats; same?: boolean; rows: number }[] = [];
   for (const c of cases) {
-    const dash = await measure(c.run, WARMUPS, RUNS);
-    results.push({ c, dash: dash.stats, rows: c.size(dash.result) });
-    log(`${c.name}: p50 ${fmt(dash.stats.p50, 1)} ms, p95 ${fmt(dash.stats.p95, 1)} ms (${c.size(dash.result)} rows)`);
+    const dash = await measure(c.run, WARMUPS, RUNS, poolBackends);
+    results.push({ c, dash: dash.stats, cpu: dash.cpuPerRun, rows: c.size(dash.result) });
+    const cpu = dash.cpuPerRun === null ? "" : `, PostgreSQL CPU ${fmt(dash.cpuPerRun, 1)} ms per run`;
+    log(`${c.name}: p50 ${fmt(dash.stats.p50, 1)} ms, p95 ${fmt(dash.stats.p95, 1)} ms${cpu} (${c.size(dash.result)} rows)`);
   }
   const loadAfterDash = os.loadavg();
   if (!SKIP_RAW) {
@@ -679,7 +709,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
 
   // The table (Markdown, for docs/PERFORMANCE.md).
   const ms = (x: number) => fmt(x, x < 10 ? 1 : 0);
-  const header = ["query", "reads", "rows", "p50 ms", "p95 ms", "max ms", "plain p50 ms", "plain p95 ms", "speed-up (p50)", "same answer", `p95 < ${GOAL_MS} ms`];
+  const header = ["query", "reads", "rows", "p50 ms", "p95 ms", "max ms", "PG CPU ms", "plain p50 ms", "plain p95 ms", "speed-up (p50)", "same answer", `p95 < ${GOAL_MS} ms`];
   const table = results.map((r) => [
     r.c.name,
     r.c.reads === "rollup" ? "rollups" : "raw, indexed",
@@ -687,6 +717,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
     ms(r.dash.p50),
     ms(r.dash.p95),
     ms(r.dash.max),
+    r.cpu === null ? "–" : ms(r.cpu),
     r.plain ? ms(r.plain.p50) : "–",
     r.plain ? ms(r.plain.p95) : "–",
     r.plain ? `${fmt(r.plain.p50 / r.dash.p50, r.plain.p50 / r.dash.p50 < 10 ? 1 : 0)}×` : "–",
@@ -700,7 +731,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
 
   const cpu = os.cpus();
   const facts2: [string, string][] = [
-    ["calls", `${fmt(facts.calls)} (${fmt((100 * facts.invalid) / facts.calls, 1)}% invalid), ${fmt(facts.rollup_rows)} hourly rollup rows`],
+    ["calls", `${fmt(facts.calls)} (${fmt((100 * facts.invalid) / facts.calls, 1)}% invalid), ${fmt(facts.rollup_rows)} hourly and ${fmt(facts.daily_rows)} daily rollup rows`],
     ...(loadFigures
       ? ([
           [
@@ -709,6 +740,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
           ],
         ] as [string, string][])
       : []),
+    ["PG CPU", "the PostgreSQL backends' CPU time per dashboard query run (user + system, /proc), mean over the runs: hardly moved by other load"],
     ["runs", `${RUNS} per dashboard query after ${WARMUPS} warm-ups; plain ${SKIP_RAW ? "skipped" : `${RAW_RUNS} after ${RAW_WARMUPS} (their p95 is their maximum)`}`],
     ["load average", `${loadBefore.map((l) => l.toFixed(1)).join(" ")} before, ${loadAfterDash.map((l) => l.toFixed(1)).join(" ")} after the dashboard queries`],
     ["Node.js", process.version],

@@ -14,7 +14,10 @@ const holder = globalThis as { toolgateDb?: Db };
 function open(): Db {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start Toolgate with `npm start`, which provides it.");
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // No parallel query plans: every query here reads an index range or a rollup (tens of
+  // thousands of rows at most), where starting workers costs more than it saves; on a
+  // two-core machine a parallel plan was 2-5x slower (docs/PERFORMANCE.md).
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, options: "-c max_parallel_workers_per_gather=0" });
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
   return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }

@@ -4,6 +4,9 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createFreshDatabase, type TestServer } from "../../scripts/lib/test-database";
+import { makeEvent } from "../../test/events";
+import { writeCalls, type PreparedCall } from "../services/ingest/write-calls";
+import { ROLLUPS_FROM_CALLS } from "../services/metrics/rebuild-rollups";
 import { applyMigrations, createMigration, defaultPrismaPaths, diffMigrationsToSchema } from "./migrate";
 
 // The server of the run's shared database; each test here makes its own database on it.
@@ -71,5 +74,41 @@ describe("migrations", () => {
       expect(await applyMigrations(url, paths)).toContain("20300102030405_add_drift_probe");
       expect(await tables(url)).toContain("drift_probe");
     });
+  });
+
+  it("daily_and_error_message_rollups fills the new rollups with what ingestion would have written", async () => {
+    const url = await emptyDatabase();
+    await applyMigrations(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows: [project] } = await client.query<{ id: string }>("INSERT INTO projects (id, slug, name) VALUES (gen_random_uuid(), 'p', 'p') RETURNING id");
+      const invalid = (message: string) => ({ valid: false, category: "missing_argument" as const, message, checked: null, differ: false });
+      const valid = { valid: true, category: null, message: null, checked: null, differ: false };
+      const calls: PreparedCall[] = [0, 1, 2, 30, 50].flatMap((h, i) => {
+        const runId = `run-${i}`;
+        const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, h, minute)).toISOString();
+        return [
+          { event: makeEvent({ runId, step: 1, timestamp: at(0) }) as PreparedCall["event"], verdict: invalid(`Error ${i % 2}`) },
+          { event: makeEvent({ runId, step: 2, timestamp: at(1) }) as PreparedCall["event"], verdict: i % 3 ? valid : invalid("again") },
+          { event: makeEvent({ runId, step: 3, timestamp: at(2) }) as PreparedCall["event"], verdict: valid },
+        ];
+      });
+      await client.query("BEGIN");
+      await writeCalls(client as unknown as Parameters<typeof writeCalls>[0], project!.id, calls);
+      await client.query("COMMIT");
+      const newTables = ROLLUPS_FROM_CALLS.map((r) => r.table).filter((t) => t !== "call_rollups_hourly");
+      const snapshot = async () =>
+        Promise.all(newTables.map(async (t) => (await client.query(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)).rows));
+      const kept = await snapshot();
+      expect(kept.every((rows) => rows.length > 0)).toBe(true);
+
+      for (const t of newTables) await client.query(`DELETE FROM ${t}`);
+      const migration = await readFile(path.join(defaultPrismaPaths.migrationsDir, "20261130063722_daily_and_error_message_rollups", "migration.sql"), "utf8");
+      await client.query(migration.slice(migration.indexOf("-- Fill the new rollups")));
+      expect(await snapshot()).toEqual(kept);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { rangeInput, scopeInput, seriesDimension } from "../../contracts/metrics";
 import { chooseBucket, compareVersions } from "../../components/charts/prepare";
-import { errorMessages } from "../services/calls/call-list";
+import { errorMessages } from "../services/metrics/error-messages";
 import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/rollups";
 import { projectProcedure, router } from "../trpc/init";
 

@@ -32,8 +32,16 @@ export async function renameProject(projectId: string, name: string) {
   return prisma().project.update({ where: { id: projectId }, data: { name }, select: { id: true, slug: true, name: true } });
 }
 
+/** The project and all it holds; its rollups have no foreign key (ingestion writes them in bulk), so they go by hand. */
 export async function deleteProject(projectId: string) {
-  await prisma().project.delete({ where: { id: projectId } });
+  const where = { where: { projectId } };
+  await prisma().$transaction([
+    prisma().callRollupHourly.deleteMany(where),
+    prisma().callRollupDaily.deleteMany(where),
+    prisma().errorMessageRollupHourly.deleteMany(where),
+    prisma().errorMessageRollupDaily.deleteMany(where),
+    prisma().project.delete({ where: { id: projectId } }),
+  ]);
 }
 
 export async function listMembers(projectId: string) {

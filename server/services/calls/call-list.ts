@@ -1,7 +1,6 @@
 import { to as copyTo } from "pg-copy-streams";
 import type { CallsFilter } from "../../../contracts/metrics";
 import { invalid as invalidInput } from "../../domain/errors";
-import { groupByTemplate } from "../../domain/message-templates";
 import { orderRunCalls } from "../../domain/pairing";
 import { pool, prisma, type Prisma } from "../../db/client";
 import { callSelect } from "./call-detail";
@@ -124,23 +123,4 @@ export async function runTimeline(projectId: string, runId: string) {
   if (!calls.length) return null;
   const successes = calls.filter((c) => c.valid !== false).length;
   return { runId, calls, attempts: calls.length, successes, invalid: calls.length - successes };
-}
-
-/**
- * Distinct messages returned to models, grouped by template, with how often the next call was valid.
- * A correction counts as recovered unless it is itself an invalid call, so the join looks only
- * among invalid calls: their partial index (tool_calls_invalid_idx) answers it without touching
- * the table, where a lookup of every correction by primary key read the whole table's pages.
- */
-export async function errorMessages(projectId: string, range: { from: Date; to: Date }, tool?: string) {
-  const { rows } = await pool().query<{ message: string; count: number; followed: number; recovered: number }>(
-    `SELECT coalesce(x.message, '(no message)') AS message, count(*)::int AS count, count(x.correction_id)::int AS followed,
-            (count(x.correction_id) - count(failed.id))::int AS recovered
-       FROM tool_calls x
-       LEFT JOIN tool_calls failed ON failed.project_id = x.project_id AND failed.id = x.correction_id AND failed.valid = false
-      WHERE x.project_id = $1 AND x.valid = false AND x.timestamp >= $2 AND x.timestamp < $3 AND ($4::text IS NULL OR x.tool = $4)
-      GROUP BY 1 ORDER BY 2 DESC LIMIT 2000`,
-    [projectId, range.from, range.to, tool ?? null],
-  );
-  return groupByTemplate(rows);
 }

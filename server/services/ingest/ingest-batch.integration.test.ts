@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callerWith, makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { ROLLUPS_FROM_CALLS } from "../metrics/rebuild-rollups";
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 afterAll(() => sql.end());
@@ -32,6 +33,22 @@ async function rollupMatchesRaw(projectId: string) {
   );
   expect(rows.length).toBeGreaterThan(0);
   return rows.filter((r) => r.rolled !== r.raw || r.rolled_invalid !== r.raw_invalid || r.rolled_corrected !== r.raw_corrected);
+}
+
+/**
+ * Rows in which a rollup table, kept up batch by batch, differs from the same rollup computed
+ * from the raw calls at once (per table; empty when they agree).
+ */
+async function rollupsDifferFromRaw(projectId: string) {
+  const differences: Record<string, unknown[]> = {};
+  for (const r of ROLLUPS_FROM_CALLS) {
+    const columns = r.columns.replace("cost_usd", "round(cost_usd::numeric, 9) AS cost_usd");
+    const kept = `SELECT ${r.bucket} AS bucket, ${columns} FROM ${r.table} WHERE project_id = $1`;
+    const computed = `SELECT bucket, ${columns} FROM (${r.select}) s`;
+    const { rows } = await sql.query(`(${kept} EXCEPT ALL ${computed}) UNION ALL (${computed} EXCEPT ALL ${kept})`, [projectId]);
+    if (rows.length) differences[r.table] = rows;
+  }
+  return differences;
 }
 
 describe("ingest.batch", () => {
@@ -104,6 +121,23 @@ describe("ingest.batch", () => {
     expect(ra.duplicates + rb.duplicates).toBe(300);
     expect(await rawCount(q.project.id)).toBe(700);
     expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
+    expect(await rollupsDifferFromRaw(q.project.id)).toEqual({});
+  });
+
+  it("concurrent batches over the same runs all land, in whatever order they lock rows", async () => {
+    const q = await project();
+    const runs = Array.from({ length: 30 }, (_, i) => `busy-run-${i}`);
+    const events = Array.from({ length: 600 }, (_, i) =>
+      makeEvent({ runId: runs[i % 30], step: Math.floor(i / 30), arguments: i % 4 === 0 ? {} : { loannumber: "4471" }, timestamp: new Date(Date.UTC(2026, 10, 1 + (i % 3), i % 24)).toISOString() }),
+    );
+    // six batches, each a different shuffle of overlapping slices, sent at once
+    const batches = Array.from({ length: 6 }, (_, b) => events.filter((_, i) => (i + b) % 3 !== 0).sort(() => Math.random() - 0.5));
+    const results = await Promise.all(batches.map((batch) => q.api.ingest.batch({ events: batch })));
+    expect(results.every((r) => r.rejected.length === 0)).toBe(true);
+    expect(results.reduce((sum, r) => sum + r.accepted, 0)).toBe(600);
+    expect(await rawCount(q.project.id)).toBe(600);
+    expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
+    expect(await rollupsDifferFromRaw(q.project.id)).toEqual({});
   });
 
   it("rollup counts equal count(*) over the raw table after a random mix of batches", async () => {
@@ -114,7 +148,7 @@ describe("ingest.batch", () => {
         runId: runs[i % 40],
         step: Math.floor(i / 40),
         tool: ["getloan", "listopenloans", "nosuchtool"][i % 3],
-        arguments: i % 5 === 0 ? {} : i % 3 === 1 ? { status: "open" } : { loannumber: "4471" },
+        arguments: i % 7 === 0 ? {} : i % 3 === 1 ? { status: "open" } : { loannumber: "4471" },
         timestamp: new Date(Date.UTC(2026, 10, 1 + (i % 4), i % 24)).toISOString(),
         model: { name: i % 2 ? "m1" : "m2", ...(i % 4 ? { version: `v${i % 3}` } : {}) },
         usage: { inputTokens: 100, outputTokens: 10, costUsd: 0.001 },
@@ -125,8 +159,29 @@ describe("ingest.batch", () => {
       await q.api.ingest.batch({ events: batch });
     }
     expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
-    const { rows } = await sql.query("SELECT sum(corrected)::int AS n FROM call_rollups_hourly WHERE project_id = $1", [q.project.id]);
-    expect(rows[0].n).toBeGreaterThan(0);
+    expect(await rollupsDifferFromRaw(q.project.id)).toEqual({});
+    const { rows } = await sql.query(
+      "SELECT sum(followed)::int AS followed, sum(recovered)::int AS recovered, sum(sent)::int AS sent FROM error_message_rollups_daily WHERE project_id = $1",
+      [q.project.id],
+    );
+    // the mix exercises corrections that recovered and corrections that were invalid again
+    expect(rows[0].recovered).toBeGreaterThan(0);
+    expect(rows[0].followed).toBeGreaterThan(rows[0].recovered);
+    expect(rows[0].sent).toBeGreaterThan(rows[0].followed);
+  });
+
+  it("deleting the project removes its calls and every rollup row", async () => {
+    const q = await project();
+    await q.api.ingest.batch({ events: [makeEvent(), makeEvent({ arguments: {} })] });
+    const tables = ["tool_calls", ...ROLLUPS_FROM_CALLS.map((r) => r.table)];
+    const counts = async () => {
+      const rows: Record<string, number> = {};
+      for (const table of tables) rows[table] = (await sql.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [q.project.id])).rows[0].n;
+      return rows;
+    };
+    expect(Object.values(await counts()).every((n) => n > 0)).toBe(true);
+    await q.owner.projects.delete({ project: q.project.slug });
+    expect(await counts()).toEqual(Object.fromEntries(tables.map((t) => [t, 0])));
   });
 
   it("refuses a batch over 1,000 events whole, saying the limit", async () => {
@@ -179,6 +234,7 @@ describe("pairing each invalid call with its next corrected call", () => {
       for (const events of batches) await p.api.ingest.batch({ events });
       const call = await p.owner.calls.byId({ project: p.project.slug, id: bad.id });
       expect(call.correction).toMatchObject({ id: fixed.id, valid: true });
+      expect(await rollupsDifferFromRaw(p.project.id)).toEqual({});
     });
   }
 
@@ -189,5 +245,21 @@ describe("pairing each invalid call with its next corrected call", () => {
     const explicit = makeEvent({ runId: "r", step: 5, correctsId: bad.id });
     await p.api.ingest.batch({ events: [explicit, bad, next] });
     expect((await p.owner.calls.byId({ project: p.project.slug, id: bad.id })).correction).toMatchObject({ id: explicit.id });
+  });
+
+  it("moves a message's recovery when a later call re-links the correction", async () => {
+    const p = await project();
+    const failed = { tool: "getloan", arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } };
+    const bad = makeEvent({ runId: "r", step: 1, ...failed });
+    const fixed = makeEvent({ runId: "r", step: 3, arguments: { loannumber: "4471" } });
+    await p.api.ingest.batch({ events: [bad, fixed] });
+    const errors = async () => (await p.owner.metrics.errors({ project: p.project.slug, range: { from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" } }))[0];
+    expect(await errors()).toMatchObject({ template: "Error <n>", count: 1, followed: 1, recovered: 1 });
+    // a call in between, invalid again: now it is the correction, and the first one did not recover
+    const between = makeEvent({ runId: "r", step: 2, ...failed });
+    await p.api.ingest.batch({ events: [between] });
+    expect((await p.owner.calls.byId({ project: p.project.slug, id: bad.id })).correction).toMatchObject({ id: between.id });
+    expect(await errors()).toMatchObject({ count: 2, followed: 2, recovered: 1 });
+    expect(await rollupsDifferFromRaw(p.project.id)).toEqual({});
   });
 });

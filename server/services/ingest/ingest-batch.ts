@@ -44,16 +44,30 @@ export async function ingestBatch(projectId: string, events: unknown[]): Promise
     calls.push({ event: parsed.data, verdict: verdictFor(parsed.data, registry) });
   });
 
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
-    const accepted = await writeCalls(client, projectId, calls);
-    await client.query("COMMIT");
-    return { accepted, duplicates: duplicates + calls.length - accepted, rejected };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
+  const accepted = await writeInTransaction(projectId, calls);
+  return { accepted, duplicates: duplicates + calls.length - accepted, rejected };
+}
+
+const DEADLOCK = "40P01";
+
+/**
+ * Concurrent batches that touch the same runs update each other's calls (pairing) and
+ * rollup rows; PostgreSQL may then abort one of them as a deadlock. Nothing of it was
+ * written, so it is simply tried again.
+ */
+async function writeInTransaction(projectId: string, calls: PreparedCall[]): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool().connect();
+    try {
+      await client.query("BEGIN");
+      const accepted = await writeCalls(client, projectId, calls);
+      await client.query("COMMIT");
+      return accepted;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error;
+    } finally {
+      client.release();
+    }
   }
 }

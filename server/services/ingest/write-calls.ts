@@ -1,5 +1,6 @@
 import type { PoolClient } from "pg";
 import type { ToolCallEvent } from "../../../contracts/event";
+import { dayOf, hourOf, messageKey } from "../metrics/rollup-source";
 import type { CallVerdict } from "./verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
@@ -42,35 +43,73 @@ const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
 const names = COLUMNS.map(([name]) => `"${name}"`).join(", ");
 const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
+const HOUR = hourOf("timestamp");
+const DAY = dayOf("timestamp");
+const MESSAGE_KEY = messageKey("message");
+
+/** Adds the new calls (`ins`) to one of the call rollups. Sorted, so that concurrent batches lock rows in one order. */
+const addToCallRollup = (table: string, column: string, bucket: string) => `
+  INSERT INTO ${table} AS r (project_id, ${column}, tool, model_name, model_version, category, calls, invalid, input_tokens, output_tokens, cost_usd)
+  SELECT $1::uuid, ${bucket}, tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
+         count(*), count(*) FILTER (WHERE valid = false), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)
+    FROM ins GROUP BY 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6
+  ON CONFLICT (project_id, ${column}, tool, model_name, model_version, category) DO UPDATE SET
+    calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, input_tokens = r.input_tokens + excluded.input_tokens,
+    output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd`;
+
+/** Adds the new invalid calls' messages to one of the error-message rollups. */
+const addToMessageRollup = (table: string, column: string, bucket: string) => `
+  INSERT INTO ${table} AS r (project_id, ${column}, tool, message_hash, message, sent)
+  SELECT $1::uuid, ${bucket}, tool, ${MESSAGE_KEY}, coalesce(message, ''), count(*)
+    FROM ins WHERE valid = false GROUP BY 2, 3, 4, 5 ORDER BY 2, 3, 4
+  ON CONFLICT (project_id, ${column}, tool, message_hash) DO UPDATE SET sent = r.sent + excluded.sent`;
+
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
- * newly inserted ones to the hourly rollups. Hours are UTC.
+ * newly inserted ones to the hourly and daily rollups. Hours and days are UTC.
  */
 const INSERT_SQL = `
 WITH ins AS (
   INSERT INTO tool_calls (project_id, ${names})
-  SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 1
+  SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
-  RETURNING id, run_id, timestamp, tool, model_name, model_version, category, valid, input_tokens, output_tokens, cost_usd
-), roll AS (
-  INSERT INTO call_rollups_hourly AS r (project_id, hour, tool, model_name, model_version, category, calls, invalid, input_tokens, output_tokens, cost_usd)
-  SELECT $1::uuid, date_trunc('hour', timestamp, 'UTC'), tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
-         count(*), count(*) FILTER (WHERE valid = false), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)
-    FROM ins GROUP BY 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6
-  ON CONFLICT (project_id, hour, tool, model_name, model_version, category) DO UPDATE SET
-    calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, input_tokens = r.input_tokens + excluded.input_tokens,
-    output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd
+  RETURNING id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
+), hourly AS (${addToCallRollup("call_rollups_hourly", "hour", HOUR)}
+), daily AS (${addToCallRollup("call_rollups_daily", "day", DAY)}
+), messages_hourly AS (${addToMessageRollup("error_message_rollups_hourly", "hour", HOUR)}
+), messages_daily AS (${addToMessageRollup("error_message_rollups_daily", "day", DAY)}
 )
 SELECT run_id, count(*)::int AS inserted FROM ins GROUP BY run_id`;
+
+/** Applies `changed` (the re-linked invalid calls) to one call rollup's `corrected` count. */
+const correctCallRollup = (table: string, column: string, bucket: string) => `
+  UPDATE ${table} r SET corrected = r.corrected + c.change
+    FROM (SELECT ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
+                 sum(followed) AS change
+            FROM changed GROUP BY 1, 2, 3, 4, 5 HAVING sum(followed) <> 0) c
+   WHERE r.project_id = $1 AND r.${column} = c.bucket AND r.tool = c.tool AND r.model_name = c.model_name
+     AND r.model_version = c.model_version AND r.category = c.category`;
+
+/** Applies `changed` to one error-message rollup's `followed` and `recovered` counts. */
+const correctMessageRollup = (table: string, column: string, bucket: string) => `
+  UPDATE ${table} r SET followed = r.followed + c.followed, recovered = r.recovered + c.recovered
+    FROM (SELECT ${bucket} AS bucket, tool, ${MESSAGE_KEY} AS message_hash, sum(followed) AS followed, sum(recovered) AS recovered
+            FROM changed GROUP BY 1, 2, 3 HAVING sum(followed) <> 0 OR sum(recovered) <> 0) c
+   WHERE r.project_id = $1 AND r.${column} = c.bucket AND r.tool = c.tool AND r.message_hash = c.message_hash`;
+
+/** 1 when a call's correction led somewhere: it exists and is not itself an invalid call. */
+const recovered = (correction: string) =>
+  `(${correction} IS NOT NULL AND NOT EXISTS (SELECT FROM tool_calls f WHERE f.project_id = $1 AND f.id = ${correction} AND f.valid = false))::int`;
 
 /**
  * Links each invalid call of the touched runs to its next corrected call (DESIGN.md):
  * the call naming it in corrects_id, otherwise the next call of the run, in step then
  * time order, that names the same tool. Recomputed per run, so corrections that arrive
- * before, with or after the invalid call all end up linked. A call linked for the first
- * time counts as `corrected` in its rollup row. The runs go in as one array (`run_id = ANY`)
- * so that they are read through the (project_id, run_id, …) index: a join against the run
- * list let the planner scan all of the project's calls for every batch (docs/PERFORMANCE.md).
+ * before, with or after the invalid call all end up linked. Each change of a link is
+ * applied to the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
+ * The runs go in as one array (`run_id = ANY`) so that they are read through the
+ * (project_id, run_id, …) index: a join against the run list let the planner scan all of
+ * the project's calls for every batch (docs/PERFORMANCE.md).
  */
 const PAIR_SQL = `
 WITH runs AS (
@@ -83,22 +122,18 @@ WITH runs AS (
   SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
    WHERE project_id = $1 AND corrects_id IN (SELECT id FROM ordered WHERE valid = false)
    ORDER BY corrects_id, step NULLS LAST, timestamp, id
-), linked AS (
+), changed AS (
   UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
     FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
    WHERE t.project_id = $1 AND t.id = o.id AND o.valid = false
      AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)
-  RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category,
-            (o.previous IS NULL)::int - (t.correction_id IS NULL)::int AS change
-), counted AS (
-  SELECT date_trunc('hour', timestamp, 'UTC') AS hour, tool, model_name, coalesce(model_version, '') AS model_version,
-         coalesce(category, '') AS category, sum(change) AS change
-    FROM linked GROUP BY 1, 2, 3, 4, 5 HAVING sum(change) <> 0
-)
-UPDATE call_rollups_hourly r SET corrected = r.corrected + c.change
-  FROM counted c
- WHERE r.project_id = $1 AND r.hour = c.hour AND r.tool = c.tool AND r.model_name = c.model_name
-   AND r.model_version = c.model_version AND r.category = c.category`;
+  RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.message,
+            (o.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
+            ${recovered("t.correction_id")} - ${recovered("o.previous")} AS recovered
+), hourly AS (${correctCallRollup("call_rollups_hourly", "hour", HOUR)}
+), daily AS (${correctCallRollup("call_rollups_daily", "day", DAY)}
+), messages_hourly AS (${correctMessageRollup("error_message_rollups_hourly", "hour", HOUR)}
+)${correctMessageRollup("error_message_rollups_daily", "day", DAY)}`;
 
 /** Writes the calls in the caller's transaction; returns how many were new. */
 export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {

@@ -77,6 +77,35 @@ describe("metrics from the rollups", () => {
     expect(groups.find((g) => g.examples[0]?.includes("loannumber"))).toMatchObject({ count: 1, recovered: 1 });
   });
 
+  it("a range of several days adds whole days to the partial first and last day", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: LESSON_TOOLS });
+    const failed = { arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } };
+    const at = (iso: string, extra = {}) => makeEvent({ timestamp: iso, runId: iso, ...extra });
+    const events = [
+      at("2026-10-10T05:59:00Z", failed), // before the range's first hour
+      at("2026-10-10T06:45:00Z", failed), // first, partial day: read by the hour
+      at("2026-10-11T12:00:00Z"), // whole days
+      at("2026-10-12T20:00:00Z", failed),
+      at("2026-10-13T00:30:00Z", failed), // last, partial day
+      at("2026-10-13T01:00:00Z", failed), // at the range's end: excluded
+    ];
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 6 });
+    const owner = await p.asOwner();
+    const q = { project: p.project.slug, range: { from: "2026-10-10T06:30:00Z", to: "2026-10-13T01:00:00Z" } };
+    expect((await owner.metrics.totals(q)).current).toMatchObject({ calls: 4, invalid: 3 });
+    const { bucket, rows } = await owner.metrics.series({ ...q, dimension: "none" });
+    expect(bucket).toBe("hour"); // under three days and a bit: hour buckets, all from the hourly rollups
+    expect(rows.map((r) => [r.bucket, r.calls])).toEqual([
+      ["2026-10-10T06:00:00.000Z", 1],
+      ["2026-10-11T12:00:00.000Z", 1],
+      ["2026-10-12T20:00:00.000Z", 1],
+      ["2026-10-13T00:00:00.000Z", 1],
+    ]);
+    expect(await owner.metrics.errors(q)).toEqual([expect.objectContaining({ template: "Error <n>", count: 3 })]);
+  });
+
   it("a correction that is itself invalid is followed but not recovered", async () => {
     const p = await makeProject();
     const api = withKey((await p.key()).key);

@@ -1,24 +1,17 @@
 import type { SeriesDimension } from "../../../contracts/metrics";
 import { pool } from "../../db/client";
+import { CALL_ROLLUPS, dayOf, rollupRows } from "./rollup-source";
 
-/** Dashboards read only the hourly rollups, never raw calls. Hours are UTC. */
+/** Dashboards read only the rollups (whole UTC days from the daily table, hours from the hourly one), never raw calls. */
 export type Range = { from: Date; to: Date };
 export type Scope = { tool?: string; model?: string; modelVersion?: string };
 export type Bucket = "hour" | "day";
 
-/** WHERE clause for project, range and scope, with its parameters. */
-function where(projectId: string, range: Range, scope: Scope = {}) {
-  const params: unknown[] = [projectId, range.from, range.to];
-  const clauses = ["project_id = $1", "hour >= date_trunc('hour', $2::timestamptz, 'UTC')", "hour < $3"];
-  const add = (column: string, value: string | undefined) => {
-    if (value === undefined) return;
-    params.push(value);
-    clauses.push(`${column} = $${params.length}`);
-  };
-  add("tool", scope.tool);
-  add("model_name", scope.model);
-  add("model_version", scope.modelVersion);
-  return { sql: clauses.join(" AND "), params };
+/** The project's call rollups over the range and scope, as a FROM item, with its parameters. */
+function rows(projectId: string, range: Range, scope: Scope = {}, hourly = false) {
+  const params: unknown[] = [];
+  const from = rollupRows(CALL_ROLLUPS, projectId, range, { tool: scope.tool, model_name: scope.model, model_version: scope.modelVersion }, params, hourly);
+  return { from, params };
 }
 
 const TOTALS = `sum(calls)::float8 AS calls, sum(invalid)::float8 AS invalid, sum(corrected)::float8 AS corrected,
@@ -37,9 +30,9 @@ const totalsOf = (r: TotalsRow | undefined): Totals => ({
 });
 
 export async function totals(projectId: string, range: Range, scope?: Scope): Promise<Totals> {
-  const w = where(projectId, range, scope);
-  const { rows } = await pool().query<TotalsRow>(`SELECT ${TOTALS} FROM call_rollups_hourly WHERE ${w.sql}`, w.params);
-  return totalsOf(rows[0]);
+  const r = rows(projectId, range, scope);
+  const result = await pool().query<TotalsRow>(`SELECT ${TOTALS} FROM ${r.from}`, r.params);
+  return totalsOf(result.rows[0]);
 }
 
 const KEY: Record<Exclude<SeriesDimension, "none">, string> = {
@@ -54,68 +47,64 @@ const KEY: Record<Exclude<SeriesDimension, "none">, string> = {
  * dashboard_query_indexes keeps statistics on exactly this expression, so that the planner
  * knows how few days there are and hashes the rows instead of sorting them.
  */
-const DAY_BUCKET = "date_bin('1 day', hour, TIMESTAMPTZ '2000-01-01 00:00:00+00')";
+const DAY_BUCKET = dayOf("hour");
 
 const SUMS = `sum(calls) AS calls, sum(invalid) AS invalid, sum(corrected) AS corrected, sum(cost_usd) AS cost_usd,
   sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens`;
 
 /** Per time bucket and series key: calls and invalid calls (and the rest of the totals). */
 export async function series(projectId: string, range: Range, bucket: Bucket, dimension: SeriesDimension, scope?: Scope) {
-  const w = where(projectId, range, scope);
+  const r = rows(projectId, range, scope, bucket === "hour");
   const bucketSql = bucket === "hour" ? "hour" : DAY_BUCKET;
-  const category = dimension === "category" ? "AND category <> ''" : "";
+  const category = dimension === "category" ? "WHERE category <> ''" : "";
   // Model versions are grouped by their columns first and labelled per group, not per row.
   const sql =
     dimension === "modelVersion"
       ? `SELECT bucket, ${KEY.modelVersion} AS key, ${TOTALS}
-           FROM (SELECT ${bucketSql} AS bucket, model_name, model_version, ${SUMS}
-                   FROM call_rollups_hourly WHERE ${w.sql} GROUP BY 1, 2, 3) per_version
+           FROM (SELECT ${bucketSql} AS bucket, model_name, model_version, ${SUMS} FROM ${r.from} GROUP BY 1, 2, 3) per_version
           GROUP BY 1, 2 ORDER BY 1, 2`
       : `SELECT ${bucketSql} AS bucket, ${dimension === "none" ? "''" : KEY[dimension]} AS key, ${TOTALS}
-           FROM call_rollups_hourly WHERE ${w.sql} ${category} GROUP BY 1, 2 ORDER BY 1, 2`;
-  const { rows } = await pool().query<TotalsRow & { bucket: Date; key: string }>(sql, w.params);
-  return rows.map((r) => ({ bucket: r.bucket.toISOString(), key: r.key, ...totalsOf(r) }));
+           FROM ${r.from} ${category} GROUP BY 1, 2 ORDER BY 1, 2`;
+  const result = await pool().query<TotalsRow & { bucket: Date; key: string }>(sql, r.params);
+  return result.rows.map((row) => ({ bucket: row.bucket.toISOString(), key: row.key, ...totalsOf(row) }));
 }
 
 /** Totals per key over the whole range, largest first. */
 export async function breakdown(projectId: string, range: Range, dimension: Exclude<SeriesDimension, "none"> | "model", scope?: Scope) {
-  const w = where(projectId, range, scope);
+  const r = rows(projectId, range, scope);
   const select =
     dimension === "model" ? "model_name AS key, model_version AS version" : `${KEY[dimension]} AS key, '' AS version`;
-  const { rows } = await pool().query<TotalsRow & { key: string; version: string }>(
-    `SELECT ${select}, ${TOTALS} FROM call_rollups_hourly WHERE ${w.sql}
-      ${dimension === "category" ? "AND category <> ''" : ""} GROUP BY 1, 2 ORDER BY sum(calls) DESC, 1, 2`,
-    w.params,
+  const result = await pool().query<TotalsRow & { key: string; version: string }>(
+    `SELECT ${select}, ${TOTALS} FROM ${r.from}
+      ${dimension === "category" ? "WHERE category <> ''" : ""} GROUP BY 1, 2 ORDER BY sum(calls) DESC, 1, 2`,
+    r.params,
   );
-  return rows.map((r) => ({ key: r.key, version: r.version, ...totalsOf(r) }));
+  return result.rows.map((row) => ({ key: row.key, version: row.version, ...totalsOf(row) }));
 }
 
 /** Per tool: totals and its most common failure category. */
 export async function toolTable(projectId: string, range: Range, scope?: Scope) {
-  const w = where(projectId, range, scope);
-  const { rows } = await pool().query<TotalsRow & { key: string; top_category: string | null }>(
+  const r = rows(projectId, range, scope);
+  const result = await pool().query<TotalsRow & { key: string; top_category: string | null }>(
     `SELECT tool AS key, ${TOTALS},
             (array_agg(category ORDER BY invalid DESC) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
-       FROM (SELECT tool, category, sum(calls) AS calls, sum(invalid) AS invalid, sum(corrected) AS corrected, sum(cost_usd) AS cost_usd,
-                    sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens
-               FROM call_rollups_hourly WHERE ${w.sql} GROUP BY 1, 2) per_category
+       FROM (SELECT tool, category, ${SUMS} FROM ${r.from} GROUP BY 1, 2) per_category
       GROUP BY 1 ORDER BY sum(calls) DESC, 1`,
-    w.params,
+    r.params,
   );
-  return rows.map((r) => ({ tool: r.key, topCategory: r.top_category, ...totalsOf(r) }));
+  return result.rows.map((row) => ({ tool: row.key, topCategory: row.top_category, ...totalsOf(row) }));
 }
 
 /** Two model versions side by side, per `dimension` (tool or category). */
 export async function versionCounts(projectId: string, range: Range, model: string, version: string, dimension: "tool" | "category") {
-  const w = where(projectId, range, { model, modelVersion: version });
-  const { rows } = await pool().query<{ key: string; invalid: number; total: number }>(
+  const r = rows(projectId, range, { model, modelVersion: version });
+  const result = await pool().query<{ key: string; invalid: number; total: number }>(
     dimension === "tool"
-      ? `SELECT tool AS key, sum(invalid)::float8 AS invalid, sum(calls)::float8 AS total FROM call_rollups_hourly WHERE ${w.sql} GROUP BY 1`
+      ? `SELECT tool AS key, sum(invalid)::float8 AS invalid, sum(calls)::float8 AS total FROM ${r.from} GROUP BY 1`
       : // per category: calls of that category against all calls of the version
-        `WITH t AS (SELECT sum(calls)::float8 AS total FROM call_rollups_hourly WHERE ${w.sql})
-         SELECT category AS key, sum(invalid)::float8 AS invalid, (SELECT total FROM t) AS total
-           FROM call_rollups_hourly WHERE ${w.sql} AND category <> '' GROUP BY 1`,
-    w.params,
+        `SELECT category AS key, sum(invalid)::float8 AS invalid, sum(sum(calls)) OVER ()::float8 AS total
+           FROM ${r.from} GROUP BY 1 ORDER BY 1`,
+    r.params,
   );
-  return rows;
+  return dimension === "category" ? result.rows.filter((row) => row.key !== "") : result.rows;
 }

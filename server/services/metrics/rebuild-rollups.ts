@@ -1,0 +1,45 @@
+import type { ClientBase } from "pg";
+import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, hourOf, messageKey } from "./rollup-source";
+
+const callRollup = (bucket: string) => `
+  SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
+         count(*) AS calls, count(*) FILTER (WHERE valid = false) AS invalid,
+         count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL) AS corrected,
+         coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd
+    FROM tool_calls WHERE project_id = $1 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
+
+// A correction counts as recovered unless it is itself an invalid call.
+const messageRollup = (bucket: string) => `
+  SELECT x.project_id, ${bucket} AS bucket, x.tool, ${messageKey("x.message")} AS message_hash, coalesce(x.message, '') AS message,
+         count(*) AS sent, count(x.correction_id) AS followed, count(x.correction_id) - count(failed.id) AS recovered
+    FROM tool_calls x
+    LEFT JOIN tool_calls failed ON failed.project_id = x.project_id AND failed.id = x.correction_id AND failed.valid = false
+   WHERE x.project_id = $1 AND x.valid = false
+   GROUP BY 1, 2, 3, 5 ORDER BY 2, 3, 4`;
+
+
+/**
+ * Every rollup table with the SELECT that computes its rows for project $1 from the raw calls,
+ * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write-calls.ts).
+ */
+export const ROLLUPS_FROM_CALLS = [
+  { table: CALL_ROLLUPS.hourly, bucket: "hour", columns: CALL_ROLLUPS.columns, select: callRollup(hourOf("timestamp")) },
+  { table: CALL_ROLLUPS.daily, bucket: "day", columns: CALL_ROLLUPS.columns, select: callRollup(dayOf("timestamp")) },
+  { table: ERROR_MESSAGE_ROLLUPS.hourly, bucket: "hour", columns: ERROR_MESSAGE_ROLLUPS.columns, select: messageRollup(hourOf("x.timestamp")) },
+  { table: ERROR_MESSAGE_ROLLUPS.daily, bucket: "day", columns: ERROR_MESSAGE_ROLLUPS.columns, select: messageRollup(dayOf("x.timestamp")) },
+];
+
+/**
+ * Recomputes a project's rollups from its raw calls (after a bulk load). Rows go in in time
+ * order, as ingestion writes them, so that a range's rows sit together on disk. Answers the
+ * rows written per table.
+ */
+export async function rebuildRollups(client: ClientBase, projectId: string): Promise<Record<string, number>> {
+  const written: Record<string, number> = {};
+  for (const r of ROLLUPS_FROM_CALLS) {
+    await client.query(`DELETE FROM ${r.table} WHERE project_id = $1`, [projectId]);
+    const { rowCount } = await client.query(`INSERT INTO ${r.table} (project_id, ${r.bucket}, ${r.columns}) ${r.select}`, [projectId]);
+    written[r.table] = rowCount ?? 0;
+  }
+  return written;
+}

@@ -1,7 +1,7 @@
 import { changePasswordInput, setupInput, signInInput } from "../../contracts/accounts";
 import { changePassword, setupFirstAdmin, signIn, userCount } from "../services/auth/accounts";
 import { createSession, deleteSession, readCookie, SESSION_COOKIE, sessionCookie, userForSession } from "../services/auth/sessions";
-import { publicProcedure, router, userProcedure, type Context } from "../trpc/init";
+import { publicProcedure, router, sessionProcedure, type Context } from "../trpc/init";
 
 async function startSession(ctx: Context, userId: string) {
   const { token, expiresAt } = await createSession(userId);
@@ -34,7 +34,7 @@ export const authRouter = router({
     return { ok: true };
   }),
 
-  changePassword: userProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+  changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     await changePassword(ctx.user.id, input.current, input.next);
     return { ok: true };
   }),

@@ -61,10 +61,22 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapErrors);
 
-export const userProcedure = publicProcedure.use(async ({ ctx, next }) => {
+/** Signed in, possibly still with the temporary password of an invitation: only for choosing one's own. */
+export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const user = await userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE));
   if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: no valid session." });
   return next({ ctx: { user } });
+});
+
+/** Signed in with a password of one's own (the pages send invited users to /account/password too). */
+export const userProcedure = sessionProcedure.use(({ ctx, next }) => {
+  if (ctx.user.mustChangePassword) {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message: "This account still has the temporary password it was invited with: choose your own at /account/password first.",
+    });
+  }
+  return next();
 });
 
 /** Signed in and a member of the input's `project` (slug) with at least `minRole`. */

@@ -76,6 +76,17 @@ describe("roles", () => {
     const members = await owner.members.list({ project: p.project.slug });
     expect(members.find((m) => m.id === added.userId)).toMatchObject({ role: "viewer", invitePending: true });
   });
+
+  it("an invited account can do nothing through the API but choose its own password", async () => {
+    const p = await makeProject();
+    const owner = await p.asOwner();
+    const added = await owner.members.add({ project: p.project.slug, email: `${unique("invited")}@example.test`, role: "member" });
+    const invited = await signedIn(added.userId);
+    await expect(invited.projects.list()).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/temporary password.*\/account\/password/) });
+    await expect(invited.metrics.totals({ project: p.project.slug, range: { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await invited.auth.changePassword({ current: added.oneTimePassword!, next: "a password of my own, long enough" });
+    expect(JSON.stringify(await invited.projects.list())).toContain(p.project.slug);
+  });
 });
 
 describe("API keys", () => {

@@ -355,7 +355,7 @@ const CLOCK_TICKS = 100;
 
 /**
  * Wall time per run, and the PostgreSQL backends' CPU time per run (mean over the runs): the
- * CPU figure hardly depends on what else the machine runs, the wall time does.
+ * CPU figure depends less on what else the machine runs than the wall time.
  */
 async function measure<T>(run: () => Promise<T>, warmups: number, runs: number, backends?: () => Promise<number[]>): Promise<{ stats: Stats; result: T; cpuPerRun: number | null }> {
   let result = undefined as T;
@@ -744,7 +744,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
           ],
         ] as [string, string][])
       : []),
-    ["PG CPU", "the PostgreSQL backends' CPU time per dashboard query run (user + system, /proc), mean over the runs: hardly moved by other load"],
+    ["PG CPU", "the PostgreSQL backends' CPU time per dashboard query run (user + system, /proc), mean over the runs: moved less by other load than the wall time"],
     ["runs", `${RUNS} per dashboard query after ${WARMUPS} warm-ups; plain ${SKIP_RAW ? "skipped" : `${RAW_RUNS} after ${RAW_WARMUPS} (their p95 is their maximum)`}`],
     ["load average", `${loadBefore.map((l) => l.toFixed(1)).join(" ")} before, ${loadAfterDash.map((l) => l.toFixed(1)).join(" ")} after the dashboard queries`],
     ["Node.js", process.version],

@@ -107,9 +107,10 @@ const recovered = (correction: string) =>
  * time order, that names the same tool. Recomputed per run, so corrections that arrive
  * before, with or after the invalid call all end up linked. Each change of a link is
  * applied to the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
- * The runs go in as one array (`run_id = ANY`) so that they are read through the
- * (project_id, run_id, …) index: a join against the run list let the planner scan all of
- * the project's calls for every batch (docs/PERFORMANCE.md).
+ * Runs and ids go in as arrays (`= ANY`), which index scans take as their condition, rather
+ * than as joins: for a project that the table's statistics do not know yet (a new one, or
+ * any until the next ANALYZE) the planner expects one row, and a join then scanned all of
+ * the project's calls once per invalid call of the batch (docs/PERFORMANCE.md).
  */
 const PAIR_SQL = `
 WITH runs AS (
@@ -120,12 +121,12 @@ WITH runs AS (
     FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = ANY((SELECT ids FROM runs)::text[])
 ), explicit AS (
   SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
-   WHERE project_id = $1 AND corrects_id IN (SELECT id FROM ordered WHERE valid = false)
+   WHERE project_id = $1 AND corrects_id = ANY(array(SELECT id FROM ordered WHERE valid = false))
    ORDER BY corrects_id, step NULLS LAST, timestamp, id
 ), changed AS (
   UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
     FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
-   WHERE t.project_id = $1 AND t.id = o.id AND o.valid = false
+   WHERE t.project_id = $1 AND t.id = ANY(array(SELECT id FROM ordered WHERE valid = false)) AND t.id = o.id AND o.valid = false
      AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)
   RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.message,
             (o.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,

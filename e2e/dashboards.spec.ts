@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createProjectViaUi, ensureAdmin, unique } from "./helpers";
+import { createProjectViaUi, unique } from "./helpers";
 import { expectChartData } from "./demo-helpers";
 
 // One project with demo data for the whole file: loading it is the slow part.
@@ -22,7 +22,6 @@ test.afterAll(async () => {
 
 test("a new project shows how to send events and offers demo data; loading it fills the overview", async () => {
   test.setTimeout(150_000);
-  await ensureAdmin(page);
   slug = await createProjectViaUi(page, unique("Dashboards"));
 
   await expect(page.getByText("No events yet")).toBeVisible();

@@ -1,12 +1,11 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import { createProjectViaUi, ensureAdmin, unique } from "./helpers";
+import { createProjectViaUi, unique } from "./helpers";
 
 /**
- * A fresh project filled with demo data through the UI: signs in as the e2e admin, creates
+ * A fresh project filled with demo data through the UI (the page must be signed in): creates
  * the project, checks its empty overview and clicks "Load demo data". Answers the slug.
  */
 export async function createDemoProject(page: Page, name = unique("Dashboards")): Promise<string> {
-  await ensureAdmin(page);
   const slug = await createProjectViaUi(page, name);
   await expect(page.getByText("No events yet")).toBeVisible();
   await page.getByRole("button", { name: "Load demo data" }).click();

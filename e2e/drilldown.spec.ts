@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createProjectViaUi, ensureAdmin, unique } from "./helpers";
+import { createProjectViaUi, unique } from "./helpers";
 
 // Drill-down from the lists to one call: calls explorer, CSV export, call detail, run
 // timeline, error messages. One project with demo data for the whole file, loaded once.
@@ -66,7 +66,6 @@ async function downloadCsv(): Promise<string[][]> {
 
 test("a fresh project gets demo data from its empty overview", async () => {
   test.setTimeout(120_000);
-  await ensureAdmin(page);
   slug = await createProjectViaUi(page, unique("Drilldown"));
   await expect(page.getByText("No events yet")).toBeVisible();
   const loaded = page.waitForResponse((r) => r.url().includes("/api/trpc/demo.load"), { timeout: 110_000 });

@@ -52,9 +52,10 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  // One fresh database per run. "first-run" sees it empty; "setup" signs the admin in once
-  // (e2e/shared.setup.ts); the other specs start signed in with that session (tests about
-  // signing in use a signed-out browser).
+  // One fresh database per run. "first-run" sees it empty; "setup" signs the admin in once and
+  // fills one project with demo data through the UI (e2e/shared.setup.ts); the other specs
+  // start signed in with that session (tests about signing in use a signed-out browser) and
+  // read the shared demo project instead of loading ~30,000 events each.
   projects: [
     { name: "first-run", testMatch: /first-run\.spec\.ts$/ },
     { name: "setup", testMatch: /\.setup\.ts$/, dependencies: ["first-run"] },

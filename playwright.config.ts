@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { statePath } from "./e2e/state";
 
 // Playwright's own browser download does not work offline: use Debian's Chromium.
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -51,6 +52,20 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
+  // One fresh database per run. "first-run" sees it empty; "setup" signs the admin in once and
+  // fills one project with demo data through the UI (e2e/shared.setup.ts); the other specs
+  // start signed in with that session (tests about signing in use a signed-out browser) and
+  // read the shared demo project instead of loading ~30,000 events each.
+  projects: [
+    { name: "first-run", testMatch: /first-run\.spec\.ts$/ },
+    { name: "setup", testMatch: /\.setup\.ts$/, dependencies: ["first-run"] },
+    {
+      name: "chromium",
+      testIgnore: /first-run\.spec\.ts$/,
+      dependencies: ["setup"],
+      use: { storageState: statePath("admin.json") },
+    },
+  ],
   webServer: {
     command: "node --import tsx scripts/e2e-server.ts",
     url: `http://localhost:${port}/api/health`,

@@ -1,70 +1,69 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, completeSetup, createProjectViaUi, ensureAdmin, signIn, signOut, unique } from "./helpers";
+import { ADMIN, createProjectViaUi, ensureAdmin, signIn, signOut, unique } from "./helpers";
+import { SIGNED_OUT } from "./state";
 
+// Accounts, sessions and project settings. The first run (/setup) is e2e/first-run.spec.ts.
+// Tests start signed in as the admin with the session of e2e/shared.setup.ts; those about
+// signing in and out start signed out and sign in through the form, with sessions of their own
+// (signing out ends only the session it is done in).
 // Whole sign-in journeys: several argon2 hashes each, on 2-core machines that may be busy.
 test.describe.configure({ timeout: 120_000 });
 
-test("first run: every page goes to /setup; setup creates the admin and lands on the project", async ({ page, request }) => {
-  const status = await request.get("/api/trpc/auth.status");
-  const fresh = (await status.json()).result.data.needsSetup as boolean;
-  test.info().annotations.push({ type: "database", description: fresh ? "fresh: first run exercised" : "already set up by another spec" });
+test.describe("without a session", () => {
+  test.use({ storageState: SIGNED_OUT });
 
-  if (fresh) {
-    for (const path of ["/", "/login", "/login?next=%2Fprojects%2Fnew", "/projects/new", "/account/password", "/p/anything", "/p/anything/settings/keys"]) {
-      await page.goto(path);
-      await expect(page, `${path} goes to /setup`).toHaveURL(/\/setup$/);
-    }
-    await completeSetup(page);
-    await expect(page.getByRole("heading", { level: 1, name: ADMIN.projectName })).toBeVisible();
-    await expect(page.getByText("No events yet")).toBeVisible();
-    const origin = new URL(page.url()).origin;
-    await expect(page.locator("pre")).toContainText(`curl -X POST ${origin}/api/trpc/ingest.batch`);
-    await expect(page.locator("pre")).toContainText("Authorization: Bearer <your key>");
-    await expect(page.getByTestId("signed-in-email")).toHaveText(ADMIN.email);
+  test("signed out, protected pages go to /login; a wrong password says so; sign-in returns to the page", async ({ page, request }) => {
+    const slug = await ensureAdmin(page);
     await signOut(page);
-  }
 
-  // once anyone exists, setup is closed: the page sends to /login, the API refuses
-  await page.goto("/setup");
-  await expect(page).toHaveURL(/\/login$/);
-  const again = await request.post("/api/trpc/auth.setup", {
-    data: { email: "late@example.test", password: "another long password", projectName: "Late", projectSlug: "late" },
+    for (const path of ["/", "/projects/new", `/p/${slug}`, `/p/${slug}/settings`, "/account/password"]) {
+      await page.goto(path);
+      await expect(page, `${path} goes to /login`).toHaveURL(/\/login(\?|$)/);
+    }
+    expect((await request.get("/api/trpc/projects.list")).status()).toBe(401);
+
+    await page.goto(`/p/${slug}/settings/members`);
+    await expect(page).toHaveURL(`/login?next=${encodeURIComponent(`/p/${slug}/settings/members`)}`);
+    await signIn(page, ADMIN.email, "not the password at all");
+    await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+    await expect(page).toHaveURL(/\/login\?next=/);
+
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(`/p/${slug}/settings/members`);
+    await expect(page.getByRole("heading", { name: "Members", exact: true })).toBeVisible();
   });
-  expect(again.status()).toBe(409);
-  expect((await again.json()).error.message).toContain("already set up");
-});
 
-test("signed out, protected pages go to /login; a wrong password says so; sign-in returns to the page", async ({ page, request }) => {
-  const slug = await ensureAdmin(page);
-  await signOut(page);
+  test("?next= only leads to paths on this site", async ({ page }) => {
+    await page.goto("/login?next=//evil.example/x");
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect(page).toHaveURL(/localhost:\d+\/p\/[a-z0-9-]+$/);
+  });
 
-  for (const path of ["/", "/projects/new", `/p/${slug}`, `/p/${slug}/settings`, "/account/password"]) {
-    await page.goto(path);
-    await expect(page, `${path} goes to /login`).toHaveURL(/\/login(\?|$)/);
-  }
-  expect((await request.get("/api/trpc/projects.list")).status()).toBe(401);
+  test("pages carry the security headers", async ({ page }) => {
+    const response = await page.goto("/login");
+    expect(response).not.toBeNull();
+    const headers = response!.headers();
+    const csp = headers["content-security-policy"] ?? "";
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self' 'unsafe-inline'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["x-frame-options"]).toBe("DENY");
+    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  });
 
-  await page.goto(`/p/${slug}/settings/members`);
-  await expect(page).toHaveURL(`/login?next=${encodeURIComponent(`/p/${slug}/settings/members`)}`);
-  await signIn(page, ADMIN.email, "not the password at all");
-  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
-  await expect(page).toHaveURL(/\/login\?next=/);
-
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(`/p/${slug}/settings/members`);
-  await expect(page.getByRole("heading", { name: "Members", exact: true })).toBeVisible();
-});
-
-test("?next= only leads to paths on this site", async ({ page }) => {
-  await ensureAdmin(page);
-  await signOut(page);
-  await page.goto("/login?next=//evil.example/x");
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/localhost:\d+\/p\/[a-z0-9-]+$/);
+  test("a request body over 4 MB gets 413 with a message naming the limit", async ({ request }) => {
+    const body = Buffer.alloc(4 * 1024 * 1024 + 1, "a");
+    const response = await request.post("/api/trpc/ingest.batch", { headers: { "content-type": "application/json" }, data: body });
+    expect(response.status()).toBe(413);
+    const json = await response.json();
+    expect(json.error.message).toContain("4 MB");
+    expect(json.error.data.code).toBe("PAYLOAD_TOO_LARGE");
+  });
 });
 
 test("an API key made in the browser works until it is revoked in the browser", async ({ page }) => {
-  await ensureAdmin(page);
   const slug = await createProjectViaUi(page, unique("Keys"));
   await page.goto(`/p/${slug}/settings/keys`);
   await page.getByLabel("Name").fill("e2e harness");
@@ -98,7 +97,6 @@ test("an API key made in the browser works until it is revoked in the browser", 
 });
 
 test("an owner renames a project and deletes it after typing its slug", async ({ page }) => {
-  await ensureAdmin(page);
   const slug = await createProjectViaUi(page, unique("Doomed"));
   await page.goto(`/p/${slug}/settings`);
   const renamed = unique("Renamed");
@@ -119,20 +117,6 @@ test("an owner renames a project and deletes it after typing its slug", async ({
   expect(gone?.status()).toBe(404);
 });
 
-test("pages carry the security headers", async ({ page }) => {
-  const response = await page.goto("/login");
-  expect(response).not.toBeNull();
-  const headers = response!.headers();
-  const csp = headers["content-security-policy"] ?? "";
-  expect(csp).toContain("default-src 'self'");
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("script-src 'self' 'unsafe-inline'");
-  expect(csp).not.toContain("unsafe-eval");
-  expect(headers["x-content-type-options"]).toBe("nosniff");
-  expect(headers["x-frame-options"]).toBe("DENY");
-  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
-});
-
 test("a project name with markup shows as literal text and runs nothing", async ({ page }) => {
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => {
@@ -140,7 +124,6 @@ test("a project name with markup shows as literal text and runs nothing", async 
     void dialog.dismiss();
   });
   const name = `<script>alert(1)</script> & "quotes"`;
-  await ensureAdmin(page);
   const slug = await createProjectViaUi(page, name, unique("xss"));
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
@@ -154,17 +137,7 @@ test("a project name with markup shows as literal text and runs nothing", async 
   expect(dialogs).toEqual([]);
 });
 
-test("a request body over 4 MB gets 413 with a message naming the limit", async ({ request }) => {
-  const body = Buffer.alloc(4 * 1024 * 1024 + 1, "a");
-  const response = await request.post("/api/trpc/ingest.batch", { headers: { "content-type": "application/json" }, data: body });
-  expect(response.status()).toBe(413);
-  const json = await response.json();
-  expect(json.error.message).toContain("4 MB");
-  expect(json.error.data.code).toBe("PAYLOAD_TOO_LARGE");
-});
-
-test("an invited member signs in with the one-time password and must choose a new one", async ({ page }) => {
-  await ensureAdmin(page);
+test("an invited member signs in with the one-time password and must choose a new one", async ({ page, browser }) => {
   const slug = await createProjectViaUi(page, unique("Invites"));
   await page.goto(`/p/${slug}/settings/members`);
   const email = `${unique("invitee")}@example.test`;
@@ -176,31 +149,34 @@ test("an invited member signs in with the one-time password and must choose a ne
   expect(oneTimePassword.length).toBeGreaterThanOrEqual(12);
   await expect(page.getByTestId("member-row").filter({ hasText: email })).toContainText("invite pending");
 
-  await signOut(page);
-  await signIn(page, email, oneTimePassword);
-  await expect(page).toHaveURL(/\/account\/password$/);
-  await page.goto(`/p/${slug}/settings`);
-  await expect(page, "nothing else before a new password").toHaveURL(/\/account\/password$/);
+  // the invitee signs in in a browser of their own; the admin's session stays as it is
+  const invitee = await browser.newPage({ storageState: SIGNED_OUT });
+  await invitee.goto("/login");
+  await signIn(invitee, email, oneTimePassword);
+  await expect(invitee).toHaveURL(/\/account\/password$/);
+  await invitee.goto(`/p/${slug}/settings`);
+  await expect(invitee, "nothing else before a new password").toHaveURL(/\/account\/password$/);
 
   const chosen = "my very own password";
-  await page.getByLabel("One-time password").fill(oneTimePassword);
-  await page.getByLabel("New password", { exact: true }).fill(chosen);
-  await page.getByLabel("Repeat the new password").fill(chosen);
-  await page.getByRole("button", { name: "Set new password" }).click();
-  await expect(page).toHaveURL(`/p/${slug}`);
-  await expect(page.getByTestId("signed-in-email")).toHaveText(email);
+  await invitee.getByLabel("One-time password").fill(oneTimePassword);
+  await invitee.getByLabel("New password", { exact: true }).fill(chosen);
+  await invitee.getByLabel("Repeat the new password").fill(chosen);
+  await invitee.getByRole("button", { name: "Set new password" }).click();
+  await expect(invitee).toHaveURL(`/p/${slug}`);
+  await expect(invitee.getByTestId("signed-in-email")).toHaveText(email);
 
   // a viewer sees the members but none of the owner's controls, and no API keys tab
-  await page.goto(`/p/${slug}/settings/members`);
-  await expect(page.getByTestId("member-row").filter({ hasText: email })).not.toContainText("invite pending");
-  await expect(page.getByRole("heading", { name: "Add a member" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: /Remove/ })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "API keys" })).toHaveCount(0);
+  await invitee.goto(`/p/${slug}/settings/members`);
+  await expect(invitee.getByTestId("member-row").filter({ hasText: email })).not.toContainText("invite pending");
+  await expect(invitee.getByRole("heading", { name: "Add a member" })).toHaveCount(0);
+  await expect(invitee.getByRole("button", { name: /Remove/ })).toHaveCount(0);
+  await expect(invitee.getByRole("link", { name: "API keys" })).toHaveCount(0);
 
   // the one-time password no longer works
-  await signOut(page);
-  await signIn(page, email, oneTimePassword);
-  await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
-  await signIn(page, email, chosen);
-  await expect(page).toHaveURL(`/p/${slug}`);
+  await signOut(invitee);
+  await signIn(invitee, email, oneTimePassword);
+  await expect(invitee.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+  await signIn(invitee, email, chosen);
+  await expect(invitee).toHaveURL(`/p/${slug}`);
+  await invitee.close();
 });

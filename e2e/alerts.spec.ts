@@ -1,9 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, unique } from "./helpers";
-import { createDemoProject, expectChartData } from "./demo-helpers";
+import { ADMIN } from "./helpers";
+import { expectChartData } from "./demo-helpers";
+import { demoProject } from "./state";
 
-// One demo project for the whole file: loading it is the slow part. The demo data has a
-// regression (acme-large 2026-09 → 2026-11) that the built-in regression guard must catch.
+// On the run's demo project (e2e/shared.setup.ts): its data has a regression (acme-large
+// 2026-09 → 2026-11) that the built-in regression guard must catch. This is the only spec that
+// evaluates, acknowledges, adds rules or webhooks there, and no other spec checks those, so the
+// order of the specs does not matter.
 test.describe.configure({ mode: "serial" });
 
 let page: Page;
@@ -24,6 +27,7 @@ async function evaluateNow() {
 }
 
 test.beforeAll(async ({ browser }) => {
+  slug = demoProject().slug;
   page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
 });
 test.afterAll(async () => {
@@ -31,9 +35,6 @@ test.afterAll(async () => {
 });
 
 test("after demo data and 'Evaluate now', the regression incident is listed first and the nav shows a badge", async () => {
-  test.setTimeout(150_000);
-  slug = await createDemoProject(page, unique("Alerts"));
-
   await page.goto(`/p/${slug}/alerts`);
   await evaluateNow();
 

@@ -1,8 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createProjectViaUi, ensureAdmin, unique } from "./helpers";
 import { expectChartData } from "./demo-helpers";
+import { demoProject } from "./state";
 
-// One project with demo data for the whole file: loading it is the slow part.
+// The dashboards of the run's demo project (loaded once, through the UI, by e2e/shared.setup.ts,
+// which also checks a new project's empty overview). These tests only read it.
 test.describe.configure({ mode: "serial" });
 
 let page: Page;
@@ -14,25 +15,11 @@ const shot = async (name: string) => {
 };
 
 test.beforeAll(async ({ browser }) => {
+  slug = demoProject().slug;
   page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
 });
 test.afterAll(async () => {
   await page.close();
-});
-
-test("a new project shows how to send events and offers demo data; loading it fills the overview", async () => {
-  test.setTimeout(150_000);
-  await ensureAdmin(page);
-  slug = await createProjectViaUi(page, unique("Dashboards"));
-
-  await expect(page.getByText("No events yet")).toBeVisible();
-  await expect(page.locator("pre")).toContainText("/api/trpc/ingest.batch");
-  await expect(page.locator("canvas")).toHaveCount(0); // an empty state, not blank charts
-  await shot("overview-empty");
-
-  await page.getByRole("button", { name: "Load demo data" }).click();
-  await expectChartData(page.getByTestId("rate-chart"), "data-points", 120_000);
-  await expect(page.getByText("No events yet")).toHaveCount(0);
 });
 
 test("overview: tiles, top 8 tools of N, switching to model versions, picking another tool", async () => {

@@ -1,9 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { createProjectViaUi, ensureAdmin, unique } from "./helpers";
+import { unique } from "./helpers";
+import { demoProject } from "./state";
 
 // Drill-down from the lists to one call: calls explorer, CSV export, call detail, run
-// timeline, error messages. One project with demo data for the whole file, loaded once.
+// timeline, error messages, on the run's demo project (e2e/shared.setup.ts). Only the last
+// test adds to it: an API key and two calls under a run id of its own.
 test.describe.configure({ mode: "serial" });
 
 let page: Page;
@@ -15,6 +17,7 @@ const shot = async (name: string) => {
 };
 
 test.beforeAll(async ({ browser }) => {
+  slug = demoProject().slug;
   page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
 });
 test.afterAll(async () => {
@@ -63,16 +66,6 @@ async function downloadCsv(): Promise<string[][]> {
   expect(download.suggestedFilename()).toMatch(new RegExp(`^toolgate-${slug}-calls-.*\\.csv$`));
   return parseCsv(await readFile((await download.path())!, "utf8"));
 }
-
-test("a fresh project gets demo data from its empty overview", async () => {
-  test.setTimeout(120_000);
-  await ensureAdmin(page);
-  slug = await createProjectViaUi(page, unique("Drilldown"));
-  await expect(page.getByText("No events yet")).toBeVisible();
-  const loaded = page.waitForResponse((r) => r.url().includes("/api/trpc/demo.load"), { timeout: 110_000 });
-  await page.getByRole("button", { name: "Load demo data" }).click();
-  expect((await loaded).ok()).toBe(true);
-});
 
 test("explorer: filters go into the URL and narrow the results; paging keeps them", async () => {
   await page.goto(`/p/${slug}/calls`);

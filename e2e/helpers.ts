@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 
-/** The one admin of the e2e database: created by whichever spec finds it fresh. */
+/** The one admin of the e2e database: e2e/first-run.spec.ts creates it through /setup. */
 export const ADMIN = {
   email: "admin@toolgate.test",
   password: "e2e admin password, long enough",

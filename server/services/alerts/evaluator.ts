@@ -11,7 +11,7 @@ import {
 } from "../../domain/alert-rules";
 import { env } from "../../env";
 import { pool, prisma } from "../../db/client";
-import { CALL_ROLLUPS, rollupRows } from "../metrics/rollup-source";
+import { CALL_ROLLUPS, filterSql, rollupRows } from "../metrics/rollup-source";
 import { deliver } from "./webhooks";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
@@ -20,34 +20,22 @@ type Scope = { tool?: string | null; model?: string | null; version?: string | n
 const LOCK = "hashtext('toolgate:alert-evaluator')";
 export const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
 
-const SCOPE_COLUMNS = { tool: "tool", model: "model_name", version: "model_version" };
-
-function scopeSql(scope: Scope, params: unknown[]) {
-  const clauses: string[] = [];
-  for (const key of ["tool", "model", "version"] as const) {
-    const value = scope[key];
-    if (value === null || value === undefined) continue;
-    params.push(value);
-    clauses.push(`${SCOPE_COLUMNS[key]} = $${params.length}`);
-  }
-  return clauses.map((c) => ` AND ${c}`).join("");
-}
-
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),
  * longer ones the rollups (whole hours, so up to one hour more than the window).
  */
 export async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
   const params: unknown[] = [];
+  const filters = { tool: scope.tool, model_name: scope.model, model_version: scope.version };
   let sql: string;
   if (to.getTime() - from.getTime() < 3_600_000) {
     params.push(projectId, from, to, category ?? "");
     sql = `SELECT count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
                   (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::float8 AS corrected,
                   (count(*) FILTER (WHERE category = $4))::float8 AS category_calls
-             FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3${scopeSql(scope, params)}`;
+             FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3${filterSql(filters, params)}`;
   } else {
-    const rows = rollupRows(CALL_ROLLUPS, projectId, { from, to }, { tool: scope.tool ?? undefined, model_name: scope.model ?? undefined, model_version: scope.version ?? undefined }, params);
+    const rows = rollupRows(CALL_ROLLUPS, projectId, { from, to }, filters, params);
     sql = `SELECT coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid, coalesce(sum(corrected), 0)::float8 AS corrected,
                   coalesce(sum(calls) FILTER (WHERE category = $${params.push(category ?? "")}), 0)::float8 AS category_calls
              FROM ${rows}`;

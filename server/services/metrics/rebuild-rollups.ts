@@ -1,5 +1,5 @@
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, hourOf, messageKey } from "./rollup-source";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey } from "./rollup-source";
 
 const callRollup = (bucket: string) => `
   SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
@@ -17,16 +17,18 @@ const messageRollup = (bucket: string) => `
    WHERE x.project_id = $1 AND x.valid = false
    GROUP BY 1, 2, 3, 5 ORDER BY 2, 3, 4`;
 
-
 /**
  * Every rollup table with the SELECT that computes its rows for project $1 from the raw calls,
  * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write-calls.ts).
  */
 export const ROLLUPS_FROM_CALLS = [
-  { table: CALL_ROLLUPS.hourly, bucket: "hour", columns: CALL_ROLLUPS.columns, select: callRollup(hourOf("timestamp")) },
-  { table: CALL_ROLLUPS.daily, bucket: "day", columns: CALL_ROLLUPS.columns, select: callRollup(dayOf("timestamp")) },
-  { table: ERROR_MESSAGE_ROLLUPS.hourly, bucket: "hour", columns: ERROR_MESSAGE_ROLLUPS.columns, select: messageRollup(hourOf("x.timestamp")) },
-  { table: ERROR_MESSAGE_ROLLUPS.daily, bucket: "day", columns: ERROR_MESSAGE_ROLLUPS.columns, select: messageRollup(dayOf("x.timestamp")) },
+  ...granularities(CALL_ROLLUPS).map((g) => ({ table: g.table, bucket: g.column, columns: CALL_ROLLUPS.columns, select: callRollup(g.bucket("timestamp")) })),
+  ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({
+    table: g.table,
+    bucket: g.column,
+    columns: ERROR_MESSAGE_ROLLUPS.columns,
+    select: messageRollup(g.bucket("x.timestamp")),
+  })),
 ];
 
 /**

@@ -22,8 +22,22 @@ export const ERROR_MESSAGE_ROLLUPS: RollupTables = {
   columns: "tool, message_hash, message, sent, followed, recovered",
 };
 
-/** Column = value filters applied to every part. */
-export type Filters = Record<string, string | undefined>;
+/** The two tables of a rollup: each with its time column and the bucket expression of a timestamp column. */
+export const granularities = (tables: RollupTables) => [
+  { table: tables.hourly, column: "hour", bucket: hourOf },
+  { table: tables.daily, column: "day", bucket: dayOf },
+];
+
+/** Column = value filters; undefined ones are left out. */
+export type Filters = Record<string, string | null | undefined>;
+
+/** ` AND column = $n` for each filter that has a value, its values appended to `params`. */
+export function filterSql(filters: Filters, params: unknown[]): string {
+  return Object.entries(filters)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== null)
+    .map(([column, value]) => ` AND ${column} = $${params.push(value)}`)
+    .join("");
+}
 
 /**
  * A FROM item (`(…) r`) with the rollup rows of a project over a range: whole UTC days from the
@@ -34,14 +48,11 @@ export type Filters = Record<string, string | undefined>;
 export function rollupRows(tables: RollupTables, projectId: string, range: Span, filters: Filters, params: unknown[], hourly = false): string {
   const param = (value: unknown) => `$${params.push(value)}`;
   const project = param(projectId);
-  const filterSql = Object.entries(filters)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([column, value]) => ` AND ${column} = ${param(value)}`)
-    .join("");
+  const filtered = filterSql(filters, params);
   const split = splitRange(range, !hourly);
   const part = (table: string, column: string, span: Span) =>
     `SELECT ${column} AS hour, ${tables.columns} FROM ${table}
-      WHERE project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filterSql}`;
+      WHERE project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filtered}`;
   const parts = [
     ...split.hours.map((span) => part(tables.hourly, "hour", span)),
     ...(split.days ? [part(tables.daily, "day", split.days)] : []),

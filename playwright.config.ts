@@ -6,9 +6,7 @@ import { statePath } from "./e2e/state";
 // Playwright's own browser download does not work offline: use Debian's Chromium.
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 if (!existsSync(chromium)) {
-  throw new Error(
-    `No Chromium at ${chromium}. Install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH to a Chromium binary.`,
-  );
+  throw new Error(`No Chromium at ${chromium}. Install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH to a Chromium binary.`);
 }
 // Each concurrent run on this machine takes a slot: its own port and build folder. Slot 0
 // (the usual single run, and CI) uses .next like `npm start`. Workers inherit the env.

@@ -81,9 +81,9 @@ function processTable(): Proc[] {
 
 function descendants(rootPid: number, table: Proc[]): Proc[] {
   const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
-    for (const p of table) if (tree.has(p.ppid) && !tree.has(p.pid)) tree.add(p.pid), (grew = true);
+    for (const p of table) if (tree.has(p.ppid) && !tree.has(p.pid)) (tree.add(p.pid), (grew = true));
   }
   return table.filter((p) => tree.has(p.pid));
 }
@@ -160,7 +160,10 @@ async function startWaitSampler(url: string) {
       await loop;
       await client.end();
       const total = [...counts.values()].reduce((a, b) => a + b, 0) || 1;
-      return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${Math.round((100 * n) / total)}%`).join(", ");
+      return [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${Math.round((100 * n) / total)}%`)
+        .join(", ");
     },
   };
 }
@@ -230,7 +233,7 @@ async function main() {
   let batch: Record<string, unknown>[] = [];
   for (const event of eventStream(EVENTS)) {
     batch.push(event);
-    if (batch.length === BATCH) bodies.push(new Blob([JSON.stringify({ events: batch })])), (batch = []);
+    if (batch.length === BATCH) (bodies.push(new Blob([JSON.stringify({ events: batch })])), (batch = []));
   }
   if (batch.length) bodies.push(new Blob([JSON.stringify({ events: batch })]));
   const sizes = bodies.map((b) => b.size);
@@ -273,7 +276,10 @@ async function main() {
   t = performance.now();
   for (;;) {
     if (exited) throw new Error("the app exited before answering /api/health (see its output above)");
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (performance.now() - t > 30 * 60_000) throw new Error("the app did not answer /api/health within 30 minutes");
     await sleep(250);
@@ -320,7 +326,9 @@ async function main() {
   };
   const peak = rss.stop();
   if (waits) log(`Postgres backends running ingest.batch, sampled every 50 ms: ${await waits.stop()}`);
-  const { rows: [counts] } = await admin.query(
+  const {
+    rows: [counts],
+  } = await admin.query(
     "SELECT count(*)::int AS stored, (count(*) FILTER (WHERE NOT valid))::int AS invalid, count(DISTINCT run_id)::int AS runs FROM tool_calls WHERE project_id = $1",
     [measured.id],
   );
@@ -349,7 +357,7 @@ async function main() {
   // COPY TO yields one chunk per row: send it on in 1 MB pieces, as a COPY client would.
   const pieces: Buffer[] = [];
   for (let i = 0, size = 0, start = 0; i <= chunks.length; i++) {
-    if (i === chunks.length || size >= 1 << 20) pieces.push(Buffer.concat(chunks.slice(start, i))), (start = i), (size = 0);
+    if (i === chunks.length || size >= 1 << 20) (pieces.push(Buffer.concat(chunks.slice(start, i))), (start = i), (size = 0));
     size += chunks[i]?.length ?? 0;
   }
   // Start the COPY as clean as the HTTP run started: no maintenance left over from that run.
@@ -381,7 +389,13 @@ async function main() {
       `app ${fmt((1e6 * httpCpu.app) / EVENTS)} µs, Postgres ${httpCpu.pg === undefined ? "? (external server)" : `${fmt((1e6 * httpCpu.pg) / EVENTS)} µs`}, this client ${fmt((1e6 * httpCpu.bench) / EVENTS)} µs`,
     ],
     ["CPU per row, COPY", `Postgres ${copyPg === undefined ? "? (external server)" : `${fmt((1e6 * copyPg) / EVENTS)} µs`}`],
-    ["load average", os.loadavg().map((l) => l.toFixed(1)).join(" ")],
+    [
+      "load average",
+      os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" "),
+    ],
     ["peak server RSS", `${fmt(peak.serverMb)} MB (${peak.serverName.replace(/ \(v?\d*$/, "") || "?"}); whole app tree ${fmt(peak.treeMb)} MB`],
     ["Node.js", process.version],
     ["PostgreSQL", pgVersion],

@@ -69,17 +69,67 @@ function prng(seed: number) {
 }
 
 const TOOL_NAMES = [
-  "search_docs", "get_customer", "create_ticket", "update_ticket", "send_email", "list_orders", "get_order", "refund_order",
-  "get_weather", "run_sql", "read_file", "write_file", "list_files", "web_search", "fetch_url", "getloan", "listopenloans",
-  "create_invoice", "get_invoice", "schedule_meeting", "list_calendar", "translate_text", "summarize", "get_stock_price",
-  "convert_currency", "create_user", "delete_user", "reset_password", "get_user", "search_products", "add_to_cart", "checkout",
-  "track_shipment", "create_issue", "comment_issue", "merge_pull_request", "run_tests", "deploy_service", "rollback_deploy",
-  "query_metrics", "page_oncall", "create_alert", "get_logs", "open_pr", "lint_code", "format_code", "geocode", "get_directions",
-  "book_flight", "cancel_booking",
+  "search_docs",
+  "get_customer",
+  "create_ticket",
+  "update_ticket",
+  "send_email",
+  "list_orders",
+  "get_order",
+  "refund_order",
+  "get_weather",
+  "run_sql",
+  "read_file",
+  "write_file",
+  "list_files",
+  "web_search",
+  "fetch_url",
+  "getloan",
+  "listopenloans",
+  "create_invoice",
+  "get_invoice",
+  "schedule_meeting",
+  "list_calendar",
+  "translate_text",
+  "summarize",
+  "get_stock_price",
+  "convert_currency",
+  "create_user",
+  "delete_user",
+  "reset_password",
+  "get_user",
+  "search_products",
+  "add_to_cart",
+  "checkout",
+  "track_shipment",
+  "create_issue",
+  "comment_issue",
+  "merge_pull_request",
+  "run_tests",
+  "deploy_service",
+  "rollback_deploy",
+  "query_metrics",
+  "page_oncall",
+  "create_alert",
+  "get_logs",
+  "open_pr",
+  "lint_code",
+  "format_code",
+  "geocode",
+  "get_directions",
+  "book_flight",
+  "cancel_booking",
 ];
 const PARAMS = ["id", "query", "loannumber", "status", "email", "limit", "path", "date", "amount", "currency", "city", "name"];
 const CATEGORIES = [
-  "malformed_arguments", "unknown_tool", "extra_argument", "missing_argument", "wrong_type", "invalid_choice", "out_of_range", "not_allowed",
+  "malformed_arguments",
+  "unknown_tool",
+  "extra_argument",
+  "missing_argument",
+  "wrong_type",
+  "invalid_choice",
+  "out_of_range",
+  "not_allowed",
 ] as const;
 type Category = (typeof CATEGORIES)[number];
 /** How often each category happens overall (the tool's own favourite comes on top). */
@@ -95,23 +145,56 @@ const MODELS: [string | null, string, string | null, number, number][] = [
   ["google", "gemini-2.5-pro", null, 0.15, 0.7],
 ];
 const PRICES: Record<string, [number, number]> = {
-  "claude-sonnet-4-5": [3, 15], "claude-haiku-4-5": [1, 5], "gpt-4.1": [2, 8], "gpt-4.1-mini": [0.4, 1.6], "gemini-2.5-pro": [1.25, 10],
+  "claude-sonnet-4-5": [3, 15],
+  "claude-haiku-4-5": [1, 5],
+  "gpt-4.1": [2, 8],
+  "gpt-4.1-mini": [0.4, 1.6],
+  "gemini-2.5-pro": [1.25, 10],
 };
 const VERSION_SWITCH_DAY = 20;
 const AGENTS = ["loan-assistant", "collections-bot", "support-triage", "release-captain"];
 const ENVIRONMENTS = ["production", "production", "production", "staging"];
 
 const COPY_COLUMNS = [
-  "project_id", "id", "run_id", "step", "timestamp", "model_provider", "model_name", "model_version", "tool", "arguments", "valid",
-  "category", "message", "harness_valid", "harness_category", "harness_message", "checked_valid", "checked_category",
-  "checked_message", "checked_path", "checked_version", "result_status", "latency_ms", "corrects_id", "correction_id",
-  "input_tokens", "output_tokens", "cost_usd", "tool_version", "metadata",
+  "project_id",
+  "id",
+  "run_id",
+  "step",
+  "timestamp",
+  "model_provider",
+  "model_name",
+  "model_version",
+  "tool",
+  "arguments",
+  "valid",
+  "category",
+  "message",
+  "harness_valid",
+  "harness_category",
+  "harness_message",
+  "checked_valid",
+  "checked_category",
+  "checked_message",
+  "checked_path",
+  "checked_version",
+  "result_status",
+  "latency_ms",
+  "corrects_id",
+  "correction_id",
+  "input_tokens",
+  "output_tokens",
+  "cost_usd",
+  "tool_version",
+  "metadata",
 ];
 
 type Tool = { name: string; weight: number; params: string[]; invalidFactor: number; categories: number[]; messages: string[][]; version: string };
 
 function makeTools(random: () => number): Tool[] {
-  const hex = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, "0");
+  const hex = () =>
+    Math.floor(random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0");
   return TOOL_NAMES.map((name, rank) => {
     const params = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => PARAMS[Math.floor(random() * PARAMS.length)]!))];
     const favourite = Math.floor(random() * CATEGORIES.length);
@@ -168,20 +251,32 @@ type Call = { id: string; tool: Tool; invalid: boolean; category: number; retryO
 function* generateRows(projectId: string, count: number, end: number) {
   const random = prng(2026);
   const tools = makeTools(random);
-  const pickTool = picker(tools.map((t) => t.weight), random);
+  const pickTool = picker(
+    tools.map((t) => t.weight),
+    random,
+  );
   const categoryPickers = tools.map((t) => picker(t.categories, random));
   const span = DAYS * 86_400_000 - 15 * 60_000; // runs start no later than 15 minutes before the end
   const start = end - DAYS * 86_400_000;
   const switchAt = start + VERSION_SWITCH_DAY * 86_400_000;
-  const pickOld = picker(MODELS.map((m, i) => (i === 1 ? 0 : m[3])), random);
-  const pickNew = picker(MODELS.map((m, i) => (i === 0 ? 0 : m[3])), random);
+  const pickOld = picker(
+    MODELS.map((m, i) => (i === 1 ? 0 : m[3])),
+    random,
+  );
+  const pickNew = picker(
+    MODELS.map((m, i) => (i === 0 ? 0 : m[3])),
+    random,
+  );
   // Scale the invalid rate so that the mix comes to about 6%.
   const meanFactor =
-    tools.reduce((a, t) => a + t.weight * t.invalidFactor, 0) / tools.reduce((a, t) => a + t.weight, 0) *
+    (tools.reduce((a, t) => a + t.weight * t.invalidFactor, 0) / tools.reduce((a, t) => a + t.weight, 0)) *
     (MODELS.reduce((a, m) => a + m[3] * m[4], 0) / MODELS.reduce((a, m) => a + m[3], 0));
   const baseRate = 0.06 / meanFactor / 1.25; // retries add invalid calls of their own
   const metadata = AGENTS.flatMap((agent) => ENVIRONMENTS.map((environment) => JSON.stringify({ agent, environment })));
-  const hex = () => Math.floor(random() * 2 ** 32).toString(16).padStart(8, "0");
+  const hex = () =>
+    Math.floor(random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0");
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const N = "\\N";
 
@@ -193,7 +288,7 @@ function* generateRows(projectId: string, count: number, end: number) {
     const modelIndex = (time < switchAt ? pickOld : pickNew)();
     const [provider, modelName, version, , modelFactor] = MODELS[modelIndex]!;
     const [inPrice, outPrice] = PRICES[modelName]!;
-    const runId = `run_${hex()}${(run).toString(36)}`;
+    const runId = `run_${hex()}${run.toString(36)}`;
     const meta = metadata[Math.floor(random() * metadata.length)]!;
     // The run's calls first, so that an invalid call knows the id of its retry.
     const calls: Call[] = [];
@@ -206,7 +301,7 @@ function* generateRows(projectId: string, count: number, end: number) {
       const invalid = random() < Math.min(rate, 0.6);
       const id = `toolu_${hex()}${(seq++).toString(36)}`;
       if (retry) previous!.correction = id;
-      const depth = retry ? 1 + (calls.filter((c) => c.retryOf).length) : 0;
+      const depth = retry ? 1 + calls.filter((c) => c.retryOf).length : 0;
       calls.push({
         id,
         tool,
@@ -229,8 +324,7 @@ function* generateRows(projectId: string, count: number, end: number) {
       const category: Category | undefined = c.invalid ? CATEGORIES[c.category] : undefined;
       const param = c.tool.params[0]!;
       const value = int(1000, 99_999_999);
-      const args =
-        category === "malformed_arguments" ? `"{${param}: ${value}"` : category === "missing_argument" ? "{}" : `{"${param}":"${value}"}`;
+      const args = category === "malformed_arguments" ? `"{${param}: ${value}"` : category === "missing_argument" ? "{}" : `{"${param}":"${value}"}`;
       const messages = category ? c.tool.messages[c.category]! : undefined;
       const message = messages ? messages[Math.floor(random() * messages.length)]! : N;
       const harness = category === "not_allowed";
@@ -241,13 +335,36 @@ function* generateRows(projectId: string, count: number, end: number) {
       const status = c.invalid ? "error" : random() < 0.95 ? "ok" : random() < 0.8 ? "error" : "not_found";
       lines.push(
         [
-          projectId, c.id, runId, step, new Date(time).toISOString(), provider ?? N, modelName, version ?? N, c.tool.name, args,
-          c.invalid ? "f" : "t", category ?? N, message,
-          harness ? "f" : N, harness ? "not_allowed" : N, harness ? message : N,
-          harness ? "t" : c.invalid ? "f" : "t", harness || !category ? N : category, harness || !category ? N : message,
-          category && !harness ? param : N, c.tool.version,
-          status, int(20, 1500), c.retryOf && random() < 0.5 ? c.retryOf : N, c.correction ?? N,
-          input, output, cost.toPrecision(6), c.tool.version, meta,
+          projectId,
+          c.id,
+          runId,
+          step,
+          new Date(time).toISOString(),
+          provider ?? N,
+          modelName,
+          version ?? N,
+          c.tool.name,
+          args,
+          c.invalid ? "f" : "t",
+          category ?? N,
+          message,
+          harness ? "f" : N,
+          harness ? "not_allowed" : N,
+          harness ? message : N,
+          harness ? "t" : c.invalid ? "f" : "t",
+          harness || !category ? N : category,
+          harness || !category ? N : message,
+          category && !harness ? param : N,
+          c.tool.version,
+          status,
+          int(20, 1500),
+          c.retryOf && random() < 0.5 ? c.retryOf : N,
+          c.correction ?? N,
+          input,
+          output,
+          cost.toPrecision(6),
+          c.tool.version,
+          meta,
         ].join("\t"),
       );
     }
@@ -272,9 +389,9 @@ async function load(url: string, count: number) {
   await client.connect();
   try {
     await client.query("SET maintenance_work_mem = '1GB'; SET work_mem = '256MB'; SET synchronous_commit = off");
-    const { rows: [project] } = await client.query<{ id: string }>(
-      "INSERT INTO projects (id, slug, name) VALUES (gen_random_uuid(), 'bench-query', 'bench-query') RETURNING id",
-    );
+    const {
+      rows: [project],
+    } = await client.query<{ id: string }>("INSERT INTO projects (id, slug, name) VALUES (gen_random_uuid(), 'bench-query', 'bench-query') RETURNING id");
     const projectId = project!.id;
 
     // Secondary indexes and the primary key come off during the load and are rebuilt after it.
@@ -282,14 +399,18 @@ async function load(url: string, count: number) {
       `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
         WHERE x.indrelid = 'tool_calls'::regclass AND NOT x.indisprimary`,
     );
-    const { rows: [pk] } = await client.query<{ name: string; def: string }>(
+    const {
+      rows: [pk],
+    } = await client.query<{ name: string; def: string }>(
       "SELECT conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = 'tool_calls'::regclass AND contype = 'p'",
     );
     for (const index of indexes) await client.query(`DROP INDEX "${index.name}"`);
     if (pk) await client.query(`ALTER TABLE tool_calls DROP CONSTRAINT "${pk.name}"`);
 
     const end = Date.now();
-    const { rows: [role] } = await client.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
+    const {
+      rows: [role],
+    } = await client.query<{ rolsuper: boolean }>("SELECT rolsuper FROM pg_roles WHERE rolname = current_user");
     let t = performance.now();
     // FREEZE (the table is emptied in the same transaction): rows land frozen and all-visible.
     // replica role: the project foreign key is not checked row by row (one project, known to exist).
@@ -313,7 +434,11 @@ async function load(url: string, count: number) {
     const written = await rebuildRollups(client, projectId);
     const rollupSeconds = seconds(t);
     const rollupRows = written.call_rollups_hourly ?? 0;
-    log(`rollups in ${fmt(rollupSeconds, 1)} s: ${Object.entries(written).map(([table, rows]) => `${table} ${fmt(rows)} rows`).join(", ")}`);
+    log(
+      `rollups in ${fmt(rollupSeconds, 1)} s: ${Object.entries(written)
+        .map(([table, rows]) => `${table} ${fmt(rows)} rows`)
+        .join(", ")}`,
+    );
 
     t = performance.now();
     for (const table of ["tool_calls", ...Object.keys(written)]) await client.query(`VACUUM (ANALYZE) ${table}`);
@@ -357,7 +482,12 @@ const CLOCK_TICKS = 100;
  * Wall time per run, and the PostgreSQL backends' CPU time per run (mean over the runs): the
  * CPU figure depends less on what else the machine runs than the wall time.
  */
-async function measure<T>(run: () => Promise<T>, warmups: number, runs: number, backends?: () => Promise<number[]>): Promise<{ stats: Stats; result: T; cpuPerRun: number | null }> {
+async function measure<T>(
+  run: () => Promise<T>,
+  warmups: number,
+  runs: number,
+  backends?: () => Promise<number[]>,
+): Promise<{ stats: Stats; result: T; cpuPerRun: number | null }> {
   let result = undefined as T;
   for (let i = 0; i < warmups; i++) result = await run();
   const pids = backends ? await backends() : [];
@@ -386,7 +516,17 @@ type Case = {
   size: (result: unknown) => number;
 };
 
-type Agg = { calls: number; invalid: number; corrected: number; costUsd?: number; inputTokens?: number; outputTokens?: number; cost_usd?: number; input_tokens?: number; output_tokens?: number };
+type Agg = {
+  calls: number;
+  invalid: number;
+  corrected: number;
+  costUsd?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  cost_usd?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+};
 const aggKey = (a: Agg) =>
   [a.calls, a.invalid, a.corrected, a.inputTokens ?? a.input_tokens, a.outputTokens ?? a.output_tokens, a.costUsd ?? a.cost_usd ?? 0].map(Number).join(",");
 const sortedLines = (lines: string[]) => lines.sort().join("\n");
@@ -463,7 +603,9 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const noIndexClient = new pg.Client({ connectionString: url });
   await noIndexClient.connect();
   await noIndexClient.query("SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off");
-  const { rows: [noIndex] } = await noIndexClient.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+  const {
+    rows: [noIndex],
+  } = await noIndexClient.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
   /** The app pool's backends: every session on the database but the two baseline clients. */
   const poolBackends = async () =>
     (
@@ -473,7 +615,9 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       )
     ).rows.map((r) => r.pid);
 
-  const { rows: [facts] } = await plainClient.query<{ project_id: string; calls: number; invalid: number; runs_end: Date; version: string; rollup_rows: number; daily_rows: number }>(
+  const {
+    rows: [facts],
+  } = await plainClient.query<{ project_id: string; calls: number; invalid: number; runs_end: Date; version: string; rollup_rows: number; daily_rows: number }>(
     `SELECT project_id, count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid, max(timestamp) AS runs_end,
             current_setting('server_version') AS version, (SELECT count(*)::float8 FROM call_rollups_hourly) AS rollup_rows,
             (SELECT count(*)::float8 FROM call_rollups_daily) AS daily_rows
@@ -487,10 +631,12 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const H = 3_600_000;
   const D = 24 * H;
   // A run from the middle of the data for the run timeline.
-  const { rows: [sample] } = await plainClient.query<{ run_id: string }>(
-    "SELECT run_id FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 ORDER BY timestamp LIMIT 1",
-    [projectId, new Date(now.getTime() - 12 * D)],
-  );
+  const {
+    rows: [sample],
+  } = await plainClient.query<{ run_id: string }>("SELECT run_id FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 ORDER BY timestamp LIMIT 1", [
+    projectId,
+    new Date(now.getTime() - 12 * D),
+  ]);
   const sampleRun = sample!.run_id;
   // A mid-volume tool (rank 10 of 50) for the filtered page; the new claude-sonnet-4-5 version for the model comparison.
   const { rows: ranked } = await plainClient.query<{ tool: string }>(
@@ -505,7 +651,10 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       `now = ${now.toISOString()}; run ${sampleRun}, tool ${sampleTool}`,
   );
 
-  const plain = <R extends pg.QueryResultRow>(client: pg.Client, sql: string, params: unknown[]) => async () => (await client.query<R>(sql, params)).rows;
+  const plain =
+    <R extends pg.QueryResultRow>(client: pg.Client, sql: string, params: unknown[]) =>
+    async () =>
+      (await client.query<R>(sql, params)).rows;
   const aggLines = (rows: (Agg & Record<string, unknown>)[], keys: string[]) =>
     sortedLines(rows.map((r) => [...keys.map((k) => (r[k] instanceof Date ? (r[k] as Date).toISOString() : String(r[k] ?? ""))), aggKey(r)].join("|")));
   const length = (r: unknown) => (Array.isArray(r) ? r.length : 1);
@@ -601,45 +750,52 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
         [projectId, d30.from, d30.to],
       ),
       norm: (r) =>
-        sortedLines((r as (Agg & { tool: string; topCategory?: string | null; top_category?: string | null })[]).map((x) => `${x.tool}|${x.topCategory ?? x.top_category}|${aggKey(x)}`)),
+        sortedLines(
+          (r as (Agg & { tool: string; topCategory?: string | null; top_category?: string | null })[]).map(
+            (x) => `${x.tool}|${x.topCategory ?? x.top_category}|${aggKey(x)}`,
+          ),
+        ),
       size: length,
     },
-    ...(["tool", "category"] as const).map(
-      (dimension): Case => ({
-        name: `versionCounts ${dimension} 30d`,
-        reads: "rollup",
-        run: () => rollups.versionCounts(projectId, d30, compareModel.model, compareModel.version, dimension),
-        plain: plain(
-          plainClient,
-          dimension === "tool"
-            ? `SELECT tool AS key, (count(*) FILTER (WHERE valid = false))::float8 AS invalid, count(*)::float8 AS total
+    ...(["tool", "category"] as const).map((dimension): Case => ({
+      name: `versionCounts ${dimension} 30d`,
+      reads: "rollup",
+      run: () => rollups.versionCounts(projectId, d30, compareModel.model, compareModel.version, dimension),
+      plain: plain(
+        plainClient,
+        dimension === "tool"
+          ? `SELECT tool AS key, (count(*) FILTER (WHERE valid = false))::float8 AS invalid, count(*)::float8 AS total
                  FROM tool_calls WHERE ${RAW_RANGE} AND model_name = $4 AND model_version = $5 GROUP BY 1`
-            : `SELECT category AS key, count(*)::float8 AS invalid,
+          : `SELECT category AS key, count(*)::float8 AS invalid,
                       (SELECT count(*)::float8 FROM tool_calls WHERE ${RAW_RANGE} AND model_name = $4 AND model_version = $5) AS total
                  FROM tool_calls WHERE ${RAW_RANGE} AND model_name = $4 AND model_version = $5 AND valid = false AND category <> '' GROUP BY 1`,
-          [projectId, d30.from, d30.to, compareModel.model, compareModel.version],
-        ),
-        norm: (r) => sortedLines((r as { key: string; invalid: number; total: number }[]).map((x) => `${x.key}|${x.invalid}|${x.total}`)),
-        size: length,
-      }),
-    ),
-    ...([["7d", d7], ["30d", d30]] as const).map(
-      ([label, range]): Case => ({
-        name: `errorMessages ${label}`,
-        reads: "rollup",
-        run: () => errorMessages(projectId, range),
-        plain: async () => groupByTemplate((await plainClient.query(errorSql, [projectId, range.from, range.to])).rows),
-        norm: (r) => JSON.stringify(r),
-        size: length,
-      }),
-    ),
+        [projectId, d30.from, d30.to, compareModel.model, compareModel.version],
+      ),
+      norm: (r) => sortedLines((r as { key: string; invalid: number; total: number }[]).map((x) => `${x.key}|${x.invalid}|${x.total}`)),
+      size: length,
+    })),
+    ...(
+      [
+        ["7d", d7],
+        ["30d", d30],
+      ] as const
+    ).map(([label, range]): Case => ({
+      name: `errorMessages ${label}`,
+      reads: "rollup",
+      run: () => errorMessages(projectId, range),
+      plain: async () => groupByTemplate((await plainClient.query(errorSql, [projectId, range.from, range.to])).rows),
+      norm: (r) => JSON.stringify(r),
+      size: length,
+    })),
     {
       name: "listCalls first page 7d",
       reads: "index",
       run: () => callList.listCalls(projectId, listFilter, undefined, 50),
-      plain: plain(noIndexClient, `SELECT ${listColumns} FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3 ORDER BY timestamp DESC, id DESC LIMIT 51`, [
-        projectId, d7.from, d7.to,
-      ]),
+      plain: plain(
+        noIndexClient,
+        `SELECT ${listColumns} FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3 ORDER BY timestamp DESC, id DESC LIMIT 51`,
+        [projectId, d7.from, d7.to],
+      ),
       norm: page,
       size: (r) => (Array.isArray(r) ? Math.min(50, r.length) : (r as { calls: unknown[] }).calls.length),
     },
@@ -702,7 +858,9 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
         const a = String(r.c.norm(dashResult)).split("\n");
         const b = String(r.c.norm(p.result)).split("\n");
         const at = a.findIndex((x, i) => !sameAnswer(x, b[i] ?? ""));
-        console.error(`  first difference, line ${at + 1} of ${a.length} / ${b.length}:\n  dashboard: ${a[at]?.slice(0, 300)}\n  plain:     ${b[at]?.slice(0, 300)}`);
+        console.error(
+          `  first difference, line ${at + 1} of ${a.length} / ${b.length}:\n  dashboard: ${a[at]?.slice(0, 300)}\n  plain:     ${b[at]?.slice(0, 300)}`,
+        );
       }
     }
   }
@@ -713,7 +871,20 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
 
   // The table (Markdown, for docs/PERFORMANCE.md).
   const ms = (x: number) => fmt(x, x < 10 ? 1 : 0);
-  const header = ["query", "reads", "rows", "p50 ms", "p95 ms", "max ms", "PG CPU ms", "plain p50 ms", "plain p95 ms", "speed-up (p50)", "same answer", `p95 < ${GOAL_MS} ms`];
+  const header = [
+    "query",
+    "reads",
+    "rows",
+    "p50 ms",
+    "p95 ms",
+    "max ms",
+    "PG CPU ms",
+    "plain p50 ms",
+    "plain p95 ms",
+    "speed-up (p50)",
+    "same answer",
+    `p95 < ${GOAL_MS} ms`,
+  ];
   const table = results.map((r) => [
     r.c.name,
     r.c.reads === "rollup" ? "rollups" : "raw, indexed",
@@ -735,7 +906,10 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
 
   const cpu = os.cpus();
   const facts2: [string, string][] = [
-    ["calls", `${fmt(facts.calls)} (${fmt((100 * facts.invalid) / facts.calls, 1)}% invalid), ${fmt(facts.rollup_rows)} hourly and ${fmt(facts.daily_rows)} daily rollup rows`],
+    [
+      "calls",
+      `${fmt(facts.calls)} (${fmt((100 * facts.invalid) / facts.calls, 1)}% invalid), ${fmt(facts.rollup_rows)} hourly and ${fmt(facts.daily_rows)} daily rollup rows`,
+    ],
     ...(loadFigures
       ? ([
           [
@@ -744,9 +918,18 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
           ],
         ] as [string, string][])
       : []),
-    ["PG CPU", "the PostgreSQL backends' CPU time per dashboard query run (user + system, /proc), mean over the runs: moved less by other load than the wall time"],
-    ["runs", `${RUNS} per dashboard query after ${WARMUPS} warm-ups; plain ${SKIP_RAW ? "skipped" : `${RAW_RUNS} after ${RAW_WARMUPS} (their p95 is their maximum)`}`],
-    ["load average", `${loadBefore.map((l) => l.toFixed(1)).join(" ")} before, ${loadAfterDash.map((l) => l.toFixed(1)).join(" ")} after the dashboard queries`],
+    [
+      "PG CPU",
+      "the PostgreSQL backends' CPU time per dashboard query run (user + system, /proc), mean over the runs: moved less by other load than the wall time",
+    ],
+    [
+      "runs",
+      `${RUNS} per dashboard query after ${WARMUPS} warm-ups; plain ${SKIP_RAW ? "skipped" : `${RAW_RUNS} after ${RAW_WARMUPS} (their p95 is their maximum)`}`,
+    ],
+    [
+      "load average",
+      `${loadBefore.map((l) => l.toFixed(1)).join(" ")} before, ${loadAfterDash.map((l) => l.toFixed(1)).join(" ")} after the dashboard queries`,
+    ],
     ["Node.js", process.version],
     ["PostgreSQL", facts.version],
     ["machine", `${cpu.length} × ${cpu[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 1)} GB RAM, ${os.platform()} ${os.release()}`],

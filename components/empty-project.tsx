@@ -32,8 +32,8 @@ export function EmptyProject({ origin, slug }: { origin: string; slug: string })
             {example}
           </pre>
           <p className="mt-2 text-slate-500">
-            The answer is <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the
-            same id again stores it once.
+            The answer is <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the same id
+            again stores it once.
           </p>
         </li>
       </ol>

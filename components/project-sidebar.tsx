@@ -39,11 +39,7 @@ export function ProjectSidebar({ slug, projects, email }: { slug: string; projec
         <label htmlFor="project-switcher" className="mb-1 block px-2 text-xs font-medium uppercase tracking-wide text-slate-500">
           Project
         </label>
-        <Select
-          id="project-switcher"
-          value={slug}
-          onChange={(e) => router.push(e.target.value === NEW_PROJECT ? "/projects/new" : `/p/${e.target.value}`)}
-        >
+        <Select id="project-switcher" value={slug} onChange={(e) => router.push(e.target.value === NEW_PROJECT ? "/projects/new" : `/p/${e.target.value}`)}>
           {projects.map((p) => (
             <option key={p.slug} value={p.slug}>
               {p.name}
@@ -79,7 +75,10 @@ export function ProjectSidebar({ slug, projects, email }: { slug: string; projec
         </p>
         <div className="mt-3 flex items-center gap-2">
           <SignOutButton />
-          <Link href="/account/password" className="rounded-sm text-xs text-slate-500 hover:text-slate-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+          <Link
+            href="/account/password"
+            className="rounded-sm text-xs text-slate-500 hover:text-slate-800 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+          >
             Change password
           </Link>
         </div>

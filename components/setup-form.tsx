@@ -39,7 +39,15 @@ export function SetupForm() {
         <Field label="Password" htmlFor="password" error={errors.field.password} hint="At least 12 characters.">
           <Input id="password" name="password" type="password" autoComplete="new-password" required invalid={!!errors.field.password} />
         </Field>
-        <Field label={<>Name <span className="font-normal text-slate-400">(optional)</span></>} htmlFor="name" error={errors.field.name}>
+        <Field
+          label={
+            <>
+              Name <span className="font-normal text-slate-400">(optional)</span>
+            </>
+          }
+          htmlFor="name"
+          error={errors.field.name}
+        >
           <Input id="name" name="name" autoComplete="name" maxLength={80} invalid={!!errors.field.name} />
         </Field>
       </section>

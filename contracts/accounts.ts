@@ -25,5 +25,11 @@ export const apiKeyNameSchema = z.string().trim().min(1, "name the key after the
 
 /** "My Agents" → "my-agents": a suggestion for the slug field. */
 export function slugify(name: string) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63) || "project";
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 63) || "project"
+  );
 }

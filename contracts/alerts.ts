@@ -31,7 +31,11 @@ export const alertRuleInput = z
     threshold: z.number().optional(),
     factor: z.number().gt(1, "the factor must be above 1 (e.g. 2 = twice the baseline)").max(100).optional(),
     baselineMinutes: z.number().int().min(60, "the baseline window is at least 60 minutes").max(43_200, "the baseline window is at most 30 days").optional(),
-    windowMinutes: z.number().int().min(5, "the evaluation window is 5 minutes to 24 hours (5–1440)").max(1440, "the evaluation window is 5 minutes to 24 hours (5–1440)"),
+    windowMinutes: z
+      .number()
+      .int()
+      .min(5, "the evaluation window is 5 minutes to 24 hours (5–1440)")
+      .max(1440, "the evaluation window is 5 minutes to 24 hours (5–1440)"),
     minCalls: z.number().int().min(0).max(1_000_000).default(50),
     severity: z.enum(SEVERITIES).default("warning"),
     webhookIds: z.array(z.uuid()).max(20).default([]),
@@ -52,7 +56,8 @@ export const alertRuleInput = z
       }
     } else {
       if (rule.factor === undefined) ctx.addIssue({ code: "custom", path: ["factor"], message: "set the factor over the baseline, e.g. 2" });
-      if (rule.baselineMinutes === undefined) ctx.addIssue({ code: "custom", path: ["baselineMinutes"], message: "set the baseline window in minutes, e.g. 10080 (7 days)" });
+      if (rule.baselineMinutes === undefined)
+        ctx.addIssue({ code: "custom", path: ["baselineMinutes"], message: "set the baseline window in minutes, e.g. 10080 (7 days)" });
     }
   });
 export type AlertRuleInput = z.infer<typeof alertRuleInput>;

@@ -35,9 +35,7 @@ describe("eventSchema", () => {
 
   it("refuses unknown fields by name, at the top and inside", () => {
     expect(issues({ ...good, tokens: 5 })).toEqual(['unknown field "tokens": remove it, or put it in metadata']);
-    expect(issues({ ...good, model: { name: "m", temperature: 0 } })).toEqual([
-      'model: unknown field "temperature": remove it, or put it in metadata',
-    ]);
+    expect(issues({ ...good, model: { name: "m", temperature: 0 } })).toEqual(['model: unknown field "temperature": remove it, or put it in metadata']);
   });
 
   it("keeps __proto__ keys in arguments as data without polluting any prototype", () => {

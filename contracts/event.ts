@@ -8,12 +8,15 @@ import { categorySchema } from "./categories";
 export const MAX_EVENTS_PER_BATCH = 1000;
 
 const shown = (value: unknown) => {
-  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "nothing" : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? JSON.stringify(value) : value === undefined ? "nothing" : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 };
 
 const text = (what: string, max: number) =>
-  z.string({ error: (i) => `expected ${what} as a string, got ${shown(i.input)}` }).min(1, `${what} must not be empty`).max(max, `${what} is at most ${max} characters`);
+  z
+    .string({ error: (i) => `expected ${what} as a string, got ${shown(i.input)}` })
+    .min(1, `${what} must not be empty`)
+    .max(max, `${what} is at most ${max} characters`);
 
 const isoWithOffset = z.iso.datetime({
   offset: true,
@@ -21,7 +24,10 @@ const isoWithOffset = z.iso.datetime({
 });
 
 const count = (what: string) =>
-  z.number({ error: (i) => `expected ${what} as a number, got ${shown(i.input)}` }).int(`${what} must be a whole number`).min(0, `${what} must be 0 or more`);
+  z
+    .number({ error: (i) => `expected ${what} as a number, got ${shown(i.input)}` })
+    .int(`${what} must be a whole number`)
+    .min(0, `${what} must be 0 or more`);
 
 /** The arguments as the model wrote them: an object, or the raw string when they were not JSON. */
 const argumentsSchema = z.custom<Record<string, unknown> | string>(
@@ -40,32 +46,32 @@ function strict<T extends z.core.$ZodLooseShape>(what: string, shape: T) {
 }
 
 export const eventSchema = strict("the event", {
-    id: text("id", 128),
-    runId: text("runId", 256),
-    step: count("step").optional(),
-    timestamp: isoWithOffset,
-    model: strict("model", { provider: text("model.provider", 100).optional(), name: text("model.name", 200), version: text("model.version", 200).optional() }),
-    tool: text("tool", 200),
-    arguments: argumentsSchema,
-    outcome: strict("outcome", { valid: z.boolean(), category: categorySchema.optional(), message: z.string().max(10_000).optional() }).optional(),
-    result: strict("result", {
-      status: z.enum(["ok", "error", "not_found"]),
-      summary: z.string().max(10_000).optional(),
-      latencyMs: count("result.latencyMs").optional(),
-    }).optional(),
-    correctsId: text("correctsId", 128).optional(),
-    usage: strict("usage", {
-      inputTokens: count("usage.inputTokens").optional(),
-      outputTokens: count("usage.outputTokens").optional(),
-      costUsd: z.number().min(0).optional(),
-    }).optional(),
-    toolVersion: text("toolVersion", 100).optional(),
-    metadata: z
-      .record(z.string().max(100), z.string().max(1000, "metadata values are at most 1,000 characters"), {
-        error: (i) => `expected metadata as a flat map of strings, got ${shown(i.input)}`,
-      })
-      .refine((m) => Object.keys(m).length <= 50, "metadata holds at most 50 keys")
-      .optional(),
+  id: text("id", 128),
+  runId: text("runId", 256),
+  step: count("step").optional(),
+  timestamp: isoWithOffset,
+  model: strict("model", { provider: text("model.provider", 100).optional(), name: text("model.name", 200), version: text("model.version", 200).optional() }),
+  tool: text("tool", 200),
+  arguments: argumentsSchema,
+  outcome: strict("outcome", { valid: z.boolean(), category: categorySchema.optional(), message: z.string().max(10_000).optional() }).optional(),
+  result: strict("result", {
+    status: z.enum(["ok", "error", "not_found"]),
+    summary: z.string().max(10_000).optional(),
+    latencyMs: count("result.latencyMs").optional(),
+  }).optional(),
+  correctsId: text("correctsId", 128).optional(),
+  usage: strict("usage", {
+    inputTokens: count("usage.inputTokens").optional(),
+    outputTokens: count("usage.outputTokens").optional(),
+    costUsd: z.number().min(0).optional(),
+  }).optional(),
+  toolVersion: text("toolVersion", 100).optional(),
+  metadata: z
+    .record(z.string().max(100), z.string().max(1000, "metadata values are at most 1,000 characters"), {
+      error: (i) => `expected metadata as a flat map of strings, got ${shown(i.input)}`,
+    })
+    .refine((m) => Object.keys(m).length <= 50, "metadata holds at most 50 keys")
+    .optional(),
 });
 
 export type ToolCallEvent = z.infer<typeof eventSchema>;

@@ -7,7 +7,13 @@ export type ResolvedRange = { from: string; to: string; preset: RangePreset | "c
  * `to` of a preset is rounded up to the next hour, so that the current hour is included.
  */
 export function resolveRange(params: { range?: string; from?: string; to?: string }, now = new Date()): ResolvedRange {
-  if (params.from && params.to && !Number.isNaN(Date.parse(params.from)) && !Number.isNaN(Date.parse(params.to)) && Date.parse(params.from) < Date.parse(params.to)) {
+  if (
+    params.from &&
+    params.to &&
+    !Number.isNaN(Date.parse(params.from)) &&
+    !Number.isNaN(Date.parse(params.to)) &&
+    Date.parse(params.from) < Date.parse(params.to)
+  ) {
     const from = new Date(params.from).toISOString();
     const to = new Date(params.to).toISOString();
     return { from, to, preset: "custom", label: `${from.slice(0, 16).replace("T", " ")} – ${to.slice(0, 16).replace("T", " ")} UTC` };

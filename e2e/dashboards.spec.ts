@@ -101,7 +101,13 @@ test("models: intervals per version; comparing the two acme-large versions flags
   await page.getByRole("button", { name: "Compare" }).click();
   await expect(page).toHaveURL(/[?&]a=acme-large%402026-09/);
   await expect(page).toHaveURL(/[?&]b=acme-large%402026-11/);
-  await expect(page.getByTestId("compare-by-tool").getByTestId("verdict").filter({ hasText: /^worse$/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId("compare-by-tool")
+      .getByTestId("verdict")
+      .filter({ hasText: /^worse$/ })
+      .first(),
+  ).toBeVisible();
   await expect(page.getByText("α = 0.05")).toBeVisible();
   await shot("models");
 });

@@ -47,17 +47,17 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") record.push(field), (field = "");
+    else if (ch === ",") (record.push(field), (field = ""));
     else if (ch === "\n" || ch === "\r") {
       if (ch === "\r" && text[i + 1] === "\n") i++;
-      record.push(field), records.push(record), (record = []), (field = "");
+      (record.push(field), records.push(record), (record = []), (field = ""));
     } else field += ch;
   }
-  if (field || record.length) record.push(field), records.push(record);
+  if (field || record.length) (record.push(field), records.push(record));
   return records;
 }
 
@@ -139,7 +139,9 @@ test("CSV export holds exactly the rows of the filtered view", async () => {
 
 test("an invalid call's detail shows the message it got and the corrected call as a diff", async () => {
   await page.goto(`/p/${slug}/calls?valid=invalid`);
-  const row = rows().filter({ has: page.getByTestId("corrected-link") }).first();
+  const row = rows()
+    .filter({ has: page.getByTestId("corrected-link") })
+    .first();
   const id = (await row.getAttribute("data-call-id"))!;
   const message = (await row.getByTestId("message").getAttribute("title"))!;
   const correctionHref = (await row.getByTestId("corrected-link").getAttribute("href"))!;
@@ -163,7 +165,9 @@ test("an invalid call's detail shows the message it got and the corrected call a
 
 test("the run timeline counts attempts against successful calls and links each invalid call to its correction", async () => {
   await page.goto(`/p/${slug}/calls?valid=invalid`);
-  const row = rows().filter({ has: page.getByTestId("corrected-link") }).first();
+  const row = rows()
+    .filter({ has: page.getByTestId("corrected-link") })
+    .first();
   const runId = (await row.getAttribute("data-run-id"))!;
   await row.getByRole("link", { name: runId }).click();
   await expect(page).toHaveURL(new RegExp(`/runs/${encodeURIComponent(runId)}$`));
@@ -228,7 +232,12 @@ test("ids with URL-special characters open their call and run pages", async () =
 
   await page.goto(`/p/${slug}/calls?range=all&runId=${encodeURIComponent(runId)}`);
   await expect(rows()).toHaveCount(2);
-  await page.locator(`tr[data-call-id=${JSON.stringify(failed)}]`).locator("td").first().getByRole("link").click();
+  await page
+    .locator(`tr[data-call-id=${JSON.stringify(failed)}]`)
+    .locator("td")
+    .first()
+    .getByRole("link")
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(failed);
   // Toolgate's own verdict against the demo schema: the short loan number is marked
   await expect(page.getByRole("group", { name: "Failing value: loannumber" })).toBeVisible();

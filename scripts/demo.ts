@@ -46,7 +46,11 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 } finally {
-  await prisma().$disconnect().catch(() => {});
-  await pool().end().catch(() => {});
+  await prisma()
+    .$disconnect()
+    .catch(() => {});
+  await pool()
+    .end()
+    .catch(() => {});
   await db.stop();
 }

@@ -26,11 +26,23 @@ async function trpc<T>(kind: "query" | "mutation", path: string, input: unknown,
 
 try {
   for (let i = 0; ; i++) {
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 600) throw new Error("the app did not start within 5 minutes");
     await new Promise((r) => setTimeout(r, 500));
   }
-  const { cookie } = await trpc("mutation", "auth.setup", { email: "demo@toolgate.test", password: "screenshots only, not a secret", name: "Demo", projectName: "Demo — loan assistant", projectSlug: "demo" });
+  const { cookie } = await trpc("mutation", "auth.setup", {
+    email: "demo@toolgate.test",
+    password: "screenshots only, not a secret",
+    name: "Demo",
+    projectName: "Demo — loan assistant",
+    projectSlug: "demo",
+  });
   await trpc("mutation", "demo.load", { project: "demo" }, cookie);
   type Row = { id: string; correctionId: string | null; message: string | null };
   const { data } = await trpc<{ calls: Row[] }>("query", "calls.list", { project: "demo", filter: { valid: "invalid", tool: "getloan" }, limit: 50 }, cookie);

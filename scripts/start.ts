@@ -27,7 +27,9 @@ mkdirSync(path.dirname(lockFile), { recursive: true });
 try {
   const other = JSON.parse(readFileSync(lockFile, "utf8")) as { pid: number; port: number };
   process.kill(other.pid, 0);
-  fail(`Toolgate is already running (pid ${other.pid}) at http://localhost:${other.port} on ${path.dirname(lockFile)}. Stop it first, or set TOOLGATE_DATA_DIR or DATABASE_URL for a second instance.`);
+  fail(
+    `Toolgate is already running (pid ${other.pid}) at http://localhost:${other.port} on ${path.dirname(lockFile)}. Stop it first, or set TOOLGATE_DATA_DIR or DATABASE_URL for a second instance.`,
+  );
 } catch (error) {
   if ((error as NodeJS.ErrnoException).code === "EPERM") fail("Toolgate is already running under another user.");
 }

@@ -17,7 +17,15 @@ const USAGE = `Usage: npm run toolgate -- <command> [options]
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { project: { type: "string" }, name: { type: "string" }, key: { type: "string" }, email: { type: "string" }, role: { type: "string" }, password: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    project: { type: "string" },
+    name: { type: "string" },
+    key: { type: "string" },
+    email: { type: "string" },
+    role: { type: "string" },
+    password: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
 });
 
 class UsageError extends Error {}

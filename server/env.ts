@@ -9,9 +9,16 @@ const envSchema = z.object({
   TOOLGATE_PUBLIC_URL: z.url().optional(),
   TOOLGATE_ADMIN_EMAIL: z.email().optional(),
   TOOLGATE_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
-  TOOLGATE_PROJECT: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug").default("default"),
+  TOOLGATE_PROJECT: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug")
+    .default("default"),
   TOOLGATE_SESSION_DAYS: z.coerce.number().positive().default(14),
-  TOOLGATE_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  TOOLGATE_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   TOOLGATE_ALERT_EVALUATOR: z.enum(["on", "off"]).default("on"),
   TOOLGATE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
   TOOLGATE_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(1200),

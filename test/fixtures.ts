@@ -18,7 +18,9 @@ export async function makeUser(email = `${unique("user")}@example.test`) {
 
 /** A caller as the API sees it: headers in, response headers out (cookies, Retry-After). */
 export function callerWith(headers: Record<string, string> = {}) {
-  const ctx = createContext({ headers: new Headers({ "x-forwarded-for": `10.0.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`, ...headers }) });
+  const ctx = createContext({
+    headers: new Headers({ "x-forwarded-for": `10.0.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`, ...headers }),
+  });
   return withExtras(createCaller(ctx), { ctx });
 }
 

@@ -11,11 +11,7 @@ export default async function SetupPage() {
   const { needsSetup } = await sessionState();
   if (!needsSetup) redirect("/login");
   return (
-    <AuthCard
-      wide
-      title="Welcome to Toolgate"
-      description="Create the first admin account and a project for your harnesses to send tool calls to."
-    >
+    <AuthCard wide title="Welcome to Toolgate" description="Create the first admin account and a project for your harnesses to send tool calls to.">
       <SetupForm />
     </AuthCard>
   );

@@ -27,13 +27,15 @@ export function EvaluateNowButton({ slug }: { slug: string }) {
         {evaluate.isPending ? "Evaluating…" : "Evaluate now"}
       </Button>
       <p className="min-h-4 text-xs text-slate-500" role="status" data-testid="evaluate-result">
-        {evaluate.error
-          ? <span className="text-red-700">{evaluate.error.message}</span>
-          : result && "busy" in result
-            ? "Another evaluation is running; try again in a moment."
-            : result
-              ? `${result.evaluated} rule${result.evaluated === 1 ? "" : "s"} evaluated: ${result.fired} fired, ${result.resolved} resolved.`
-              : "Rules are also evaluated every minute."}
+        {evaluate.error ? (
+          <span className="text-red-700">{evaluate.error.message}</span>
+        ) : result && "busy" in result ? (
+          "Another evaluation is running; try again in a moment."
+        ) : result ? (
+          `${result.evaluated} rule${result.evaluated === 1 ? "" : "s"} evaluated: ${result.fired} fired, ${result.resolved} resolved.`
+        ) : (
+          "Rules are also evaluated every minute."
+        )}
       </p>
     </div>
   );

@@ -23,9 +23,9 @@ describe("alerts format", () => {
     expect(formatWindow(5)).toBe("5 min");
     expect(formatWindow(1440)).toBe("24 h");
     expect(formatWindow(10080)).toBe("7 d");
-    expect(describeRule({ metric: "invalid_rate", category: null, condition: "threshold", threshold: 0.14, factor: null, baselineMinutes: null, windowMinutes: 60 })).toBe(
-      "Invalid rate above 14% over 1 h",
-    );
+    expect(
+      describeRule({ metric: "invalid_rate", category: null, condition: "threshold", threshold: 0.14, factor: null, baselineMinutes: null, windowMinutes: 60 }),
+    ).toBe("Invalid rate above 14% over 1 h");
   });
 
   it("puts a rule's incident in the middle of a chart of at least a day, never past now", () => {
@@ -44,7 +44,11 @@ describe("alerts format", () => {
   });
 
   it("links to the explorer with the scope and window", () => {
-    const href = explorerHref("acme", { model: "acme-large", modelVersion: "2026-11" }, { from: Date.parse("2026-11-20T00:00:00Z"), to: Date.parse("2026-11-30T10:15:00Z") });
+    const href = explorerHref(
+      "acme",
+      { model: "acme-large", modelVersion: "2026-11" },
+      { from: Date.parse("2026-11-20T00:00:00Z"), to: Date.parse("2026-11-30T10:15:00Z") },
+    );
     expect(href).toBe("/p/acme/calls?valid=invalid&from=2026-11-20T00%3A00%3A00Z&to=2026-11-30T10%3A15%3A00Z&model=acme-large&modelVersion=2026-11");
   });
 
@@ -58,8 +62,14 @@ describe("alerts format", () => {
     expect(firstSeen(rows, "nope")).toBeNull();
     expect(
       categoryRateRows(
-        [{ bucket: "a", calls: 10 }, { bucket: "b", calls: 4 }],
-        [{ bucket: "a", key: "wrong_type", calls: 2 }, { bucket: "a", key: "unknown_tool", calls: 1 }],
+        [
+          { bucket: "a", calls: 10 },
+          { bucket: "b", calls: 4 },
+        ],
+        [
+          { bucket: "a", key: "wrong_type", calls: 2 },
+          { bucket: "a", key: "unknown_tool", calls: 1 },
+        ],
         "wrong_type",
       ),
     ).toEqual([

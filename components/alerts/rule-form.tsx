@@ -212,10 +212,24 @@ export function RuleForm({
             <Input id={id("tool")} list={id("tools")} value={d.tool} onChange={(e) => set("tool", e.target.value)} placeholder="any tool" autoComplete="off" />
           </Field>
           <Field label="Model" htmlFor={id("model")} error={err("rule.scope.model")}>
-            <Input id={id("model")} list={id("models")} value={d.model} onChange={(e) => set("model", e.target.value)} placeholder="any model" autoComplete="off" />
+            <Input
+              id={id("model")}
+              list={id("models")}
+              value={d.model}
+              onChange={(e) => set("model", e.target.value)}
+              placeholder="any model"
+              autoComplete="off"
+            />
           </Field>
           <Field label="Model version" htmlFor={id("version")} error={err("rule.scope.modelVersion")}>
-            <Input id={id("version")} list={id("versions")} value={d.modelVersion} onChange={(e) => set("modelVersion", e.target.value)} placeholder="any version" autoComplete="off" />
+            <Input
+              id={id("version")}
+              list={id("versions")}
+              value={d.modelVersion}
+              onChange={(e) => set("modelVersion", e.target.value)}
+              placeholder="any version"
+              autoComplete="off"
+            />
           </Field>
         </div>
         <datalist id={id("tools")}>
@@ -239,23 +253,51 @@ export function RuleForm({
         <legend className="font-medium text-slate-800">Condition</legend>
         <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
           <label className="inline-flex items-center gap-2 text-slate-700">
-            <input type="radio" name={id("condition")} checked={d.condition === "threshold"} onChange={() => set("condition", "threshold")} className="accent-indigo-600" />
+            <input
+              type="radio"
+              name={id("condition")}
+              checked={d.condition === "threshold"}
+              onChange={() => set("condition", "threshold")}
+              className="accent-indigo-600"
+            />
             Above a threshold
           </label>
           <label className="inline-flex items-center gap-2 text-slate-700">
-            <input type="radio" name={id("condition")} checked={d.condition === "baseline_factor"} onChange={() => set("condition", "baseline_factor")} className="accent-indigo-600" />
+            <input
+              type="radio"
+              name={id("condition")}
+              checked={d.condition === "baseline_factor"}
+              onChange={() => set("condition", "baseline_factor")}
+              className="accent-indigo-600"
+            />
             Above a baseline window by a factor
           </label>
         </div>
         <div className="mt-3 grid gap-4 sm:grid-cols-3">
           {d.condition === "threshold" ? (
             <Field label={UNITS[d.metric].label} htmlFor={id("threshold")} error={err("rule.threshold")} hint={UNITS[d.metric].hint}>
-              <Input id={id("threshold")} type="number" step="any" inputMode="decimal" value={d.threshold} onChange={(e) => set("threshold", e.target.value)} invalid={!!err("rule.threshold")} />
+              <Input
+                id={id("threshold")}
+                type="number"
+                step="any"
+                inputMode="decimal"
+                value={d.threshold}
+                onChange={(e) => set("threshold", e.target.value)}
+                invalid={!!err("rule.threshold")}
+              />
             </Field>
           ) : (
             <>
               <Field label="Factor" htmlFor={id("factor")} error={err("rule.factor")} hint="Above 1: 2 fires at twice the baseline.">
-                <Input id={id("factor")} type="number" step="any" inputMode="decimal" value={d.factor} onChange={(e) => set("factor", e.target.value)} invalid={!!err("rule.factor")} />
+                <Input
+                  id={id("factor")}
+                  type="number"
+                  step="any"
+                  inputMode="decimal"
+                  value={d.factor}
+                  onChange={(e) => set("factor", e.target.value)}
+                  invalid={!!err("rule.factor")}
+                />
               </Field>
               <Field label="Baseline window" htmlFor={id("baseline")} error={err("rule.baselineMinutes")} hint="The period just before the evaluation window.">
                 <Select id={id("baseline")} value={d.baselineMinutes} onChange={(e) => set("baselineMinutes", e.target.value)}>
@@ -269,10 +311,27 @@ export function RuleForm({
             </>
           )}
           <Field label="Evaluation window (minutes)" htmlFor={id("window")} error={err("rule.windowMinutes")} hint="5 to 1440 (24 h).">
-            <Input id={id("window")} type="number" step={1} inputMode="numeric" value={d.windowMinutes} onChange={(e) => set("windowMinutes", e.target.value)} invalid={!!err("rule.windowMinutes")} />
+            <Input
+              id={id("window")}
+              type="number"
+              step={1}
+              inputMode="numeric"
+              value={d.windowMinutes}
+              onChange={(e) => set("windowMinutes", e.target.value)}
+              invalid={!!err("rule.windowMinutes")}
+            />
           </Field>
           <Field label="Minimum calls" htmlFor={id("min-calls")} error={err("rule.minCalls")} hint="Rate rules stay quiet below this many calls in the window.">
-            <Input id={id("min-calls")} type="number" step={1} min={0} inputMode="numeric" value={d.minCalls} onChange={(e) => set("minCalls", e.target.value)} invalid={!!err("rule.minCalls")} />
+            <Input
+              id={id("min-calls")}
+              type="number"
+              step={1}
+              min={0}
+              inputMode="numeric"
+              value={d.minCalls}
+              onChange={(e) => set("minCalls", e.target.value)}
+              invalid={!!err("rule.minCalls")}
+            />
           </Field>
         </div>
       </fieldset>

@@ -66,7 +66,8 @@ export function ruleView(r: RuleRow): RuleView {
 
 /** "Invalid rate above 10% over 1 h", "Call volume above 2× its previous 7 d over 15 min". */
 export function describeRule(rule: Pick<RuleView, "metric" | "category" | "condition" | "threshold" | "factor" | "baselineMinutes" | "windowMinutes">): string {
-  const what = rule.metric === "category_rate" && rule.category ? `Rate of ${CATEGORY_LABELS[rule.category as Category] ?? rule.category}` : metricLabel(rule.metric);
+  const what =
+    rule.metric === "category_rate" && rule.category ? `Rate of ${CATEGORY_LABELS[rule.category as Category] ?? rule.category}` : metricLabel(rule.metric);
   const condition =
     rule.condition === "threshold"
       ? `above ${formatMetricValue(rule.metric, rule.threshold)}`

@@ -65,7 +65,10 @@ export function WebhooksPanel({ slug }: { slug: string }) {
 
   return (
     <div className="space-y-6">
-      <Card title="Add a webhook endpoint" description="New incidents are POSTed as JSON to every enabled endpoint (or to those a rule chooses), signed with the endpoint's secret.">
+      <Card
+        title="Add a webhook endpoint"
+        description="New incidents are POSTed as JSON to every enabled endpoint (or to those a rule chooses), signed with the endpoint's secret."
+      >
         <form
           className="grid gap-4 sm:grid-cols-[1fr_2fr_auto] sm:items-start"
           noValidate
@@ -173,7 +176,11 @@ export function WebhooksPanel({ slug }: { slug: string }) {
                   )}
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="text-xs font-medium uppercase tracking-wide text-slate-500">Signing secret</span>
-                    <code id={secretId} data-testid="webhook-secret" className="break-all rounded bg-slate-50 px-2 py-1 font-mono text-xs text-slate-800 ring-1 ring-slate-200">
+                    <code
+                      id={secretId}
+                      data-testid="webhook-secret"
+                      className="break-all rounded bg-slate-50 px-2 py-1 font-mono text-xs text-slate-800 ring-1 ring-slate-200"
+                    >
                       {shown ? w.secret : `${w.secret.slice(0, 6)}${"•".repeat(24)}`}
                     </code>
                     <Button
@@ -203,21 +210,21 @@ export function WebhooksPanel({ slug }: { slug: string }) {
         <div className="space-y-3 text-slate-700">
           <p>
             Every request carries the header{" "}
-            <code className="rounded bg-slate-100 px-1 font-mono text-xs">
-              {SIGNATURE_HEADER}: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;
-            </code>
-            , where <code className="font-mono text-xs">v1</code> is the hex HMAC-SHA256 of{" "}
+            <code className="rounded bg-slate-100 px-1 font-mono text-xs">{SIGNATURE_HEADER}: t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>, where{" "}
+            <code className="font-mono text-xs">v1</code> is the hex HMAC-SHA256 of{" "}
             <code className="rounded bg-slate-100 px-1 font-mono text-xs">&lt;t&gt;.&lt;raw body&gt;</code> keyed with the endpoint&apos;s secret. To verify:
           </p>
           <ol className="list-decimal space-y-1 pl-5">
-            <li>Split the header at commas into <code className="font-mono text-xs">t</code> and <code className="font-mono text-xs">v1</code>.</li>
+            <li>
+              Split the header at commas into <code className="font-mono text-xs">t</code> and <code className="font-mono text-xs">v1</code>.
+            </li>
             <li>Compute HMAC-SHA256(secret, t + &quot;.&quot; + raw body) as hex, using the body exactly as received.</li>
             <li>Compare it with v1 in constant time, and reject timestamps more than 5 minutes from now (replays).</li>
           </ol>
           <p className="text-xs text-slate-500">
-            Other headers: <code className="font-mono">X-Toolgate-Event</code> (<code className="font-mono">incident.fired</code> or <code className="font-mono">test</code>). The
-            payload has a <code className="font-mono">text</code> field, so Slack-style incoming webhooks show it as a message. Failed deliveries are retried up
-            to 5 times with exponential backoff; each attempt appears in the incident&apos;s delivery log.
+            Other headers: <code className="font-mono">X-Toolgate-Event</code> (<code className="font-mono">incident.fired</code> or{" "}
+            <code className="font-mono">test</code>). The payload has a <code className="font-mono">text</code> field, so Slack-style incoming webhooks show it
+            as a message. Failed deliveries are retried up to 5 times with exponential backoff; each attempt appears in the incident&apos;s delivery log.
           </p>
           <div>
             <div className="mb-1 flex items-center justify-between">

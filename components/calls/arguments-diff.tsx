@@ -14,17 +14,7 @@ const STYLE: Record<DiffOp, { sign: string; row: string; words: string }> = {
  * The corrected call's arguments against the failed ones, one line per value: what the
  * model changed after reading the error message. All values are React text.
  */
-export function ArgumentsDiff({
-  before,
-  after,
-  beforeTool,
-  afterTool,
-}: {
-  before: unknown;
-  after: unknown;
-  beforeTool?: string;
-  afterTool?: string;
-}) {
+export function ArgumentsDiff({ before, after, beforeTool, afterTool }: { before: unknown; after: unknown; beforeTool?: string; afterTool?: string }) {
   const lines = diffArguments(before, after);
   const raw = { before: parsedArguments(before).kind === "raw", after: parsedArguments(after).kind === "raw" };
   const renamed = beforeTool !== undefined && afterTool !== undefined && beforeTool !== afterTool;
@@ -34,7 +24,12 @@ export function ArgumentsDiff({
       <p className="text-xs text-slate-500" data-testid="diff-summary">
         {changes === 0 ? "The retry sent exactly the same tool and arguments." : `${changes} ${changes === 1 ? "change" : "changes"} from the failed call.`}
       </p>
-      <div role="table" aria-label="Arguments diff" data-testid="arguments-diff" className="overflow-hidden rounded-md border border-slate-200 font-mono text-[13px] leading-relaxed">
+      <div
+        role="table"
+        aria-label="Arguments diff"
+        data-testid="arguments-diff"
+        className="overflow-hidden rounded-md border border-slate-200 font-mono text-[13px] leading-relaxed"
+      >
         {renamed && (
           <DiffRow op="changed" path="(tool name)">
             <Change before={<>{beforeTool}</>} after={<>{afterTool}</>} />

@@ -3,12 +3,15 @@ import { distinctivePart, flagsFor, isOpaque, overallRecovery } from "./error-me
 
 describe("distinctivePart", () => {
   it("takes the longest literal stretch of the template that the example contains", () => {
-    expect(
-      distinctivePart("Error: '<value>' must be <n> to <n> characters, you sent <n>.", "Error: 'loannumber' must be 4 to 8 characters, you sent 3."),
-    ).toBe("characters, you sent");
-    expect(distinctivePart("Error: '<value>' is required by <value> and was not sent. Add '<value>'.", "Error: 'from' is required by searchpayments and was not sent. Add 'from'.")).toBe(
-      "and was not sent. Add",
+    expect(distinctivePart("Error: '<value>' must be <n> to <n> characters, you sent <n>.", "Error: 'loannumber' must be 4 to 8 characters, you sent 3.")).toBe(
+      "characters, you sent",
     );
+    expect(
+      distinctivePart(
+        "Error: '<value>' is required by <value> and was not sent. Add '<value>'.",
+        "Error: 'from' is required by searchpayments and was not sent. Add 'from'.",
+      ),
+    ).toBe("and was not sent. Add");
   });
   it("falls back to the example when the template has nothing distinctive", () => {
     expect(distinctivePart("Error <n>", "Error 422")).toBe("Error 422");
@@ -22,7 +25,8 @@ describe("distinctivePart", () => {
 
 describe("isOpaque", () => {
   it("flags codes and bare words, not messages that name the problem", () => {
-    for (const t of ["Error <n>", "Bad request", "invalid", "HTTP <n> Unprocessable Entity", "ERR_<n>", "Missing required field"]) expect(isOpaque(t), t).toBe(true);
+    for (const t of ["Error <n>", "Bad request", "invalid", "HTTP <n> Unprocessable Entity", "ERR_<n>", "Missing required field"])
+      expect(isOpaque(t), t).toBe(true);
     for (const t of [
       "Error: '<value>' must be <n> to <n> characters, you sent <n>.",
       "Error: refunds above <n> need approval from a person. Ask the customer to wait for a callback.",

@@ -14,10 +14,30 @@ describe("readExplorerParams", () => {
 
   it("reads every filter, and all time has no bounds", () => {
     const view = readExplorerParams(
-      { range: "all", tool: "getloan", model: "acme-large", modelVersion: "2026-11", valid: "invalid", category: "wrong_type", runId: "run 1/2", q: "Error 422", disagree: "1", cursor: "abc" },
+      {
+        range: "all",
+        tool: "getloan",
+        model: "acme-large",
+        modelVersion: "2026-11",
+        valid: "invalid",
+        category: "wrong_type",
+        runId: "run 1/2",
+        q: "Error 422",
+        disagree: "1",
+        cursor: "abc",
+      },
       now,
     );
-    expect(view.filter).toEqual({ tool: "getloan", model: "acme-large", modelVersion: "2026-11", valid: "invalid", category: "wrong_type", runId: "run 1/2", q: "Error 422", disagree: true });
+    expect(view.filter).toEqual({
+      tool: "getloan",
+      model: "acme-large",
+      modelVersion: "2026-11",
+      valid: "invalid",
+      category: "wrong_type",
+      runId: "run 1/2",
+      q: "Error 422",
+      disagree: true,
+    });
     expect(view.cursor).toBe("abc");
     expect(view.range).toEqual({ key: "all", label: "All time" });
   });

@@ -63,7 +63,8 @@ export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerVi
       params.to = to!;
       range = { key: "custom", label: custom.label, from: custom.from, to: custom.to };
     } else {
-      if (from || to) problems.push("Ignored from/to: give both as ISO 8601 dates with from before to, e.g. from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z.");
+      if (from || to)
+        problems.push("Ignored from/to: give both as ISO 8601 dates with from before to, e.g. from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z.");
       const r = resolveRange({ range: DEFAULT_RANGE }, now);
       range = { key: DEFAULT_RANGE, label: r.label, from: r.from, to: r.to };
     }

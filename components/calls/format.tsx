@@ -57,7 +57,8 @@ export function VerdictBadge({ valid, category }: { valid: boolean | null; categ
   );
 }
 
-export const linkClass = "font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded-sm";
+export const linkClass =
+  "font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded-sm";
 
 export function formatPercent(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;

@@ -40,7 +40,9 @@ describe("diffArguments", () => {
   });
 
   it("treats a change of JSON type as one changed value", () => {
-    expect(diffArguments({ loannumber: 4471, tags: "fees", slot: "2026-12-01 14:00" }, { loannumber: "4471", tags: ["fees"], slot: { date: "2026-12-01" } })).toEqual([
+    expect(
+      diffArguments({ loannumber: 4471, tags: "fees", slot: "2026-12-01 14:00" }, { loannumber: "4471", tags: ["fees"], slot: { date: "2026-12-01" } }),
+    ).toEqual([
       { op: "changed", path: "loannumber", before: 4471, after: "4471" },
       { op: "changed", path: "tags", before: "fees", after: ["fees"] },
       { op: "changed", path: "slot", before: "2026-12-01 14:00", after: { date: "2026-12-01" } },

@@ -23,7 +23,9 @@ export function diffArguments(before: unknown, after: unknown): DiffLine[] {
   if (a.kind === "raw" || b.kind === "raw") {
     const left = a.kind === "raw" ? a.text : a.value;
     const right = b.kind === "raw" ? b.text : b.value;
-    return [equal(left, right) && a.kind === b.kind ? { op: "same", path: "", before: left, after: right } : { op: "changed", path: "", before: left, after: right }];
+    return [
+      equal(left, right) && a.kind === b.kind ? { op: "same", path: "", before: left, after: right } : { op: "changed", path: "", before: left, after: right },
+    ];
   }
   const lines: DiffLine[] = [];
   walk(a.value, b.value, "", lines);

@@ -49,7 +49,8 @@ export function ArgumentsView({ args, highlightPath, label = "Arguments" }: { ar
   );
 }
 
-const block = "overflow-x-auto whitespace-pre-wrap break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2.5 font-mono text-[13px] leading-relaxed text-slate-800";
+const block =
+  "overflow-x-auto whitespace-pre-wrap break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2.5 font-mono text-[13px] leading-relaxed text-slate-800";
 const markClass = "-mx-1.5 rounded border-l-2 border-red-500 bg-red-100/80 px-1.5";
 
 type Target = { segments: PathSegment[]; label: string } | null;
@@ -92,11 +93,7 @@ function render(value: unknown, ctx: Ctx): ReactNode[] {
   const id = ctx.path.map(String).join("\u0000") || "root";
   const comma = ctx.comma ? <span className="text-slate-400">,</span> : null;
   let lines: ReactNode[];
-  const entries: [PathSegment, unknown][] | null = Array.isArray(value)
-    ? value.map((v, i) => [i, v])
-    : isObject(value)
-      ? Object.entries(value)
-      : null;
+  const entries: [PathSegment, unknown][] | null = Array.isArray(value) ? value.map((v, i) => [i, v]) : isObject(value) ? Object.entries(value) : null;
   if (entries && entries.length > 0) {
     const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
     lines = [

@@ -218,9 +218,7 @@ export function assignColors(keys: readonly string[]): Record<string, string> {
 export const CHART_CATEGORIES = CATEGORIES;
 
 /** One fixed, distinct colour per failure category. */
-export const CATEGORY_COLORS: Readonly<Record<string, string>> = Object.fromEntries(
-  CHART_CATEGORIES.map((category, i) => [category, PALETTE[i]!]),
-);
+export const CATEGORY_COLORS: Readonly<Record<string, string>> = Object.fromEntries(CHART_CATEGORIES.map((category, i) => [category, PALETTE[i]!]));
 
 /** A category's colour; unknown categories fall back to seriesColor. */
 export function categoryColor(category: string): string {
@@ -253,11 +251,7 @@ export interface VersionComparison {
  * twoProportionTest does not trust its normal approximation (too few calls or failures).
  * Sorted by calls in both versions, largest first, ties by key.
  */
-export function compareVersions(
-  a: readonly VersionCounts[],
-  b: readonly VersionCounts[],
-  options?: { alpha?: number; minN?: number },
-): VersionComparison[] {
+export function compareVersions(a: readonly VersionCounts[], b: readonly VersionCounts[], options?: { alpha?: number; minN?: number }): VersionComparison[] {
   const sumByKey = (rows: readonly VersionCounts[]) => {
     const sums = new Map<string, { invalid: number; total: number }>();
     for (const { key, invalid, total } of rows) {
@@ -281,13 +275,7 @@ export function compareVersions(
         return { key, a: side(rateA, x.total), b: side(rateB, y.total), diff: null, pValue: null, verdict: "insufficient data" };
       }
       const test = twoProportionTest(x.invalid, x.total, y.invalid, y.total, options);
-      const verdict: Verdict = !test.sufficient
-        ? "insufficient data"
-        : !test.significant
-          ? "no clear difference"
-          : test.diff < 0
-            ? "better"
-            : "worse";
+      const verdict: Verdict = !test.sufficient ? "insufficient data" : !test.significant ? "no clear difference" : test.diff < 0 ? "better" : "worse";
       return { key, a: side(rateA, x.total), b: side(rateB, y.total), diff: test.diff, pValue: test.pValue, verdict };
     })
     .sort((p, q) => q.a.n + q.b.n - (p.a.n + p.b.n) || compareText(p.key, q.key));

@@ -45,11 +45,36 @@ export function RateLineChart({
       ];
     }),
     ...(threshold !== undefined
-      ? [["threshold", { type: "line" as const, yMin: threshold, yMax: threshold, borderColor: "#dc2626", borderWidth: 1.5, borderDash: [6, 3], label: { display: true, content: `threshold ${percent(threshold)}`, position: "end" as const, backgroundColor: "#fef2f2", color: "#991b1b", font: { size: 11 } } }]]
+      ? [
+          [
+            "threshold",
+            {
+              type: "line" as const,
+              yMin: threshold,
+              yMax: threshold,
+              borderColor: "#dc2626",
+              borderWidth: 1.5,
+              borderDash: [6, 3],
+              label: {
+                display: true,
+                content: `threshold ${percent(threshold)}`,
+                position: "end" as const,
+                backgroundColor: "#fef2f2",
+                color: "#991b1b",
+                font: { size: 11 },
+              },
+            },
+          ],
+        ]
       : []),
   ]);
   return (
-    <div style={{ height }} data-testid="rate-chart" data-series={series.length} data-points={series.reduce((n, s) => n + s.values.filter((v) => v !== null).length, 0)}>
+    <div
+      style={{ height }}
+      data-testid="rate-chart"
+      data-series={series.length}
+      data-points={series.reduce((n, s) => n + s.values.filter((v) => v !== null).length, 0)}
+    >
       <Line
         aria-label={`${label} over time`}
         role="img"

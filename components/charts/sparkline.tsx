@@ -6,12 +6,27 @@ import "./chart-setup";
 import { seriesColor } from "./prepare";
 
 /** A tiny trend line without axes; nulls are gaps. */
-export function Sparkline({ values, colorKey, color, width = 120, height = 32 }: { values: (number | null)[]; colorKey: string; color?: string; width?: number; height?: number }) {
+export function Sparkline({
+  values,
+  colorKey,
+  color,
+  width = 120,
+  height = 32,
+}: {
+  values: (number | null)[];
+  colorKey: string;
+  color?: string;
+  width?: number;
+  height?: number;
+}) {
   return (
     <div style={{ width, height }} data-testid="sparkline">
       <Line
         aria-hidden
-        data={{ labels: values.map((_, i) => i), datasets: [{ data: values, borderColor: color ?? seriesColor(colorKey), borderWidth: 1.5, pointRadius: 0, spanGaps: false, tension: 0.3 }] }}
+        data={{
+          labels: values.map((_, i) => i),
+          datasets: [{ data: values, borderColor: color ?? seriesColor(colorKey), borderWidth: 1.5, pointRadius: 0, spanGaps: false, tension: 0.3 }],
+        }}
         options={{
           responsive: false,
           animation: false,

@@ -39,10 +39,21 @@ describe("rateSeries", () => {
 
 describe("categoryBreakdown and volumes", () => {
   it("sorts categories by invalid calls and sums volumes per key", () => {
-    expect(categoryBreakdown([{ key: "a", invalid: 1 }, { key: "b", invalid: 0 }, { key: "c", invalid: 5 }])).toEqual([
+    expect(
+      categoryBreakdown([
+        { key: "a", invalid: 1 },
+        { key: "b", invalid: 0 },
+        { key: "c", invalid: 5 },
+      ]),
+    ).toEqual([
       { key: "c", count: 5 },
       { key: "a", count: 1 },
     ]);
-    expect(volumes([{ bucket: "x", key: "k", calls: 2, invalid: 0 }, { bucket: "y", key: "k", calls: 3, invalid: 1 }])).toEqual([{ key: "k", volume: 5 }]);
+    expect(
+      volumes([
+        { bucket: "x", key: "k", calls: 2, invalid: 0 },
+        { bucket: "y", key: "k", calls: 3, invalid: 1 },
+      ]),
+    ).toEqual([{ key: "k", volume: 5 }]);
   });
 });

@@ -27,7 +27,9 @@ export function rateSeries(
 ) {
   const wanted = keys ? new Set(keys) : null;
   const result = timeSeries(
-    rows.filter((r) => !wanted || wanted.has(r.key)).map((r) => ({ bucket: r.bucket, series: rename ? rename(r.key) : r.key, numerator: r.invalid, denominator: r.calls })),
+    rows
+      .filter((r) => !wanted || wanted.has(r.key))
+      .map((r) => ({ bucket: r.bucket, series: rename ? rename(r.key) : r.key, numerator: r.invalid, denominator: r.calls })),
     rangeOf(range, bucket),
   );
   const open = result.labels.map((start) => start + BUCKET_MS[bucket] > now);

@@ -52,7 +52,13 @@ describe("inflation", () => {
     expect(row.observed).toBeCloseTo(1000 / 940, 10);
   });
   it("has no expected attempts when every call was invalid (an unknown tool name)", () => {
-    expect(inflation({ calls: 5, invalid: 5, corrected: 5, costUsd: 1 }, 6)).toMatchObject({ p: 1, expected: null, taskAttempts: null, extraPer1000: null, observed: null });
+    expect(inflation({ calls: 5, invalid: 5, corrected: 5, costUsd: 1 }, 6)).toMatchObject({
+      p: 1,
+      expected: null,
+      taskAttempts: null,
+      extraPer1000: null,
+      observed: null,
+    });
   });
   it("has no rate without calls", () => {
     expect(inflation({ calls: 0, invalid: 0, corrected: 0, costUsd: 0 }, 6)).toMatchObject({ p: null, expected: null, costPerCall: null });

@@ -24,8 +24,7 @@ export function formatPp(diff: number | null | undefined, digits = 1): string {
 }
 
 /** Attempts (1.064 per call, 6.38 per task). */
-export const formatAttempts = (v: number | null | undefined, digits = 2) =>
-  v === null || v === undefined || !Number.isFinite(v) ? "–" : v.toFixed(digits);
+export const formatAttempts = (v: number | null | undefined, digits = 2) => (v === null || v === undefined || !Number.isFinite(v) ? "–" : v.toFixed(digits));
 
 export function formatPValue(p: number | null | undefined): string {
   if (p === null || p === undefined) return "–";

@@ -16,7 +16,10 @@ export function IntervalBar({ rate, low, high, max, color = "#4f46e5" }: { rate:
       data-testid="interval-bar"
     >
       <div className="absolute inset-x-0 top-1/2 h-px bg-slate-200" />
-      <div className="absolute top-1/2 h-2 -translate-y-1/2 rounded-sm opacity-30" style={{ left: at(low), width: `calc(${at(high)} - ${at(low)})`, minWidth: 2, background: color }} />
+      <div
+        className="absolute top-1/2 h-2 -translate-y-1/2 rounded-sm opacity-30"
+        style={{ left: at(low), width: `calc(${at(high)} - ${at(low)})`, minWidth: 2, background: color }}
+      />
       <div className="absolute top-0.5 bottom-0.5 w-0.5 -translate-x-1/2 rounded" style={{ left: at(rate), background: color }} />
     </div>
   );

@@ -2,9 +2,21 @@ import Link from "next/link";
 import { cx } from "../ui";
 
 /** A row of links that behaves like a segmented control: the current one is marked. */
-export function SegmentedLinks({ label, items, testId }: { label: string; items: { label: string; href: string; active: boolean; title?: string }[]; testId?: string }) {
+export function SegmentedLinks({
+  label,
+  items,
+  testId,
+}: {
+  label: string;
+  items: { label: string; href: string; active: boolean; title?: string }[];
+  testId?: string;
+}) {
   return (
-    <nav aria-label={label} data-testid={testId} className="inline-flex shrink-0 overflow-hidden rounded-md bg-white shadow-sm ring-1 ring-inset ring-slate-300">
+    <nav
+      aria-label={label}
+      data-testid={testId}
+      className="inline-flex shrink-0 overflow-hidden rounded-md bg-white shadow-sm ring-1 ring-inset ring-slate-300"
+    >
       {items.map((item, i) => (
         <Link
           key={item.label}

@@ -42,7 +42,9 @@ export function SeriesPicker({
     <details className="group relative" data-testid={`series-picker-${param}`}>
       <summary className={cx(buttonClass("secondary", "sm"), "cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
         {shown.length} of {options.length} {noun}
-        <span aria-hidden className="text-slate-400 group-open:rotate-180">▾</span>
+        <span aria-hidden className="text-slate-400 group-open:rotate-180">
+          ▾
+        </span>
       </summary>
       <div className="absolute right-0 z-20 mt-1 w-72 rounded-md border border-slate-200 bg-white py-1 shadow-lg">
         <fieldset disabled={pending} className="max-h-72 overflow-y-auto">

@@ -95,8 +95,28 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
       <div className="space-y-5">
         <Slider label="Invalid rate" unit="%" value={ratePct} min={0} max={50} step={0.5} onChange={setRatePct} format={(v) => `${v}%`} testId="sim-rate" />
         <Slider label="Calls per task" unit="k" value={k} min={1} max={30} step={1} onChange={(v) => setK(Math.round(v))} format={String} testId="sim-k" />
-        <Slider label="Cost per call" unit="$, first call" value={cost} min={0} max={costMax} step={0.0005} onChange={setCost} format={(v) => formatUsd(v)} testId="sim-cost" />
-        <Slider label="Context growth per call" unit="%" value={growthPct} min={0} max={30} step={1} onChange={setGrowthPct} format={(v) => `${v}%`} testId="sim-growth" />
+        <Slider
+          label="Cost per call"
+          unit="$, first call"
+          value={cost}
+          min={0}
+          max={costMax}
+          step={0.0005}
+          onChange={setCost}
+          format={(v) => formatUsd(v)}
+          testId="sim-cost"
+        />
+        <Slider
+          label="Context growth per call"
+          unit="%"
+          value={growthPct}
+          min={0}
+          max={30}
+          step={1}
+          onChange={setGrowthPct}
+          format={(v) => `${v}%`}
+          testId="sim-growth"
+        />
       </div>
 
       <div className="space-y-5">

@@ -39,8 +39,8 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
         title="Create an API key"
         description={
           <>
-            Harnesses send tool calls with <code className="font-mono text-xs text-slate-700">Authorization: Bearer &lt;key&gt;</code>. Use one key per
-            harness, so that you can revoke one alone.
+            Harnesses send tool calls with <code className="font-mono text-xs text-slate-700">Authorization: Bearer &lt;key&gt;</code>. Use one key per harness,
+            so that you can revoke one alone.
           </>
         }
       >
@@ -135,9 +135,7 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
                   </td>
                   <td className={`${td} text-slate-500`}>{formatDateTime(k.createdAt)}</td>
                   <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</td>
-                  <td className={td}>
-                    {k.revokedAt ? <Badge tone="red">revoked {formatDateTime(k.revokedAt)}</Badge> : <Badge tone="green">active</Badge>}
-                  </td>
+                  <td className={td}>{k.revokedAt ? <Badge tone="red">revoked {formatDateTime(k.revokedAt)}</Badge> : <Badge tone="green">active</Badge>}</td>
                   <td className={`${td} text-right`}>
                     {k.revokedAt ? null : confirming === k.id ? (
                       <span className="inline-flex items-center gap-2">

@@ -172,7 +172,11 @@ function AddMember({ slug, onAdded }: { slug: string; onAdded: () => unknown }) 
               </p>
               <p className="mt-1 text-amber-900">Share this one-time password; they will choose their own at first sign-in.</p>
               <div className="mt-3 flex items-center gap-2">
-                <code id="one-time-password" data-testid="one-time-password" className="select-all rounded bg-white px-3 py-1.5 font-mono text-base text-slate-900 ring-1 ring-amber-200">
+                <code
+                  id="one-time-password"
+                  data-testid="one-time-password"
+                  className="select-all rounded bg-white px-3 py-1.5 font-mono text-base text-slate-900 ring-1 ring-amber-200"
+                >
                   {added.oneTimePassword}
                 </code>
                 <CopyButton value={added.oneTimePassword} selectId="one-time-password" />

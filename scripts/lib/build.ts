@@ -27,7 +27,12 @@ export async function sourceHash(root = process.cwd()): Promise<string> {
   const files: string[] = [];
   for (const dir of SOURCE_DIRS) for await (const f of walk(path.join(root, dir))) files.push(f);
   for (const f of SOURCE_FILES) if (existsSync(path.join(root, f))) files.push(path.join(root, f));
-  for (const f of files) hash.update(path.relative(root, f)).update("\0").update(await readFile(f)).update("\0");
+  for (const f of files)
+    hash
+      .update(path.relative(root, f))
+      .update("\0")
+      .update(await readFile(f))
+      .update("\0");
   return hash.digest("hex");
 }
 
@@ -35,9 +40,7 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = pr
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", env });
     child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`})`)),
-    );
+    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`})`))));
   });
 }
 

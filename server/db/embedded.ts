@@ -49,8 +49,7 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
   const passwordFile = path.join(absDir, "postgres-password");
   if (!existsSync(passwordFile)) await writeFile(passwordFile, randomBytes(18).toString("base64url"), { mode: 0o600 });
   const password = (await readFile(passwordFile, "utf8")).trim();
-  const url = (port: number) => (database: string) =>
-    `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const url = (port: number) => (database: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
   const runningPort = await runningServerPort(pgDir);
   if (runningPort) return { url: url(runningPort), port: runningPort, owned: false, stop: async () => {} };

@@ -82,7 +82,9 @@ describe("migrations", () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows: [project] } = await client.query<{ id: string }>("INSERT INTO projects (id, slug, name) VALUES (gen_random_uuid(), 'p', 'p') RETURNING id");
+      const {
+        rows: [project],
+      } = await client.query<{ id: string }>("INSERT INTO projects (id, slug, name) VALUES (gen_random_uuid(), 'p', 'p') RETURNING id");
       const invalid = (message: string) => ({ valid: false, category: "missing_argument" as const, message, checked: null, differ: false });
       const valid = { valid: true, category: null, message: null, checked: null, differ: false };
       const calls: PreparedCall[] = [0, 1, 2, 30, 50].flatMap((h, i) => {
@@ -98,8 +100,7 @@ describe("migrations", () => {
       await writeCalls(client as unknown as Parameters<typeof writeCalls>[0], project!.id, calls);
       await client.query("COMMIT");
       const newTables = ROLLUPS_FROM_CALLS.map((r) => r.table).filter((t) => t !== "call_rollups_hourly");
-      const snapshot = async () =>
-        Promise.all(newTables.map(async (t) => (await client.query(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)).rows));
+      const snapshot = async () => Promise.all(newTables.map(async (t) => (await client.query(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)).rows));
       const kept = await snapshot();
       expect(kept.every((rows) => rows.length > 0)).toBe(true);
 

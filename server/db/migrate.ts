@@ -17,7 +17,10 @@ const noFilters = { externalTables: [], externalEnums: [] };
 export async function readMigrations(migrationsDir: string): Promise<MigrationList> {
   await mkdir(migrationsDir, { recursive: true });
   const entries = await readdir(migrationsDir, { withFileTypes: true });
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const lockPath = path.join(migrationsDir, "migration_lock.toml");
   return {
     baseDir: migrationsDir,

@@ -2,11 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { PrismaPg } from "@prisma/adapter-pg";
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  ColumnTypeEnum,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
 import { parseIntoClientConfig } from "pg-connection-string";
 import type { SchemaEngine } from "@prisma/schema-engine-wasm";
@@ -111,11 +107,7 @@ export async function withSchemaEngine<T>(
 ): Promise<T> {
   const bg = await loadGlue();
   const adapter = bindMigrationAwareSqlAdapterFactory(charColumnsAsCharacter(parseIntoClientConfig(connectionString) as pg.ClientConfig));
-  const engine = await bg.SchemaEngine.new(
-    { datamodels: datamodel ? [[datamodel.path, datamodel.content]] : undefined },
-    () => {},
-    adapter,
-  );
+  const engine = await bg.SchemaEngine.new({ datamodels: datamodel ? [[datamodel.path, datamodel.content]] : undefined }, () => {}, adapter);
   try {
     return await use(engine as unknown as SchemaEngine);
   } finally {

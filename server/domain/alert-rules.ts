@@ -8,9 +8,7 @@ import { twoProportionTest } from "./stats";
 export const ALERT_METRICS = ["invalid_rate", "category_rate", "attempts_per_success", "call_volume"] as const;
 export type AlertMetric = (typeof ALERT_METRICS)[number];
 
-export type RuleCondition =
-  | { kind: "threshold"; threshold: number }
-  | { kind: "baseline_factor"; factor: number };
+export type RuleCondition = { kind: "threshold"; threshold: number } | { kind: "baseline_factor"; factor: number };
 
 export type RuleSpec = { metric: AlertMetric; condition: RuleCondition; windowMinutes: number; minCalls: number };
 
@@ -49,18 +47,13 @@ export function checkWindow(rule: RuleSpec, current: WindowCounts, baseline?: Wi
 }
 
 export type OpenState = { open: boolean; clearSince: Date | null };
-export type Transition =
-  | { action: "fire"; check: Check }
-  | { action: "resolve"; clearSince: Date }
-  | { action: "none"; clearSince: Date | null };
+export type Transition = { action: "fire"; check: Check } | { action: "resolve"; clearSince: Date } | { action: "none"; clearSince: Date | null };
 
 export function nextTransition(check: Check, state: OpenState, now: Date, windowMinutes: number): Transition {
   if (!state.open) return check.breach ? { action: "fire", check } : { action: "none", clearSince: null };
   if (check.breach) return { action: "none", clearSince: null };
   const clearSince = state.clearSince ?? now;
-  return now.getTime() - clearSince.getTime() >= windowMinutes * 60_000
-    ? { action: "resolve", clearSince }
-    : { action: "none", clearSince };
+  return now.getTime() - clearSince.getTime() >= windowMinutes * 60_000 ? { action: "resolve", clearSince } : { action: "none", clearSince };
 }
 
 /**

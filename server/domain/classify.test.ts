@@ -125,9 +125,7 @@ describe("classifyCall: malformed_arguments and unknown_tool", () => {
 
   it("names the available tools, closest first, and suggests a close one", () => {
     const message = only(classify("getloans", { loannumber: "4471" }), "unknown_tool", "");
-    expect(message).toBe(
-      "Error: no tool named 'getloans'. Available tools: getloan, listopenloans, createorder, shipto. Did you mean 'getloan'?",
-    );
+    expect(message).toBe("Error: no tool named 'getloans'. Available tools: getloan, listopenloans, createorder, shipto. Did you mean 'getloan'?");
     expect(classify("list_open_loans", {}).message).toMatch(/Available tools: listopenloans, .*Did you mean 'listopenloans'\?$/);
     expect(classify("transfer_money", {}).message).toMatch(/Call one of these instead\.$/);
     const empty = classifyCall({ tool: "getloan", arguments: {}, registry: registryFrom([]) });
@@ -174,9 +172,7 @@ describe("classifyCall: flat arguments", () => {
   });
 
   it("out_of_range: length and pattern", () => {
-    expect(only(classify("getloan", { loannumber: "447" }), "out_of_range", "loannumber")).toBe(
-      "Error: 'loannumber' must be 4 to 8 characters, you sent 3.",
-    );
+    expect(only(classify("getloan", { loannumber: "447" }), "out_of_range", "loannumber")).toBe("Error: 'loannumber' must be 4 to 8 characters, you sent 3.");
     expect(only(classify("getloan", { loannumber: "44a1" }), "out_of_range", "loannumber")).toBe(
       `Error: 'loannumber' must match the pattern ^[0-9]+$, you sent "44a1".`,
     );
@@ -212,7 +208,11 @@ describe("classifyCall: nested objects and arrays", () => {
   });
 
   it("wrong_type in an array item and for a whole nested object", () => {
-    const items = [{ sku: "ABC-1", qty: 1 }, { sku: "ABC-2", qty: 1 }, { sku: "ABC-3", qty: "3" }];
+    const items = [
+      { sku: "ABC-1", qty: 1 },
+      { sku: "ABC-2", qty: 1 },
+      { sku: "ABC-3", qty: "3" },
+    ];
     expect(only(classify("createorder", { ...validOrder, items }), "wrong_type", "items[2].qty")).toBe(
       `Error: 'items[2].qty' must be an integer, you sent the string "3". Send it as 3.`,
     );
@@ -234,9 +234,7 @@ describe("classifyCall: nested objects and arrays", () => {
     expect(only(classify("createorder", { ...validOrder, items: [{ sku: "ABC-1", qty: 0 }] }), "out_of_range", "items[0].qty")).toBe(
       "Error: 'items[0].qty' must be between 1 and 100, you sent 0.",
     );
-    expect(only(classify("createorder", { ...validOrder, items: [] }), "out_of_range", "items")).toBe(
-      "Error: 'items' must have 1 to 5 items, you sent 0.",
-    );
+    expect(only(classify("createorder", { ...validOrder, items: [] }), "out_of_range", "items")).toBe("Error: 'items' must have 1 to 5 items, you sent 0.");
     expect(only(classify("createorder", { ...validOrder, customer: { id: "c1", email: "ada" } }), "out_of_range", "customer.email")).toBe(
       `Error: 'customer.email' must be an email (format), you sent "ada". Send it like "name@example.com".`,
     );
@@ -288,9 +286,7 @@ describe("classifyCall: primary category", () => {
       customer: { id: 7, tier: "platinum", email: "ada" },
       items: [{ sku: "abc", qty: 1, colour: "red" }],
     });
-    expect(new Set(verdict.violations.map((v) => v.category))).toEqual(
-      new Set(["extra_argument", "wrong_type", "invalid_choice", "out_of_range"]),
-    );
+    expect(new Set(verdict.violations.map((v) => v.category))).toEqual(new Set(["extra_argument", "wrong_type", "invalid_choice", "out_of_range"]));
     expect(verdict.category).toBe("extra_argument");
     expect(classify("createorder", { customer: { id: 7, tier: "platinum" }, items: [] }).category).toBe("wrong_type");
   });

@@ -124,7 +124,11 @@ function unknownTool(tool: string, names: string[]): Violation {
     .map((name, index) => ({ name, index, distance: distance(tool.toLowerCase(), name.toLowerCase()) }))
     .sort((a, b) => a.distance - b.distance || a.index - b.index);
   const best = ranked[0];
-  const shown = ranked.slice(0, 20).map((r) => r.name).join(", ") + (names.length > 20 ? ` and ${names.length - 20} more` : "");
+  const shown =
+    ranked
+      .slice(0, 20)
+      .map((r) => r.name)
+      .join(", ") + (names.length > 20 ? ` and ${names.length - 20} more` : "");
   const fix = best && isTypo(tool, best.name, best.distance) ? ` Did you mean '${best.name}'?` : " Call one of these instead.";
   const message =
     names.length === 0
@@ -338,14 +342,22 @@ function toViolation(error: ErrorObject, tool: string, args: JsonObject): Violat
       return violation(`Error: '${path}' is not an argument of ${tool}. Allowed${where}: ${allowed.join(", ") || "none"}. ${fix}`, path);
     }
     case "false schema":
-      return violation(at ? `Error: '${at}' is not accepted by ${tool}. Remove '${at}'.` : `Error: ${tool} accepts no arguments like these. Check the tool's schema.`);
+      return violation(
+        at ? `Error: '${at}' is not accepted by ${tool}. Remove '${at}'.` : `Error: ${tool} accepts no arguments like these. Check the tool's schema.`,
+      );
     case "type": {
       const expected = [error.schema].flat().map(String);
       return violation(`Error: ${subject} must be ${typeNames(expected)}, you sent ${describeValue(value)}. ${typeFix(expected, value)}`);
     }
     case "enum": {
       const choices = error.schema as unknown[];
-      const close = typeof value === "string" ? closeMatch(value, choices.filter((c): c is string => typeof c === "string")) : undefined;
+      const close =
+        typeof value === "string"
+          ? closeMatch(
+              value,
+              choices.filter((c): c is string => typeof c === "string"),
+            )
+          : undefined;
       return violation(`Error: ${subject} must be one of ${choiceList(choices)}; you sent ${show(value)}.${close ? ` Did you mean ${show(close)}?` : ""}`);
     }
     case "const":
@@ -376,7 +388,9 @@ function toViolation(error: ErrorObject, tool: string, args: JsonObject): Violat
     case "format": {
       const format = String(error.schema);
       const example = FORMAT_EXAMPLES[format];
-      return violation(`Error: ${subject} must be ${article(format)} ${format} (format), you sent ${show(value)}.${example ? ` Send it like ${show(example)}.` : ""}`);
+      return violation(
+        `Error: ${subject} must be ${article(format)} ${format} (format), you sent ${show(value)}.${example ? ` Send it like ${show(example)}.` : ""}`,
+      );
     }
     case "uniqueItems": {
       const [i, j] = [Number(params.i), Number(params.j)].sort((a, b) => a - b);
@@ -430,7 +444,8 @@ function typeFix(expected: string[], value: unknown): string {
     if (wants("object") || wants("array")) {
       try {
         const parsed: unknown = JSON.parse(text);
-        if ((wants("object") && isPlainObject(parsed)) || (wants("array") && Array.isArray(parsed))) return "Send the value itself, not a string containing JSON.";
+        if ((wants("object") && isPlainObject(parsed)) || (wants("array") && Array.isArray(parsed)))
+          return "Send the value itself, not a string containing JSON.";
       } catch {
         // not JSON: fall through to the generic fix
       }

@@ -77,18 +77,18 @@ export const DEMO_TOOLS: DemoTool[] = [
   {
     name: "getcustomer",
     description: "Returns a customer's name, contact details and, on request, their loans and notes. Use when you have a customer id.",
-    parameters: object(
-      { customerid, include: { type: "array", items: { type: "string", enum: ["loans", "contacts", "notes"] }, uniqueItems: true } },
-      ["customerid"],
-    ),
+    parameters: object({ customerid, include: { type: "array", items: { type: "string", enum: ["loans", "contacts", "notes"] }, uniqueItems: true } }, [
+      "customerid",
+    ]),
   },
   {
     name: "sendmessage",
     description: "Sends a message to a customer by email or SMS. Keep it short and plain.",
-    parameters: object(
-      { customerid, channel: { type: "string", enum: ["email", "sms"] }, body: { type: "string", minLength: 1, maxLength: 500 } },
-      ["customerid", "channel", "body"],
-    ),
+    parameters: object({ customerid, channel: { type: "string", enum: ["email", "sms"] }, body: { type: "string", minLength: 1, maxLength: 500 } }, [
+      "customerid",
+      "channel",
+      "body",
+    ]),
   },
   {
     name: "schedulecallback",
@@ -96,10 +96,13 @@ export const DEMO_TOOLS: DemoTool[] = [
     parameters: object(
       {
         customerid,
-        slot: object({ date: date("Day of the call, YYYY-MM-DD"), time: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "HH:MM, 24-hour clock" } }, [
-          "date",
-          "time",
-        ]),
+        slot: object(
+          {
+            date: date("Day of the call, YYYY-MM-DD"),
+            time: { type: "string", pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$", description: "HH:MM, 24-hour clock" },
+          },
+          ["date", "time"],
+        ),
         note: { type: "string", maxLength: 200 },
       },
       ["customerid", "slot"],
@@ -241,7 +244,13 @@ const daysBefore = (day: string, n: number) => iso(new Date(Date.parse(day) - n 
 
 const VALID: Record<string, (rng: Rng, ctx: Ctx) => Args> = {
   getloan: (rng, ctx) => ({ loannumber: pick(rng, ctx.loans), ...(rng() < 0.3 ? { includehistory: true } : {}) }),
-  listopenloans: (rng) => ({ status: weighted(rng, [["overdue", 6], ["open", 3], ["closed", 1]]) }),
+  listopenloans: (rng) => ({
+    status: weighted(rng, [
+      ["overdue", 6],
+      ["open", 3],
+      ["closed", 1],
+    ]),
+  }),
   searchpayments: (rng, ctx) => ({
     loannumber: ctx.loans[0],
     from: daysBefore(ctx.day, pick(rng, [30, 60, 90])),
@@ -267,7 +276,12 @@ const VALID: Record<string, (rng: Rng, ctx: Ctx) => Args> = {
   }),
   createticket: (rng, ctx) => ({
     subject: pick(rng, ["Fee dispute needs review", "Customer asks for a payment plan", "Payment not matched to loan"]),
-    priority: weighted(rng, [["normal", 5], ["high", 3], ["low", 1], ["urgent", 1]]),
+    priority: weighted(rng, [
+      ["normal", 5],
+      ["high", 3],
+      ["low", 1],
+      ["urgent", 1],
+    ]),
     ...(rng() < 0.6 ? { tags: rng() < 0.5 ? ["fees"] : ["fees", "loan"] } : {}),
     loannumber: ctx.loans[0],
   }),
@@ -399,7 +413,13 @@ type Agent = "loan-assistant" | "collections-bot";
 
 /** What one run sets out to do: the tools it calls, in order (3 to 7 calls before retries). */
 function plan(rng: Rng): { agent: Agent; tools: string[] } {
-  const kind = weighted(rng, [["fee", 3], ["status", 2], ["callback", 1], ["complaint", 1], ["sweep", 3]] as const);
+  const kind = weighted(rng, [
+    ["fee", 3],
+    ["status", 2],
+    ["callback", 1],
+    ["complaint", 1],
+    ["sweep", 3],
+  ] as const);
   const maybe = (p: number, tool: string) => (rng() < p ? [tool] : []);
   switch (kind) {
     case "fee":
@@ -413,7 +433,12 @@ function plan(rng: Rng): { agent: Agent; tools: string[] } {
     case "sweep":
       return {
         agent: "collections-bot",
-        tools: ["listopenloans", ...Array<string>(int(rng, 1, 3)).fill("getloan"), pick(rng, ["sendmessage", "schedulecallback", "createticket"]), ...maybe(0.3, "sendmessage")],
+        tools: [
+          "listopenloans",
+          ...Array<string>(int(rng, 1, 3)).fill("getloan"),
+          pick(rng, ["sendmessage", "schedulecallback", "createticket"]),
+          ...maybe(0.3, "sendmessage"),
+        ],
       };
   }
 }
@@ -450,7 +475,14 @@ export function generateDemoEvents({ now, days = 30, seed = 1, runsPerDay = 200 
     const day = iso(new Date(dayStart));
     const runs = Math.round(runsPerDay * WEEKDAYS[new Date(dayStart).getUTCDay()]! * (0.9 + 0.2 * rng()));
     for (let r = 0; r < runs; r++) {
-      const start = dayStart + weighted(rng, HOURS.map((w, h) => [h, w] as const)) * 3_600_000 + Math.floor(rng() * 3_600_000);
+      const start =
+        dayStart +
+        weighted(
+          rng,
+          HOURS.map((w, h) => [h, w] as const),
+        ) *
+          3_600_000 +
+        Math.floor(rng() * 3_600_000);
       const run = generateRun(rng, draw, { seed, day, index: r, start, daysAgo: (now.getTime() - start) / 86_400_000 });
       if (Date.parse(run[run.length - 1]!.timestamp) <= now.getTime()) events.push(...run);
     }
@@ -511,7 +543,10 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
         emit({ tool, arguments: valid }, null, previous);
         break;
       }
-      const category = weighted(rng, categoriesFor(tool).map((c) => [c, CATEGORY_WEIGHTS[c] * (m.leans?.[c] ?? 1)] as const));
+      const category = weighted(
+        rng,
+        categoriesFor(tool).map((c) => [c, CATEGORY_WEIGHTS[c] * (m.leans?.[c] ?? 1)] as const),
+      );
       const says422 = category !== "not_allowed" && draw(`${m.key} 422`, m.error422 ?? 0);
       const message = category === "not_allowed" ? REFUND_POLICY_MESSAGE : says422 ? ERROR_422 : undefined;
       previous = emit(corrupt(tool, valid, category, rng), { category, ...(message ? { message } : {}) }, previous);

@@ -20,9 +20,7 @@ describe("messageTemplate", () => {
   });
 
   it("leaves apostrophes alone", () => {
-    expect(messageTemplate("don't send 'x', the model's 'y' is fine")).toBe(
-      "don't send '<value>', the model's '<value>' is fine",
-    );
+    expect(messageTemplate("don't send 'x', the model's 'y' is fine")).toBe("don't send '<value>', the model's '<value>' is fine");
   });
 
   it("replaces decimals, negatives and ranges", () => {
@@ -38,9 +36,7 @@ describe("messageTemplate", () => {
   it("replaces UUIDs, hex ids and ISO dates", () => {
     expect(messageTemplate("record 3fa85f64-5717-4562-b3fc-2c963f66afa6 not found")).toBe("record <id> not found");
     expect(messageTemplate("commit 9f86d081884c7d65 missing, ptr 0x1F")).toBe("commit <id> missing, ptr <id>");
-    expect(messageTemplate("date 2024-05-01 before 2024-05-01T10:20:30.123+02:00 or 2024-05-01T10:20Z")).toBe(
-      "date <date> before <date> or <date>",
-    );
+    expect(messageTemplate("date 2024-05-01 before 2024-05-01T10:20:30.123+02:00 or 2024-05-01T10:20Z")).toBe("date <date> before <date> or <date>");
   });
 
   it("does not take ordinary words for hex ids", () => {

@@ -71,10 +71,7 @@ describe("findCorrection", () => {
   });
 
   it("lets correctsId beat order", () => {
-    const candidates = [
-      call("next", { step: 4, t: 40 }),
-      call("explicit", { step: 9, t: 90, correctsId: "bad", tool: "web_search" }),
-    ];
+    const candidates = [call("next", { step: 4, t: 40 }), call("explicit", { step: 9, t: 90, correctsId: "bad", tool: "web_search" })];
     expect(findCorrection(bad, candidates)?.id).toBe("explicit");
   });
 
@@ -94,9 +91,7 @@ describe("findCorrection", () => {
 
   it("works on unstepped runs by timestamp", () => {
     const x = call("x", { t: 10, valid: false });
-    expect(findCorrection(x, [call("late", { t: 30 }), call("early", { t: 20 }), call("pre", { t: 5 })])?.id).toBe(
-      "early",
-    );
+    expect(findCorrection(x, [call("late", { t: 30 }), call("early", { t: 20 }), call("pre", { t: 5 })])?.id).toBe("early");
   });
 });
 
@@ -143,11 +138,7 @@ describe("attemptsUntilSuccess", () => {
 
   it("ignores other runs and other tools", () => {
     const bad = call("bad", { step: 1, valid: false });
-    const run = [
-      bad,
-      call("other-run", { step: 2, runId: "run-2" }),
-      call("other-tool", { step: 2, tool: "fetch" }),
-    ];
+    const run = [bad, call("other-run", { step: 2, runId: "run-2" }), call("other-tool", { step: 2, tool: "fetch" })];
     expect(attemptsUntilSuccess(bad, run)).toBeNull();
   });
 

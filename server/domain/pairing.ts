@@ -25,9 +25,7 @@ function byTimeThenId(a: Orderable, b: Orderable): number {
  * unstepped calls still has one total order. Returns a new array.
  */
 export function orderRunCalls<T extends Orderable>(calls: readonly T[]): T[] {
-  const stepped = calls
-    .filter((c) => c.step !== null)
-    .sort((a, b) => (a.step as number) - (b.step as number) || byTimeThenId(a, b));
+  const stepped = calls.filter((c) => c.step !== null).sort((a, b) => (a.step as number) - (b.step as number) || byTimeThenId(a, b));
   const unstepped = calls.filter((c) => c.step === null).sort(byTimeThenId);
 
   const ordered: T[] = [];
@@ -84,7 +82,7 @@ export function attemptsUntilSuccess(invalid: CallRef, runCalls: readonly CallRe
   const seen = new Set<string>([invalid.id]);
   let attempts = 1;
   // Backwards: the latest earlier non-valid call whose correction is the current call.
-  for (let current: CallRef = invalid; ; ) {
+  for (let current: CallRef = invalid; ;) {
     const position = ordered.indexOf(current);
     const previous = ordered
       .slice(0, position)

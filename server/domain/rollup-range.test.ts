@@ -46,7 +46,7 @@ describe("splitRange", () => {
 
   it("covers exactly the hours the hourly table alone would, for any range", () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 500; i++) {
       const from = new Date(Date.UTC(2026, 10, 1) + Math.floor(random() * 10 * 24 * HOUR));
       const to = new Date(from.getTime() + Math.floor(random() * 4 * 24 * HOUR) + 1);

@@ -159,11 +159,7 @@ describe("retryCostWithContextGrowth", () => {
   });
 
   it("validates its input", () => {
-    expect(() =>
-      retryCostWithContextGrowth({ p: 1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: 0 }),
-    ).toThrow(RangeError);
-    expect(() =>
-      retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: -0.5 }),
-    ).toThrow(RangeError);
+    expect(() => retryCostWithContextGrowth({ p: 1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: 0 })).toThrow(RangeError);
+    expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: -0.5 })).toThrow(RangeError);
   });
 });

@@ -47,11 +47,7 @@ function erfc(x: number): number {
           (1.00002368 +
             t *
               (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+                t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }
@@ -96,7 +92,13 @@ export function twoProportionTest(
   n2: number,
   { alpha = 0.05, minN = 30, minExpected = 5 }: TwoProportionOptions = {},
 ): TwoProportionResult {
-  for (const [name, value] of [["x1", x1], ["n1", n1], ["x2", x2], ["n2", n2]] as const) assertCount(name, value);
+  for (const [name, value] of [
+    ["x1", x1],
+    ["n1", n1],
+    ["x2", x2],
+    ["n2", n2],
+  ] as const)
+    assertCount(name, value);
   if (x1 > n1 || x2 > n2) throw new RangeError("successes exceed the group size");
 
   const p1 = n1 > 0 ? x1 / n1 : 0;
@@ -181,12 +183,7 @@ export interface RetryCost {
  * This is the cost at the expected number of attempts, not the expected cost: S is convex,
  * so with g > 0 the true mean is somewhat higher (Jensen).
  */
-export function retryCostWithContextGrowth({
-  p,
-  callsPerTask,
-  costPerCall,
-  contextGrowthPerCall: g,
-}: RetryCostInput): RetryCost {
+export function retryCostWithContextGrowth({ p, callsPerTask, costPerCall, contextGrowthPerCall: g }: RetryCostInput): RetryCost {
   assertNonNegative("costPerCall", costPerCall);
   assertNonNegative("contextGrowthPerCall", g);
   const attempts = expectedTaskAttempts(p, callsPerTask);

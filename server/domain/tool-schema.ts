@@ -57,9 +57,7 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
 
   const { type } = input;
   if (type !== undefined && type !== "function" && type !== "custom") {
-    return fail(
-      `Error: only function tools with a JSON Schema can be registered, you sent type ${truncate(JSON.stringify(type))}. ${SHAPES}`,
-    );
+    return fail(`Error: only function tools with a JSON Schema can be registered, you sent type ${truncate(JSON.stringify(type))}. ${SHAPES}`);
   }
   const nested = type === "function" && "function" in input;
   if (nested && !isPlainObject(input.function)) {
@@ -70,14 +68,10 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
 
   const { name, description } = source;
   if (typeof name !== "string" || name.trim() === "" || name.length > 128) {
-    return fail(
-      `Error: '${prefix}name' must be a string of 1 to 128 characters, you sent ${describeValue(name)}. Give the tool a name such as "getloan".`,
-    );
+    return fail(`Error: '${prefix}name' must be a string of 1 to 128 characters, you sent ${describeValue(name)}. Give the tool a name such as "getloan".`);
   }
   if (description !== undefined && typeof description !== "string") {
-    return fail(
-      `Error: '${prefix}description' must be a string, you sent ${describeValue(description)}. Send a plain-text description or leave it out.`,
-    );
+    return fail(`Error: '${prefix}description' must be a string, you sent ${describeValue(description)}. Send a plain-text description or leave it out.`);
   }
 
   const schemaKey = "parameters" in source || !("input_schema" in source) ? "parameters" : "input_schema";
@@ -148,9 +142,7 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
   }
   if (parameters.type !== undefined ? parameters.type !== "object" : !("properties" in parameters)) {
     const sent = parameters.type !== undefined ? `type ${truncate(JSON.stringify(parameters.type))}` : "a schema with neither type nor properties";
-    return fail(
-      `Error: parameters must describe an object of arguments, you sent ${sent}. Use {"type": "object", "properties": {…}} at the top level.`,
-    );
+    return fail(`Error: parameters must describe an object of arguments, you sent ${sent}. Use {"type": "object", "properties": {…}} at the top level.`);
   }
 
   const ajv = createAjv(draft);

@@ -21,9 +21,18 @@ const withNote = byId.extend({ note: z.string().trim().max(1000).optional() });
 
 export const alertsRouter = router({
   incidents: projectProcedure("viewer")
-    .input(z.object({ state: z.enum(INCIDENT_STATES).optional(), ruleId: z.uuid().optional(), tool: z.string().max(200).optional(), model: z.string().max(200).optional() }))
+    .input(
+      z.object({
+        state: z.enum(INCIDENT_STATES).optional(),
+        ruleId: z.uuid().optional(),
+        tool: z.string().max(200).optional(),
+        model: z.string().max(200).optional(),
+      }),
+    )
     .query(({ ctx, input }) => listIncidents(ctx.project.id, input)),
-  incident: projectProcedure("viewer").input(byId).query(({ ctx, input }) => incidentById(ctx.project.id, input.id)),
+  incident: projectProcedure("viewer")
+    .input(byId)
+    .query(({ ctx, input }) => incidentById(ctx.project.id, input.id)),
   firingCount: projectProcedure("viewer").query(({ ctx }) => firingCount(ctx.project.id)),
   acknowledge: projectProcedure("member")
     .input(withNote)
@@ -38,7 +47,9 @@ export const alertsRouter = router({
       return { ok: true };
     }),
   rules: projectProcedure("viewer").query(async ({ ctx }) => ({ rules: await listRules(ctx.project.id), regressionTest: REGRESSION_TEST_DESCRIPTION })),
-  createRule: projectProcedure("admin").input(z.object({ rule: alertRuleInput })).mutation(({ ctx, input }) => createRule(ctx.project.id, input.rule)),
+  createRule: projectProcedure("admin")
+    .input(z.object({ rule: alertRuleInput }))
+    .mutation(({ ctx, input }) => createRule(ctx.project.id, input.rule)),
   updateRule: projectProcedure("admin")
     .input(byId.extend({ rule: alertRuleInput }))
     .mutation(async ({ ctx, input }) => {

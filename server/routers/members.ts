@@ -10,7 +10,9 @@ const memberRef = z.object({ userId: z.uuid() });
 export const membersRouter = router({
   list: projectProcedure("viewer").query(({ ctx }) => listMembers(ctx.project.id)),
   /** Adds a member; a new account gets a one-time password, shown once to the owner. */
-  add: projectProcedure("owner").input(addMemberInput).mutation(({ ctx, input }) => addMember(ctx.project.id, input.email, input.role)),
+  add: projectProcedure("owner")
+    .input(addMemberInput)
+    .mutation(({ ctx, input }) => addMember(ctx.project.id, input.email, input.role)),
   changeRole: projectProcedure("owner")
     .input(memberRef.extend({ role: roleSchema }))
     .mutation(async ({ ctx, input }) => {

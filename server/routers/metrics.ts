@@ -39,7 +39,12 @@ export const metricsRouter = router({
     .query(async ({ ctx, input }) => {
       const range = toRange(input.range);
       const counts = (v: { model: string; version: string }, d: "tool" | "category") => versionCounts(ctx.project.id, range, v.model, v.version, d);
-      const [aTool, bTool, aCat, bCat] = await Promise.all([counts(input.a, "tool"), counts(input.b, "tool"), counts(input.a, "category"), counts(input.b, "category")]);
+      const [aTool, bTool, aCat, bCat] = await Promise.all([
+        counts(input.a, "tool"),
+        counts(input.b, "tool"),
+        counts(input.a, "category"),
+        counts(input.b, "category"),
+      ]);
       return { byTool: compareVersions(aTool, bTool), byCategory: compareVersions(aCat, bCat) };
     }),
   errors: projectProcedure("viewer")

@@ -14,8 +14,10 @@ export const toolsRouter = router({
     return classifyCall({ tool: input.tool, arguments: input.arguments, registry: registry.forCall(input.tool, input.toolVersion) });
   }),
   /** Signed-in admins register schemas from the UI (same rules as the API). */
-  registerFromUi: projectProcedure("admin").input(registerToolsInput).mutation(async ({ ctx, input }) => ({
-    tools: await registerTools(ctx.project.id, input.tools),
-  })),
+  registerFromUi: projectProcedure("admin")
+    .input(registerToolsInput)
+    .mutation(async ({ ctx, input }) => ({
+      tools: await registerTools(ctx.project.id, input.tools),
+    })),
   list: projectProcedure("viewer").query(({ ctx }) => listTools(ctx.project.id)),
 });

@@ -5,7 +5,9 @@ import { projectProcedure, router } from "../trpc/init";
 
 export const webhooksRouter = router({
   list: projectProcedure("admin").query(({ ctx }) => listWebhooks(ctx.project.id)),
-  create: projectProcedure("admin").input(webhookInput).mutation(({ ctx, input }) => createWebhook(ctx.project.id, input.name, input.url)),
+  create: projectProcedure("admin")
+    .input(webhookInput)
+    .mutation(({ ctx, input }) => createWebhook(ctx.project.id, input.name, input.url)),
   delete: projectProcedure("admin")
     .input(z.object({ id: z.uuid() }))
     .mutation(async ({ ctx, input }) => {

@@ -14,8 +14,7 @@ export default async function ChangePasswordPage() {
       description={
         user.mustChangePassword ? (
           <>
-            You signed in as <span className="font-medium text-slate-700">{user.email}</span> with a one-time password. Choose your own
-            before you continue.
+            You signed in as <span className="font-medium text-slate-700">{user.email}</span> with a one-time password. Choose your own before you continue.
           </>
         ) : (
           <>

@@ -86,11 +86,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
 
   return (
     <>
-      <PageHeader
-        title={project.name}
-        description={`Overview · ${range.label}`}
-        actions={<RangePicker path={path} params={query} range={range} />}
-      />
+      <PageHeader title={project.name} description={`Overview · ${range.label}`} actions={<RangePicker path={path} params={query} range={range} />} />
 
       <div className="space-y-6">
         <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
@@ -147,7 +143,15 @@ export default async function OverviewPage({ params, searchParams }: { params: P
                 ]}
               />
               {selection.options.length > 1 && (
-                <SeriesPicker key={param} param={param} noun={noun} options={selection.options} shown={selection.shown} defaults={selection.defaults} colors={selection.colors} />
+                <SeriesPicker
+                  key={param}
+                  param={param}
+                  noun={noun}
+                  options={selection.options}
+                  shown={selection.shown}
+                  defaults={selection.defaults}
+                  colors={selection.colors}
+                />
               )}
             </div>
           }
@@ -169,10 +173,10 @@ export default async function OverviewPage({ params, searchParams }: { params: P
         </div>
 
         <p className="text-xs leading-relaxed text-slate-500">
-          <strong className="font-medium text-slate-600">How attempts are counted.</strong> With invalid rate p, a successful call takes 1/(1−p) attempts
-          on average (expected). Observed = (valid calls + invalid calls the model followed with a retry) ÷ valid calls: every invalid call that was
-          retried counts as an attempt toward a success; one the run gave up on does not. Extra model calls are the invalid calls themselves, each a full
-          model call; their cost is what those calls were reported to cost.
+          <strong className="font-medium text-slate-600">How attempts are counted.</strong> With invalid rate p, a successful call takes 1/(1−p) attempts on
+          average (expected). Observed = (valid calls + invalid calls the model followed with a retry) ÷ valid calls: every invalid call that was retried counts
+          as an attempt toward a success; one the run gave up on does not. Extra model calls are the invalid calls themselves, each a full model call; their
+          cost is what those calls were reported to cost.
         </p>
       </div>
     </>

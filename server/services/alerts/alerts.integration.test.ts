@@ -21,7 +21,9 @@ function receiver(statuses: number[] = []) {
     });
   });
   return new Promise<{ url: string; received: typeof received; close: () => void }>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => server.close() })),
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => server.close() }),
+    ),
   );
 }
 
@@ -37,7 +39,15 @@ async function burstProject(statuses: number[] = []) {
   const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
   await owner.alerts.createRule({
     project: p.project.slug,
-    rule: { name: "getloan invalid", metric: "invalid_rate", condition: "threshold", threshold: 0.2, windowMinutes: 15, minCalls: 10, scope: { tool: "getloan" } },
+    rule: {
+      name: "getloan invalid",
+      metric: "invalid_rate",
+      condition: "threshold",
+      threshold: 0.2,
+      windowMinutes: 15,
+      minCalls: 10,
+      scope: { tool: "getloan" },
+    },
   });
   const events = [
     ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
@@ -149,7 +159,9 @@ describe("alert evaluation", () => {
     const at = (h: number) => new Date(now.getTime() - (24 - h) * 3_600_000).toISOString();
     const v = (version: string) => ({ provider: "acme", name: "acme-large", version });
     const batch = (n: number, invalidEvery: number, version: string, hour: number) =>
-      Array.from({ length: n }, (_, i) => makeEvent({ model: v(version), timestamp: at(hour), arguments: i % invalidEvery === 0 ? {} : { loannumber: "4471" } }));
+      Array.from({ length: n }, (_, i) =>
+        makeEvent({ model: v(version), timestamp: at(hour), arguments: i % invalidEvery === 0 ? {} : { loannumber: "4471" } }),
+      );
     await api.ingest.batch({ events: batch(600, 16, "old", 1) });
     await api.ingest.batch({ events: [...batch(3, 2, "new", 5)] });
     expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
@@ -173,7 +185,9 @@ describe("alert evaluation", () => {
     const renamed = JSON.parse(JSON.stringify(getloan).replace(/loannumber/g, "loan_number"));
     await new Promise((r) => setTimeout(r, 20)); // a later first-seen time than the first version
     await api.tools.register({ tools: [renamed] });
-    await api.ingest.batch({ events: [...calls(150, 1, 30), ...Array.from({ length: 150 }, () => makeEvent({ timestamp: hour(31), arguments: { loan_number: "4471" } }))] });
+    await api.ingest.batch({
+      events: [...calls(150, 1, 30), ...Array.from({ length: 150 }, () => makeEvent({ timestamp: hour(31), arguments: { loan_number: "4471" } }))],
+    });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     const schemaIncidents = report!.fired.filter((f) => f.summary.includes("schema"));
     expect(schemaIncidents).toHaveLength(1);

@@ -144,7 +144,16 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
  * each over its own calls (the previous one before the new one appeared).
  */
 async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  const { rows } = await pool().query<{ model_name: string; new_version: string; old_version: string; first: Date; new_calls: number; new_invalid: number; old_calls: number; old_invalid: number }>(
+  const { rows } = await pool().query<{
+    model_name: string;
+    new_version: string;
+    old_version: string;
+    first: Date;
+    new_calls: number;
+    new_invalid: number;
+    old_calls: number;
+    old_invalid: number;
+  }>(
     `WITH v AS (
        SELECT model_name, model_version, min(hour) AS first FROM call_rollups_hourly
         WHERE project_id = $1 AND model_version <> '' AND hour <= $2 GROUP BY 1, 2
@@ -164,7 +173,11 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
     [rule.projectId, now],
   );
   for (const row of rows) {
-    const check = regressionCheck({ invalid: row.old_invalid, calls: row.old_calls }, { invalid: row.new_invalid, calls: row.new_calls }, { ...REGRESSION_TEST, minCalls: rule.minCalls });
+    const check = regressionCheck(
+      { invalid: row.old_invalid, calls: row.old_calls },
+      { invalid: row.new_invalid, calls: row.new_calls },
+      { ...REGRESSION_TEST, minCalls: rule.minCalls },
+    );
     if (!check.breach) continue;
     const subject = `model:${row.model_name}:${row.new_version}`;
     const already = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } });
@@ -179,7 +192,15 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
  * version against those checked against its previous one, over the last 30 days.
  */
 async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  const { rows } = await pool().query<{ tool: string; new_version: string; old_version: string; new_calls: number; new_invalid: number; old_calls: number; old_invalid: number }>(
+  const { rows } = await pool().query<{
+    tool: string;
+    new_version: string;
+    old_version: string;
+    new_calls: number;
+    new_invalid: number;
+    old_calls: number;
+    old_invalid: number;
+  }>(
     `WITH ranked AS (
        SELECT name, version, row_number() OVER (PARTITION BY name ORDER BY first_seen_at DESC, version DESC) AS rank
          FROM tool_definitions WHERE project_id = $1
@@ -198,7 +219,11 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
     [rule.projectId, now],
   );
   for (const row of rows) {
-    const check = regressionCheck({ invalid: row.old_invalid, calls: row.old_calls }, { invalid: row.new_invalid, calls: row.new_calls }, { ...REGRESSION_TEST, minCalls: rule.minCalls });
+    const check = regressionCheck(
+      { invalid: row.old_invalid, calls: row.old_calls },
+      { invalid: row.new_invalid, calls: row.new_calls },
+      { ...REGRESSION_TEST, minCalls: rule.minCalls },
+    );
     if (!check.breach) continue;
     const subject = `schema:${row.tool}:${row.new_version}`;
     if (await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } })) continue;
@@ -268,8 +293,7 @@ export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Da
         if (rule.metric === "regression") {
           await evaluateRegressions(rule, now, fired);
           await evaluateSchemaRegressions(rule, now, fired);
-        }
-        else resolved += await evaluateRule(rule, now, fired);
+        } else resolved += await evaluateRule(rule, now, fired);
       }
       const notifications = notify(fired.map((f) => f.id)).catch((e: Error) => console.error(`[alerts] notification failed: ${e.message}`));
       return { rules: rules.length, fired, resolved, notifications };

@@ -48,7 +48,10 @@ export async function incidentById(projectId: string, id: string) {
     select: {
       ...incidentSelect,
       events: { orderBy: { at: "asc" }, select: { kind: true, actor: true, note: true, at: true } },
-      deliveries: { orderBy: { at: "asc" }, select: { attempt: true, statusCode: true, error: true, durationMs: true, at: true, event: true, endpoint: { select: { name: true, url: true } } } },
+      deliveries: {
+        orderBy: { at: "asc" },
+        select: { attempt: true, statusCode: true, error: true, durationMs: true, at: true, event: true, endpoint: { select: { name: true, url: true } } },
+      },
     },
   });
   if (!incident) throw notFound("No such incident in this project.");

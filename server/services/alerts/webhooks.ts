@@ -47,7 +47,12 @@ export async function deliver(
     try {
       const response = await fetch(endpoint.url, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "User-Agent": "Toolgate-Webhook/1", "X-Toolgate-Event": event, [SIGNATURE_HEADER]: sign(endpoint.secret, body) },
+        headers: {
+          "Content-Type": "application/json",
+          "User-Agent": "Toolgate-Webhook/1",
+          "X-Toolgate-Event": event,
+          [SIGNATURE_HEADER]: sign(endpoint.secret, body),
+        },
         body,
         signal: AbortSignal.timeout(timeoutMs),
         redirect: "manual",
@@ -90,7 +95,13 @@ export async function deleteWebhook(projectId: string, id: string) {
 export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }) {
   const endpoint = await prisma().webhookEndpoint.findFirst({ where: { projectId, id }, select: { id: true, url: true, secret: true, name: true } });
   if (!endpoint) throw notFound("No such webhook endpoint in this project.");
-  const ok = await deliver(endpoint, "test", { text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`, event: "test", project }, null, { attempts: 1 });
+  const ok = await deliver(
+    endpoint,
+    "test",
+    { text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`, event: "test", project },
+    null,
+    { attempts: 1 },
+  );
   const last = await prisma().webhookDelivery.findFirst({ where: { endpointId: id }, orderBy: { at: "desc" }, select: { statusCode: true, error: true } });
   return { delivered: ok, statusCode: last?.statusCode ?? null, error: last?.error ?? null };
 }

@@ -82,8 +82,13 @@ describe("roles", () => {
     const owner = await p.asOwner();
     const added = await owner.members.add({ project: p.project.slug, email: `${unique("invited")}@example.test`, role: "member" });
     const invited = await signedIn(added.userId);
-    await expect(invited.projects.list()).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/temporary password.*\/account\/password/) });
-    await expect(invited.metrics.totals({ project: p.project.slug, range: { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(invited.projects.list()).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringMatching(/temporary password.*\/account\/password/),
+    });
+    await expect(
+      invited.metrics.totals({ project: p.project.slug, range: { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" } }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
     await invited.auth.changePassword({ current: added.oneTimePassword!, next: "a password of my own, long enough" });
     expect(JSON.stringify(await invited.projects.list())).toContain(p.project.slug);
   });

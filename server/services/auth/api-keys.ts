@@ -46,9 +46,7 @@ export async function projectForApiKey(authorization: string | null): Promise<Ke
   const key = authorization.replace(/^Bearer\s+/i, "").trim();
   const match = KEY_PATTERN.exec(key);
   if (!match) {
-    throw unauthorized(
-      `Malformed API key "${key.slice(0, 12)}…": keys look like tg_<10 characters>_<43 characters>, sent as \`Authorization: Bearer <key>\`.`,
-    );
+    throw unauthorized(`Malformed API key "${key.slice(0, 12)}…": keys look like tg_<10 characters>_<43 characters>, sent as \`Authorization: Bearer <key>\`.`);
   }
   const row = await prisma().apiKey.findUnique({
     where: { prefix: match[1] },

@@ -43,9 +43,7 @@ export async function callById(projectId: string, id: string) {
   const call = await prisma().toolCall.findUnique({ where: { projectId_id: { projectId, id } }, select: callSelect });
   if (!call) throw notFound(`No call "${id}" in this project.`);
   const [correction, schema] = await Promise.all([
-    call.correctionId
-      ? prisma().toolCall.findUnique({ where: { projectId_id: { projectId, id: call.correctionId } }, select: callSelect })
-      : null,
+    call.correctionId ? prisma().toolCall.findUnique({ where: { projectId_id: { projectId, id: call.correctionId } }, select: callSelect }) : null,
     call.checkedVersion
       ? prisma().toolDefinition.findUnique({
           where: { projectId_name_version: { projectId, name: call.tool, version: call.checkedVersion } },

@@ -51,10 +51,7 @@ export async function listCalls(projectId: string, filter: CallsFilter, cursor: 
   const after = cursor ? decodeCursor(cursor) : undefined;
   const rows = await prisma().toolCall.findMany({
     where: {
-      AND: [
-        callsWhere(projectId, filter),
-        after ? { OR: [{ timestamp: { lt: after.timestamp } }, { timestamp: after.timestamp, id: { lt: after.id } }] } : {},
-      ],
+      AND: [callsWhere(projectId, filter), after ? { OR: [{ timestamp: { lt: after.timestamp } }, { timestamp: after.timestamp, id: { lt: after.id } }] } : {}],
     },
     orderBy: [{ timestamp: "desc" }, { id: "desc" }],
     take: limit + 1,
@@ -65,9 +62,29 @@ export async function listCalls(projectId: string, filter: CallsFilter, cursor: 
 }
 
 const CSV_COLUMNS = [
-  "id", "run_id", "step", "timestamp", "model_provider", "model_name", "model_version", "tool", "arguments", "valid", "category",
-  "message", "harness_valid", "harness_category", "checked_valid", "checked_category", "checked_path", "correction_id",
-  "result_status", "latency_ms", "input_tokens", "output_tokens", "cost_usd",
+  "id",
+  "run_id",
+  "step",
+  "timestamp",
+  "model_provider",
+  "model_name",
+  "model_version",
+  "tool",
+  "arguments",
+  "valid",
+  "category",
+  "message",
+  "harness_valid",
+  "harness_category",
+  "checked_valid",
+  "checked_category",
+  "checked_path",
+  "correction_id",
+  "result_status",
+  "latency_ms",
+  "input_tokens",
+  "output_tokens",
+  "cost_usd",
 ];
 
 /**

@@ -16,8 +16,7 @@ async function project() {
   return { ...p, api, owner };
 }
 
-const rawCount = async (projectId: string) =>
-  Number((await sql.query("SELECT count(*) FROM tool_calls WHERE project_id = $1", [projectId])).rows[0].count);
+const rawCount = async (projectId: string) => Number((await sql.query("SELECT count(*) FROM tool_calls WHERE project_id = $1", [projectId])).rows[0].count);
 
 async function rollupMatchesRaw(projectId: string) {
   const { rows } = await sql.query(
@@ -78,7 +77,12 @@ describe("ingest.batch", () => {
       accepted: 9,
       duplicates: 1,
       rejected: [
-        { index: 9, id: events[9]!.id, path: "events[9].timestamp", message: expect.stringMatching(/^events\[9\]\.timestamp: expected an ISO 8601 date with offset.*got "yesterday"$/) },
+        {
+          index: 9,
+          id: events[9]!.id,
+          path: "events[9].timestamp",
+          message: expect.stringMatching(/^events\[9\]\.timestamp: expected an ISO 8601 date with offset.*got "yesterday"$/),
+        },
         { index: 10, id: events[10]!.id, path: "events[10]", message: 'events[10]: unknown field "tokens": remove it, or put it in metadata' },
       ],
     });
@@ -128,7 +132,12 @@ describe("ingest.batch", () => {
     const q = await project();
     const runs = Array.from({ length: 30 }, (_, i) => `busy-run-${i}`);
     const events = Array.from({ length: 600 }, (_, i) =>
-      makeEvent({ runId: runs[i % 30], step: Math.floor(i / 30), arguments: i % 4 === 0 ? {} : { loannumber: "4471" }, timestamp: new Date(Date.UTC(2026, 10, 1 + (i % 3), i % 24)).toISOString() }),
+      makeEvent({
+        runId: runs[i % 30],
+        step: Math.floor(i / 30),
+        arguments: i % 4 === 0 ? {} : { loannumber: "4471" },
+        timestamp: new Date(Date.UTC(2026, 10, 1 + (i % 3), i % 24)).toISOString(),
+      }),
     );
     // six batches, each a different shuffle of overlapping slices, sent at once
     const batches = Array.from({ length: 6 }, (_, b) => events.filter((_, i) => (i + b) % 3 !== 0).sort(() => Math.random() - 0.5));
@@ -210,7 +219,9 @@ describe("ingest.batch", () => {
   });
 
   it("stores __proto__ and constructor keys as inert data", async () => {
-    const event = JSON.parse(JSON.stringify(makeEvent()).replace('"loannumber"', '"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"loannumber"'));
+    const event = JSON.parse(
+      JSON.stringify(makeEvent()).replace('"loannumber"', '"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"loannumber"'),
+    );
     await p.api.ingest.batch({ events: [event] });
     const call = await p.owner.calls.byId({ project: p.project.slug, id: event.id });
     expect(Object.keys(call.arguments as object).sort()).toEqual(["__proto__", "constructor", "loannumber"]);
@@ -230,7 +241,14 @@ describe("pairing each invalid call with its next corrected call", () => {
       const otherTool = makeEvent({ runId, step: 2, timestamp: at(2), tool: "listopenloans", arguments: { status: "open" } });
       const fixed = makeEvent({ runId, step: 3, timestamp: at(3), arguments: { loannumber: "4471" } });
       const later = makeEvent({ runId, step: 4, timestamp: at(4) });
-      const batches = { before: [[fixed, later], [otherTool, bad]], with: [[later, fixed, bad, otherTool]], after: [[bad], [otherTool], [later, fixed]] }[order];
+      const batches = {
+        before: [
+          [fixed, later],
+          [otherTool, bad],
+        ],
+        with: [[later, fixed, bad, otherTool]],
+        after: [[bad], [otherTool], [later, fixed]],
+      }[order];
       for (const events of batches) await p.api.ingest.batch({ events });
       const call = await p.owner.calls.byId({ project: p.project.slug, id: bad.id });
       expect(call.correction).toMatchObject({ id: fixed.id, valid: true });
@@ -253,7 +271,8 @@ describe("pairing each invalid call with its next corrected call", () => {
     const bad = makeEvent({ runId: "r", step: 1, ...failed });
     const fixed = makeEvent({ runId: "r", step: 3, arguments: { loannumber: "4471" } });
     await p.api.ingest.batch({ events: [bad, fixed] });
-    const errors = async () => (await p.owner.metrics.errors({ project: p.project.slug, range: { from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" } }))[0];
+    const errors = async () =>
+      (await p.owner.metrics.errors({ project: p.project.slug, range: { from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" } }))[0];
     expect(await errors()).toMatchObject({ template: "Error <n>", count: 1, followed: 1, recovered: 1 });
     // a call in between, invalid again: now it is the correction, and the first one did not recover
     const between = makeEvent({ runId: "r", step: 2, ...failed });

@@ -30,7 +30,9 @@ export function verdictFor(event: ToolCallEvent, registry: ReturnType<typeof reg
   // Toolgate checks only the schema, the harness also its policies.
   const policyRefusal = harness?.valid === false && harness.category === "not_allowed" && checked?.valid === true;
   const differ =
-    !!harness && !!checked && !policyRefusal &&
+    !!harness &&
+    !!checked &&
+    !policyRefusal &&
     (harness.valid !== checked.valid || (!harness.valid && !!harness.category && harness.category !== checked.category));
   return { valid, category, message: harness?.message ?? (checked && !checked.valid ? (checked.message ?? null) : null), checked, differ };
 }

@@ -66,9 +66,7 @@ const addToMessageRollup = ({ table, column, bucket }: Granularity) => `
 
 /** One data-modifying CTE per rollup table (both granularities of the call and the message rollups). */
 const ROLLUP_WRITES = (calls: (g: Granularity) => string, messages: (g: Granularity) => string) =>
-  [...granularities(CALL_ROLLUPS).map(calls), ...granularities(ERROR_MESSAGE_ROLLUPS).map(messages)]
-    .map((sql, i) => `rollup_${i} AS (${sql}\n)`)
-    .join(", ");
+  [...granularities(CALL_ROLLUPS).map(calls), ...granularities(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`).join(", ");
 
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), and add only the

@@ -19,7 +19,14 @@ async function seeded() {
     // hour 3 (hour 2 is empty): v2, 4 calls, 2 invalid with the unhelpful message
     ...Array.from({ length: 2 }, (_, i) => makeEvent({ model: v2, timestamp: hour(3, i), runId: `r2-${i}`, step: 1 })),
     ...Array.from({ length: 2 }, (_, i) =>
-      makeEvent({ model: v2, timestamp: hour(3, 0), runId: `r2-${i}`, step: 0, arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } }),
+      makeEvent({
+        model: v2,
+        timestamp: hour(3, 0),
+        runId: `r2-${i}`,
+        step: 0,
+        arguments: {},
+        outcome: { valid: false, category: "missing_argument", message: "Error 422" },
+      }),
     ),
   ];
   expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 14 });

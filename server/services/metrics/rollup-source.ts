@@ -53,10 +53,7 @@ export function rollupRows(tables: RollupTables, projectId: string, range: Span,
   const part = (table: string, column: string, span: Span) =>
     `SELECT ${column} AS hour, ${tables.columns} FROM ${table}
       WHERE project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filtered}`;
-  const parts = [
-    ...split.hours.map((span) => part(tables.hourly, "hour", span)),
-    ...(split.days ? [part(tables.daily, "day", split.days)] : []),
-  ];
+  const parts = [...split.hours.map((span) => part(tables.hourly, "hour", span)), ...(split.days ? [part(tables.daily, "day", split.days)] : [])];
   // an empty range still needs a well-formed FROM item
   if (!parts.length) parts.push(`${part(tables.hourly, "hour", range)} AND false`);
   return `(${parts.join("\n UNION ALL ")}) r`;

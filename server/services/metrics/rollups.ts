@@ -18,7 +18,14 @@ const TOTALS = `sum(calls)::float8 AS calls, sum(invalid)::float8 AS invalid, su
   sum(cost_usd)::float8 AS cost_usd, sum(input_tokens)::float8 AS input_tokens, sum(output_tokens)::float8 AS output_tokens`;
 
 export type Totals = { calls: number; invalid: number; corrected: number; costUsd: number; inputTokens: number; outputTokens: number };
-type TotalsRow = { calls: number | null; invalid: number | null; corrected: number | null; cost_usd: number | null; input_tokens: number | null; output_tokens: number | null };
+type TotalsRow = {
+  calls: number | null;
+  invalid: number | null;
+  corrected: number | null;
+  cost_usd: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+};
 
 const totalsOf = (r: TotalsRow | undefined): Totals => ({
   calls: r?.calls ?? 0,
@@ -71,8 +78,7 @@ export async function series(projectId: string, range: Range, bucket: Bucket, di
 /** Totals per key over the whole range, largest first. */
 export async function breakdown(projectId: string, range: Range, dimension: Exclude<SeriesDimension, "none"> | "model", scope?: Scope) {
   const r = rows(projectId, range, scope);
-  const select =
-    dimension === "model" ? "model_name AS key, model_version AS version" : `${KEY[dimension]} AS key, '' AS version`;
+  const select = dimension === "model" ? "model_name AS key, model_version AS version" : `${KEY[dimension]} AS key, '' AS version`;
   const result = await pool().query<TotalsRow & { key: string; version: string }>(
     `SELECT ${select}, ${TOTALS} FROM ${r.from}
       ${dimension === "category" ? "WHERE category <> ''" : ""} GROUP BY 1, 2 ORDER BY sum(calls) DESC, 1, 2`,

@@ -14,9 +14,9 @@ export async function registerTools(projectId: string, inputs: unknown[]): Promi
   const problems: string[] = [];
   const tools = inputs.flatMap((input, index) => {
     const normalized = normalizeToolInput(input);
-    if (!normalized.ok) return problems.push(`tools[${index}]: ${normalized.message}`), [];
+    if (!normalized.ok) return (problems.push(`tools[${index}]: ${normalized.message}`), []);
     const check = checkJsonSchema(normalized.tool.parameters);
-    if (!check.ok) return problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`), [];
+    if (!check.ok) return (problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`), []);
     return [{ ...normalized.tool, version: schemaVersion(normalized.tool.parameters) }];
   });
   if (problems.length) throw invalid(problems.join(" "));

@@ -25,10 +25,7 @@ async function readLimited(req: Request, limit: number): Promise<Buffer | null> 
 function tooLarge(limit: number) {
   const mb = (limit / 1024 / 1024).toFixed(limit % (1024 * 1024) ? 1 : 0);
   const message = `Request body over the limit of ${mb} MB (${limit} bytes): send fewer events per ingest.batch call (at most 1,000), or raise TOOLGATE_BODY_LIMIT_BYTES.`;
-  return Response.json(
-    { error: { message, code: -32013, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413 } } },
-    { status: 413 },
-  );
+  return Response.json({ error: { message, code: -32013, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413 } } }, { status: 413 });
 }
 
 async function handler(req: Request) {

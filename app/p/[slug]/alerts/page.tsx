@@ -47,11 +47,7 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
     <>
       <PageHeader
         title="Alerts"
-        description={
-          everything.length === 0
-            ? "No incidents yet."
-            : `${firing} firing, ${open - firing} acknowledged, ${everything.length - open} resolved.`
-        }
+        description={everything.length === 0 ? "No incidents yet." : `${firing} firing, ${open - firing} acknowledged, ${everything.length - open} resolved.`}
         actions={hasRole(role, "admin") ? <EvaluateNowButton slug={project.slug} /> : undefined}
       />
       <AlertsTabs slug={project.slug} showWebhooks={hasRole(role, "admin")} />
@@ -100,7 +96,10 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
                       </Link>
                       <p className="mt-0.5 text-slate-600">{incident.summary}</p>
                       <p className="mt-1 text-xs text-slate-500">
-                        Scope: <span className="font-medium text-slate-700">{scopeText({ tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion })}</span>
+                        Scope:{" "}
+                        <span className="font-medium text-slate-700">
+                          {scopeText({ tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion })}
+                        </span>
                       </p>
                     </div>
                     <div className="shrink-0 text-right">

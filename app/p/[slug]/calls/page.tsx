@@ -80,7 +80,10 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
             <FilterField label="Tool" htmlFor="f-tool">
               <Select id="f-tool" name="tool" defaultValue={p.tool ?? ""} className={control}>
                 <option value="">All tools</option>
-                {withCurrent(tools.map((t) => t.key), p.tool).map((t) => (
+                {withCurrent(
+                  tools.map((t) => t.key),
+                  p.tool,
+                ).map((t) => (
                   <option key={t} value={t}>
                     {t}
                   </option>
@@ -208,13 +211,21 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                     className={cx("align-top hover:bg-slate-50", c.valid === false && "bg-red-50/30")}
                   >
                     <td className={cell}>
-                      <Link href={callHref(project.slug, c.id)} className="rounded-sm font-medium tabular-nums text-slate-800 hover:text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500" title={`Open call ${c.id}`}>
+                      <Link
+                        href={callHref(project.slug, c.id)}
+                        className="rounded-sm font-medium tabular-nums text-slate-800 hover:text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+                        title={`Open call ${c.id}`}
+                      >
                         {formatTime(c.timestamp)}
                       </Link>
                     </td>
                     <td className={cell}>
                       <span className="flex min-w-0 items-baseline gap-1.5">
-                        <Link href={runHref(project.slug, c.runId)} className="truncate font-mono text-xs text-slate-600 hover:text-indigo-700 hover:underline" title={`Run ${c.runId}`}>
+                        <Link
+                          href={runHref(project.slug, c.runId)}
+                          className="truncate font-mono text-xs text-slate-600 hover:text-indigo-700 hover:underline"
+                          title={`Run ${c.runId}`}
+                        >
                           {c.runId}
                         </Link>
                         {c.step !== null && <span className="shrink-0 text-xs tabular-nums text-slate-400">#{c.step}</span>}
@@ -237,11 +248,19 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                       )}
                     </td>
                     <td className={cell} data-testid="message" title={c.message ?? undefined}>
-                      {c.message ? <span className="line-clamp-2 break-words font-mono text-xs text-slate-700">{c.message}</span> : <span className="text-slate-300">—</span>}
+                      {c.message ? (
+                        <span className="line-clamp-2 break-words font-mono text-xs text-slate-700">{c.message}</span>
+                      ) : (
+                        <span className="text-slate-300">—</span>
+                      )}
                     </td>
                     <td className={cx(cell, "text-right")}>
                       {c.correctionId && (
-                        <Link href={callHref(project.slug, c.correctionId)} className="whitespace-nowrap text-xs font-medium text-indigo-700 hover:underline" data-testid="corrected-link">
+                        <Link
+                          href={callHref(project.slug, c.correctionId)}
+                          className="whitespace-nowrap text-xs font-medium text-indigo-700 hover:underline"
+                          data-testid="corrected-link"
+                        >
                           corrected →
                         </Link>
                       )}

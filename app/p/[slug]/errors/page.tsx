@@ -118,7 +118,13 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         </header>
         {sorted.length === 0 ? (
           <div className="px-4 py-6 text-slate-600" data-testid="errors-empty">
-            No invalid calls {tool ? <>of <span className="font-mono">{tool}</span> </> : null}in {range.label.toLowerCase()}.{" "}
+            No invalid calls{" "}
+            {tool ? (
+              <>
+                of <span className="font-mono">{tool}</span>{" "}
+              </>
+            ) : null}
+            in {range.label.toLowerCase()}.{" "}
             {range.preset !== "90d" && (
               <Link href={`${base}${queryString({ range: "90d", ...(tool ? { tool } : {}) })}`} className={linkClass}>
                 Look at the last 90 days
@@ -128,7 +134,10 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
               <>
                 {" "}
                 or{" "}
-                <Link href={`${base}${queryString(range.preset === "custom" ? { from: range.from, to: range.to } : { range: range.preset })}`} className={linkClass}>
+                <Link
+                  href={`${base}${queryString(range.preset === "custom" ? { from: range.from, to: range.to } : { range: range.preset })}`}
+                  className={linkClass}
+                >
                   all tools
                 </Link>
               </>
@@ -165,7 +174,10 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                   return (
                     <tr key={row.template} data-testid="error-row" data-recovery={row.recoveryRate ?? ""} className={cx(bad && "bg-amber-50/70")}>
                       <td className="px-3 py-2.5 pl-0 align-top">
-                        <p className={cx("break-words font-mono text-[13px]", row.template === NO_MESSAGE ? "italic text-slate-500" : "text-slate-900")} data-testid="template">
+                        <p
+                          className={cx("break-words font-mono text-[13px]", row.template === NO_MESSAGE ? "italic text-slate-500" : "text-slate-900")}
+                          data-testid="template"
+                        >
                           {row.template}
                         </p>
                         {examples.length > 0 && (
@@ -182,7 +194,9 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                             {flags.lowRecovery && <Badge tone="amber">low recovery</Badge>}
                             {flags.opaque && <Badge tone="red">says nothing to fix</Badge>}
                             <span>
-                              {flags.opaque ? "Name the argument, what was sent and the rule." : `Below the overall ${formatPercent(overall)}: say what was wrong and how to fix it.`}
+                              {flags.opaque
+                                ? "Name the argument, what was sent and the rule."
+                                : `Below the overall ${formatPercent(overall)}: say what was wrong and how to fix it.`}
                             </span>
                           </p>
                         )}
@@ -238,7 +252,12 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
 }
 
 function RecoveryBar({ rate, low, title }: { rate: number | null; low: boolean; title: string }) {
-  if (rate === null) return <span className="text-slate-400" title="no retries to measure">—</span>;
+  if (rate === null)
+    return (
+      <span className="text-slate-400" title="no retries to measure">
+        —
+      </span>
+    );
   return (
     <span className="flex items-center gap-2" title={title}>
       <span className="h-1.5 w-24 overflow-hidden rounded-full bg-slate-100" aria-hidden>

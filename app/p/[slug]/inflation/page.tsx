@@ -97,11 +97,11 @@ export default async function InflationPage({ params, searchParams }: { params: 
         <InflationTable title="By model version" nameLabel="Model version" k={k} all={totals.current} rows={modelRows} testId="inflation-by-model" />
 
         <p className="text-xs leading-relaxed text-slate-500">
-          <strong className="font-medium text-slate-600">How to read this.</strong> p is the share of invalid calls. Expected attempts per successful call
-          are 1/(1−p); a task of k successful calls takes k/(1−p), so it makes 1,000·k·p/(1−p) extra calls per 1,000 tasks. Observed attempts per successful
-          call = (valid calls + invalid calls the model followed with a retry) ÷ valid calls: it is lower than expected when runs give up after an invalid
-          call, higher when retries fail again. Cost per call is the range’s reported cost ÷ calls. A rising invalid rate is an early warning: a schema
-          became unclear or a model changed.
+          <strong className="font-medium text-slate-600">How to read this.</strong> p is the share of invalid calls. Expected attempts per successful call are
+          1/(1−p); a task of k successful calls takes k/(1−p), so it makes 1,000·k·p/(1−p) extra calls per 1,000 tasks. Observed attempts per successful call =
+          (valid calls + invalid calls the model followed with a retry) ÷ valid calls: it is lower than expected when runs give up after an invalid call, higher
+          when retries fail again. Cost per call is the range’s reported cost ÷ calls. A rising invalid rate is an early warning: a schema became unclear or a
+          model changed.
         </p>
 
         <Card title="What if" description="Move the invalid rate, the task length, the cost and the context growth to see what retries cost.">
@@ -130,7 +130,11 @@ function InflationTable({
   mono?: boolean;
 }) {
   const line = (name: ReactNode, r: InflationRow, key: string, style: "total" | "row" | "muted" = "row") => (
-    <tr key={key} data-testid={style === "total" ? undefined : "inflation-row"} className={style === "total" ? "bg-slate-50/70 font-medium text-slate-900" : style === "muted" ? "text-slate-500" : undefined}>
+    <tr
+      key={key}
+      data-testid={style === "total" ? undefined : "inflation-row"}
+      className={style === "total" ? "bg-slate-50/70 font-medium text-slate-900" : style === "muted" ? "text-slate-500" : undefined}
+    >
       <td className={td}>{name}</td>
       <td className={`${td} ${num}`}>{formatCount(r.calls)}</td>
       <td className={cx(td, num, r.p !== null && r.p >= 0.1 && "text-red-700")}>{formatRate(r.p)}</td>

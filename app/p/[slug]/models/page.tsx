@@ -24,7 +24,10 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const range = dashboardRange(query);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
-  const [rows, lines] = await Promise.all([api.metrics.breakdown({ ...input, dimension: "model" }), api.metrics.series({ ...input, dimension: "modelVersion" })]);
+  const [rows, lines] = await Promise.all([
+    api.metrics.breakdown({ ...input, dimension: "model" }),
+    api.metrics.series({ ...input, dimension: "modelVersion" }),
+  ]);
 
   // models by volume; each model's versions in version order (oldest first), its total before them
   const models = new Map<string, Version[]>();
@@ -45,9 +48,11 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
   const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
   const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
-  const comparison = a && b ? await api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null;
+  const comparison =
+    a && b ? await api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null;
   const options = [...all.map((v) => ({ ref: versionRef(v), label: `${versionLabel(v)} (${formatCount(v.calls)} calls)` }))];
-  for (const extra of [a, b]) if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });
+  for (const extra of [a, b])
+    if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });
 
   const rates = rateSeries(lines.rows, range, lines.bucket);
   const colors = assignColors(byVolume.map(versionLabel));
@@ -55,7 +60,11 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
 
   return (
     <>
-      <PageHeader title="Models" description={`Invalid rate per model and model version · ${range.label}`} actions={<RangePicker path={path} params={query} range={range} />} />
+      <PageHeader
+        title="Models"
+        description={`Invalid rate per model and model version · ${range.label}`}
+        actions={<RangePicker path={path} params={query} range={range} />}
+      />
       <div className="space-y-6">
         <Card
           title="Model versions"
@@ -97,7 +106,13 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                             {formatRate(interval.low)} – {formatRate(interval.high)}
                           </td>
                           <td className={td}>
-                            <IntervalBar rate={v.calls ? v.invalid / v.calls : 0} low={interval.low} high={interval.high} max={axisMax} color={colors[versionLabel(v)]} />
+                            <IntervalBar
+                              rate={v.calls ? v.invalid / v.calls : 0}
+                              low={interval.low}
+                              high={interval.high}
+                              max={axisMax}
+                              color={colors[versionLabel(v)]}
+                            />
                           </td>
                         </tr>
                       );
@@ -113,7 +128,13 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                           {formatRate(totalInterval.low)} – {formatRate(totalInterval.high)}
                         </td>
                         <td className={td}>
-                          <IntervalBar rate={total.calls ? total.invalid / total.calls : 0} low={totalInterval.low} high={totalInterval.high} max={axisMax} color="#94a3b8" />
+                          <IntervalBar
+                            rate={total.calls ? total.invalid / total.calls : 0}
+                            low={totalInterval.low}
+                            high={totalInterval.high}
+                            max={axisMax}
+                            color="#94a3b8"
+                          />
                         </td>
                       </tr>
                     ),
@@ -125,7 +146,11 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
         </Card>
 
         <Card title="Invalid rate by model version over time" description="A gap is a bucket without calls of that version">
-          {rates.series.length ? <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} colors={colors} height={240} /> : <p className="py-10 text-center text-slate-500">No calls in this range.</p>}
+          {rates.series.length ? (
+            <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} colors={colors} height={240} />
+          ) : (
+            <p className="py-10 text-center text-slate-500">No calls in this range.</p>
+          )}
         </Card>
 
         <Card
@@ -206,14 +231,18 @@ function Side({ side }: { side: { rate: number | null; n: number } }) {
 function ComparisonRows({ rows, keyLabel }: { rows: VersionComparison[]; keyLabel: string }) {
   return rows.map((r) => (
     <tr key={r.key}>
-      <td className={`${td} ${keyLabel === "Tool" ? "font-mono text-[13px]" : ""}`}>{keyLabel === "Category" ? (CATEGORY_LABELS[r.key as Category] ?? r.key) : r.key}</td>
+      <td className={`${td} ${keyLabel === "Tool" ? "font-mono text-[13px]" : ""}`}>
+        {keyLabel === "Category" ? (CATEGORY_LABELS[r.key as Category] ?? r.key) : r.key}
+      </td>
       <td className={`${td} ${num}`}>
         <Side side={r.a} />
       </td>
       <td className={`${td} ${num}`}>
         <Side side={r.b} />
       </td>
-      <td className={`${td} ${num} font-medium ${r.verdict === "worse" ? "text-red-700" : r.verdict === "better" ? "text-emerald-700" : ""}`}>{formatPp(r.diff)}</td>
+      <td className={`${td} ${num} font-medium ${r.verdict === "worse" ? "text-red-700" : r.verdict === "better" ? "text-emerald-700" : ""}`}>
+        {formatPp(r.diff)}
+      </td>
       <td className={`${td} ${num}`}>{formatPValue(r.pValue)}</td>
       <td className={td} data-testid="verdict">
         <Verdict verdict={r.verdict} />
@@ -222,7 +251,23 @@ function ComparisonRows({ rows, keyLabel }: { rows: VersionComparison[]; keyLabe
   ));
 }
 
-function ComparisonTable({ title, keyLabel, rows, a, b, note, testId }: { title: string; keyLabel: string; rows: VersionComparison[]; a: string; b: string; note?: string; testId: string }) {
+function ComparisonTable({
+  title,
+  keyLabel,
+  rows,
+  a,
+  b,
+  note,
+  testId,
+}: {
+  title: string;
+  keyLabel: string;
+  rows: VersionComparison[];
+  a: string;
+  b: string;
+  note?: string;
+  testId: string;
+}) {
   // keys with calls from only one of the two versions cannot be compared: listed apart
   const both = rows.filter((r) => r.a.n > 0 && r.b.n > 0);
   const oneSided = rows.filter((r) => r.a.n === 0 || r.b.n === 0);
@@ -261,7 +306,8 @@ function ComparisonTable({ title, keyLabel, rows, a, b, note, testId }: { title:
           {oneSided.length > 0 && (
             <details className="mt-2">
               <summary className="cursor-pointer text-xs text-slate-500 hover:text-slate-800">
-                {oneSided.length} more {oneSided.length === 1 ? keyLabel.toLowerCase() : keyLabel === "Category" ? "categories" : "tools"} with calls from one version only
+                {oneSided.length} more {oneSided.length === 1 ? keyLabel.toLowerCase() : keyLabel === "Category" ? "categories" : "tools"} with calls from one
+                version only
               </summary>
               <Table label={`${title}: one version only`}>
                 {head}

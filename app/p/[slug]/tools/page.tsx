@@ -47,7 +47,11 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
 
   return (
     <>
-      <PageHeader title="Tools" description={`Calls, invalid rate and trend per tool · ${range.label}`} actions={<RangePicker path={path} params={query} range={range} />} />
+      <PageHeader
+        title="Tools"
+        description={`Calls, invalid rate and trend per tool · ${range.label}`}
+        actions={<RangePicker path={path} params={query} range={range} />}
+      />
       <div className="space-y-6">
         <Card>
           {known.length === 0 && idle.length === 0 ? (
@@ -82,7 +86,9 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                       <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>
                       <td className={`${td} ${num} font-medium ${p !== null && p >= 0.1 ? "text-red-700" : "text-slate-900"}`}>{formatRate(p)}</td>
                       <td className={`${td} ${num}`}>{formatUsd(t.costUsd)}</td>
-                      <td className={td}>{t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : <span className="text-slate-400">–</span>}</td>
+                      <td className={td}>
+                        {t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : <span className="text-slate-400">–</span>}
+                      </td>
                       <td className={`${td} py-1`}>
                         <Sparkline values={trends.get(t.tool) ?? []} colorKey={t.tool} color={colors[t.tool]} width={112} height={28} />
                       </td>

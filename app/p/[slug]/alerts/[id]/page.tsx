@@ -78,7 +78,9 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
   const rollupRange = { from: isoSeconds(windows.rollupWindow.from), to: isoSeconds(windows.rollupWindow.to) };
 
   const [series, categorySeries, tools, categories] = await Promise.all([
-    regression ? null : api.metrics.series({ project: slug, range: { from: isoSeconds(chartRange.from), to: isoSeconds(chartRange.to) }, scope, dimension: "none" }),
+    regression
+      ? null
+      : api.metrics.series({ project: slug, range: { from: isoSeconds(chartRange.from), to: isoSeconds(chartRange.to) }, scope, dimension: "none" }),
     metric === "category_rate" && rule.category
       ? api.metrics.series({ project: slug, range: { from: isoSeconds(chartRange.from), to: isoSeconds(chartRange.to) }, scope, dimension: "category" })
       : null,
@@ -112,9 +114,7 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
   const windowInvalid = tools.reduce((n, t) => n + t.invalid, 0);
   const failingCategories = categories.filter((c) => c.invalid > 0).sort((a, b) => b.invalid - a.invalid || a.key.localeCompare(b.key));
   const explorer = explorerHref(project.slug, scope, windows.window, metric === "category_rate" ? rule.category : null);
-  const windowText = regression
-    ? `since ${incident.scopeVersion} first appeared`
-    : `${formatWindow(rule.windowMinutes)} before it fired`;
+  const windowText = regression ? `since ${incident.scopeVersion} first appeared` : `${formatWindow(rule.windowMinutes)} before it fired`;
   const base = `/p/${project.slug}/alerts`;
   const canAct = hasRole(role, "member") && incident.state !== "resolved";
 
@@ -146,7 +146,9 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
             </p>
             <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3">
               <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{regression ? "New version" : metricLabel(metric, rule.category)}</dt>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">
+                  {regression ? "New version" : metricLabel(metric, rule.category)}
+                </dt>
                 <dd className="mt-0.5 text-2xl font-semibold tabular-nums text-red-700" data-testid="incident-value">
                   {formatMetricValue(metric, incident.value)}
                 </dd>
@@ -174,7 +176,10 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
             </dl>
           </Card>
           {canAct && (
-            <Card title="Respond" description="Acknowledge to tell the team you are on it; resolve when it is fixed (rules also resolve on their own once clear for a window).">
+            <Card
+              title="Respond"
+              description="Acknowledge to tell the team you are on it; resolve when it is fixed (rules also resolve on their own once clear for a window)."
+            >
               <IncidentActions slug={project.slug} id={incident.id} state={incident.state} />
             </Card>
           )}
@@ -197,7 +202,15 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
           }
         >
           {chart.series.length ? (
-            <RateLineChart labels={chart.labels} series={chart.series} bucket={bucket} markers={markers} threshold={rateChart ? incident.threshold : undefined} label={seriesLabel} height={280} />
+            <RateLineChart
+              labels={chart.labels}
+              series={chart.series}
+              bucket={bucket}
+              markers={markers}
+              threshold={rateChart ? incident.threshold : undefined}
+              label={seriesLabel}
+              height={280}
+            />
           ) : (
             <p className="py-10 text-center text-slate-500">No calls in this scope around the incident.</p>
           )}
@@ -233,7 +246,11 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
                 </tbody>
               </Table>
             )}
-            {failingTools.length > TOP && <p className="mt-2 text-xs text-slate-500">{TOP} of {failingTools.length} failing tools.</p>}
+            {failingTools.length > TOP && (
+              <p className="mt-2 text-xs text-slate-500">
+                {TOP} of {failingTools.length} failing tools.
+              </p>
+            )}
           </Card>
           <Card title="Top failure categories" description="Share of the window's invalid calls">
             {failingCategories.length === 0 ? (
@@ -313,7 +330,9 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
                       <td className={`${td} tabular-nums`}>#{d.attempt}</td>
                       <td className={td}>
                         {d.statusCode !== null ? (
-                          <span className={d.statusCode >= 200 && d.statusCode < 300 ? "font-medium text-emerald-700" : "font-medium text-red-700"}>HTTP {d.statusCode}</span>
+                          <span className={d.statusCode >= 200 && d.statusCode < 300 ? "font-medium text-emerald-700" : "font-medium text-red-700"}>
+                            HTTP {d.statusCode}
+                          </span>
                         ) : (
                           <span className="text-red-700" title={d.error ?? undefined}>
                             {d.error ?? "no answer"}

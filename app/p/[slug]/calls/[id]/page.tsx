@@ -125,7 +125,9 @@ export default async function CallPage({ params }: { params: Promise<{ slug: str
             </Item>
             {(call.resultStatus || call.latencyMs !== null) && (
               <Item label="Result">
-                {call.resultStatus && <Badge tone={call.resultStatus === "ok" ? "green" : call.resultStatus === "error" ? "red" : "amber"}>{call.resultStatus}</Badge>}
+                {call.resultStatus && (
+                  <Badge tone={call.resultStatus === "ok" ? "green" : call.resultStatus === "error" ? "red" : "amber"}>{call.resultStatus}</Badge>
+                )}
                 {call.latencyMs !== null && <span className="ml-1.5 tabular-nums text-slate-600">{call.latencyMs} ms</span>}
                 {call.resultSummary && <span className="mt-1 block text-slate-600">{call.resultSummary}</span>}
               </Item>
@@ -200,7 +202,10 @@ function Message({ text, caption, testId }: { text: string | null; caption: stri
     <figure>
       <figcaption className="mb-1.5 text-xs font-medium uppercase tracking-wide text-slate-500">{caption}</figcaption>
       {text ? (
-        <blockquote data-testid={testId} className="whitespace-pre-wrap break-words rounded-md border-l-4 border-red-400 bg-red-50/60 px-3 py-2 font-mono text-[13px] text-slate-900">
+        <blockquote
+          data-testid={testId}
+          className="whitespace-pre-wrap break-words rounded-md border-l-4 border-red-400 bg-red-50/60 px-3 py-2 font-mono text-[13px] text-slate-900"
+        >
           {text}
         </blockquote>
       ) : (
@@ -291,7 +296,11 @@ function VerdictColumn({
         <h3 className="font-medium text-slate-900">{title}</h3>
         <VerdictBadge valid={valid} category={category} />
       </div>
-      {path ? <p className="mb-1.5 text-xs text-slate-500">at <span className="font-mono text-slate-700">{path}</span></p> : null}
+      {path ? (
+        <p className="mb-1.5 text-xs text-slate-500">
+          at <span className="font-mono text-slate-700">{path}</span>
+        </p>
+      ) : null}
       {sameAsAbove ? (
         <p className="text-slate-500">The message above.</p>
       ) : message ? (

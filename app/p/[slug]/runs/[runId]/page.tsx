@@ -84,14 +84,19 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
         <Stat label="Attempts" value={run.attempts} testId="run-attempts" hint="every tool request in the run" />
         <Stat label="Successful calls" value={run.successes} testId="run-successes" hint="valid or not refused" />
         <Stat label="Invalid" value={run.invalid} testId="run-invalid" tone={run.invalid > 0 ? "red" : undefined} hint="refused, each a wasted model turn" />
-        <Stat label="Attempts per success" value={perSuccess === null ? "—" : perSuccess.toFixed(2)} hint={perSuccess === null ? "nothing succeeded" : "1.00 means no retries"} />
+        <Stat
+          label="Attempts per success"
+          value={perSuccess === null ? "—" : perSuccess.toFixed(2)}
+          hint={perSuccess === null ? "nothing succeeded" : "1.00 means no retries"}
+        />
       </div>
 
       <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
         <header className="border-b border-slate-100 px-4 py-2.5">
           <h2 className="font-semibold text-slate-900">Timeline</h2>
           <p className="text-slate-500">
-            {run.successes} successful {run.successes === 1 ? "call" : "calls"} took {run.attempts} {run.attempts === 1 ? "attempt" : "attempts"}. Invalid calls are marked red.
+            {run.successes} successful {run.successes === 1 ? "call" : "calls"} took {run.attempts} {run.attempts === 1 ? "attempt" : "attempts"}. Invalid calls
+            are marked red.
           </p>
         </header>
         <div className="px-4">
@@ -112,7 +117,12 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                 const retries = retryOf.get(c.id);
                 return (
                   <tr key={c.id} data-testid="run-row" data-valid={c.valid === null ? "unknown" : String(c.valid)} className={cx(invalid && "bg-red-50/70")}>
-                    <td className={cx("whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums", invalid ? "border-red-500" : "border-transparent")}>
+                    <td
+                      className={cx(
+                        "whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums",
+                        invalid ? "border-red-500" : "border-transparent",
+                      )}
+                    >
                       <Link href={callHref(project.slug, c.id)} className={linkClass} title={`Call ${c.id}`}>
                         {c.step !== null ? c.step : `#${i + 1}`}
                       </Link>
@@ -135,7 +145,11 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                       )}
                       {invalid &&
                         (c.correctionId ? (
-                          <Link href={callHref(project.slug, c.correctionId)} className="text-xs font-medium text-indigo-700 hover:underline" data-testid="run-correction">
+                          <Link
+                            href={callHref(project.slug, c.correctionId)}
+                            className="text-xs font-medium text-indigo-700 hover:underline"
+                            data-testid="run-correction"
+                          >
                             → {correction?.valid === false ? `retried at ${where(c.correctionId)}, invalid again` : `corrected by ${where(c.correctionId)}`}
                           </Link>
                         ) : (

@@ -60,7 +60,11 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const change = rateChange(current, previous);
   const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
   const rates = rateSeries(lines.rows, range, lines.bucket, undefined, byModel ? undefined : () => tool);
-  const colors = assignColors(volumes(lines.rows).sort((x, y) => y.volume - x.volume).map((v) => v.key));
+  const colors = assignColors(
+    volumes(lines.rows)
+      .sort((x, y) => y.volume - x.volume)
+      .map((v) => v.key),
+  );
   const from = Date.parse(range.from);
   const to = Date.parse(range.to);
   const markers = versions
@@ -88,7 +92,12 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
       <div className="space-y-6">
         <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-          <StatTile testId="tile-calls" label="Calls" value={formatCount(current.calls)} detail={`${formatCount(previous.calls)} in the ${previousLabel(range)}`} />
+          <StatTile
+            testId="tile-calls"
+            label="Calls"
+            value={formatCount(current.calls)}
+            detail={`${formatCount(previous.calls)} in the ${previousLabel(range)}`}
+          />
           <StatTile
             testId="tile-invalid-rate"
             label="Invalid rate"
@@ -139,7 +148,14 @@ export default async function ToolPage({ params, searchParams }: Props) {
           }
         >
           {rates.series.length ? (
-            <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} markers={markers} colors={byModel ? colors : undefined} height={260} />
+            <RateLineChart
+              labels={rates.labels}
+              series={rates.series}
+              bucket={lines.bucket}
+              markers={markers}
+              colors={byModel ? colors : undefined}
+              height={260}
+            />
           ) : (
             <p className="py-10 text-center text-slate-500">No calls in this range.</p>
           )}
@@ -184,7 +200,9 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     <p className="text-xs text-slate-500">calls</p>
                   </div>
                   <div className="w-24 shrink-0 text-right tabular-nums">
-                    <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>{formatRate(e.recoveryRate, 0)}</p>
+                    <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
+                      {formatRate(e.recoveryRate, 0)}
+                    </p>
                     <p className="text-xs text-slate-500">next call valid</p>
                   </div>
                 </li>
@@ -206,7 +224,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
         >
           {latest ? (
             <div className="space-y-3">
-              <pre data-testid="schema-json" className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200">
+              <pre
+                data-testid="schema-json"
+                className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+              >
                 {prettySchema(latest.parameters)}
               </pre>
               {earlier.map((v) => (

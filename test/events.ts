@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 /** The lesson's tools (tool-calling-lesson.txt) as JSON Schemas; defined with the demo data. */
-export { LESSON_TOOLS } from "../server/domain/demo-data";
+export { LESSON_TOOLS } from "../server/services/demo/demo-data";
 
 let counter = 0;
 /** A valid getloan event with unique ids; override any field. */

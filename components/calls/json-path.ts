@@ -1,5 +1,5 @@
 // Human paths into tool arguments, in the same notation as the validator's messages
-// (server/domain/classify.ts): `loannumber`, `filters.status`, `items[2].qty`,
+// (isomorphic/classify.ts): `loannumber`, `filters.status`, `items[2].qty`,
 // `["odd key"].x`; "" is the whole value. Pure and browser-safe.
 
 export type PathSegment = string | number;

@@ -2,7 +2,7 @@
 // A bucket without data is null (a gap in the line), never 0.
 
 import { CATEGORIES } from "../../contracts/categories";
-import { twoProportionTest } from "../../server/domain/stats";
+import { twoProportionTest } from "../../isomorphic/stats";
 
 export type Bucket = "hour" | "day";
 export type BucketInput = number | Date | string;

@@ -2,7 +2,7 @@
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { distance } from "fastest-levenshtein";
 import { assignColors, topN } from "../charts/prepare";
-import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsPerSuccess } from "../../server/domain/stats";
+import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsPerSuccess } from "../../isomorphic/stats";
 
 export type Counts = { calls: number; invalid: number; corrected: number; costUsd: number };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { expectedTaskAttempts, extraCallsPer1000Tasks, retryCostWithContextGrowth } from "../../server/domain/stats";
+import { expectedTaskAttempts, extraCallsPer1000Tasks, retryCostWithContextGrowth } from "../../isomorphic/stats";
 import { td, th } from "../ui";
 import { formatAttempts, formatCount, formatRate, formatUsd } from "./format";
 

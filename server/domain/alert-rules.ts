@@ -1,4 +1,4 @@
-import { twoProportionTest } from "./stats";
+import { twoProportionTest } from "../../isomorphic/stats";
 
 /**
  * Alert rule logic, pure: metric values in, state changes out; the clock is a parameter.

@@ -1,5 +1,5 @@
 import { registerToolsInput, validateCallInput } from "../../contracts/tools";
-import { classifyCall } from "../domain/classify";
+import { classifyCall } from "../../isomorphic/classify";
 import { listTools, loadToolVersions, registerTools, registryResolver } from "../services/tools/registry";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 

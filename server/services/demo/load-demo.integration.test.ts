@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { CATEGORIES } from "../../../contracts/categories";
 import { makeProject } from "../../../test/fixtures";
-import { DEMO_TOOLS } from "../../domain/demo-data";
+import { DEMO_TOOLS } from "./demo-data";
 import { loadDemoData } from "./load-demo";
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });

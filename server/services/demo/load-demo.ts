@@ -1,5 +1,5 @@
 import { MAX_EVENTS_PER_BATCH } from "../../../contracts/event";
-import { DEMO_TOOLS, generateDemoEvents, type DemoOptions } from "../../domain/demo-data";
+import { DEMO_TOOLS, generateDemoEvents, type DemoOptions } from "./demo-data";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { registerTools } from "../tools/registry";
 

@@ -1,6 +1,6 @@
 import type { Category } from "../../../contracts/categories";
 import type { ToolCallEvent } from "../../../contracts/event";
-import { classifyCall, ToolSchemaError, type Verdict } from "../../domain/classify";
+import { classifyCall, ToolSchemaError, type Verdict } from "../../../isomorphic/classify";
 import type { registryResolver } from "../tools/registry";
 
 /** A call's row fields that come from the verdicts (DESIGN.md: the harness's wins, both kept). */

@@ -1,6 +1,7 @@
-import { registryFrom, type RegisteredTool, type ToolRegistry } from "../../domain/classify";
+import { registryFrom, type RegisteredTool, type ToolRegistry } from "../../../isomorphic/classify";
 import { invalid } from "../../domain/errors";
-import { checkJsonSchema, normalizeToolInput, schemaVersion } from "../../domain/tool-schema";
+import { checkJsonSchema, normalizeToolInput } from "../../../isomorphic/tool-schema";
+import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
 
 export type RegisterResult = { name: string; version: string; created: boolean };

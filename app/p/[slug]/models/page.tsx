@@ -10,7 +10,7 @@ import { RangePicker } from "@/components/dashboard/range-picker";
 import { Badge, Button, Card, PageHeader, Select, Table, td, th } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, requireProject } from "@/server/page-session";
-import { wilsonInterval } from "@/server/domain/stats";
+import { wilsonInterval } from "@/isomorphic/stats";
 
 export const metadata: Metadata = { title: "Models" };
 

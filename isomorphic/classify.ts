@@ -1,7 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
-import { categoryRank, type Category } from "@/contracts/categories";
+import { categoryRank, type Category } from "../contracts/categories";
 import { createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {

@@ -1,6 +1,7 @@
-import type { Category } from "../../contracts/categories";
-import type { ToolCallEvent } from "../../contracts/event";
-import { schemaVersion, type JsonObject } from "./tool-schema";
+import type { Category } from "../../../contracts/categories";
+import type { ToolCallEvent } from "../../../contracts/event";
+import type { JsonObject } from "../../../isomorphic/tool-schema";
+import { schemaVersion } from "../../domain/schema-version";
 
 /**
  * Demo traffic: a loan-servicing agent calling the lesson's tools (tool-calling-lesson.txt)

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, type Category } from "../../contracts/categories";
-import { eventSchema, type ToolCallEvent } from "../../contracts/event";
-import { classifyCall, registryFrom } from "./classify";
+import { CATEGORIES, type Category } from "../../../contracts/categories";
+import { eventSchema, type ToolCallEvent } from "../../../contracts/event";
+import { classifyCall, registryFrom } from "../../../isomorphic/classify";
 import { DEMO_MODELS, DEMO_TOOLS, ERROR_422, generateDemoEvents, LESSON_EXERCISE, lessonExercise, REGRESSION_DAYS_AGO } from "./demo-data";
-import { expectedTaskAttempts, invalidRate } from "./stats";
-import { schemaVersion } from "./tool-schema";
+import { expectedTaskAttempts, invalidRate } from "../../../isomorphic/stats";
+import { schemaVersion } from "../../domain/schema-version";
 
 const registry = registryFrom(DEMO_TOOLS.map((t) => ({ name: t.name, version: schemaVersion(t.parameters), parameters: t.parameters })));
 const now = new Date("2026-11-30T15:00:00Z");

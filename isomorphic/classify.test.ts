@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
 import { classifyCall, registryFrom, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
-import { schemaVersion } from "./tool-schema";
+import { schemaVersion } from "../server/domain/schema-version";
 
 const getloan = {
   type: "object",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, checkJsonSchema, normalizeToolInput, schemaVersion } from "./tool-schema";
+import { schemaVersion } from "../server/domain/schema-version";
+import { canonicalJson, checkJsonSchema, normalizeToolInput } from "./tool-schema";
 
 const parameters = {
   type: "object",

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020";
 import type AjvCore from "ajv/dist/core";
@@ -98,10 +97,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** A schema's version: the first 12 hex characters of the SHA-256 of its canonical JSON. */
-export function schemaVersion(parameters: unknown): string {
-  return createHash("sha256").update(canonicalJson(parameters)).digest("hex").slice(0, 12);
-}
 
 /** The draft a schema asks for; 2020-12 when it says nothing; undefined when we do not support it. */
 export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {

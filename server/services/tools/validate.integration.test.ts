@@ -29,7 +29,10 @@ describe("tools.validate gives the verdict ingestion stores", () => {
         await p.api.ingest.batch({ events: [event] });
         const stored = await p.owner.calls.byId({ project: p.project.slug, id: event.id });
         const verdict = await p.api.tools.validate(call);
-        expect({ valid: verdict.valid, category: ("category" in verdict && verdict.category) || null }).toEqual({ valid: stored.valid, category: stored.category });
+        expect({ valid: verdict.valid, category: ("category" in verdict && verdict.category) || null }).toEqual({
+          valid: stored.valid,
+          category: stored.category,
+        });
         if (verdict.valid === false) expect(verdict.message).toBe(stored.message);
         if (!register) expect(verdict.message).toMatch(/no tool schemas yet.*tools\.register/);
       }

@@ -7,7 +7,7 @@ import { CATEGORIES, CATEGORY_LABELS } from "@/contracts/categories";
 import { FilterForm } from "@/components/calls/filter-form";
 import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
-import { Alert, Badge, buttonClass, Card, cx, Input, PageHeader, Select, Table, td, th } from "@/components/ui";
+import { Alert, buttonClass, Card, cx, Input, PageHeader, Select, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Calls" };

@@ -154,6 +154,17 @@ export function observedAttemptsPerSuccess(attempts: number, successes: number):
   return successes === 0 ? null : attempts / successes;
 }
 
+/**
+ * Observed attempts per successful call from counts (rollups, alert windows):
+ * (successes + corrected) / successes, with successes = calls − invalid. An invalid call that
+ * the model followed with a retry is an attempt toward a success; one never retried (the run
+ * gave up) is not. The one definition used by the dashboards and the alert rules.
+ */
+export function observedAttemptsFromCounts(c: { calls: number; invalid: number; corrected: number }): number | null {
+  const successes = c.calls - c.invalid;
+  return observedAttemptsPerSuccess(successes + c.corrected, successes);
+}
+
 export interface RetryCostInput {
   /** Invalid rate in [0, 1). */
   p: number;

@@ -19,6 +19,12 @@ export function readAlertMetric(stored: string): AlertMetricName {
   if (!parsed.success) throw new Error(`Unknown alert metric "${stored}" in the database: expected one of ${ALERT_METRICS.join(", ")}.`);
   return parsed.data;
 }
+/**
+ * Header of a webhook's signature, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
+ * Receivers recompute it with the endpoint's secret and reject old timestamps.
+ */
+export const SIGNATURE_HEADER = "X-Toolgate-Signature";
+
 export const SEVERITIES = ["critical", "warning", "info"] as const;
 export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;
 

@@ -141,10 +141,3 @@ export function categoryRateRows(
   for (const row of byCategory) if (row.key === category) numerators.set(row.bucket, (numerators.get(row.bucket) ?? 0) + row.calls);
   return all.map((row) => ({ bucket: row.bucket, series, numerator: numerators.get(row.bucket) ?? 0, denominator: row.calls }));
 }
-
-/** "2026-11-30 04:26 UTC": pages render on the server, so times say their zone. */
-export function formatUtc(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined) return "—";
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? "—" : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}

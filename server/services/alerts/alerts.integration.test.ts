@@ -6,7 +6,8 @@ import { makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
 import { prisma } from "../../db/client";
 import { evaluateAlerts } from "./evaluator";
-import { SIGNATURE_HEADER, verifySignature } from "./webhooks";
+import { SIGNATURE_HEADER } from "../../../contracts/alerts";
+import { verifySignature } from "./webhooks";
 
 /** A local webhook receiver that answers with the given status codes in turn (then 200). */
 function receiver(statuses: number[] = []) {

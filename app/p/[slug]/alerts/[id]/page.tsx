@@ -8,7 +8,6 @@ import {
   explorerHref,
   firstSeen,
   formatMetricValue,
-  formatUtc,
   formatWindow,
   incidentAge,
   incidentWindows,
@@ -20,6 +19,7 @@ import {
   versionKey,
 } from "@/components/alerts/format";
 import { IncidentActions } from "@/components/alerts/incident-actions";
+import { formatUtc } from "@/components/dashboard/format";
 import { RateLineChart, type Marker } from "@/components/charts";
 import { timeSeries, type RateRow } from "@/components/charts/prepare";
 import type { Bucket } from "@/isomorphic/buckets";

@@ -200,7 +200,7 @@ function makeTools(random: () => number): Tool[] {
     const favourite = Math.floor(random() * CATEGORIES.length);
     const categories = CATEGORY_WEIGHTS.map((w, i) => w + (i === favourite ? 60 : 0));
     const p = params[0]!;
-    // A few messages per category, in the lesson's style; some tools answer unhelpfully.
+    // A few messages per category, in the house style (what, sent, fix); some tools answer unhelpfully.
     const unhelpful = random() < 0.1;
     const messages = CATEGORIES.map((category): string[] => {
       if (unhelpful && category !== "not_allowed") return ["Error 422", "invalid request"];

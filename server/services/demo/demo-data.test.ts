@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, type Category } from "../../../contracts/categories";
+import { CATEGORIES } from "../../../contracts/categories";
 import { eventSchema, type ToolCallEvent } from "../../../contracts/event";
 import { classifyCall, registryFrom } from "../../../isomorphic/classify";
 import { DEMO_MODELS, DEMO_TOOLS, ERROR_422, generateDemoEvents, REGRESSION_DAYS_AGO } from "./demo-data";
-import { expectedTaskAttempts, invalidRate } from "../../../isomorphic/stats";
+import { invalidRate } from "../../../isomorphic/stats";
 import { schemaVersion } from "../../domain/schema-version";
 
 const registry = registryFrom(DEMO_TOOLS.map((t) => ({ name: t.name, version: schemaVersion(t.parameters), parameters: t.parameters })));

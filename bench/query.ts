@@ -20,7 +20,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { groupByTemplate } from "../server/domain/message-templates";
 import { applyMigrations } from "../server/db/migrate";
-import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/metrics/rebuild-rollups";
+import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/rollups/rebuild";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
 // ---------------------------------------------------------------------------------------------

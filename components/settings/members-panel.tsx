@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/contracts/roles";
-import { CopyButton } from "../copy-button";
+import { ShownOnce } from "../shown-once";
 import { formatDateTime, formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
@@ -221,7 +221,7 @@ function InviteMember({ slug }: { slug: string }) {
   return (
     <Card title="Invite a member" description="They join when they accept the invitation, after signing in.">
       {invited && (
-        <div className="mb-5 rounded-md border border-amber-300 bg-amber-50 p-4" role="status">
+        <ShownOnce id="one-time-password" value={invited.oneTimePassword} footer={<p className="mt-2 text-xs text-amber-800">It is shown only now.</p>}>
           <p className="font-medium text-amber-900">
             Invited {invited.email} as {invited.role}.
           </p>
@@ -229,18 +229,7 @@ function InviteMember({ slug }: { slug: string }) {
             Tell them to sign in and accept. If they have no account yet, this one-time password is their first one (they then choose their own); an existing
             account keeps its own password, and this one opens nothing.
           </p>
-          <div className="mt-3 flex items-center gap-2">
-            <code
-              id="one-time-password"
-              data-testid="one-time-password"
-              className="select-all rounded bg-white px-3 py-1.5 font-mono text-base text-slate-900 ring-1 ring-amber-200"
-            >
-              {invited.oneTimePassword}
-            </code>
-            <CopyButton value={invited.oneTimePassword} selectId="one-time-password" />
-          </div>
-          <p className="mt-2 text-xs text-amber-800">It is shown only now.</p>
-        </div>
+        </ShownOnce>
       )}
       <form
         className="flex flex-wrap items-start gap-3"

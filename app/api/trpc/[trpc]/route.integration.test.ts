@@ -15,7 +15,12 @@ beforeAll(async () => {
     const url = `http://${req.headers.host}${req.url}`;
     const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)] as [string, string]])));
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const request = new Request(url, { method: req.method, headers, body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined, duplex: "half" } as RequestInit);
+    const request = new Request(url, {
+      method: req.method,
+      headers,
+      body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+      duplex: "half",
+    } as RequestInit);
     const response = await (req.method === "GET" ? GET : POST)(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));

@@ -45,13 +45,19 @@ export async function resetBucket(key: string) {
 
 /**
  * Rows whose bucket is full again hold nothing: at most once a minute per process, delete a
- * bounded number of them, skipping rows another request holds. The request does not wait.
+ * bounded number of them, skipping rows another request holds; a full batch means more are
+ * waiting, so the next request sweeps again (a flood of new keys cannot outgrow the sweep).
+ * The request does not wait for it.
  */
 let lastSweep = 0;
 function sweepNowAndThen(now = Date.now()) {
   if (now - lastSweep < 60_000) return;
   lastSweep = now;
-  sweepExpiredBuckets().catch((error: Error) => console.error("[rate-limits] sweep failed:", error.message));
+  const limit = 5000;
+  sweepExpiredBuckets(limit).then(
+    (deleted) => (deleted === limit ? (lastSweep = 0) : undefined),
+    (error: Error) => console.error("[rate-limits] sweep failed:", error.message),
+  );
 }
 
 /** Deletes up to `limit` rows whose bucket is full again; answers how many. */

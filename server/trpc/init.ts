@@ -2,7 +2,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { z, ZodError } from "zod";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
-import { DomainError, type DomainErrorKind } from "../domain/errors";
+import { asDomainError, DomainError, type DomainErrorKind } from "../domain/errors";
 import { takeToken, type Bucket } from "../domain/throttle";
 import { env } from "../env";
 import { projectForApiKey } from "../services/auth/api-keys";
@@ -41,16 +41,28 @@ const codes: Record<DomainErrorKind, TRPCError["code"]> = {
   forbidden: "FORBIDDEN",
   rate_limited: "TOO_MANY_REQUESTS",
   too_large: "PAYLOAD_TOO_LARGE",
+  unavailable: "SERVICE_UNAVAILABLE",
 };
 
-/** The one place where domain errors become HTTP answers; other errors are logged. */
+const lastLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .trim()
+    .split("\n")
+    .pop();
+
+/**
+ * The one place where domain errors become HTTP answers (a lost database connection is
+ * one: 503 with Retry-After, see server/domain/errors.ts); other errors are logged.
+ */
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
-  if (cause instanceof DomainError) {
-    if (cause.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(cause.retryAfterSeconds));
-    throw new TRPCError({ code: codes[cause.kind], message: cause.message, cause });
+  const domain = asDomainError(cause);
+  if (domain) {
+    if (domain.kind === "unavailable") console.error(`[trpc] ${path}: database unavailable: ${lastLine(cause)}`);
+    if (domain.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(domain.retryAfterSeconds));
+    throw new TRPCError({ code: codes[domain.kind], message: domain.message, cause: domain });
   }
   if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, cause ?? result.error);
   return result;

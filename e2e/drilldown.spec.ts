@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { parseCsv } from "../test/csv";
 import { unique } from "./helpers";
 import { demoProject } from "./state";
 
@@ -36,29 +37,6 @@ async function expectEvery(cells: Locator, text: string) {
       return texts.length > 0 ? texts.filter((t) => !t.includes(text)) : ["(no rows)"];
     })
     .toEqual([]);
-}
-
-/** RFC 4180 records (quoted fields may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") (record.push(field), (field = ""));
-    else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      (record.push(field), records.push(record), (record = []), (field = ""));
-    } else field += ch;
-  }
-  if (field || record.length) (record.push(field), records.push(record));
-  return records;
 }
 
 async function downloadCsv(): Promise<string[][]> {

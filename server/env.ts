@@ -22,6 +22,10 @@ const envSchema = z.object({
   TOOLGATE_ALERT_EVALUATOR: z.enum(["on", "off"]).default("on"),
   TOOLGATE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
   TOOLGATE_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  /** a CSV export whose client reads nothing for this long is cancelled (its connection freed) */
+  TOOLGATE_EXPORT_IDLE_SECONDS: z.coerce.number().positive().default(60),
+  /** CSV exports running at once per app instance (each holds a database connection) */
+  TOOLGATE_EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(4),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -21,6 +21,8 @@ const envSchema = z.object({
     .default(4 * 1024 * 1024),
   TOOLGATE_ALERT_EVALUATOR: z.enum(["on", "off"]).default("on"),
   TOOLGATE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
+  /** deliver webhooks to loopback, private, link-local and other internal addresses too (self-hosted receivers) */
+  TOOLGATE_WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
   TOOLGATE_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   /** a CSV export whose client reads nothing for this long is cancelled (its connection freed) */
   TOOLGATE_EXPORT_IDLE_SECONDS: z.coerce.number().positive().default(60),

@@ -1,13 +1,10 @@
-import { chmod, mkdtemp, readFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, it, vi } from "vitest";
-import { startEmbeddedPostgres } from "./embedded";
+import { startOwnPostgres } from "../../test/own-postgres";
 
 it("watch() reports a killed embedded PostgreSQL, and stop() then returns instead of waiting forever", async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-watch-"));
-  await chmod(dir, 0o755);
-  const server = await startEmbeddedPostgres(dir, { persistent: false });
+  const { dir, server } = await startOwnPostgres("watch");
   const lost = vi.fn();
   server.watch(lost, 50);
   const pid = Number((await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);

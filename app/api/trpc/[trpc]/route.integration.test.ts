@@ -1,18 +1,14 @@
-import { chmod, mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedServer } from "@/server/db/embedded";
+import type { EmbeddedServer } from "@/server/db/embedded";
 import { applyMigrations } from "@/server/db/migrate";
 import { makeEvent } from "@/test/events";
 import { makeProject } from "@/test/fixtures";
+import { startOwnPostgres } from "@/test/own-postgres";
 
 // This file's own PostgreSQL, so that stopping it harms no other test.
 let server: EmbeddedServer;
 beforeAll(async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-outage-"));
-  await chmod(dir, 0o755);
-  server = await startEmbeddedPostgres(dir, { persistent: false });
+  ({ server } = await startOwnPostgres("outage"));
   process.env.DATABASE_URL = server.url("postgres");
   await applyMigrations(server.url("postgres"));
 });

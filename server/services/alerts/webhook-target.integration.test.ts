@@ -6,6 +6,7 @@ import { makeProject } from "../../../test/fixtures";
 import { prisma } from "../../db/client";
 import { webhookAddressVerdict } from "../../domain/webhook-targets";
 import { postWebhook, type Resolver } from "./webhook-target";
+import { deliver } from "./webhooks";
 
 // This file checks the default: internal targets refused (the test env allows them for the
 // other webhook tests). Set before server/env.ts first reads the environment.
@@ -128,6 +129,23 @@ describe("webhooks API with internal targets refused (the default)", () => {
     await expect(owner.webhooks.sendTest({ project: p.project.slug, id: stored.id })).rejects.toThrow(/127\.0\.0\.1 is a loopback/);
     for (const spy of requests) expect(spy).not.toHaveBeenCalled();
     expect(seen).toHaveLength(0);
+  });
+
+  it("an incident delivery to a refused target is logged once with the reason and not retried; an unresolvable host is retried", async () => {
+    const p = await makeProject();
+    const endpoint = await prisma().webhookEndpoint.create({
+      data: { projectId: p.project.id, name: "m", url: "http://metadata.example/latest", secret: "whsec_x" },
+    });
+    const requests = watchRequests();
+    const options = { attempts: 3, backoffMs: 1, target: { resolve: stubResolver, allowPrivate: false } };
+    expect(await deliver(endpoint, "incident.fired", {}, null, options)).toBe(false);
+    const log = await prisma().webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+    expect(log).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: expect.stringMatching(/169\.254\.169\.254 is a link-local/) })]);
+    for (const spy of requests) expect(spy).not.toHaveBeenCalled();
+
+    await prisma().webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: "http://nowhere.example/" } });
+    expect(await deliver({ ...endpoint, url: "http://nowhere.example/" }, "incident.fired", {}, null, options)).toBe(false);
+    expect(await prisma().webhookDelivery.count({ where: { endpointId: endpoint.id, error: { contains: "could not be resolved" } } })).toBe(3);
   });
 
   it("the incident page's delivery log shows webhook URLs whole to admins only", async () => {

@@ -33,7 +33,13 @@ export const MAX_WEBHOOK_REDIRECTS = 3;
 const HOW_TO_ALLOW =
   "Toolgate does not send webhooks to internal networks by default: use a public URL, or set TOOLGATE_WEBHOOK_ALLOW_PRIVATE=true on the server if your receiver is internal.";
 
-const refused = (message: string) => new DomainError("invalid", message);
+/** A target Toolgate will not send to (retrying cannot help); a host that does not resolve is a plain DomainError. */
+export class WebhookTargetRefused extends DomainError {
+  constructor(message: string) {
+    super("invalid", message);
+  }
+}
+const refused = (message: string) => new WebhookTargetRefused(message);
 
 /** Resolves the URL's host once and checks every address; the address to connect to, or a refusal that says why. */
 export async function checkWebhookTarget(target: string | URL, options: TargetOptions = {}): Promise<CheckedTarget> {
@@ -48,9 +54,10 @@ export async function checkWebhookTarget(target: string | URL, options: TargetOp
     try {
       addresses = await resolve(hostname);
     } catch (error) {
-      throw refused(`Webhook host "${hostname}" could not be resolved (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): check the URL.`);
+      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new DomainError("invalid", `Webhook host "${hostname}" could not be resolved (${why}): check the URL.`);
     }
-    if (!addresses.length) throw refused(`Webhook host "${hostname}" resolves to no address: check the URL.`);
+    if (!addresses.length) throw new DomainError("invalid", `Webhook host "${hostname}" resolves to no address: check the URL.`);
   }
   if (!allowPrivate) {
     for (const { address } of addresses) {

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { DomainError, notFound } from "../../domain/errors";
+import { notFound } from "../../domain/errors";
 import { env } from "../../env";
 import { prisma } from "../../db/client";
-import { checkWebhookTarget, postWebhook, type TargetOptions } from "./webhook-target";
+import { checkWebhookTarget, postWebhook, WebhookTargetRefused, type TargetOptions } from "./webhook-target";
 
 /**
  * Signature header, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
@@ -57,7 +57,7 @@ export async function deliver(
       };
       statusCode = await postWebhook(endpoint.url, headers, body, signal, target);
     } catch (e) {
-      refused = e instanceof DomainError;
+      refused = e instanceof WebhookTargetRefused;
       error = signal.aborted ? `no answer within ${timeoutMs} ms` : (e as Error).message;
     }
     await prisma().webhookDelivery.create({

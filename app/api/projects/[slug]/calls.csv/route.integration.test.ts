@@ -126,6 +126,24 @@ describe("CSV export of the calls explorer", () => {
     await sql.query("DELETE FROM tool_calls WHERE project_id = $1 AND run_id = 'run-idle'", [p.project.id]);
   });
 
+  it("at most TOOLGATE_EXPORT_MAX_CONCURRENT exports run at once; one more is answered 429 with Retry-After", async () => {
+    // more than a stream's high-water mark each, so that none ends without a reader
+    await sql.query(
+      `INSERT INTO tool_calls (project_id, id, run_id, timestamp, model_name, tool, arguments)
+       SELECT $1, 'cap-' || i, 'run-cap', now() - i * interval '1 ms', 'm', 'getloan', to_jsonb(repeat('z', 2000)) FROM generate_series(1, 300) i`,
+      [p.project.id],
+    );
+    const running = await Promise.all(Array.from({ length: 4 }, () => streamCallsCsv(p.project.id, { runId: "run-cap" })));
+    const refused = await fetch(`${base}/${p.project.slug}`, { headers: { cookie } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toMatch(/4 CSV exports are already running.*TOOLGATE_EXPORT_MAX_CONCURRENT/);
+    await running.pop()!.cancel();
+    expect((await fetch(`${base}/${p.project.slug}?runId=none`, { headers: { cookie } })).status).toBe(200);
+    await Promise.all(running.map((stream) => stream.cancel()));
+    await sql.query("DELETE FROM tool_calls WHERE project_id = $1 AND run_id = 'run-cap'", [p.project.id]);
+  });
+
   it("cells that a spreadsheet would run as formulas start with a single quote", async () => {
     const hostile = ["=1+2", "+SUM(A1)", "-2+3", "@SUM(A1)", "\tTAB", "\rCR"];
     const { key } = await p.key();

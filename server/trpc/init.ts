@@ -5,7 +5,7 @@ import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
 import { DomainError, type DomainErrorKind } from "../domain/errors";
 import { takeToken, type Bucket } from "../domain/throttle";
 import { env } from "../env";
-import { projectForApiKey } from "../services/auth/api-keys";
+import { projectForApiKey, type KeyProject } from "../services/auth/api-keys";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
 
@@ -97,22 +97,32 @@ export const projectProcedure = (minRole: Role) =>
 const keyBuckets = new Map<string, Bucket>();
 
 /**
+ * The key's project, once its request fits the per-key rate limit (a rate_limited
+ * DomainError with the seconds to wait otherwise). Every API-key entry point goes through
+ * it: the tRPC harness procedures and the OTLP endpoint.
+ */
+export async function apiKeyWithinRate(authorization: string | null): Promise<KeyProject> {
+  const key = await projectForApiKey(authorization);
+  const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
+  const taken = takeToken(keyBuckets.get(key.keyId), perMinute, Date.now());
+  keyBuckets.set(key.keyId, taken.bucket);
+  if (!taken.allowed) {
+    throw new DomainError(
+      "rate_limited",
+      `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken.retryAfterSeconds} s (or batch more events per request).`,
+      taken.retryAfterSeconds,
+    );
+  }
+  return key;
+}
+
+/**
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
  * input is read. An optional `project` in the input must name the key's own project.
  */
 export const apiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
-    const key = await projectForApiKey(ctx.headers.get("authorization"));
-    const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
-    const taken = takeToken(keyBuckets.get(key.keyId), perMinute, Date.now());
-    keyBuckets.set(key.keyId, taken.bucket);
-    if (!taken.allowed) {
-      throw new DomainError(
-        "rate_limited",
-        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken.retryAfterSeconds} s (or batch more events per request).`,
-        taken.retryAfterSeconds,
-      );
-    }
+    const key = await apiKeyWithinRate(ctx.headers.get("authorization"));
     return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });
   })
   .input(z.object({ project: projectSlugSchema.optional() }).optional())

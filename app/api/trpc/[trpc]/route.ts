@@ -1,26 +1,10 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { env } from "@/server/env";
+import { readLimited } from "@/server/services/http/read-limited";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 
 export const dynamic = "force-dynamic";
-
-/** The body, or null when it is larger than `limit` bytes (read no further than that). */
-async function readLimited(req: Request, limit: number): Promise<Buffer | null> {
-  if (Number(req.headers.get("content-length") ?? 0) > limit) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body?.getReader();
-  for (let part = await reader?.read(); part && !part.done; part = await reader!.read()) {
-    size += part.value.byteLength;
-    if (size > limit) {
-      await reader!.cancel();
-      return null;
-    }
-    chunks.push(part.value);
-  }
-  return Buffer.concat(chunks);
-}
 
 function tooLarge(limit: number) {
   const mb = (limit / 1024 / 1024).toFixed(limit % (1024 * 1024) ? 1 : 0);

@@ -69,8 +69,8 @@ export function assemble(spans: OtlpSpan[]): Assembled {
     else tools.push(mapped);
   }
 
-  // calls that carry no tool call id, by trace, for matching tool spans of the same request
-  const idless = new Map<string, { call: AssembledCall; name: string; endNs: bigint; taken: boolean }[]>();
+  // the request's calls by trace, for tool spans that record no tool call id (OpenLLMetry)
+  const byTrace = new Map<string, { call: AssembledCall; name: string; endNs: bigint; taken: boolean }[]>();
   for (const piece of models) {
     const { span } = piece;
     if (span.startNs === 0n) {
@@ -104,11 +104,9 @@ export function assemble(spans: OtlpSpan[]): Assembled {
         span,
       };
       out.calls.push(assembled);
-      if (!call.callId) {
-        const list = idless.get(span.traceId) ?? [];
-        list.push({ call: assembled, name: call.name, endNs: span.endNs, taken: false });
-        idless.set(span.traceId, list);
-      }
+      const list = byTrace.get(span.traceId) ?? [];
+      list.push({ call: assembled, name: call.name, endNs: span.endNs, taken: false });
+      byTrace.set(span.traceId, list);
     });
     for (const message of piece.toolMessages) {
       out.results.push({
@@ -126,7 +124,7 @@ export function assemble(spans: OtlpSpan[]): Assembled {
     if (piece.callId) callId = eventId(span.traceId, piece.callId, "", 0);
     else {
       // no tool call id: the latest call of that tool, written before this span started, in the same request
-      const candidates = (idless.get(span.traceId) ?? []).filter((c) => !c.taken && c.name === piece.name && c.endNs <= span.startNs);
+      const candidates = (byTrace.get(span.traceId) ?? []).filter((c) => !c.taken && c.name === piece.name && c.endNs <= span.startNs);
       const match = candidates.sort((a, b) => (a.endNs < b.endNs ? 1 : a.endNs > b.endNs ? -1 : 0))[0];
       if (match) {
         match.taken = true;

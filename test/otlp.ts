@@ -24,6 +24,8 @@ export async function serveTraces() {
       duplex: "half",
     } as RequestInit);
     const response = req.url === "/v1/traces" && req.method === "POST" ? await POST(request) : new Response("not found", { status: 404 });
+    // a refusal may come before the body was read: drop the rest, as an HTTP server does
+    if (!req.readableEnded) req.resume();
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });

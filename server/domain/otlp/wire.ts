@@ -222,3 +222,8 @@ export function encodeStatus(encoding: Encoding, code: number, message: string):
 export function decodeResponse(body: Uint8Array): { partialSuccess?: { rejectedSpans: string; errorMessage: string } } {
   return ResponseType.toObject(ResponseType.decode(body), { longs: String }) as never;
 }
+
+/** For the benchmark: a protobuf ExportTraceServiceRequest from its object form (ids as bytes, times as numbers or strings). */
+export function encodeRequest(request: { resourceSpans: unknown[] }): Uint8Array {
+  return RequestType.encode(RequestType.fromObject(request)).finish();
+}

@@ -140,7 +140,13 @@ export async function writeCalls(client: PoolClient, projectId: string, calls: P
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
   const { rows } = await client.query<{ run_id: string; inserted: number }>(INSERT_SQL, [projectId, ...columns]);
   const correctsIds = calls.flatMap((c) => (c.event.correctsId ? [c.event.correctsId] : []));
-  if (rows.length) await pairRuns(client, projectId, rows.map((r) => r.run_id), correctsIds);
+  if (rows.length)
+    await pairRuns(
+      client,
+      projectId,
+      rows.map((r) => r.run_id),
+      correctsIds,
+    );
   return rows.reduce((sum, r) => sum + r.inserted, 0);
 }
 

@@ -4,7 +4,7 @@ import { assemble, spanKey, type AssembledCall } from "../../domain/otlp/assembl
 import type { Definition } from "../../domain/otlp/pieces";
 import type { DecodedRequest, SpanProblem } from "../../domain/otlp/wire";
 import { pool } from "../../db/client";
-import { ingestBatch } from "../ingest/ingest-batch";
+import { inTransaction, ingestBatch } from "../ingest/ingest-batch";
 import { pairRuns } from "../ingest/write-calls";
 import { registerTools } from "../tools/registry";
 
@@ -77,7 +77,7 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     );
   }
   await applyResults(projectId, [...assembled.calls.map((c) => c.event.id), ...assembled.results.map((r) => r.callId)]);
-  await renumberSteps(projectId, runIds, assembled.calls);
+  await renumberSteps(projectId, runIds);
 
   const result = {
     spans: decoded.spans.length + decoded.problems.length,
@@ -149,11 +149,9 @@ async function applyResults(projectId: string, callIds: string[]) {
  * When a model call arrives after later ones of its run, the stored calls of that run get
  * their steps renumbered and the run's pairing recomputed (which adjusts the rollups).
  */
-async function renumberSteps(projectId: string, runIds: string[], calls: AssembledCall[]) {
-  if (!runIds.length || !calls.length) return;
-  const client = await pool().connect();
-  try {
-    await client.query("BEGIN");
+async function renumberSteps(projectId: string, runIds: string[]) {
+  if (!runIds.length) return;
+  await inTransaction(async (client) => {
     const { rows } = await client.query<{ run_id: string }>(
       `UPDATE tool_calls t SET step = s.step FROM (${RANKED}) s
         WHERE t.project_id = $1 AND t.run_id = ANY($2::text[]) AND t.run_id = s.run_id
@@ -163,13 +161,7 @@ async function renumberSteps(projectId: string, runIds: string[], calls: Assembl
       [projectId, runIds],
     );
     if (rows.length) await pairRuns(client, projectId, [...new Set(rows.map((r) => r.run_id))]);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function recordStats(projectId: string, r: TracesResult) {

@@ -49,7 +49,7 @@ const result = await generateText({
   // one run per conversation; without a sessionId each trace is a run
   experimental_telemetry: { isEnabled: true, metadata: { sessionId: conversationId } },
 });`;
-  const openllmetry = `# pip install traceloop-sdk    (with the two variables above set)
+  const openllmetry = `# pip install traceloop-sdk
 from traceloop.sdk import Traceloop
 
 Traceloop.init(app_name="my-agent", api_endpoint="${origin}",

@@ -2,7 +2,6 @@ import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { diag, DiagLogLevel, type Tracer } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { decodeResponse } from "@/server/domain/otlp/wire";
 import { makeProject, withKey } from "@/test/fixtures";
 import { exporter, exportSpans, recordingTracer, serveTraces } from "@/test/otlp";
 

@@ -1,14 +1,14 @@
 import { isPlainObject } from "../../../isomorphic/tool-schema";
 import {
   definitionFrom,
-  durationMs,
-  errorText,
   first,
-  isError,
+  modelPiece,
   num,
   str,
   structured,
   summaryOf,
+  toolPiece,
+  usageOf,
   writtenArguments,
   type Definition,
   type Mapped,
@@ -39,13 +39,11 @@ export const genAiModel = (a: Attributes) => {
 export function genAiUsage(a: Attributes): Usage | undefined {
   const inputTokens = num(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens");
   const outputTokens = num(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens");
-  const costUsd = num(a, "gen_ai.usage.cost");
-  if (inputTokens === undefined && outputTokens === undefined && costUsd === undefined) return undefined;
-  return {
-    ...(inputTokens !== undefined ? { inputTokens: Math.round(inputTokens) } : {}),
-    ...(outputTokens !== undefined ? { outputTokens: Math.round(outputTokens) } : {}),
-    ...(costUsd !== undefined ? { costUsd } : {}),
-  };
+  return usageOf({
+    inputTokens: inputTokens === undefined ? undefined : Math.round(inputTokens),
+    outputTokens: outputTokens === undefined ? undefined : Math.round(outputTokens),
+    costUsd: num(a, "gen_ai.usage.cost"),
+  });
 }
 
 const messages = (value: unknown): Record<string, unknown>[] => {
@@ -91,35 +89,19 @@ export function mapGenAi(span: OtlpSpan): Mapped {
   if (toolSpan) {
     const name = str(a, "gen_ai.tool.name");
     if (!name) return { rejected: `execute_tool span "${span.name.slice(0, 60)}" has no gen_ai.tool.name` };
-    const callId = str(a, "gen_ai.tool.call.id")?.trim();
-    const failed = isError(span);
-    const summary = failed ? errorText(span) : summaryOf(structured(a["gen_ai.tool.call.result"]) ?? a["gen_ai.tool.call.result"]);
-    return {
-      kind: "tool",
-      family: "gen_ai",
-      span,
-      ...(callId ? { callId } : {}),
-      name,
-      status: failed ? "error" : "ok",
-      ...(summary ? { summary } : {}),
-      latencyMs: durationMs(span),
-    };
+    const result = a["gen_ai.tool.call.result"];
+    return toolPiece("gen_ai", span, name, str(a, "gen_ai.tool.call.id")?.trim(), structured(result) ?? result);
   }
   if (!operation) return "other";
   if (!MODEL_CALL_OPERATIONS.has(operation)) return "nothing"; // invoke_agent, embeddings, …: usage there would count twice
   const model = genAiModel(a);
   if (!model) return { rejected: `${operation} span "${span.name.slice(0, 60)}" has no gen_ai.request.model` };
-  const usage = genAiUsage(a);
-  const runId = str(a, "gen_ai.conversation.id");
-  return {
-    kind: "model",
-    family: "gen_ai",
-    span,
-    ...(runId ? { runId } : {}),
+  return modelPiece("gen_ai", span, {
+    runId: str(a, "gen_ai.conversation.id"),
     model,
-    ...(usage ? { usage } : {}),
+    usage: genAiUsage(a),
     calls: callsFromMessages(a["gen_ai.output.messages"]),
     toolMessages: toolMessagesFromMessages(a["gen_ai.input.messages"]),
     definitions: definitionsFrom(a["gen_ai.tool.definitions"]),
-  };
+  });
 }

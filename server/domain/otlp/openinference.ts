@@ -1,19 +1,18 @@
 import {
   definitionFrom,
-  durationMs,
-  errorText,
   first,
   indexed,
-  isError,
+  modelPiece,
   num,
   str,
   structured,
   summaryOf,
+  toolPiece,
+  usageOf,
   writtenArguments,
   type Definition,
   type Mapped,
   type ToolMessage,
-  type Usage,
   type WrittenCall,
 } from "./pieces";
 import type { OtlpSpan } from "./wire";
@@ -31,19 +30,7 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
   if (kind === "TOOL") {
     const name = str(a, "tool.name");
     if (!name) return { rejected: `TOOL span "${span.name.slice(0, 60)}" without tool.name` };
-    const failed = isError(span);
-    const summary = failed ? errorText(span) : summaryOf(a["output.value"]);
-    const callId = first(a, "tool_call.id", "tool.id");
-    return {
-      kind: "tool",
-      family: "openinference",
-      span,
-      ...(callId ? { callId } : {}),
-      name,
-      status: failed ? "error" : "ok",
-      ...(summary ? { summary } : {}),
-      latencyMs: durationMs(span),
-    };
+    return toolPiece("openinference", span, name, first(a, "tool_call.id", "tool.id"), a["output.value"]);
   }
   if (kind !== "LLM") return "nothing";
   const name = str(a, "llm.model_name");
@@ -64,24 +51,12 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
   const definitions = indexed(a, "llm.tools.")
     .map((t) => definitionFrom(structured(t["tool.json_schema"])))
     .filter((d): d is Definition => d !== null);
-  const inputTokens = num(a, "llm.token_count.prompt");
-  const outputTokens = num(a, "llm.token_count.completion");
-  const costUsd = num(a, "llm.cost.total");
-  const usage: Usage = {
-    ...(inputTokens !== undefined ? { inputTokens } : {}),
-    ...(outputTokens !== undefined ? { outputTokens } : {}),
-    ...(costUsd !== undefined ? { costUsd } : {}),
-  };
-  const runId = str(a, "session.id");
-  return {
-    kind: "model",
-    family: "openinference",
-    span,
-    ...(runId ? { runId } : {}),
+  return modelPiece("openinference", span, {
+    runId: str(a, "session.id"),
     model: { name, ...(provider ? { provider } : {}) },
-    ...(Object.keys(usage).length ? { usage } : {}),
+    usage: usageOf({ inputTokens: num(a, "llm.token_count.prompt"), outputTokens: num(a, "llm.token_count.completion"), costUsd: num(a, "llm.cost.total") }),
     calls,
     toolMessages,
     definitions,
-  };
+  });
 }

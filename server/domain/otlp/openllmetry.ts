@@ -1,13 +1,12 @@
 import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, toolMessagesFromMessages } from "./gen-ai";
 import {
   definitionFrom,
-  durationMs,
-  errorText,
   indexed,
-  isError,
+  modelPiece,
   str,
   structured,
   summaryOf,
+  toolPiece,
   writtenArguments,
   type Definition,
   type Mapped,
@@ -29,19 +28,7 @@ export function mapOpenLlmetry(span: OtlpSpan): Mapped {
   if (spanKind === "tool") {
     const name = str(a, "gen_ai.tool.name") ?? str(a, "traceloop.entity.name");
     if (!name) return { rejected: `tool span "${span.name.slice(0, 60)}" without traceloop.entity.name` };
-    const failed = isError(span);
-    const summary = failed ? errorText(span) : summaryOf(a["traceloop.entity.output"]);
-    const callId = str(a, "gen_ai.tool.call.id");
-    return {
-      kind: "tool",
-      family: "openllmetry",
-      span,
-      ...(callId ? { callId } : {}),
-      name,
-      status: failed ? "error" : "ok",
-      ...(summary ? { summary } : {}),
-      latencyMs: durationMs(span),
-    };
+    return toolPiece("openllmetry", span, name, str(a, "gen_ai.tool.call.id"), a["traceloop.entity.output"]);
   }
   if (!str(a, "llm.request.type")) return spanKind ? "nothing" : "other";
   const model = genAiModel(a);
@@ -61,15 +48,11 @@ export function mapOpenLlmetry(span: OtlpSpan): Mapped {
   const legacyDefinitions = indexed(a, "llm.request.functions.")
     .map((f) => definitionFrom({ name: f.name, description: f.description, parameters: structured(f.parameters ?? f.arguments) }))
     .filter((d): d is Definition => d !== null);
-  const usage = genAiUsage(a);
-  return {
-    kind: "model",
-    family: "openllmetry",
-    span,
+  return modelPiece("openllmetry", span, {
     model,
-    ...(usage ? { usage } : {}),
+    usage: genAiUsage(a),
     calls: [...legacyCalls, ...callsFromMessages(a["gen_ai.output.messages"])],
     toolMessages: [...legacyMessages, ...toolMessagesFromMessages(a["gen_ai.input.messages"])],
     definitions: [...legacyDefinitions, ...definitionsFrom(a["gen_ai.tool.definitions"])],
-  };
+  });
 }

@@ -169,3 +169,35 @@ export function errorText(span: OtlpSpan): string | undefined {
   const exception = span.events.find((e) => e.name === "exception");
   return span.status.message || (exception && first(exception.attributes, "exception.message", "exception.type")) || str(span.attributes, "error.type");
 }
+
+/** A tool-execution piece: failed spans give their error text, others the recorded result. */
+export function toolPiece(family: Family, span: OtlpSpan, name: string, callId: string | undefined, result: unknown): ToolExecutionPiece {
+  const failed = isError(span);
+  const summary = failed ? errorText(span) : summaryOf(result);
+  return {
+    kind: "tool",
+    family,
+    span,
+    ...(callId ? { callId } : {}),
+    name,
+    status: failed ? "error" : "ok",
+    ...(summary ? { summary } : {}),
+    latencyMs: durationMs(span),
+  };
+}
+
+/** Usage with only the counts that were recorded; undefined when none was. */
+export function usageOf(counts: Usage): Usage | undefined {
+  const present = Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined)) as Usage;
+  return Object.keys(present).length ? present : undefined;
+}
+
+/** A model-call piece, leaving out what the span did not record. */
+export function modelPiece(
+  family: Family,
+  span: OtlpSpan,
+  fields: { runId?: string; model: ModelCallPiece["model"]; usage?: Usage; calls: WrittenCall[]; toolMessages: ToolMessage[]; definitions: Definition[] },
+): ModelCallPiece {
+  const { runId, usage, ...rest } = fields;
+  return { kind: "model", family, span, ...(runId ? { runId } : {}), ...(usage ? { usage } : {}), ...rest };
+}

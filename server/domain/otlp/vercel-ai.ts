@@ -1,14 +1,14 @@
 import { isPlainObject } from "../../../isomorphic/tool-schema";
 import {
   definitionFrom,
-  durationMs,
-  errorText,
   first,
-  isError,
+  modelPiece,
   num,
   str,
   structured,
   summaryOf,
+  toolPiece,
+  usageOf,
   writtenArguments,
   type Definition,
   type Mapped,
@@ -27,12 +27,12 @@ import type { Attributes, OtlpSpan } from "./wire";
  */
 const operationOf = (span: OtlpSpan) => str(span.attributes, "ai.operationId") ?? (span.name.startsWith("ai.") ? span.name : undefined);
 
-function usageOf(a: Attributes): Usage | undefined {
+function usage(a: Attributes): Usage | undefined {
   // ai@6.0.119 renamed promptTokens/completionTokens to inputTokens/outputTokens
-  const inputTokens = num(a, "ai.usage.inputTokens", "ai.usage.promptTokens", "gen_ai.usage.input_tokens");
-  const outputTokens = num(a, "ai.usage.outputTokens", "ai.usage.completionTokens", "gen_ai.usage.output_tokens");
-  if (inputTokens === undefined && outputTokens === undefined) return undefined;
-  return { ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}) };
+  return usageOf({
+    inputTokens: num(a, "ai.usage.inputTokens", "ai.usage.promptTokens", "gen_ai.usage.input_tokens"),
+    outputTokens: num(a, "ai.usage.outputTokens", "ai.usage.completionTokens", "gen_ai.usage.output_tokens"),
+  });
 }
 
 /** `ai.response.toolCalls`: v5/v6 `{toolCallId, toolName, input}` (the raw text the model wrote), v4 `args`. */
@@ -79,36 +79,19 @@ export function mapVercelAi(span: OtlpSpan): Mapped {
   if (operation === "ai.toolCall") {
     const name = str(a, "ai.toolCall.name");
     if (!name) return { rejected: `ai.toolCall span without ai.toolCall.name` };
-    const failed = isError(span);
-    const summary = failed ? errorText(span) : summaryOf(a["ai.toolCall.result"] ?? a["ai.toolCall.output"]);
-    const callId = str(a, "ai.toolCall.id");
-    return {
-      kind: "tool",
-      family: "vercel_ai",
-      span,
-      ...(callId ? { callId } : {}),
-      name,
-      status: failed ? "error" : "ok",
-      ...(summary ? { summary } : {}),
-      latencyMs: durationMs(span),
-    };
+    return toolPiece("vercel_ai", span, name, str(a, "ai.toolCall.id"), a["ai.toolCall.result"] ?? a["ai.toolCall.output"]);
   }
   if (!/\.do(Generate|Stream)$/.test(operation)) return "nothing";
   const name = first(a, "ai.model.id", "gen_ai.request.model");
   if (!name) return { rejected: `${operation} span without ai.model.id` };
   const provider = first(a, "ai.model.provider", "gen_ai.system");
   const version = first(a, "ai.response.model", "gen_ai.response.model");
-  const runId = first(a, "ai.telemetry.metadata.sessionId", "ai.telemetry.metadata.conversationId");
-  const usage = usageOf(a);
-  return {
-    kind: "model",
-    family: "vercel_ai",
-    span,
-    ...(runId ? { runId } : {}),
+  return modelPiece("vercel_ai", span, {
+    runId: first(a, "ai.telemetry.metadata.sessionId", "ai.telemetry.metadata.conversationId"),
     model: { name, ...(provider ? { provider } : {}), ...(version ? { version } : {}) },
-    ...(usage ? { usage } : {}),
+    usage: usage(a),
     calls: callsOf(a),
     toolMessages: toolMessagesOf(a),
     definitions: definitionsOf(a),
-  };
+  });
 }

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opentelemetry/api";
 import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -11,21 +10,17 @@ import { POST } from "../app/v1/traces/route";
 
 /**
  * The real OTLP route handler served over real HTTP on 127.0.0.1: a plain node server that
- * hands each request, body streamed, to the route's exported POST.
+ * hands each request to the route's exported POST (e2e/connect.spec.ts covers the Next.js server).
  */
 export async function serveTraces() {
   const server = createServer(async (req: IncomingMessage, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method,
-      headers,
-      body: Readable.toWeb(req) as ReadableStream,
-      duplex: "half",
-    } as RequestInit);
+    // the body is read whole first: a refusal sent before the body was read resets keep-alive connections here
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     const response = req.url === "/v1/traces" && req.method === "POST" ? await POST(request) : new Response("not found", { status: 404 });
-    // a refusal may come before the body was read: drop the rest, as an HTTP server does
-    if (!req.readableEnded) req.resume();
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });

@@ -19,6 +19,7 @@ import { freePort } from "../server/db/embedded";
 import { buildIfStale, nextBin } from "../scripts/lib/build";
 import { LESSON_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
+import { otlpBodies } from "./otlp-spans";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
 // ---------------------------------------------------------------------------------------------
@@ -247,7 +248,7 @@ async function main() {
       `${fmt(sizes.reduce((a, b) => a + b, 0) / 1024 / 1024, 1)} MB (largest ${fmt(Math.max(...sizes) / 1024)} KB)`,
   );
   const warmBody = new Blob([JSON.stringify({ events: generateEvents(200, 7) })]);
-  const otlp = OTLP ? await otlpBodies() : undefined;
+  const otlp = OTLP ? otlpBodies(eventStream(EVENTS), BATCH) : undefined;
   if (otlp)
     log(`OTLP: ${fmt(otlp.spans)} spans in ${otlp.bodies.length} protobuf bodies, ${fmt(otlp.bodies.reduce((a, b) => a + b.size, 0) / 1024 / 1024, 1)} MB`);
 
@@ -423,94 +424,6 @@ async function main() {
   ];
   const width = Math.max(...rowsOut.map(([k]) => k.length));
   console.log(`\n${rowsOut.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n")}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// OTLP mode: the same calls as an instrumented harness exports them (OpenTelemetry GenAI):
-// per step one `chat` span (tool calls in gen_ai.output.messages, the tool definitions, usage)
-// and one `execute_tool` span per call with its result; one request per `--batch` events.
-
-async function otlpBodies() {
-  const { createHash } = await import("node:crypto");
-  const { encodeRequest } = await import("../server/domain/otlp/wire");
-  const id = (text: string, bytes: number) => createHash("sha256").update(text).digest().subarray(0, bytes);
-  const definitions = JSON.stringify(LESSON_TOOLS.map((t) => ({ type: "function", ...t })));
-  const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
-  const int = (key: string, value: number) => ({ key, value: { intValue: value } });
-  const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
-  type Event = {
-    id: string;
-    runId: string;
-    step: number;
-    timestamp: string;
-    model: { provider?: string; name: string; version?: string };
-    tool: string;
-    arguments: unknown;
-    usage?: { inputTokens: number; outputTokens: number };
-    result?: { status: string; summary?: string; latencyMs?: number };
-  };
-  const spansOf = (event: Event) => {
-    const traceId = id(event.runId, 16);
-    const at = Date.parse(event.timestamp);
-    const model = [
-      str("gen_ai.operation.name", "chat"),
-      str("gen_ai.request.model", event.model.name),
-      ...(event.model.provider ? [str("gen_ai.provider.name", event.model.provider)] : []),
-      ...(event.model.version ? [str("gen_ai.response.model", event.model.version)] : []),
-      int("gen_ai.usage.input_tokens", event.usage?.inputTokens ?? 0),
-      int("gen_ai.usage.output_tokens", event.usage?.outputTokens ?? 0),
-      str("gen_ai.conversation.id", event.runId),
-      str("gen_ai.tool.definitions", definitions),
-      str(
-        "gen_ai.output.messages",
-        JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: event.id, name: event.tool, arguments: event.arguments }] }]),
-      ),
-    ];
-    const chatId = id(`${event.id}/chat`, 8);
-    const latency = event.result?.latencyMs ?? 10;
-    return [
-      { traceId, spanId: chatId, name: `chat ${event.model.name}`, kind: 3, startTimeUnixNano: ns(at - 800), endTimeUnixNano: ns(at), attributes: model },
-      {
-        traceId,
-        spanId: id(`${event.id}/tool`, 8),
-        parentSpanId: chatId,
-        name: `execute_tool ${event.tool}`,
-        kind: 1,
-        startTimeUnixNano: ns(at + 5),
-        endTimeUnixNano: ns(at + 5 + latency),
-        attributes: [
-          str("gen_ai.operation.name", "execute_tool"),
-          str("gen_ai.tool.name", event.tool),
-          str("gen_ai.tool.call.id", event.id),
-          ...(event.result?.summary ? [str("gen_ai.tool.call.result", event.result.summary)] : []),
-        ],
-        status: { code: event.result?.status === "ok" ? 1 : 2, message: event.result?.status === "ok" ? "" : (event.result?.summary ?? "") },
-      },
-    ];
-  };
-  const bodies: Blob[] = [];
-  let spans: unknown[] = [];
-  let count = 0;
-  let events = 0;
-  const flush = () => {
-    bodies.push(
-      new Blob([
-        new Uint8Array(
-          encodeRequest({
-            resourceSpans: [{ resource: { attributes: [str("service.name", "bench-agent")] }, scopeSpans: [{ scope: { name: "bench" }, spans }] }],
-          }),
-        ),
-      ]),
-    );
-    spans = [];
-  };
-  for (const event of eventStream(EVENTS)) {
-    spans.push(...spansOf(event as unknown as Event));
-    count += 2;
-    if (++events % BATCH === 0) flush();
-  }
-  if (spans.length) flush();
-  return { bodies, spans: count };
 }
 
 async function runOtlp(base: string, key: string, bodies: Blob[], appPid: number, admin: pg.Client, projectId: string) {

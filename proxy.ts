@@ -14,6 +14,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // not the API (its bodies must not be buffered here) nor static files
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico).*)"],
+  // not the APIs (tRPC, OTLP /v1/: their bodies must not be buffered here) nor static files
+  matcher: ["/((?!api/|v1/|_next/static|_next/image|favicon.ico).*)"],
 };

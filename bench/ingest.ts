@@ -1,4 +1,4 @@
-// npm run bench:ingest [-- --events N --batch B --clients K --cpu-prof --pg-waits]
+// npm run bench:ingest [-- --events N --batch B --clients K --cpu-prof --pg-waits --otlp]
 // (or BENCH_EVENTS, BENCH_BATCH, BENCH_CLIENTS; defaults 200,000, 1,000 and 4)
 //
 // Ingestion throughput through the real HTTP endpoint, against the ceiling of a raw COPY of
@@ -19,6 +19,7 @@ import { freePort } from "../server/db/embedded";
 import { buildIfStale, nextBin } from "../scripts/lib/build";
 import { LESSON_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
+import { otlpBodies } from "./otlp-spans";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
 // ---------------------------------------------------------------------------------------------
@@ -41,6 +42,8 @@ const CLIENTS = option("clients", "BENCH_CLIENTS", 4);
 const CPU_PROFILE = process.argv.includes("--cpu-prof");
 /** Samples pg_stat_activity during the HTTP run: what the database's backends were doing (on CPU, waiting for a lock, for WAL…). */
 const PG_WAITS = process.argv.includes("--pg-waits");
+/** Also sends the same calls as OpenTelemetry GenAI spans (protobuf) to POST /v1/traces, into a third project. */
+const OTLP = process.argv.includes("--otlp");
 
 if (BATCH > 1000) throw new Error("--batch: ingest.batch takes at most 1,000 events");
 
@@ -224,6 +227,9 @@ async function main() {
     return { id: project.id, key: (await createApiKey(project.id, "bench")).key };
   };
   const measured = await makeProject("bench-http");
+  // OTLP: no registered tools; the definitions come with the spans, as from an instrumented harness
+  const otlpProject = await prisma().project.create({ data: { slug: "bench-otlp", name: "bench-otlp" }, select: { id: true } });
+  const otlpKey = (await createApiKey(otlpProject.id, "bench")).key;
   const warm = await makeProject("bench-warmup");
   const copyProject = await prisma().project.create({ data: { slug: "bench-copy", name: "bench-copy" }, select: { id: true } });
   await prisma().$disconnect();
@@ -249,6 +255,9 @@ async function main() {
       `${fmt(sizes.reduce((a, b) => a + b, 0) / 1024 / 1024, 1)} MB (largest ${fmt(Math.max(...sizes) / 1024)} KB)`,
   );
   const warmBody = new Blob([JSON.stringify({ events: generateEvents(200, 7) })]);
+  const otlp = OTLP ? otlpBodies(eventStream(EVENTS), BATCH) : undefined;
+  if (otlp)
+    log(`OTLP: ${fmt(otlp.spans)} spans in ${otlp.bodies.length} protobuf bodies, ${fmt(otlp.bodies.reduce((a, b) => a + b.size, 0) / 1024 / 1024, 1)} MB`);
 
   // 4. The app, as `npm start` runs it, on a free port.
   const port = await freePort();
@@ -342,6 +351,8 @@ async function main() {
   if (counts.stored !== EVENTS) throw new Error(`${counts.stored} rows stored for ${EVENTS} events`);
   log(`HTTP: ${fmt(EVENTS)} events in ${fmt(httpSeconds, 2)} s (${fmt(counts.runs)} runs, ${fmt((100 * counts.invalid) / EVENTS, 1)}% invalid)`);
 
+  const otlpRun = otlp ? await runOtlp(base, otlpKey, otlp.bodies, app.pid!, admin, otlpProject.id) : undefined;
+
   if (CPU_PROFILE) {
     await stopProcess(app);
     log(`CPU profiles in ${profileDir}: ${existsSync(profileDir) ? readdirSync(profileDir).join(", ") : "(none written)"}`);
@@ -399,6 +410,16 @@ async function main() {
       "CPU per event, HTTP",
       `app ${fmt((1e6 * httpCpu.app) / EVENTS)} µs, Postgres ${httpCpu.pg === undefined ? "? (external server)" : `${fmt((1e6 * httpCpu.pg) / EVENTS)} µs`}, this client ${fmt((1e6 * httpCpu.bench) / EVENTS)} µs`,
     ],
+    ...(otlpRun
+      ? ([
+          ["OTLP /v1/traces (protobuf)", `${fmt(EVENTS / otlpRun.seconds)} events/s (${fmt(otlpRun.seconds, 2)} s, ${fmt(otlpRun.spans)} spans)`],
+          ["ratio OTLP / ingest.batch", fmt(EVENTS / otlpRun.seconds / httpRate, 2)],
+          [
+            "CPU per event, OTLP",
+            `app ${fmt((1e6 * otlpRun.app) / EVENTS)} µs, Postgres ${otlpRun.pg === undefined ? "? (external server)" : `${fmt((1e6 * otlpRun.pg) / EVENTS)} µs`}`,
+          ],
+        ] as [string, string][])
+      : []),
     ["CPU per row, COPY", `Postgres ${copyPg === undefined ? "? (external server)" : `${fmt((1e6 * copyPg) / EVENTS)} µs`}`],
     [
       "load average",
@@ -414,6 +435,43 @@ async function main() {
   ];
   const width = Math.max(...rowsOut.map(([k]) => k.length));
   console.log(`\n${rowsOut.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n")}\n`);
+}
+
+async function runOtlp(base: string, key: string, bodies: Blob[], appPid: number, admin: pg.Client, projectId: string) {
+  const { decodeResponse } = await import("../server/domain/otlp/wire");
+  const post = async (body: Blob) => {
+    const response = await fetch(`${base}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/x-protobuf", authorization: `Bearer ${key}` },
+      body,
+    });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (!response.ok) throw new Error(`/v1/traces answered ${response.status}: ${Buffer.from(bytes).toString("utf8").slice(0, 300)}`);
+    const partial = decodeResponse(bytes).partialSuccess;
+    if (partial) throw new Error(`/v1/traces rejected ${partial.rejectedSpans} spans: ${partial.errorMessage.slice(0, 300)}`);
+  };
+  await admin.query("CHECKPOINT");
+  let next = 0;
+  const before = { app: cpuSeconds(appPid), pg: postgresCpuSeconds() };
+  const t = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(CLIENTS, bodies.length) }, async () => {
+      for (let i = next++; i < bodies.length; i = next++) await post(bodies[i]!);
+    }),
+  );
+  const seconds = (performance.now() - t) / 1000;
+  const pgAfter = postgresCpuSeconds();
+  const run = {
+    seconds,
+    spans: 2 * EVENTS,
+    app: cpuSeconds(appPid) - before.app,
+    pg: pgAfter !== undefined && before.pg !== undefined ? pgAfter - before.pg : undefined,
+  };
+  const { rows } = await admin.query("SELECT count(*)::int AS stored, count(result_status)::int AS results FROM tool_calls WHERE project_id = $1", [projectId]);
+  if (rows[0].stored !== EVENTS || rows[0].results !== EVENTS)
+    throw new Error(`OTLP: ${rows[0].stored} calls and ${rows[0].results} results stored for ${EVENTS} events`);
+  log(`OTLP: ${fmt(EVENTS)} calls (${fmt(run.spans)} spans) in ${fmt(seconds, 2)} s`);
+  return run;
 }
 
 main()

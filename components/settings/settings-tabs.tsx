@@ -5,6 +5,7 @@ export function SettingsTabs({ slug, showKeys }: { slug: string; showKeys: boole
   const tabs = [
     { label: "General", href: base },
     { label: "Members", href: `${base}/members` },
+    { label: "Connect", href: `${base}/connect` },
     ...(showKeys ? [{ label: "API keys", href: `${base}/keys` }] : []),
     ...(showKeys ? [{ label: "Webhooks", href: `${base}/webhooks` }] : []),
   ];

@@ -6,7 +6,7 @@ import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
 import { asDomainError, DomainError, type DomainErrorKind } from "../domain/errors";
 import { apiKeyPolicy, clientAddress } from "../domain/throttle";
 import { env } from "../env";
-import { projectForApiKey } from "../services/auth/api-keys";
+import { projectForApiKey, type KeyProject } from "../services/auth/api-keys";
 import { invitationFor } from "../services/auth/invitations";
 import { takeTokens } from "../services/rate-limits";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
@@ -144,22 +144,32 @@ export const invitationProcedure = userProcedure.input(z.object({ project: proje
 });
 
 /**
+ * The key's project, once its request fits the per-key rate limit (a rate_limited
+ * DomainError with the seconds to wait otherwise). Every API-key entry point goes through
+ * it: the tRPC harness procedures and the OTLP endpoint.
+ */
+export async function apiKeyWithinRate(authorization: string | null): Promise<KeyProject> {
+  const key = await projectForApiKey(authorization);
+  // per key in PostgreSQL, so that every app instance counts against the same bucket
+  const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
+  const [taken] = await takeTokens({ [`api-key:${key.keyId}`]: apiKeyPolicy(perMinute) });
+  if (!taken!.allowed) {
+    throw new DomainError(
+      "rate_limited",
+      `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken!.retryAfterSeconds} s (or batch more events per request).`,
+      taken!.retryAfterSeconds,
+    );
+  }
+  return key;
+}
+
+/**
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
  * input is read. An optional `project` in the input must name the key's own project.
  */
 export const apiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
-    const key = await projectForApiKey(ctx.headers.get("authorization"));
-    // per key in PostgreSQL, so that every app instance counts against the same bucket
-    const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
-    const [taken] = await takeTokens({ [`api-key:${key.keyId}`]: apiKeyPolicy(perMinute) });
-    if (!taken!.allowed) {
-      throw new DomainError(
-        "rate_limited",
-        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken!.retryAfterSeconds} s (or batch more events per request).`,
-        taken!.retryAfterSeconds,
-      );
-    }
+    const key = await apiKeyWithinRate(ctx.headers.get("authorization"));
     return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });
   })
   .input(z.object({ project: projectSlugSchema.optional() }).optional())

@@ -6,6 +6,7 @@ import { demoRouter } from "../routers/demo";
 import { ingestRouter } from "../routers/ingest";
 import { membersRouter } from "../routers/members";
 import { metricsRouter } from "../routers/metrics";
+import { otlpRouter } from "../routers/otlp";
 import { projectsRouter } from "../routers/projects";
 import { systemRouter } from "../routers/system";
 import { toolsRouter } from "../routers/tools";
@@ -25,6 +26,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   tools: toolsRouter,
   demo: demoRouter,
+  otlp: otlpRouter,
 });
 
 export type AppRouter = typeof appRouter;

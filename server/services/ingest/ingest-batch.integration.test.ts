@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callerWith, makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { rollupsDifferFromRaw } from "../../../test/rollups";
 import { ROLLUPS_FROM_CALLS } from "../rollups/rebuild";
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
@@ -32,22 +33,6 @@ async function rollupMatchesRaw(projectId: string) {
   );
   expect(rows.length).toBeGreaterThan(0);
   return rows.filter((r) => r.rolled !== r.raw || r.rolled_invalid !== r.raw_invalid || r.rolled_corrected !== r.raw_corrected);
-}
-
-/**
- * Rows in which a rollup table, kept up batch by batch, differs from the same rollup computed
- * from the raw calls at once (per table; empty when they agree).
- */
-async function rollupsDifferFromRaw(projectId: string) {
-  const differences: Record<string, unknown[]> = {};
-  for (const r of ROLLUPS_FROM_CALLS) {
-    const columns = r.columns.replace("cost_usd", "round(cost_usd::numeric, 9) AS cost_usd");
-    const kept = `SELECT ${r.bucket} AS bucket, ${columns} FROM ${r.table} WHERE project_id = $1`;
-    const computed = `SELECT bucket, ${columns} FROM (${r.select}) s`;
-    const { rows } = await sql.query(`(${kept} EXCEPT ALL ${computed}) UNION ALL (${computed} EXCEPT ALL ${kept})`, [projectId]);
-    if (rows.length) differences[r.table] = rows;
-  }
-  return differences;
 }
 
 describe("ingest.batch", () => {
@@ -125,7 +110,7 @@ describe("ingest.batch", () => {
     expect(ra.duplicates + rb.duplicates).toBe(300);
     expect(await rawCount(q.project.id)).toBe(700);
     expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
-    expect(await rollupsDifferFromRaw(q.project.id)).toEqual({});
+    expect(await rollupsDifferFromRaw(sql, q.project.id)).toEqual({});
   });
 
   it("concurrent batches over the same runs all land, in whatever order they lock rows", async () => {
@@ -146,7 +131,7 @@ describe("ingest.batch", () => {
     expect(results.reduce((sum, r) => sum + r.accepted, 0)).toBe(600);
     expect(await rawCount(q.project.id)).toBe(600);
     expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
-    expect(await rollupsDifferFromRaw(q.project.id)).toEqual({});
+    expect(await rollupsDifferFromRaw(sql, q.project.id)).toEqual({});
   });
 
   it("rollup counts equal count(*) over the raw table after a random mix of batches", async () => {
@@ -168,7 +153,7 @@ describe("ingest.batch", () => {
       await q.api.ingest.batch({ events: batch });
     }
     expect(await rollupMatchesRaw(q.project.id)).toEqual([]);
-    expect(await rollupsDifferFromRaw(q.project.id)).toEqual({});
+    expect(await rollupsDifferFromRaw(sql, q.project.id)).toEqual({});
     const { rows } = await sql.query(
       "SELECT sum(followed)::int AS followed, sum(recovered)::int AS recovered, sum(sent)::int AS sent FROM error_message_rollups_daily WHERE project_id = $1",
       [q.project.id],
@@ -252,7 +237,7 @@ describe("pairing each invalid call with its next corrected call", () => {
       for (const events of batches) await p.api.ingest.batch({ events });
       const call = await p.owner.calls.byId({ project: p.project.slug, id: bad.id });
       expect(call.correction).toMatchObject({ id: fixed.id, valid: true });
-      expect(await rollupsDifferFromRaw(p.project.id)).toEqual({});
+      expect(await rollupsDifferFromRaw(sql, p.project.id)).toEqual({});
     });
   }
 
@@ -279,6 +264,6 @@ describe("pairing each invalid call with its next corrected call", () => {
     await p.api.ingest.batch({ events: [between] });
     expect((await p.owner.calls.byId({ project: p.project.slug, id: bad.id })).correction).toMatchObject({ id: between.id });
     expect(await errors()).toMatchObject({ count: 2, followed: 2, recovered: 1 });
-    expect(await rollupsDifferFromRaw(p.project.id)).toEqual({});
+    expect(await rollupsDifferFromRaw(sql, p.project.id)).toEqual({});
   });
 });

@@ -1,6 +1,7 @@
 import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEvent } from "../../../contracts/event";
 import { describeIssues, issueLine } from "../../../contracts/issues";
 import { invalid } from "../../domain/errors";
+import type { PoolClient } from "pg";
 import { pool } from "../../db/client";
 import { loadToolVersions, registryResolver } from "../tools/registry";
 import { verdictFor } from "./verdicts";
@@ -55,14 +56,17 @@ const DEADLOCK = "40P01";
  * rollup rows; PostgreSQL may then abort one of them as a deadlock. Nothing of it was
  * written, so it is simply tried again.
  */
-async function writeInTransaction(projectId: string, calls: PreparedCall[]): Promise<number> {
+const writeInTransaction = (projectId: string, calls: PreparedCall[]) => inTransaction((client) => writeCalls(client, projectId, calls));
+
+/** Runs `work` in a transaction of its own, tried again (up to three times) when PostgreSQL aborts it as a deadlock. */
+export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool().connect();
     try {
       await client.query("BEGIN");
-      const accepted = await writeCalls(client, projectId, calls);
+      const result = await work(client);
       await client.query("COMMIT");
-      return accepted;
+      return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error;

@@ -98,6 +98,17 @@ export async function writeCalls(client: PoolClient, projectId: string, calls: P
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
   const { rows } = await client.query<{ run_id: string; inserted: number }>(INSERT_SQL, [projectId, ...columns]);
   const correctsIds = calls.flatMap((c) => (c.event.correctsId ? [c.event.correctsId] : []));
-  if (rows.length) await client.query(PAIR_SQL, [projectId, rows.map((r) => r.run_id), correctsIds]);
+  if (rows.length)
+    await pairRuns(
+      client,
+      projectId,
+      rows.map((r) => r.run_id),
+      correctsIds,
+    );
   return rows.reduce((sum, r) => sum + r.inserted, 0);
+}
+
+/** Re-links the invalid calls of these runs (and of the runs of `correctsIds`) to their corrections, rollups included. */
+export async function pairRuns(client: PoolClient, projectId: string, runIds: string[], correctsIds: string[] = []): Promise<void> {
+  await client.query(PAIR_SQL, [projectId, runIds, correctsIds]);
 }

@@ -12,7 +12,7 @@ export type RegisterResult = { name: string; version: string; created: boolean }
  * seen before keeps its version (and first-seen date); a changed one adds a version.
  * All tools are checked first, so a broken one registers none.
  */
-export async function registerTools(projectId: string, inputs: unknown[]): Promise<RegisterResult[]> {
+export async function registerTools(projectId: string, inputs: unknown[], source: "api" | "otlp" = "api"): Promise<RegisterResult[]> {
   const problems: string[] = [];
   const tools = inputs.flatMap((input, index) => {
     const normalized = normalizeToolInput(input);
@@ -26,7 +26,7 @@ export async function registerTools(projectId: string, inputs: unknown[]): Promi
   const results: RegisterResult[] = [];
   for (const tool of tools) {
     const { count } = await prisma().toolDefinition.createMany({
-      data: [{ projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object }],
+      data: [{ projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object, source }],
       skipDuplicates: true,
     });
     results.push({ name: tool.name, version: tool.version, created: count === 1 });
@@ -64,7 +64,7 @@ export async function listTools(projectId: string) {
   return prisma().toolDefinition.findMany({
     where: { projectId },
     orderBy: [{ name: "asc" }, { firstSeenAt: "desc" }],
-    select: { name: true, version: true, description: true, parameters: true, firstSeenAt: true },
+    select: { name: true, version: true, description: true, parameters: true, firstSeenAt: true, source: true },
   });
 }
 

@@ -2,27 +2,11 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { crossSiteRefusal } from "@/server/domain/cross-site";
 import { env } from "@/server/env";
 import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
+import { readLimited } from "@/server/services/http/read-limited";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 
 export const dynamic = "force-dynamic";
-
-/** The body, or null when it is larger than `limit` bytes (read no further than that). */
-async function readLimited(req: Request, limit: number): Promise<Buffer | null> {
-  if (Number(req.headers.get("content-length") ?? 0) > limit) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body?.getReader();
-  for (let part = await reader?.read(); part && !part.done; part = await reader!.read()) {
-    size += part.value.byteLength;
-    if (size > limit) {
-      await reader!.cancel();
-      return null;
-    }
-    chunks.push(part.value);
-  }
-  return Buffer.concat(chunks);
-}
 
 /** An answer in tRPC's error shape, for refusals made before tRPC reads the request. */
 function refusal(httpStatus: 403 | 413, message: string) {

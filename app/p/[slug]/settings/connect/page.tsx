@@ -1,0 +1,14 @@
+import type { Metadata } from "next";
+import { ConnectPanel } from "@/components/settings/connect-panel";
+import { hasRole } from "@/contracts/roles";
+import { pageCaller, pageOrigin, requireProject } from "@/server/page-session";
+
+export const metadata: Metadata = { title: "Connect" };
+
+export default async function ConnectPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const { project, role } = await requireProject(slug);
+  const api = await pageCaller();
+  const [origin, stats] = await Promise.all([pageOrigin(), api.otlp.stats({ project: slug })]);
+  return <ConnectPanel slug={project.slug} origin={origin} stats={stats} canCreateKeys={hasRole(role, "admin")} />;
+}

@@ -1,0 +1,114 @@
+import pg from "pg";
+import { generateText, stepCountIs, tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { makeProject } from "@/test/fixtures";
+import { exporter, recordingTracer, serveTraces } from "@/test/otlp";
+import { callsByToolCallId, storedState } from "@/test/otlp-state";
+
+/**
+ * The Vercel AI SDK's own telemetry (ai@6.0.326, the version installed: `ai.*` spans with
+ * `ai.usage.inputTokens`), exported by a BatchSpanProcessor through the OTLP protobuf exporter.
+ * The scripted model writes an invalid call (wrong argument name), which the SDK refuses
+ * without running the tool, then the corrected call, then its answer.
+ */
+const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+let server: Awaited<ReturnType<typeof serveTraces>>;
+beforeAll(async () => {
+  server = await serveTraces();
+  recordingTracer(); // installs the async context manager, so the SDK's spans share one trace
+});
+afterAll(async () => {
+  await server.close();
+  await sql.end();
+});
+
+const usage = (input: number, output: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
+
+it("a multi-step generateText run with a refused call and its correction lands as two classified, linked calls", async () => {
+  const p = await makeProject();
+  const { key } = await p.key();
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter("proto", server.url, key))] });
+
+  const model = new MockLanguageModelV3({
+    provider: "acme.chat",
+    modelId: "acme-large",
+    doGenerate: [
+      {
+        content: [{ type: "tool-call", toolCallId: "tc-1", toolName: "getloan", input: '{"loan": "447"}' }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        usage: usage(120, 15),
+        response: { id: "r1", modelId: "acme-large-2026-11", timestamp: new Date("2026-11-30T09:00:00Z") },
+        warnings: [],
+      },
+      {
+        content: [{ type: "tool-call", toolCallId: "tc-2", toolName: "getloan", input: '{"loannumber": "447"}' }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        usage: usage(160, 18),
+        response: { id: "r2", modelId: "acme-large-2026-11", timestamp: new Date("2026-11-30T09:00:01Z") },
+        warnings: [],
+      },
+      {
+        content: [{ type: "text", text: "Loan 447 is current." }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage: usage(200, 8),
+        response: { id: "r3", modelId: "acme-large-2026-11", timestamp: new Date("2026-11-30T09:00:02Z") },
+        warnings: [],
+      },
+    ],
+  });
+
+  const result = await generateText({
+    model,
+    prompt: "Is loan 447 current?",
+    tools: {
+      getloan: tool({
+        description: "Fetch a loan by its number",
+        inputSchema: z.object({ loannumber: z.string() }).strict(),
+        execute: async ({ loannumber }) => ({ loannumber, status: "current" }),
+      }),
+    },
+    stopWhen: stepCountIs(5),
+    experimental_telemetry: { isEnabled: true, tracer: provider.getTracer("ai"), metadata: { sessionId: "vercel-session" } },
+  });
+  expect(result.text).toBe("Loan 447 is current.");
+  await provider.forceFlush();
+  await provider.shutdown();
+
+  const calls = await callsByToolCallId(sql, p.project.id);
+  expect(calls.size).toBe(2);
+  const [refused, corrected] = [calls.get("tc-1")!, calls.get("tc-2")!];
+  expect(refused).toMatchObject({
+    run_id: "vercel-session",
+    step: 0,
+    tool: "getloan",
+    arguments: { loan: "447" },
+    valid: false,
+    category: "extra_argument",
+    model_provider: "acme.chat",
+    model_name: "acme-large",
+    model_version: "acme-large-2026-11",
+    input_tokens: 120,
+    output_tokens: 15,
+    result_status: "error",
+    latency_ms: null,
+  });
+  // what the SDK told the model in the next step
+  expect(refused.result_summary).toContain("Invalid input for tool getloan");
+  expect(corrected).toMatchObject({ step: 1, arguments: { loannumber: "447" }, valid: true, result_status: "ok", input_tokens: 160 });
+  expect(JSON.parse(corrected.result_summary)).toEqual({ loannumber: "447", status: "current" });
+  expect(refused.correction_id).toBe(corrected.id);
+
+  // usage: the two model calls that wrote tool calls, not the enclosing ai.generateText span's total
+  const tokens = await sql.query(`SELECT sum(input_tokens)::int AS i FROM call_rollups_hourly WHERE project_id = $1`, [p.project.id]);
+  expect(tokens.rows[0].i).toBe(280);
+  const defs = await sql.query(`SELECT name, source, parameters FROM tool_definitions WHERE project_id = $1`, [p.project.id]);
+  expect(defs.rows).toHaveLength(1);
+  expect(defs.rows[0]).toMatchObject({ name: "getloan", source: "otlp", parameters: { properties: { loannumber: { type: "string" } } } });
+  expect((await storedState(sql, p.project.id)).rollupsDifferFromRaw).toEqual({});
+});

@@ -1,0 +1,136 @@
+import Link from "next/link";
+import { CopyButton } from "../copy-button";
+import { formatCount, formatUtc } from "../dashboard/format";
+import { Badge, Card } from "../ui";
+
+type Stats = {
+  lastSpanAt: Date | string | null;
+  spans: number;
+  ignored: number;
+  rejected: number;
+  lastReason: string | null;
+  lastReasonAt: Date | string | null;
+} | null;
+
+const KEY = "tg_…";
+
+function Snippet({ id, title, code }: { id: string; title: string; code: string }) {
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center justify-between gap-4">
+        <h3 className="font-medium text-slate-800">{title}</h3>
+        <CopyButton value={code} selectId={id} />
+      </div>
+      <pre id={id} className="overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200">
+        {code}
+      </pre>
+    </div>
+  );
+}
+
+/** Settings → Connect: how to point an OpenTelemetry-instrumented harness at this project, and what has arrived. */
+export function ConnectPanel({ slug, origin, stats, canCreateKeys }: { slug: string; origin: string; stats: Stats; canCreateKeys: boolean }) {
+  const env = `OTEL_EXPORTER_OTLP_ENDPOINT=${origin}\nOTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer ${KEY}"\nOTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`;
+  const node = `// npm install @opentelemetry/sdk-trace-node @opentelemetry/exporter-trace-otlp-proto
+import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+
+// the exporter reads OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_HEADERS
+const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+provider.register();`;
+  const vercel = `// with the Node SDK set up as above (or @vercel/otel in a Next.js instrumentation.ts)
+import { generateText, stepCountIs } from "ai";
+
+const result = await generateText({
+  model,
+  tools,
+  prompt,
+  stopWhen: stepCountIs(5),
+  // one run per conversation; without a sessionId each trace is a run
+  experimental_telemetry: { isEnabled: true, metadata: { sessionId: conversationId } },
+});`;
+  const openllmetry = `# pip install traceloop-sdk
+from traceloop.sdk import Traceloop
+
+Traceloop.init(app_name="my-agent", api_endpoint="${origin}",
+               headers={"Authorization": "Bearer ${KEY}"})`;
+  const openinference = `# pip install openinference-instrumentation-openai opentelemetry-sdk opentelemetry-exporter-otlp-proto-http
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+from openinference.instrumentation.openai import OpenAIInstrumentor
+
+provider = TracerProvider()  # the exporter reads the two variables above
+provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
+OpenAIInstrumentor().instrument(tracer_provider=provider)`;
+
+  return (
+    <div className="space-y-6">
+      <Card
+        title="Spans received"
+        description="OpenTelemetry traces sent to this project's OTLP endpoint"
+        actions={stats?.lastSpanAt ? <Badge tone="green">receiving</Badge> : <Badge tone="slate">nothing yet</Badge>}
+      >
+        {stats?.lastSpanAt ? (
+          <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="otlp-stats">
+            <div>
+              <dt className="text-xs uppercase tracking-wide text-slate-500">Last span</dt>
+              <dd className="mt-1 text-slate-800">{formatUtc(stats.lastSpanAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs uppercase tracking-wide text-slate-500">Spans</dt>
+              <dd className="mt-1 text-slate-800">{formatCount(stats.spans)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs uppercase tracking-wide text-slate-500">Ignored (not generative AI)</dt>
+              <dd className="mt-1 text-slate-800">{formatCount(stats.ignored)}</dd>
+            </div>
+            <div>
+              <dt className="text-xs uppercase tracking-wide text-slate-500">Rejected</dt>
+              <dd className="mt-1 text-slate-800">{formatCount(stats.rejected)}</dd>
+            </div>
+            {stats.lastReason && (
+              <div className="col-span-full">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">
+                  Last problem{stats.lastReasonAt ? ` · ${formatUtc(stats.lastReasonAt)}` : ""}
+                </dt>
+                <dd className="mt-1 break-words font-mono text-xs text-slate-700">{stats.lastReason}</dd>
+              </div>
+            )}
+          </dl>
+        ) : (
+          <p className="text-slate-600">No span has arrived yet. Set the two variables below in your harness and run it once.</p>
+        )}
+      </Card>
+
+      <Card
+        title="Point your harness at Toolgate"
+        description="Harnesses instrumented with OpenTelemetry need no code change: two environment variables send their traces here."
+      >
+        <div className="space-y-5">
+          <p className="text-slate-600">
+            Replace <code className="font-mono">{KEY}</code> with a key of this project (
+            {canCreateKeys ? (
+              <Link className="text-blue-700 hover:underline" href={`/p/${slug}/settings/keys`}>
+                Settings → API keys
+              </Link>
+            ) : (
+              "an admin can create one in Settings → API keys"
+            )}
+            ). Toolgate reads the tool calls the model wrote from the model-call spans, registers the tool definitions it finds there and classifies every call,
+            including those the harness refused; spans that are not about generative AI are counted and ignored.
+          </p>
+          <Snippet id="snippet-env" title="Environment" code={env} />
+          <Snippet id="snippet-node" title="OpenTelemetry Node SDK" code={node} />
+          <Snippet id="snippet-vercel" title="Vercel AI SDK" code={vercel} />
+          <Snippet id="snippet-openllmetry" title="OpenLLMetry (Traceloop)" code={openllmetry} />
+          <Snippet id="snippet-openinference" title="OpenInference (Arize Phoenix instrumentations)" code={openinference} />
+          <p className="text-slate-600">
+            Instrumentations must record message content for Toolgate to see the calls (most do by default; the OpenTelemetry GenAI instrumentations need{" "}
+            <code className="font-mono">OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true</code>). Details: docs/otlp.md.
+          </p>
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { expect, test } from "@playwright/test";
+import { createProjectViaUi, unique } from "./helpers";
+import { statePath } from "./state";
+
+// Settings → Connect, and OTLP spans through the real Next.js server (/v1/traces is outside the
+// page proxy). CONNECT_SHOTS=/tmp/shots saves a screenshot of the page.
+test.use({ storageState: statePath("admin.json"), viewport: { width: 1360, height: 900 } });
+
+test("Connect shows the OTLP variables for this server; spans sent to /v1/traces show up in its counters and as calls", async ({ page }) => {
+  test.setTimeout(90_000);
+  const slug = await createProjectViaUi(page, unique("Otlp"));
+  await page.goto(`/p/${slug}/settings/keys`);
+  await page.getByLabel("Name").fill("otlp e2e");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+
+  await page.goto(`/p/${slug}/settings/connect`);
+  const origin = new URL(page.url()).origin;
+  await expect(page.locator("#snippet-env")).toContainText(`OTEL_EXPORTER_OTLP_ENDPOINT=${origin}`);
+  await expect(page.locator("#snippet-env")).toContainText('OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer tg_');
+  await expect(page.getByText("No span has arrived yet.")).toBeVisible();
+
+  const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const at = BigInt(Date.now() - 60_000) * 1_000_000n;
+  const span = (spanId: string, name: string, attributes: Record<string, string>) => ({
+    traceId,
+    spanId,
+    name,
+    kind: 1,
+    startTimeUnixNano: String(at),
+    endTimeUnixNano: String(at + 1_000_000_000n),
+    attributes: Object.entries(attributes).map(([k, v]) => ({ key: k, value: { stringValue: v } })),
+  });
+  const sent = await page.request.post("/v1/traces", {
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    data: {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span("00f067aa0ba902b7", "chat acme-large", {
+                  "gen_ai.operation.name": "chat",
+                  "gen_ai.request.model": "acme-large",
+                  "gen_ai.output.messages": JSON.stringify([
+                    { role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "getloan", arguments: { loan: "447" } }] },
+                  ]),
+                  "gen_ai.tool.definitions": JSON.stringify([
+                    {
+                      type: "function",
+                      name: "getloan",
+                      parameters: { type: "object", properties: { loannumber: { type: "string" } }, required: ["loannumber"] },
+                    },
+                  ]),
+                }),
+                span("00f067aa0ba902b8", "GET /health", { "http.request.method": "GET" }),
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  });
+  expect(sent.status()).toBe(200);
+  expect(await sent.json()).toEqual({});
+
+  await page.reload();
+  const stats = page.getByTestId("otlp-stats");
+  await expect(stats).toContainText("Ignored (not generative AI)");
+  await expect(stats.locator("dd").nth(1)).toHaveText("2");
+  await expect(stats.locator("dd").nth(2)).toHaveText("1");
+  if (process.env.CONNECT_SHOTS) await page.screenshot({ path: `${process.env.CONNECT_SHOTS}/settings-connect.png`, fullPage: true });
+
+  await page.goto(`/p/${slug}/tools/getloan`);
+  await expect(page.getByText("read from OpenTelemetry spans")).toBeVisible();
+  await page.goto(`/p/${slug}/calls?range=all`);
+  await expect(page.locator("tr[data-call-id]")).toHaveCount(1);
+});

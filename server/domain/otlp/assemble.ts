@@ -1,0 +1,144 @@
+import { mapGenAi } from "./gen-ai";
+import { mapOpenInference } from "./openinference";
+import { mapOpenLlmetry } from "./openllmetry";
+import { eventId, isoFromNs, type Definition, type Mapped, type ModelCallPiece, type ToolExecutionPiece } from "./pieces";
+import { mapVercelAi } from "./vercel-ai";
+import type { OtlpSpan, SpanProblem } from "./wire";
+
+/**
+ * One OTLP request's spans → what to store. Pure: the service registers the definitions,
+ * numbers the steps, writes the calls through ingest.batch's path and applies the results.
+ *
+ * The families are tried in this order because the AI SDK also sets `gen_ai.*` attributes
+ * and OpenLLMetry's newer releases use the GenAI message attributes.
+ */
+const MAPPERS = [mapVercelAi, mapOpenInference, mapOpenLlmetry, mapGenAi];
+
+export function mapSpan(span: OtlpSpan): Mapped {
+  for (const map of MAPPERS) {
+    const mapped = map(span);
+    if (mapped !== "other") return mapped;
+  }
+  return "other";
+}
+
+/** A tool call ready for ingest.batch, but for its step and tool version (the service knows those). */
+export type AssembledCall = {
+  event: {
+    id: string;
+    runId: string;
+    timestamp: string;
+    model: ModelCallPiece["model"];
+    tool: string;
+    arguments: Record<string, unknown> | string;
+    usage?: ModelCallPiece["usage"];
+    metadata: Record<string, string>;
+  };
+  /** trace id + span id of the model call that wrote it (its step is that span's rank in the run) */
+  modelSpan: string;
+  /** the definition of this tool that the model was given in the same span, if any */
+  definition?: Definition;
+  span: OtlpSpan;
+};
+
+/** What happened to a call; the highest priority wins: the tool-execution span (2) over the next turn's tool message (1). */
+export type AssembledResult = { callId: string; priority: 1 | 2; status: "ok" | "error"; summary?: string; latencyMs?: number };
+
+export type Assembled = {
+  calls: AssembledCall[];
+  modelCalls: { runId: string; spanKey: string; startedNs: bigint }[];
+  results: AssembledResult[];
+  definitions: { definition: Definition; span: OtlpSpan }[];
+  /** spans that are not about generative AI */
+  ignored: number;
+  rejected: SpanProblem[];
+};
+
+export const spanKey = (span: OtlpSpan) => `${span.traceId}/${span.spanId}`;
+
+export function assemble(spans: OtlpSpan[]): Assembled {
+  const out: Assembled = { calls: [], modelCalls: [], results: [], definitions: [], ignored: 0, rejected: [] };
+  const models: ModelCallPiece[] = [];
+  const tools: ToolExecutionPiece[] = [];
+  for (const span of spans) {
+    const mapped = mapSpan(span);
+    if (mapped === "other") out.ignored++;
+    else if (mapped === "nothing") continue;
+    else if ("rejected" in mapped) out.rejected.push({ span: span.name, reason: mapped.rejected });
+    else if (mapped.kind === "model") models.push(mapped);
+    else tools.push(mapped);
+  }
+
+  // the request's calls by trace, for tool spans that record no tool call id (OpenLLMetry)
+  const byTrace = new Map<string, { call: AssembledCall; name: string; endNs: bigint; taken: boolean }[]>();
+  for (const piece of models) {
+    const { span } = piece;
+    if (span.startNs === 0n) {
+      out.rejected.push({ span: span.name, reason: `model-call span "${span.name.slice(0, 60)}" has no start time` });
+      continue;
+    }
+    const runId = piece.runId ?? span.traceId;
+    out.modelCalls.push({ runId, spanKey: spanKey(span), startedNs: span.startNs });
+    for (const definition of piece.definitions) out.definitions.push({ definition, span });
+    piece.calls.forEach((call, position) => {
+      const definition = piece.definitions.find((d) => d.name === call.name);
+      const assembled: AssembledCall = {
+        event: {
+          id: eventId(span.traceId, call.callId, span.spanId, position),
+          runId,
+          timestamp: isoFromNs(span.startNs),
+          model: piece.model,
+          tool: call.name,
+          arguments: call.arguments,
+          // a model call's usage goes with its first tool call, so that it is counted once
+          ...(position === 0 && piece.usage ? { usage: piece.usage } : {}),
+          metadata: {
+            "otel.trace_id": span.traceId,
+            "otel.span_id": span.spanId,
+            "otel.source": piece.family,
+            ...(call.callId ? { "otel.tool_call_id": call.callId.slice(0, 1000) } : {}),
+          },
+        },
+        modelSpan: spanKey(span),
+        ...(definition ? { definition } : {}),
+        span,
+      };
+      out.calls.push(assembled);
+      const list = byTrace.get(span.traceId) ?? [];
+      list.push({ call: assembled, name: call.name, endNs: span.endNs, taken: false });
+      byTrace.set(span.traceId, list);
+    });
+    for (const message of piece.toolMessages) {
+      out.results.push({
+        callId: eventId(span.traceId, message.callId, span.spanId, 0),
+        priority: 1,
+        status: message.error ? "error" : "ok",
+        ...(message.content ? { summary: message.content } : {}),
+      });
+    }
+  }
+
+  for (const piece of tools) {
+    const { span } = piece;
+    let callId: string | undefined;
+    if (piece.callId) callId = eventId(span.traceId, piece.callId, "", 0);
+    else {
+      // no tool call id: the latest call of that tool, written before this span started, in the same request
+      const candidates = (byTrace.get(span.traceId) ?? []).filter((c) => !c.taken && c.name === piece.name && c.endNs <= span.startNs);
+      const match = candidates.sort((a, b) => (a.endNs < b.endNs ? 1 : a.endNs > b.endNs ? -1 : 0))[0];
+      if (match) {
+        match.taken = true;
+        callId = match.call.event.id;
+      }
+    }
+    if (!callId) {
+      out.rejected.push({
+        span: span.name,
+        reason: `tool span "${span.name.slice(0, 60)}" records no tool call id, and the model call that wrote it is not in the same request: export both in one batch`,
+      });
+      continue;
+    }
+    out.results.push({ callId, priority: 2, status: piece.status, ...(piece.summary ? { summary: piece.summary } : {}), latencyMs: piece.latencyMs });
+  }
+  return out;
+}

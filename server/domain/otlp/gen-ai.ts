@@ -1,0 +1,107 @@
+import { isPlainObject } from "../../../isomorphic/tool-schema";
+import {
+  definitionFrom,
+  first,
+  modelPiece,
+  num,
+  str,
+  structured,
+  summaryOf,
+  toolPiece,
+  usageOf,
+  writtenArguments,
+  type Definition,
+  type Mapped,
+  type ToolMessage,
+  type Usage,
+  type WrittenCall,
+} from "./pieces";
+import type { Attributes, OtlpSpan } from "./wire";
+
+/**
+ * OpenTelemetry GenAI semantic conventions (v1.37 and later, with the names they replaced):
+ * inference spans (`gen_ai.operation.name` chat / generate_content / text_completion) carry
+ * the model, usage, `gen_ai.output.messages` with the tool calls as the model wrote them,
+ * `gen_ai.input.messages` with the previous turn's tool responses and `gen_ai.tool.definitions`;
+ * `execute_tool` spans carry what happened to one call.
+ */
+const MODEL_CALL_OPERATIONS = new Set(["chat", "generate_content", "text_completion"]);
+
+export const genAiModel = (a: Attributes) => {
+  const name = first(a, "gen_ai.request.model", "gen_ai.response.model");
+  if (!name) return undefined;
+  const provider = first(a, "gen_ai.provider.name", "gen_ai.system");
+  const version = str(a, "gen_ai.response.model");
+  return { name, ...(provider ? { provider } : {}), ...(version ? { version } : {}) };
+};
+
+/** Usage of one model call; the names before v1.27 (prompt/completion tokens) too. */
+export function genAiUsage(a: Attributes): Usage | undefined {
+  const inputTokens = num(a, "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens");
+  const outputTokens = num(a, "gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens");
+  return usageOf({
+    inputTokens: inputTokens === undefined ? undefined : Math.round(inputTokens),
+    outputTokens: outputTokens === undefined ? undefined : Math.round(outputTokens),
+    costUsd: num(a, "gen_ai.usage.cost"),
+  });
+}
+
+const messages = (value: unknown): Record<string, unknown>[] => {
+  const parsed = structured(value as never);
+  return Array.isArray(parsed) ? parsed.filter(isPlainObject) : [];
+};
+const parts = (message: Record<string, unknown>) => (Array.isArray(message.parts) ? message.parts.filter(isPlainObject) : []);
+const idOf = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+/** `tool_call` parts of the output messages, in order. */
+export function callsFromMessages(value: unknown): WrittenCall[] {
+  return messages(value).flatMap((m) =>
+    parts(m).flatMap((p) => {
+      if (p.type !== "tool_call" || typeof p.name !== "string" || p.name === "") return [];
+      const callId = idOf(p.id);
+      return [{ ...(callId ? { callId } : {}), name: p.name, arguments: writtenArguments(p.arguments) }];
+    }),
+  );
+}
+
+/** `tool_call_response` parts of the input messages (the spec's `response`; its example's `result` too). */
+export function toolMessagesFromMessages(value: unknown): ToolMessage[] {
+  return messages(value).flatMap((m) =>
+    parts(m).flatMap((p) => {
+      const callId = idOf(p.id);
+      if (p.type !== "tool_call_response" || !callId) return [];
+      const response = p.response ?? p.result;
+      const denied = isPlainObject(response) && response.denied === true;
+      return [{ callId, content: summaryOf(denied ? (response.reason ?? response) : response) ?? "", error: denied }];
+    }),
+  );
+}
+
+export function definitionsFrom(value: unknown): Definition[] {
+  const parsed = structured(value as never);
+  return (Array.isArray(parsed) ? parsed : []).map(definitionFrom).filter((d): d is Definition => d !== null);
+}
+
+export function mapGenAi(span: OtlpSpan): Mapped {
+  const a = span.attributes;
+  const operation = str(a, "gen_ai.operation.name");
+  const toolSpan = operation === "execute_tool" || (!operation && (a["gen_ai.tool.name"] !== undefined || a["gen_ai.tool.call.id"] !== undefined));
+  if (toolSpan) {
+    const name = str(a, "gen_ai.tool.name");
+    if (!name) return { rejected: `execute_tool span "${span.name.slice(0, 60)}" has no gen_ai.tool.name` };
+    const result = a["gen_ai.tool.call.result"];
+    return toolPiece("gen_ai", span, name, str(a, "gen_ai.tool.call.id")?.trim(), structured(result) ?? result);
+  }
+  if (!operation) return "other";
+  if (!MODEL_CALL_OPERATIONS.has(operation)) return "nothing"; // invoke_agent, embeddings, …: usage there would count twice
+  const model = genAiModel(a);
+  if (!model) return { rejected: `${operation} span "${span.name.slice(0, 60)}" has no gen_ai.request.model` };
+  return modelPiece("gen_ai", span, {
+    runId: str(a, "gen_ai.conversation.id"),
+    model,
+    usage: genAiUsage(a),
+    calls: callsFromMessages(a["gen_ai.output.messages"]),
+    toolMessages: toolMessagesFromMessages(a["gen_ai.input.messages"]),
+    definitions: definitionsFrom(a["gen_ai.tool.definitions"]),
+  });
+}

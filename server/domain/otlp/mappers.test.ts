@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { assemble, mapSpan } from "./assemble";
+import { mapGenAi } from "./gen-ai";
+import { mapOpenInference } from "./openinference";
+import { mapOpenLlmetry } from "./openllmetry";
+import { definitionFrom, eventId, writtenArguments, type ModelCallPiece, type ToolExecutionPiece } from "./pieces";
+import { mapVercelAi } from "./vercel-ai";
+import type { Attributes, OtlpSpan } from "./wire";
+
+const TRACE = "0af7651916cd43dd8448eb211c80319c";
+let n = 0;
+function span(name: string, attributes: Attributes, more: Partial<OtlpSpan> = {}): OtlpSpan {
+  n++;
+  return {
+    traceId: TRACE,
+    spanId: n.toString(16).padStart(16, "0"),
+    parentSpanId: "",
+    name,
+    kind: 1,
+    startNs: 1_764_493_200_000_000_000n + BigInt(n) * 1_000_000_000n,
+    endNs: 1_764_493_200_500_000_000n + BigInt(n) * 1_000_000_000n,
+    attributes,
+    events: [],
+    status: { code: 0, message: "" },
+    resource: {},
+    scope: "",
+    ...more,
+  };
+}
+const model = (m: unknown) => m as ModelCallPiece;
+const tool = (m: unknown) => m as ToolExecutionPiece;
+const SCHEMA = { type: "object", properties: { city: { type: "string" } } };
+
+describe("OpenTelemetry GenAI", () => {
+  it("reads the deprecated names (gen_ai.system, prompt/completion tokens) and prefers provider.name when both are there", () => {
+    const old = model(
+      mapGenAi(
+        span("chat x", {
+          "gen_ai.operation.name": "chat",
+          "gen_ai.system": "openai",
+          "gen_ai.request.model": "x",
+          "gen_ai.usage.prompt_tokens": 7,
+          "gen_ai.usage.completion_tokens": 2,
+        }),
+      ),
+    );
+    expect(old.model).toEqual({ name: "x", provider: "openai" });
+    expect(old.usage).toEqual({ inputTokens: 7, outputTokens: 2 });
+    const both = model(
+      mapGenAi(span("chat x", { "gen_ai.operation.name": "chat", "gen_ai.system": "xai", "gen_ai.provider.name": "x_ai", "gen_ai.request.model": "grok" })),
+    );
+    expect(both.model.provider).toBe("x_ai");
+  });
+
+  it("structured (AnyValue) messages and definitions as well as JSON strings; the example's `result` key; definitions without a schema skipped", () => {
+    const piece = model(
+      mapGenAi(
+        span("chat", {
+          "gen_ai.operation.name": "chat",
+          "gen_ai.request.model": "m",
+          "gen_ai.output.messages": [{ role: "assistant", parts: [{ type: "tool_call", id: " call_1", name: "w", arguments: { city: "P" } }] }],
+          "gen_ai.input.messages": [{ role: "tool", parts: [{ type: "tool_call_response", id: "call_0", result: { denied: true, reason: "not allowed" } }] }],
+          "gen_ai.tool.definitions": [
+            { type: "function", name: "w", parameters: SCHEMA },
+            { type: "function", name: "nothing" },
+          ],
+        }),
+      ),
+    );
+    expect(piece.calls).toEqual([{ callId: "call_1", name: "w", arguments: { city: "P" } }]);
+    expect(piece.toolMessages).toEqual([{ callId: "call_0", content: "not allowed", error: true }]);
+    expect(piece.definitions).toEqual([{ name: "w", parameters: SCHEMA }]);
+  });
+
+  it("execute_tool: error status and exception message; agent spans carry nothing to use; other spans are not GenAI", () => {
+    const failed = tool(
+      mapGenAi(
+        span(
+          "execute_tool w",
+          { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "w", "gen_ai.tool.call.id": "c" },
+          {
+            status: { code: 2, message: "" },
+            events: [{ name: "exception", timeNs: 0n, attributes: { "exception.message": "boom" } }],
+          },
+        ),
+      ),
+    );
+    expect(failed).toMatchObject({ callId: "c", status: "error", summary: "boom", latencyMs: 500 });
+    expect(mapGenAi(span("invoke_agent", { "gen_ai.operation.name": "invoke_agent", "gen_ai.usage.input_tokens": 5 }))).toBe("nothing");
+    expect(mapSpan(span("GET /", { "http.request.method": "GET" }))).toBe("other");
+    expect(mapGenAi(span("chat", { "gen_ai.operation.name": "chat" }))).toHaveProperty("rejected");
+  });
+});
+
+describe("Vercel AI SDK", () => {
+  it("v4 shapes: args as the raw string, promptTokens, parameters in ai.prompt.tools, isError tool results", () => {
+    const piece = model(
+      mapVercelAi(
+        span("ai.generateText.doGenerate", {
+          "ai.model.id": "gpt-4o",
+          "ai.model.provider": "openai.chat",
+          "ai.usage.promptTokens": 10,
+          "ai.usage.completionTokens": 4,
+          "ai.response.toolCalls": JSON.stringify([{ toolCallType: "function", toolCallId: "t1", toolName: "w", args: '{"city": ' }]),
+          "ai.prompt.tools": [JSON.stringify({ type: "function", name: "w", parameters: SCHEMA })],
+          "ai.prompt.messages": JSON.stringify([
+            { role: "tool", content: [{ type: "tool-result", toolCallId: "t0", toolName: "w", result: "bad", isError: true }] },
+          ]),
+        }),
+      ),
+    );
+    expect(piece.calls).toEqual([{ callId: "t1", name: "w", arguments: '{"city": ' }]);
+    expect(piece.usage).toEqual({ inputTokens: 10, outputTokens: 4 });
+    expect(piece.definitions).toEqual([{ name: "w", parameters: SCHEMA }]);
+    expect(piece.toolMessages).toEqual([{ callId: "t0", content: "bad", error: true }]);
+  });
+
+  it("v5/v6 shapes: input, inputSchema, error-text outputs; the enclosing ai.generateText span is not a model call", () => {
+    const piece = model(
+      mapVercelAi(
+        span("ai.streamText.doStream", {
+          "ai.model.id": "m",
+          "ai.response.toolCalls": JSON.stringify([{ toolCallId: "t1", toolName: "w", input: { city: "P" } }]),
+          "ai.prompt.tools": [
+            JSON.stringify({ type: "function", name: "w", inputSchema: SCHEMA }),
+            JSON.stringify({ type: "provider", id: "x.y", name: "y", args: {} }),
+          ],
+          "ai.prompt.messages": JSON.stringify([
+            { role: "tool", content: [{ type: "tool-result", toolCallId: "t0", output: { type: "error-text", value: "Invalid input" } }] },
+          ]),
+        }),
+      ),
+    );
+    expect(piece.calls[0]!.arguments).toEqual({ city: "P" });
+    expect(piece.definitions).toEqual([{ name: "w", parameters: SCHEMA }]);
+    expect(piece.toolMessages).toEqual([{ callId: "t0", content: "Invalid input", error: true }]);
+    expect(mapVercelAi(span("ai.generateText", { "ai.usage.inputTokens": 100 }))).toBe("nothing");
+    expect(tool(mapVercelAi(span("ai.toolCall", { "ai.toolCall.name": "w", "ai.toolCall.id": "t1", "ai.toolCall.result": '{"ok":1}' })))).toMatchObject({
+      callId: "t1",
+      status: "ok",
+      summary: '{"ok":1}',
+    });
+  });
+});
+
+describe("OpenInference and OpenLLMetry", () => {
+  it("OpenInference: several output messages and tool calls keep their order; OpenAI-shaped definitions", () => {
+    const piece = model(
+      mapOpenInference(
+        span("llm", {
+          "openinference.span.kind": "LLM",
+          "llm.model_name": "m",
+          "llm.output_messages.1.message.tool_calls.0.tool_call.function.name": "c",
+          "llm.output_messages.0.message.tool_calls.10.tool_call.function.name": "b",
+          "llm.output_messages.0.message.tool_calls.2.tool_call.function.name": "a",
+          "llm.output_messages.0.message.tool_calls.2.tool_call.function.arguments": "{}",
+          "llm.tools.0.tool.json_schema": JSON.stringify({ type: "function", function: { name: "a", parameters: SCHEMA } }),
+        }),
+      ),
+    );
+    expect(piece.calls.map((c) => c.name)).toEqual(["a", "b", "c"]);
+    expect(piece.definitions).toEqual([{ name: "a", parameters: SCHEMA }]);
+  });
+
+  it("OpenLLMetry: JS's `arguments` key for function schemas, and the newer GenAI message attributes", () => {
+    const piece = model(
+      mapOpenLlmetry(
+        span("openai.chat", {
+          "llm.request.type": "chat",
+          "gen_ai.request.model": "m",
+          "llm.request.functions.0.name": "f",
+          "llm.request.functions.0.arguments": JSON.stringify(SCHEMA),
+          "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "x", name: "f", arguments: "{}" }] }]),
+        }),
+      ),
+    );
+    expect(piece.definitions).toEqual([{ name: "f", parameters: SCHEMA }]);
+    expect(piece.calls).toEqual([{ callId: "x", name: "f", arguments: {} }]);
+  });
+});
+
+describe("assembly", () => {
+  it("ids are stable and bounded; usage goes with the first call of a model call only", () => {
+    expect(eventId(TRACE, "c", "s", 0)).toBe(eventId(TRACE, "c", "other", 3));
+    expect(eventId(TRACE, "x".repeat(500), "s", 0).length).toBeLessThanOrEqual(128);
+    expect(eventId(TRACE, undefined, "s", 1)).not.toBe(eventId(TRACE, undefined, "s", 2));
+    const chat = span("chat", {
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "m",
+      "gen_ai.usage.input_tokens": 9,
+      "gen_ai.output.messages": JSON.stringify([
+        {
+          role: "assistant",
+          parts: [
+            { type: "tool_call", name: "a", arguments: {} },
+            { type: "tool_call", name: "b", arguments: {} },
+          ],
+        },
+      ]),
+    });
+    const out = assemble([chat, chat]);
+    expect(out.calls.map((c) => c.event.usage?.inputTokens)).toEqual([9, undefined, 9, undefined]);
+    expect(new Set(out.calls.map((c) => c.event.id)).size).toBe(2);
+  });
+
+  it("arguments: objects kept, JSON text parsed, anything else (or too deep) kept as the raw text", () => {
+    expect(writtenArguments('{"a":1}')).toEqual({ a: 1 });
+    expect(writtenArguments("[1]")).toBe("[1]");
+    expect(writtenArguments(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`)).toMatch(/^\{"a":\[/);
+    expect(definitionFrom({ type: "function", name: "x", parameters: JSON.stringify(SCHEMA) })).toEqual({ name: "x", parameters: SCHEMA });
+  });
+});

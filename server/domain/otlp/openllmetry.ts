@@ -1,0 +1,58 @@
+import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, toolMessagesFromMessages } from "./gen-ai";
+import {
+  definitionFrom,
+  indexed,
+  modelPiece,
+  str,
+  structured,
+  summaryOf,
+  toolPiece,
+  writtenArguments,
+  type Definition,
+  type Mapped,
+  type ToolMessage,
+  type WrittenCall,
+} from "./pieces";
+import type { OtlpSpan } from "./wire";
+
+/**
+ * OpenLLMetry (Traceloop). Model-call spans (`llm.request.type`) carry the indexed form of
+ * older releases (`gen_ai.completion.N.tool_calls.M.{id,name,arguments}`,
+ * `gen_ai.prompt.N.{role,tool_call_id,content}`, `llm.request.functions.N.{name,description,parameters|arguments}`)
+ * or, since Python 0.55 / JS 0.24, the GenAI message attributes. Tool spans are the
+ * `traceloop.span.kind = tool` decorator spans; they record no tool call id.
+ */
+export function mapOpenLlmetry(span: OtlpSpan): Mapped {
+  const a = span.attributes;
+  const spanKind = str(a, "traceloop.span.kind");
+  if (spanKind === "tool") {
+    const name = str(a, "gen_ai.tool.name") ?? str(a, "traceloop.entity.name");
+    if (!name) return { rejected: `tool span "${span.name.slice(0, 60)}" without traceloop.entity.name` };
+    return toolPiece("openllmetry", span, name, str(a, "gen_ai.tool.call.id"), a["traceloop.entity.output"]);
+  }
+  if (!str(a, "llm.request.type")) return spanKind ? "nothing" : "other";
+  const model = genAiModel(a);
+  if (!model) return { rejected: `model-call span "${span.name.slice(0, 60)}" without gen_ai.request.model` };
+  const legacyCalls: WrittenCall[] = indexed(a, "gen_ai.completion.").flatMap((completion) =>
+    indexed(completion, "tool_calls.").flatMap((call) => {
+      const name = str(call, "name");
+      if (!name) return [];
+      const callId = str(call, "id");
+      return [{ ...(callId ? { callId } : {}), name, arguments: writtenArguments(call.arguments) }];
+    }),
+  );
+  const legacyMessages: ToolMessage[] = indexed(a, "gen_ai.prompt.").flatMap((m) => {
+    const callId = str(m, "tool_call_id");
+    return str(m, "role") === "tool" && callId ? [{ callId, content: summaryOf(m.content) ?? "", error: false }] : [];
+  });
+  const legacyDefinitions = indexed(a, "llm.request.functions.")
+    .map((f) => definitionFrom({ name: f.name, description: f.description, parameters: structured(f.parameters ?? f.arguments) }))
+    .filter((d): d is Definition => d !== null);
+  return modelPiece("openllmetry", span, {
+    model,
+    usage: genAiUsage(a),
+    calls: [...legacyCalls, ...callsFromMessages(a["gen_ai.output.messages"])],
+    toolMessages: [...legacyMessages, ...toolMessagesFromMessages(a["gen_ai.input.messages"])],
+    definitions: [...legacyDefinitions, ...definitionsFrom(a["gen_ai.tool.definitions"])],
+  });
+}

@@ -1,0 +1,203 @@
+import { createHash } from "node:crypto";
+import { isPlainObject } from "../../../isomorphic/tool-schema";
+import type { Attributes, AttrValue, OtlpSpan } from "./wire";
+
+/**
+ * What the convention families' mappers produce from one span: a piece of a tool call.
+ * A model-call span gives the calls as the model wrote them (plus usage, the tool
+ * definitions it was given and the tool messages of its input, i.e. the previous turn's
+ * results); a tool-execution span gives what happened to one call.
+ */
+export type Family = "gen_ai" | "vercel_ai" | "openinference" | "openllmetry";
+
+export type ToolArguments = Record<string, unknown> | string;
+export type WrittenCall = { callId?: string; name: string; arguments: ToolArguments };
+export type ToolMessage = { callId: string; content: string; error: boolean };
+export type Usage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
+/** A tool definition in a shape `tools.register` accepts: { name, description?, parameters }. */
+export type Definition = { name: string; description?: string; parameters: Record<string, unknown> };
+
+export interface ModelCallPiece {
+  kind: "model";
+  family: Family;
+  span: OtlpSpan;
+  runId?: string;
+  model: { provider?: string; name: string; version?: string };
+  usage?: Usage;
+  calls: WrittenCall[];
+  toolMessages: ToolMessage[];
+  definitions: Definition[];
+}
+
+export interface ToolExecutionPiece {
+  kind: "tool";
+  family: Family;
+  span: OtlpSpan;
+  callId?: string;
+  name: string;
+  status: "ok" | "error";
+  summary?: string;
+  latencyMs: number;
+}
+
+export type Piece = ModelCallPiece | ToolExecutionPiece;
+
+/** A mapper's answer: a piece, "not a span of this family", "a GenAI span with nothing to use", or a reason it is unusable. */
+export type Mapped = Piece | "other" | "nothing" | { rejected: string };
+
+/* ---------- attribute readers shared by the mappers ---------- */
+
+export const str = (a: Attributes, key: string): string | undefined => {
+  const v = a[key];
+  return typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined;
+};
+
+export const num = (a: Attributes, ...keys: string[]): number | undefined => {
+  for (const key of keys) {
+    const v = a[key];
+    const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+    if (Number.isFinite(n) && n >= 0) return n;
+  }
+  return undefined;
+};
+
+export const first = (a: Attributes, ...keys: string[]) => keys.map((k) => str(a, k)).find((v) => v !== undefined);
+
+/** Deeper JSON than this is kept as the raw string (PostgreSQL and the classifier would choke on it). */
+export const MAX_JSON_DEPTH = 64;
+
+function depth(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    if (Array.isArray(v)) for (const item of v) stack.push([item, d + 1]);
+    else if (isPlainObject(v)) for (const item of Object.values(v)) stack.push([item, d + 1]);
+  }
+  return max;
+}
+
+/** A structured attribute: JS exporters send JSON strings, others structured AnyValues; both are accepted. */
+export function structured(value: AttrValue | undefined): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return depth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? undefined : parsed;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tool-call arguments as the model wrote them: the object when the text is a JSON object, else the raw text. */
+export function writtenArguments(value: unknown): ToolArguments {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") {
+    const parsed = structured(value);
+    return isPlainObject(parsed) ? parsed : value;
+  }
+  if (isPlainObject(value) && depth(value, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH) return value;
+  return JSON.stringify(value) ?? "";
+}
+
+/** A text rendering of a result for the stored summary (at most 10,000 characters, as for ingest.batch). */
+export function summaryOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return text.length > 10_000 ? `${text.slice(0, 9_999)}…` : text;
+}
+
+/**
+ * Flattened lists (`llm.tools.0.tool.json_schema`, `gen_ai.completion.1.tool_calls.0.name`):
+ * the entries under `prefix` grouped by their index, in index order, each keyed by the rest of the name.
+ */
+export function indexed(a: Record<string, AttrValue>, prefix: string): Record<string, AttrValue>[] {
+  const groups = new Map<number, Record<string, AttrValue>>();
+  for (const [key, value] of Object.entries(a)) {
+    if (!key.startsWith(prefix)) continue;
+    const match = /^(\d{1,4})\.(.+)$/.exec(key.slice(prefix.length));
+    if (!match) continue;
+    const index = Number(match[1]);
+    if (!groups.has(index)) groups.set(index, {});
+    groups.get(index)![match[2]!] = value;
+  }
+  return [...groups.entries()].sort(([a], [b]) => a - b).map(([, group]) => group);
+}
+
+/**
+ * Tool definitions in any of the shapes the families emit: OpenAI's nested
+ * `{type:"function", function:{…}}`, the flat `{name, description, parameters}`, and the AI
+ * SDK's `inputSchema`. Definitions without a schema (content capture off) and provider tools are skipped.
+ */
+export function definitionFrom(raw: unknown): Definition | null {
+  const value = typeof raw === "string" ? structured(raw) : raw;
+  if (!isPlainObject(value)) return null;
+  const source = isPlainObject(value.function) ? value.function : value;
+  if (value.type !== undefined && value.type !== "function") return null;
+  const parameters = source.parameters ?? source.inputSchema ?? source.input_schema;
+  const schema = typeof parameters === "string" ? structured(parameters) : parameters;
+  if (typeof source.name !== "string" || !isPlainObject(schema)) return null;
+  return { name: source.name, ...(typeof source.description === "string" ? { description: source.description } : {}), parameters: schema };
+}
+
+/* ---------- stable ids ---------- */
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
+
+/**
+ * The event id of a tool call: its tool call id within the trace, or, when the
+ * instrumentation records none, the model-call span and the call's position in its output.
+ * The same span always gives the same id, so re-sent spans are duplicates.
+ */
+export function eventId(traceId: string, callId: string | undefined, modelSpanId: string, position: number): string {
+  if (callId === undefined) return `otel:${traceId}:${modelSpanId}:${position}`;
+  const id = `otel:${traceId}:${callId}`;
+  return id.length <= 128 ? id : `otel:${traceId}:h${hash(callId)}`;
+}
+
+/** The span's duration in whole milliseconds. */
+export const durationMs = (span: OtlpSpan) => (span.endNs > span.startNs ? Number((span.endNs - span.startNs) / 1_000_000n) : 0);
+
+/** An ISO timestamp (with microseconds lost) from unix nanoseconds. */
+export const isoFromNs = (ns: bigint) => new Date(Number(ns / 1_000_000n)).toISOString();
+
+export const isError = (span: OtlpSpan) => span.status.code === 2 || str(span.attributes, "error.type") !== undefined;
+
+/** The error text of a failed span: its status message, else its exception event's message, else error.type. */
+export function errorText(span: OtlpSpan): string | undefined {
+  const exception = span.events.find((e) => e.name === "exception");
+  return span.status.message || (exception && first(exception.attributes, "exception.message", "exception.type")) || str(span.attributes, "error.type");
+}
+
+/** A tool-execution piece: failed spans give their error text, others the recorded result. */
+export function toolPiece(family: Family, span: OtlpSpan, name: string, callId: string | undefined, result: unknown): ToolExecutionPiece {
+  const failed = isError(span);
+  const summary = failed ? errorText(span) : summaryOf(result);
+  return {
+    kind: "tool",
+    family,
+    span,
+    ...(callId ? { callId } : {}),
+    name,
+    status: failed ? "error" : "ok",
+    ...(summary ? { summary } : {}),
+    latencyMs: durationMs(span),
+  };
+}
+
+/** Usage with only the counts that were recorded; undefined when none was. */
+export function usageOf(counts: Usage): Usage | undefined {
+  const present = Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined)) as Usage;
+  return Object.keys(present).length ? present : undefined;
+}
+
+/** A model-call piece, leaving out what the span did not record. */
+export function modelPiece(
+  family: Family,
+  span: OtlpSpan,
+  fields: { runId?: string; model: ModelCallPiece["model"]; usage?: Usage; calls: WrittenCall[]; toolMessages: ToolMessage[]; definitions: Definition[] },
+): ModelCallPiece {
+  const { runId, usage, ...rest } = fields;
+  return { kind: "model", family, span, ...(runId ? { runId } : {}), ...(usage ? { usage } : {}), ...rest };
+}

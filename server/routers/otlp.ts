@@ -1,0 +1,7 @@
+import { otlpStats } from "../services/otlp/ingest-traces";
+import { projectProcedure, router } from "../trpc/init";
+
+export const otlpRouter = router({
+  /** When the project's last span arrived, and how many were ignored (not GenAI) or rejected, with the last reason. */
+  stats: projectProcedure("viewer").query(({ ctx }) => otlpStats(ctx.project.id)),
+});

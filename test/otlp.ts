@@ -1,0 +1,78 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opentelemetry/api";
+import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base";
+import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { POST } from "../app/v1/traces/route";
+
+/**
+ * The real OTLP route handler served over real HTTP on 127.0.0.1: a plain node server that
+ * hands each request to the route's exported POST (e2e/connect.spec.ts covers the Next.js server).
+ */
+export async function serveTraces() {
+  const server = createServer(async (req: IncomingMessage, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    // the body is read whole first: a refusal sent before the body was read resets keep-alive connections here
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const response = req.url === "/v1/traces" && req.method === "POST" ? await POST(request) : new Response("not found", { status: 404 });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1/traces`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A real OTLP exporter of either encoding, pointed at our server with a project key. */
+export function exporter(kind: "proto" | "json", url: string, key: string, gzip = false): SpanExporter {
+  const options = { url, headers: { Authorization: `Bearer ${key}` }, timeoutMillis: 10_000, ...(gzip ? { compression: CompressionAlgorithm.GZIP } : {}) };
+  return kind === "proto" ? new ProtoExporter(options) : new JsonExporter(options);
+}
+
+/** Sends spans through an exporter; resolves with the export result code (0 = success). */
+export const exportSpans = (target: SpanExporter, spans: ReadableSpan[]) =>
+  new Promise<{ code: number; error?: Error }>((resolve) => target.export(spans, resolve));
+
+/** Async context for the OpenTelemetry API (what @opentelemetry/context-async-hooks does), so child spans join their parent's trace. */
+class AsyncContext implements ContextManager {
+  private storage = new AsyncLocalStorage<Context>();
+  active = () => this.storage.getStore() ?? ROOT_CONTEXT;
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(ctx: Context, target: T): T {
+    if (typeof target !== "function") return target;
+    const run = (...args: unknown[]) => this.with(ctx, () => (target as (...a: unknown[]) => unknown)(...args));
+    return run as T;
+  }
+  enable = () => this;
+  disable = () => (this.storage.disable(), this);
+}
+
+let contextSet = false;
+
+/** A tracer whose finished spans are kept in memory, to be exported later in any grouping. */
+export function recordingTracer(name = "test") {
+  if (!contextSet) contextSet = context.setGlobalContextManager(new AsyncContext());
+  const memory = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
+  return { tracer: provider.getTracer(name), spans: () => memory.getFinishedSpans(), shutdown: () => provider.shutdown() };
+}
+
+/** Deterministic shuffle (seeded), so that a failing order can be replayed. */
+export function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed;
+  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31), state / 2 ** 31);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

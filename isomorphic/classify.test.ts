@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
-import { classifyCall, registryFrom, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
+import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
 import { schemaVersion } from "../server/domain/schema-version";
 
 const getloan = {
@@ -368,5 +368,44 @@ describe("classifyCall: schemas and safety", () => {
       }
     }
     expect([...found].sort()).toEqual(CATEGORIES.filter((c) => c !== "not_allowed").sort());
+  });
+});
+
+describe("classifyCall: patterns in linear time, own properties", () => {
+  const redos = { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } }, required: ["code"] };
+  const registry = registryFrom([{ name: "redos", version: "1", parameters: redos }]);
+
+  it("matches ^(a+)+$ against long inputs without backtracking (a RegExp would take hours on these)", () => {
+    for (const code of ["a".repeat(40) + "!", "a".repeat(10_000) + "!"]) {
+      const verdict = classifyCall({ tool: "redos", arguments: { code }, registry });
+      expect(verdict).toMatchObject({ valid: false, category: "out_of_range", path: "code" });
+      expect(verdict.message).toMatch(/^Error: 'code' must match the pattern \^\(a\+\)\+\$, you sent "a{20,}/);
+    }
+    expect(classifyCall({ tool: "redos", arguments: { code: "a".repeat(10_000) }, registry }).valid).toBe(true);
+  });
+
+  it("patternProperties go through RE2 too", () => {
+    const keyed = registryFrom([{ name: "keyed", version: "1", parameters: { type: "object", patternProperties: { "^(x+)+$": { type: "number" } } } }]);
+    expect(classifyCall({ tool: "keyed", arguments: { ["x".repeat(5_000)]: "no" }, registry: keyed })).toMatchObject({ valid: false, category: "wrong_type" });
+    expect(classifyCall({ tool: "keyed", arguments: { ["x".repeat(5_000) + "!"]: "no" }, registry: keyed }).valid).toBe(true);
+  });
+
+  it("does not count inherited members as present: required toString is missing from {}", () => {
+    const inherited = registryFrom([{ name: "inherited", version: "1", parameters: { type: "object", required: ["toString", "constructor"] } }]);
+    const verdict = classifyCall({ tool: "inherited", arguments: {}, registry: inherited });
+    expect(verdict.violations.map((v) => [v.category, v.path])).toEqual([
+      ["missing_argument", "toString"],
+      ["missing_argument", "constructor"],
+    ]);
+  });
+
+  it("a stored schema RE2 or the limits refuse (registered before they existed) is a ToolSchemaError, every time", () => {
+    for (const parameters of [
+      { type: "object", properties: { a: { type: "string", pattern: "(a)\\1" } } },
+      { type: "object", properties: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`p${i}`, { type: "string" }])) },
+    ]) {
+      const stored = registryFrom([{ name: "old", version: JSON.stringify(parameters).length.toString(), parameters }]);
+      for (let i = 0; i < 2; i++) expect(() => classifyCall({ tool: "old", arguments: { a: "aa" }, registry: stored })).toThrow(ToolSchemaError);
+    }
   });
 });

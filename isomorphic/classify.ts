@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
-import { createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
+import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
   name: string;
@@ -159,34 +159,42 @@ interface CompiledTool {
   parts: Map<unknown, ValidateFunction | null>;
 }
 
+/**
+ * Compiled validators kept, least recently used first out. Each is bounded by SCHEMA_LIMITS
+ * (docs/limits.md), so the cache is bounded in memory too. A schema that cannot be compiled is
+ * kept as its error, so that it is not tried again for every call.
+ */
 export const VALIDATOR_CACHE_LIMIT = 500;
-const validators = new Map<string, CompiledTool>();
+const validators = new Map<string, CompiledTool | ToolSchemaError>();
 
 function compiledTool(name: string, version: string, parameters: object): CompiledTool {
   const key = `${name}@${version}`;
-  const cached = validators.get(key);
-  if (cached) {
+  let compiled = validators.get(key);
+  if (compiled)
     validators.delete(key); // re-inserted below: the Map's order is least recently used first
-    validators.set(key, cached);
-    return cached;
-  }
-  const draft = schemaDraft(parameters as JsonObject);
-  if (!draft) throw new ToolSchemaError(`the schema of ${key} names an unsupported $schema`);
-  // One Ajv per schema, as schemas of different projects may reuse the same $id. Checking the schema
-  // against its meta-schema (checkJsonSchema did that at registration) would cost 20 ms per instance.
-  const ajv = createAjv(draft, { allErrors: true, verbose: true, validateSchema: false });
-  const schema = schemaForAjv(parameters as JsonObject, draft);
-  let validate: ValidateFunction;
-  try {
-    validate = ajv.compile(schema);
-  } catch (error) {
-    throw new ToolSchemaError(`the schema of ${key} cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const compiled: CompiledTool = { validate, ajv, schema, parts: new Map() };
+  else compiled = compile(key, parameters as JsonObject);
   validators.set(key, compiled);
   const oldest = validators.keys().next().value;
   if (validators.size > VALIDATOR_CACHE_LIMIT && oldest !== undefined) validators.delete(oldest);
+  if (compiled instanceof ToolSchemaError) throw compiled;
   return compiled;
+}
+
+function compile(key: string, parameters: JsonObject): CompiledTool | ToolSchemaError {
+  const draft = schemaDraft(parameters);
+  if (!draft) return new ToolSchemaError(`the schema of ${key} names an unsupported $schema`);
+  // Schemas stored before a limit or the RE2 engine came in may break them: such a call is stored unchecked.
+  const cost = checkSchemaCost(parameters);
+  if (!cost.ok) return new ToolSchemaError(`the schema of ${key} cannot be used: ${cost.message}`);
+  // One Ajv per schema, as schemas of different projects may reuse the same $id. Checking the schema
+  // against its meta-schema (checkJsonSchema did that at registration) would cost 20 ms per instance.
+  const ajv = createAjv(draft, { allErrors: true, verbose: true, validateSchema: false });
+  const schema = schemaForAjv(parameters, draft);
+  try {
+    return { validate: ajv.compile(schema), ajv, schema, parts: new Map() };
+  } catch (error) {
+    return new ToolSchemaError(`the schema of ${key} cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** The compiled Ajv validator for a tool's schema version (cached). */

@@ -1,9 +1,13 @@
 import type { ZodError } from "zod";
+import { formatPath } from "./json-walk";
 
 /** `events[3].timestamp`-style paths for zod issues, under an optional root path. */
 export function describeIssues(error: ZodError, root = ""): { path: string; message: string }[] {
   return error.issues.map((issue) => ({
-    path: issue.path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), root),
+    path: formatPath(
+      issue.path.map((key) => (typeof key === "number" ? key : String(key))),
+      root,
+    ),
     message: issue.message,
   }));
 }

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
+import { formatPath } from "../contracts/json-walk";
 import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
@@ -530,6 +531,5 @@ function humanPath(root: unknown, pointer: string): string {
 }
 
 function joinPath(base: string, key: string): string {
-  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return base ? `${base}.${key}` : key;
-  return `${base}[${JSON.stringify(key)}]`;
+  return formatPath([key], base);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
-import { pathOf, preview, unstorableText, walkJson, type PathKey } from "./json-walk";
+import type { PathSegment } from "../isomorphic/json-path";
+import { pathOf, preview, unstorableText, walkJson } from "../isomorphic/json-walk";
 
 /**
  * One tool request a model wrote, as the harness saw it (DESIGN.md, "The event").
@@ -76,7 +77,7 @@ const count = (what: string) =>
     .min(0, `${what} must be 0 or more`)
     .max(EVENT_LIMITS.int4, { error: (i) => `${what} must be at most ${thousands(EVENT_LIMITS.int4)} (a 32-bit integer), got ${shown(i.input)}` });
 
-type Problem = { path: PathKey[]; message: string };
+type Problem = { path: PathSegment[]; message: string };
 
 /**
  * What in the arguments PostgreSQL's jsonb cannot hold or JSON.stringify cannot write: too deep,

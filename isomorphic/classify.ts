@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
-import { formatPath } from "../contracts/json-walk";
+import { joinPath } from "./json-path";
 import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
@@ -520,7 +520,7 @@ function humanPath(root: unknown, pointer: string): string {
   for (const raw of pointer.split("/").slice(1)) {
     const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(current)) {
-      path += `[${segment}]`;
+      path = joinPath(path, Number(segment));
       current = current[Number(segment)];
     } else {
       path = joinPath(path, segment);
@@ -528,8 +528,4 @@ function humanPath(root: unknown, pointer: string): string {
     }
   }
   return path;
-}
-
-function joinPath(base: string, key: string): string {
-  return formatPath([key], base);
 }

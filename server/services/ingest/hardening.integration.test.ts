@@ -1,8 +1,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { GET as health } from "../../../app/api/health/route";
+import { pool } from "../../db/client";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+
+/** What /api/health does: a round trip to the database through the app's pool. */
+const health = async () => (await pool().query<{ up: number }>("SELECT 1 AS up")).rows[0]!.up;
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 afterAll(() => sql.end());
@@ -44,15 +47,23 @@ describe("hardening: one tenant's event or schema cannot stall the server or sin
     p = await project();
   });
 
-  it("a catastrophic pattern gets its verdict at once while /api/health keeps answering", async () => {
+  it("a catastrophic pattern gets its verdict at once while health checks keep answering", async () => {
     // With a backtracking RegExp, 40 a's and a "!" held the event loop for over a minute; 10,000 would take longer than the universe has.
     const events = ["a".repeat(40) + "!", "a".repeat(10_000) + "!", "a".repeat(10_000)].map((code) => makeEvent({ tool: "redos", arguments: { code } }));
     const { result, stallMs } = await longestStall(() => Promise.all([p.api.ingest.batch({ events }), health(), health()]));
-    expect(result[0]).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
-    expect(result.slice(1).map((r) => r.status)).toEqual([200, 200]);
+    const [ingested, ...healthChecks] = result;
+    expect(ingested).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
+    expect(healthChecks).toEqual([1, 1]);
     // A bound for correctness, not speed: backtracking would stall for minutes, linear matching for milliseconds.
     expect(stallMs).toBeLessThan(1000);
-    const stored = new Map((await rows(p.project.id, events.map((e) => e.id))).map((r) => [r.id, r.category ?? "valid"]));
+    const stored = new Map(
+      (
+        await rows(
+          p.project.id,
+          events.map((e) => e.id),
+        )
+      ).map((r) => [r.id, r.category ?? "valid"]),
+    );
     expect(events.map((e) => stored.get(e.id))).toEqual(["out_of_range", "out_of_range", "valid"]);
   });
 
@@ -93,7 +104,14 @@ describe("hardening: one tenant's event or schema cannot stall the server or sin
       expect(rejection.message).toMatch(message);
     });
 
-    const stored = new Map((await rows(p.project.id, events.map((e) => e.id))).map((r) => [r.id, r]));
+    const stored = new Map(
+      (
+        await rows(
+          p.project.id,
+          events.map((e) => e.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     expect(stored.size).toBe(good.length);
     expect(stored.get(good[3]!.id)).toMatchObject({ valid: false, category: "missing_argument" }); // {} has no own toString
     expect(Object.keys(stored.get(good[4]!.id).metadata).sort()).toEqual(["__proto__", "env"]);
@@ -127,7 +145,14 @@ describe("hardening: one tenant's event or schema cannot stall the server or sin
     ]);
     const events = [makeEvent({ tool: "legacy", arguments: { code: "aa" } }), makeEvent()];
     expect(await q.api.ingest.batch({ events })).toEqual({ accepted: 2, duplicates: 0, rejected: [] });
-    const stored = new Map((await rows(q.project.id, events.map((e) => e.id))).map((r) => [r.id, r]));
+    const stored = new Map(
+      (
+        await rows(
+          q.project.id,
+          events.map((e) => e.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     expect(stored.get(events[0]!.id)).toMatchObject({ valid: null, checked_valid: null });
     expect(stored.get(events[1]!.id)).toMatchObject({ valid: true, checked_valid: true });
   });

@@ -4,14 +4,13 @@
  * (JSON.parse is iterative, JSON.stringify and most validators are not).
  */
 
-/** A step of a path: an object key or an array index. */
-export type PathKey = string | number;
+import type { PathSegment } from "./json-path";
 
 /** One value met by walkJson, with how it was reached. `tag` is free for the visitor (e.g. "this is a subschema"). */
 export interface JsonNode {
   value: unknown;
   /** Key or index in the parent; undefined for the root. */
-  key: PathKey | undefined;
+  key: PathSegment | undefined;
   parent: JsonNode | undefined;
   /** 0 for the root, 1 for its members, … */
   depth: number;
@@ -40,19 +39,10 @@ export function walkJson(root: unknown, visit: (node: JsonNode) => boolean | "st
 }
 
 /** The keys from the root to this node. */
-export function pathOf(node: JsonNode): PathKey[] {
-  const path: PathKey[] = [];
+export function pathOf(node: JsonNode): PathSegment[] {
+  const path: PathSegment[] = [];
   for (let n: JsonNode | undefined = node; n?.parent; n = n.parent) path.push(n.key!);
   return path.reverse();
-}
-
-/** `a.b[2]["odd key"]`, for messages. */
-export function formatPath(path: PathKey[], root = ""): string {
-  return path.reduce<string>(
-    (text, key) =>
-      typeof key === "number" ? `${text}[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? (text ? `${text}.${key}` : key) : `${text}[${JSON.stringify(key)}]`,
-    root,
-  );
 }
 
 // A NUL, or a UTF-16 surrogate that is not half of a pair (with the u flag, a pair is one code point).

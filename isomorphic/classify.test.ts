@@ -408,3 +408,13 @@ describe("classifyCall: patterns in linear time, own properties", () => {
     }
   });
 });
+
+describe("classifyCall: deep arguments", () => {
+  it("describes a value nested 100,000 levels deep without overflowing the stack", () => {
+    const registry = registryFrom([{ name: "deepargs", version: "1", parameters: { type: "object", properties: { a: { type: "string" } } } }]);
+    const deep = JSON.parse("[".repeat(100_000) + "]".repeat(100_000));
+    const verdict = classifyCall({ tool: "deepargs", arguments: { a: deep }, registry });
+    expect(verdict).toMatchObject({ valid: false, category: "wrong_type", path: "a" });
+    expect(verdict.message).toMatch(/^Error: 'a' must be a string, you sent the array \[\[\[… \(an array nested too deeply to show\)/);
+  });
+});

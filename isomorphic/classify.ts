@@ -3,6 +3,7 @@ import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
 import { joinPath } from "./json-path";
+import { preview } from "./json-walk";
 import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
@@ -465,9 +466,7 @@ function typeFix(expected: string[], value: unknown): string {
   return `Send ${typeNames(expected)} instead.`;
 }
 
-function show(value: unknown): string {
-  return value === undefined ? "nothing" : truncate(JSON.stringify(value) ?? String(value));
-}
+const show = (value: unknown): string => preview(value);
 
 function choiceList(choices: unknown[]): string {
   const shown = choices.slice(0, 20).map((c) => (typeof c === "string" ? c : JSON.stringify(c)));

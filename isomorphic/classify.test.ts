@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
-import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
+import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES, type Verdict } from "./classify";
 
 const getloan = {
   type: "object",
@@ -333,6 +333,16 @@ describe("classifyCall: schemas and safety", () => {
     expect(validatorFor("cached", "v2", getloan)).not.toBe(first);
     for (let i = 0; i < VALIDATOR_CACHE_LIMIT; i++) validatorFor(`filler${i}`, "v1", { type: "object" });
     expect(validatorFor("cached", "v1", getloan)).not.toBe(first);
+  });
+
+  it("also bounds the cache by the total size of the cached schemas", () => {
+    const big = (i: number) => ({ type: "object", description: `${i} ${"x".repeat(60_000)}` });
+    const first = validatorFor("big0", "v1", big(0));
+    const fill = Math.ceil(VALIDATOR_CACHE_SCHEMA_BYTES / 60_000);
+    for (let i = 1; i < fill / 2; i++) validatorFor(`big${i}`, "v1", big(i));
+    expect(validatorFor("big0", "v1", big(0))).toBe(first); // within the budget, and now the most recently used
+    for (let i = 1; i <= fill; i++) validatorFor(`bigger${i}`, "v1", big(i));
+    expect(validatorFor("big0", "v1", big(0))).not.toBe(first);
   });
 
   it("does not let __proto__ or constructor keys pollute Object.prototype", () => {

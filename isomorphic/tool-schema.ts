@@ -202,7 +202,7 @@ function patternProblem(pattern: string, at: string): string | undefined {
  * only patterns RE2 can run. Walks the schema without recursion and before Ajv sees it, so a
  * schema nested 100,000 levels deep is refused rather than overflowing the stack.
  */
-export function checkSchemaCost(parameters: JsonObject): SchemaCheck {
+export function checkSchemaCost(parameters: JsonObject): { ok: true; bytes: number } | { ok: false; message: string } {
   const fix = "Fix the schema and register the tool again.";
   let problem: string | undefined;
   let subschemas = 0;
@@ -243,7 +243,7 @@ export function checkSchemaCost(parameters: JsonObject): SchemaCheck {
       message: `Error: parameters is ${bytes.toLocaleString("en")} bytes as JSON; a schema may be at most ${SCHEMA_LIMITS.bytes.toLocaleString("en")} bytes. Shorten descriptions and examples, split the tool into smaller tools, or define repeated parts once in $defs.`,
     };
   }
-  return { ok: true };
+  return { ok: true, bytes };
 }
 
 /** Is `parameters` a JSON Schema (draft 2020-12 or draft-07) for an object of arguments? */

@@ -13,7 +13,7 @@ export const MAX_EVENTS_PER_BATCH = 1000;
  * What one event may hold: only what the columns can store (docs/limits.md). Integers are
  * `integer` columns (32 bits); arguments and metadata are `jsonb`.
  */
-export const EVENT_LIMITS = {
+const EVENT_LIMITS = {
   int4: 2_147_483_647,
   /** Per call; float8 sums of a rollup bucket then cannot overflow (1.8e308 / 1e6 calls is beyond reach). */
   costUsd: 1_000_000,

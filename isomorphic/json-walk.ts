@@ -78,7 +78,7 @@ export function truncate(text: string, max = 60): string {
 }
 
 /** The first `length` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair. */
-export function cutText(text: string, length: number): string {
+function cutText(text: string, length: number): string {
   const code = text.charCodeAt(length - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }

@@ -130,7 +130,7 @@ export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonOb
  * the SDK runs. RE2 always matches by code point, as RegExp's `u` flag (Ajv's default) does.
  * Throws (RE2JSSyntaxException…) for what RE2 cannot run: backreferences and lookaround.
  */
-export const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)), { code: "re2js" });
+const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)), { code: "re2js" });
 
 export function createAjv(draft: SchemaDraft, options: Options = {}): AjvCore {
   // ownProperties: `required: ["toString"]` must not be satisfied by what {} inherits.

@@ -151,12 +151,10 @@ export const SCHEMA_LIMITS = {
 } as const;
 
 // Keywords whose value is a schema, a list of schemas or a map of schemas (draft-07 and 2020-12).
-const SUBSCHEMA = new Set(
-  ["additionalItems", "additionalProperties", "contains", "else", "if", "items", "not", "propertyNames", "then"].concat([
-    "unevaluatedItems",
-    "unevaluatedProperties",
-  ]),
-);
+const SUBSCHEMA = new Set([
+  ...["additionalItems", "additionalProperties", "contains", "else", "if", "items"],
+  ...["not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties"],
+]);
 const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const SUBSCHEMA_MAP = new Set(["$defs", "definitions", "dependentSchemas", "dependencies", "patternProperties", "properties"]);
 

@@ -1,9 +1,10 @@
 import type { ZodError } from "zod";
+import { joinPath } from "../isomorphic/json-path";
 
 /** `events[3].timestamp`-style paths for zod issues, under an optional root path. */
 export function describeIssues(error: ZodError, root = ""): { path: string; message: string }[] {
   return error.issues.map((issue) => ({
-    path: issue.path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), root),
+    path: issue.path.reduce<string>((path, key) => joinPath(path, typeof key === "number" ? key : String(key)), root),
     message: issue.message,
   }));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
-import { classifyCall, registryFrom, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
+import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES, type Verdict } from "./classify";
 
 const getloan = {
   type: "object",
@@ -335,6 +335,16 @@ describe("classifyCall: schemas and safety", () => {
     expect(validatorFor("cached", "v1", getloan)).not.toBe(first);
   });
 
+  it("also bounds the cache by the total size of the cached schemas", () => {
+    const big = (i: number) => ({ type: "object", description: `${i} ${"x".repeat(60_000)}` });
+    const first = validatorFor("big0", "v1", big(0));
+    const fill = Math.ceil(VALIDATOR_CACHE_SCHEMA_BYTES / 60_000);
+    for (let i = 1; i < fill / 2; i++) validatorFor(`big${i}`, "v1", big(i));
+    expect(validatorFor("big0", "v1", big(0))).toBe(first); // within the budget, and now the most recently used
+    for (let i = 1; i <= fill; i++) validatorFor(`bigger${i}`, "v1", big(i));
+    expect(validatorFor("big0", "v1", big(0))).not.toBe(first);
+  });
+
   it("does not let __proto__ or constructor keys pollute Object.prototype", () => {
     const loose = registryFrom([{ name: "loose", version: "1", parameters: { type: "object", properties: { a: { type: "object" } } } }]);
     for (const json of ['{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"polluted": 1}}}', '{"a": {"__proto__": {"polluted": 1}}}']) {
@@ -367,5 +377,54 @@ describe("classifyCall: schemas and safety", () => {
       }
     }
     expect([...found].sort()).toEqual(CATEGORIES.filter((c) => c !== "not_allowed").sort());
+  });
+});
+
+describe("classifyCall: patterns in linear time, own properties", () => {
+  const redos = { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } }, required: ["code"] };
+  const registry = registryFrom([{ name: "redos", version: "1", parameters: redos }]);
+
+  it("matches ^(a+)+$ against long inputs without backtracking (a RegExp would take hours on these)", () => {
+    for (const code of ["a".repeat(40) + "!", "a".repeat(10_000) + "!"]) {
+      const verdict = classifyCall({ tool: "redos", arguments: { code }, registry });
+      expect(verdict).toMatchObject({ valid: false, category: "out_of_range", path: "code" });
+      expect(verdict.message).toMatch(/^Error: 'code' must match the pattern \^\(a\+\)\+\$, you sent "a{20,}/);
+    }
+    expect(classifyCall({ tool: "redos", arguments: { code: "a".repeat(10_000) }, registry }).valid).toBe(true);
+  });
+
+  it("patternProperties go through RE2 too", () => {
+    const keyed = registryFrom([{ name: "keyed", version: "1", parameters: { type: "object", patternProperties: { "^(x+)+$": { type: "number" } } } }]);
+    expect(classifyCall({ tool: "keyed", arguments: { ["x".repeat(5_000)]: "no" }, registry: keyed })).toMatchObject({ valid: false, category: "wrong_type" });
+    expect(classifyCall({ tool: "keyed", arguments: { ["x".repeat(5_000) + "!"]: "no" }, registry: keyed }).valid).toBe(true);
+  });
+
+  it("does not count inherited members as present: required toString is missing from {}", () => {
+    const inherited = registryFrom([{ name: "inherited", version: "1", parameters: { type: "object", required: ["toString", "constructor"] } }]);
+    const verdict = classifyCall({ tool: "inherited", arguments: {}, registry: inherited });
+    expect(verdict.violations.map((v) => [v.category, v.path])).toEqual([
+      ["missing_argument", "toString"],
+      ["missing_argument", "constructor"],
+    ]);
+  });
+
+  it("a stored schema RE2 or the limits refuse (registered before they existed) is a ToolSchemaError, every time", () => {
+    for (const parameters of [
+      { type: "object", properties: { a: { type: "string", pattern: "(a)\\1" } } },
+      { type: "object", properties: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`p${i}`, { type: "string" }])) },
+    ]) {
+      const stored = registryFrom([{ name: "old", version: JSON.stringify(parameters).length.toString(), parameters }]);
+      for (let i = 0; i < 2; i++) expect(() => classifyCall({ tool: "old", arguments: { a: "aa" }, registry: stored })).toThrow(ToolSchemaError);
+    }
+  });
+});
+
+describe("classifyCall: deep arguments", () => {
+  it("describes a value nested 100,000 levels deep without overflowing the stack", () => {
+    const registry = registryFrom([{ name: "deepargs", version: "1", parameters: { type: "object", properties: { a: { type: "string" } } } }]);
+    const deep = JSON.parse("[".repeat(100_000) + "]".repeat(100_000));
+    const verdict = classifyCall({ tool: "deepargs", arguments: { a: deep }, registry });
+    expect(verdict).toMatchObject({ valid: false, category: "wrong_type", path: "a" });
+    expect(verdict.message).toMatch(/^Error: 'a' must be a string, you sent the array \[\[\[… \(an array nested too deeply to show\)/);
   });
 });

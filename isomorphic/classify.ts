@@ -3,7 +3,8 @@ import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
 import { joinPath } from "./json-path";
-import { createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
+import { preview } from "./json-walk";
+import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
   name: string;
@@ -160,34 +161,54 @@ interface CompiledTool {
   parts: Map<unknown, ValidateFunction | null>;
 }
 
+/**
+ * Compiled validators kept, least recently used first out, within two bounds: how many, and the
+ * sum of their schemas' sizes, since a validator's memory grows with its schema (about 45 KiB for
+ * a small schema, 765 KiB for one at SCHEMA_LIMITS; docs/limits.md). A schema that cannot be
+ * compiled is kept as its error, so that it is not tried again for every call.
+ */
 export const VALIDATOR_CACHE_LIMIT = 500;
-const validators = new Map<string, CompiledTool>();
+export const VALIDATOR_CACHE_SCHEMA_BYTES = 4 * 1024 * 1024;
+type Cached = { tool: CompiledTool | ToolSchemaError; bytes: number };
+const validators = new Map<string, Cached>();
+let cachedBytes = 0;
 
 function compiledTool(name: string, version: string, parameters: object): CompiledTool {
   const key = `${name}@${version}`;
-  const cached = validators.get(key);
+  let cached = validators.get(key);
   if (cached) {
     validators.delete(key); // re-inserted below: the Map's order is least recently used first
-    validators.set(key, cached);
-    return cached;
+  } else {
+    cached = compile(key, parameters as JsonObject);
+    cachedBytes += cached.bytes;
   }
-  const draft = schemaDraft(parameters as JsonObject);
-  if (!draft) throw new ToolSchemaError(`the schema of ${key} names an unsupported $schema`);
+  validators.set(key, cached);
+  for (const [oldest, entry] of validators) {
+    if (validators.size <= VALIDATOR_CACHE_LIMIT && cachedBytes <= VALIDATOR_CACHE_SCHEMA_BYTES) break;
+    if (oldest === key) break; // the one just used stays, whatever its size
+    validators.delete(oldest);
+    cachedBytes -= entry.bytes;
+  }
+  if (cached.tool instanceof ToolSchemaError) throw cached.tool;
+  return cached.tool;
+}
+
+function compile(key: string, parameters: JsonObject): Cached {
+  const failed = (message: string) => ({ tool: new ToolSchemaError(`the schema of ${key} ${message}`), bytes: 0 });
+  const draft = schemaDraft(parameters);
+  if (!draft) return failed("names an unsupported $schema");
+  // Schemas stored before a limit or the RE2 engine came in may break them: such a call is stored unchecked.
+  const cost = checkSchemaCost(parameters);
+  if (!cost.ok) return failed(`cannot be used: ${cost.message}`);
   // One Ajv per schema, as schemas of different projects may reuse the same $id. Checking the schema
   // against its meta-schema (checkJsonSchema did that at registration) would cost 20 ms per instance.
   const ajv = createAjv(draft, { allErrors: true, verbose: true, validateSchema: false });
-  const schema = schemaForAjv(parameters as JsonObject, draft);
-  let validate: ValidateFunction;
+  const schema = schemaForAjv(parameters, draft);
   try {
-    validate = ajv.compile(schema);
+    return { tool: { validate: ajv.compile(schema), ajv, schema, parts: new Map() }, bytes: cost.bytes };
   } catch (error) {
-    throw new ToolSchemaError(`the schema of ${key} cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(`cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const compiled: CompiledTool = { validate, ajv, schema, parts: new Map() };
-  validators.set(key, compiled);
-  const oldest = validators.keys().next().value;
-  if (validators.size > VALIDATOR_CACHE_LIMIT && oldest !== undefined) validators.delete(oldest);
-  return compiled;
 }
 
 /** The compiled Ajv validator for a tool's schema version (cached). */
@@ -457,9 +478,7 @@ function typeFix(expected: string[], value: unknown): string {
   return `Send ${typeNames(expected)} instead.`;
 }
 
-function show(value: unknown): string {
-  return value === undefined ? "nothing" : truncate(JSON.stringify(value) ?? String(value));
-}
+const show = (value: unknown): string => preview(value);
 
 function choiceList(choices: unknown[]): string {
   const shown = choices.slice(0, 20).map((c) => (typeof c === "string" ? c : JSON.stringify(c)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, checkJsonSchema, normalizeToolInput } from "./tool-schema";
+import { canonicalJson, checkJsonSchema, normalizeToolInput, SCHEMA_LIMITS } from "./tool-schema";
 
 const parameters = {
   type: "object",
@@ -109,5 +109,62 @@ describe("checkJsonSchema", () => {
     expect(refusal({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })).toBe(
       `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent "http://json-schema.org/draft-04/schema#". Use "https://json-schema.org/draft/2020-12/schema" or leave '$schema' out.`,
     );
+  });
+});
+
+describe("what one schema may cost", () => {
+  const refusal = (schema: unknown) => {
+    const result = checkJsonSchema(schema);
+    if (result.ok) throw new Error("expected a refusal");
+    return result.message;
+  };
+  const nested = (levels: number) => {
+    let schema: object = { type: "string" };
+    for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
+    return schema;
+  };
+
+  it("refuses patterns RE2 cannot run, saying which, where, why and how to fix it", () => {
+    const message = refusal({ type: "object", properties: { code: { type: "string", pattern: "^(a)\\1$" } } });
+    expect(message).toMatch(/^Error: the pattern "\^\(a\)\\\\1\$" at #\/properties\/code\/pattern cannot be used \(RE2 says: .*\)\./);
+    expect(message).toContain("no backreferences");
+    expect(message).toContain("Rewrite the pattern without them");
+    expect(refusal({ type: "object", patternProperties: { "^(?!x)": { type: "string" } } })).toMatch(
+      /the pattern "\^\(\?!x\)" at #\/patternProperties\/\^\(\?!x\) cannot be used.*lookaround/,
+    );
+    // not a schema keyword here: a property named "pattern"
+    expect(checkJsonSchema({ type: "object", properties: { pattern: { type: "string" } } })).toEqual({ ok: true });
+  });
+
+  it("accepts the patterns RE2 and JavaScript share, including \\u escapes and named groups", () => {
+    for (const pattern of ["^(a+)+$", "^[0-9]{4}$", "^\\u00e9+$", "^(?<year>\\d{4})-\\d{2}$", "^\\p{L}+$"]) {
+      expect(checkJsonSchema({ type: "object", properties: { a: { type: "string", pattern } } })).toEqual({ ok: true });
+    }
+  });
+
+  it("refuses a schema nested too deep, without overflowing the stack, at any depth", () => {
+    expect(checkJsonSchema(nested(SCHEMA_LIMITS.depth / 2 - 1))).toEqual({ ok: true });
+    for (const levels of [SCHEMA_LIMITS.depth, 1_000, 100_000]) {
+      expect(refusal(nested(levels))).toMatch(
+        /^Error: parameters is nested more than 64 levels deep \(objects and arrays\) at #\/properties\/a\/properties\/a\//,
+      );
+    }
+  });
+
+  it("refuses too many subschemas and too many bytes", () => {
+    const wide = (count: number) => ({
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: "string" }])),
+    });
+    expect(checkJsonSchema(wide(SCHEMA_LIMITS.subschemas - 1))).toEqual({ ok: true });
+    expect(refusal(wide(SCHEMA_LIMITS.subschemas))).toMatch(/holds more than 500 schemas .* the 501th is at #\/properties\/p499\)/);
+    const big = { type: "object", properties: { a: { type: "string", description: "x".repeat(SCHEMA_LIMITS.bytes) } } };
+    expect(refusal(big)).toMatch(/^Error: parameters is 65,\d{3} bytes as JSON; a schema may be at most 65,536 bytes\./);
+  });
+
+  it("refuses text PostgreSQL cannot store, in the schema and in the tool's name and description", () => {
+    expect(refusal({ type: "object", properties: { "a\u0000": { type: "string" } } })).toMatch(/the key "a\\u0000" at #\/properties\/a\\u0000 contains a NUL/);
+    expect(refusal({ type: "object", description: "\ud800" })).toMatch(/the string "\\ud800" at #\/description contains a lone UTF-16 surrogate/);
+    expect(normalizeToolInput({ name: "get\u0000loan", parameters })).toMatchObject({ ok: false, message: expect.stringContaining("'name'") });
   });
 });

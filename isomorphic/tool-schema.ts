@@ -1,7 +1,12 @@
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020";
 import type AjvCore from "ajv/dist/core";
+import type { RegExpEngine } from "ajv/dist/types";
 import addFormats from "ajv-formats";
+import { RE2JS } from "re2js";
+import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "./json-walk";
+
+export { truncate };
 
 export type JsonObject = Record<string, unknown>;
 
@@ -28,20 +33,16 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function truncate(text: string, max = 60): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** A short, human description of any value, for "you sent …". */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
-  if (Array.isArray(value)) return `the array ${truncate(JSON.stringify(value))}`;
+  if (Array.isArray(value)) return `the array ${preview(value)}`;
   if (typeof value === "object") {
     const keys = Object.keys(value);
     return keys.length === 0 ? "an empty object" : `an object with keys ${truncate(keys.join(", "))}`;
   }
-  if (typeof value === "string") return `the string ${truncate(JSON.stringify(value))}`;
+  if (typeof value === "string") return `the string ${preview(value)}`;
   return `the ${typeof value} ${truncate(String(value))}`;
 }
 
@@ -56,7 +57,7 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
 
   const { type } = input;
   if (type !== undefined && type !== "function" && type !== "custom") {
-    return fail(`Error: only function tools with a JSON Schema can be registered, you sent type ${truncate(JSON.stringify(type))}. ${SHAPES}`);
+    return fail(`Error: only function tools with a JSON Schema can be registered, you sent type ${preview(type)}. ${SHAPES}`);
   }
   const nested = type === "function" && "function" in input;
   if (nested && !isPlainObject(input.function)) {
@@ -71,6 +72,13 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
   }
   if (description !== undefined && typeof description !== "string") {
     return fail(`Error: '${prefix}description' must be a string, you sent ${describeValue(description)}. Send a plain-text description or leave it out.`);
+  }
+  for (const [field, text] of [
+    ["name", name],
+    ["description", description ?? ""],
+  ] as const) {
+    const problem = unstorableText(text);
+    if (problem) return fail(`Error: '${prefix}${field}' ${preview(text)} ${problem}.`);
   }
 
   const schemaKey = "parameters" in source || !("input_schema" in source) ? "parameters" : "input_schema";
@@ -113,10 +121,127 @@ export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonOb
   return parameters.$schema === undefined ? schema : { ...schema, $schema: META_SCHEMA[draft] };
 }
 
+/**
+ * Ajv's engine for `pattern` and `patternProperties`: RE2 instead of the backtracking RegExp, so
+ * matching takes time linear in the input whatever the pattern (with RegExp, `^(a+)+$` against 40
+ * a's and a "!" held the event loop for over a minute). The RE2 port is re2js, plain JavaScript:
+ * it installs offline with `npm ci` and loads no native addon (`re2`) or WebAssembly (`re2-wasm`),
+ * so the same check runs on the server, in the browser, in edge runtimes, Bun and Deno, wherever
+ * the SDK runs. RE2 always matches by code point, as RegExp's `u` flag (Ajv's default) does.
+ * Throws (RE2JSSyntaxException…) for what RE2 cannot run: backreferences and lookaround.
+ */
+const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)), { code: "re2js" });
+
 export function createAjv(draft: SchemaDraft, options: Options = {}): AjvCore {
-  const ajv = draft === "draft-07" ? new Ajv({ strict: false, logger: false, ...options }) : new Ajv2020({ strict: false, logger: false, ...options });
+  // ownProperties: `required: ["toString"]` must not be satisfied by what {} inherits.
+  const all: Options = { strict: false, logger: false, ownProperties: true, inlineRefs: false, code: { regExp: re2Engine }, ...options };
+  const ajv = draft === "draft-07" ? new Ajv(all) : new Ajv2020(all);
   addFormats(ajv);
   return ajv;
+}
+
+/** What one tool schema may cost; docs/limits.md has the measurements behind these numbers. */
+export const SCHEMA_LIMITS = {
+  /** Bytes of the schema's canonical JSON. */
+  bytes: 64 * 1024,
+  /** Nesting of objects and arrays in the schema document. */
+  depth: 64,
+  /** Schemas within the schema: each property, item, anyOf branch, $defs entry… */
+  subschemas: 500,
+} as const;
+
+// Keywords whose value is a schema, a list of schemas or a map of schemas (draft-07 and 2020-12).
+const SUBSCHEMA = new Set([
+  ...["additionalItems", "additionalProperties", "contains", "else", "if", "items"],
+  ...["not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties"],
+]);
+const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const SUBSCHEMA_MAP = new Set(["$defs", "definitions", "dependentSchemas", "dependencies", "patternProperties", "properties"]);
+
+type Role = "schema" | "list" | "map" | undefined;
+
+function roleOf(node: JsonNode): Role {
+  const parent = node.parent;
+  if (!parent) return "schema";
+  if (parent.tag === "list" || parent.tag === "map") return "schema";
+  if (parent.tag !== "schema" || typeof node.key !== "string") return undefined;
+  if (SUBSCHEMA_LIST.has(node.key) && Array.isArray(node.value)) return "list";
+  if (SUBSCHEMA_MAP.has(node.key) && isPlainObject(node.value)) return "map";
+  return SUBSCHEMA.has(node.key) ? "schema" : undefined;
+}
+
+/** `#/properties/code/pattern`: where in the schema, as a JSON Pointer (control characters and lone surrogates escaped as in JSON). */
+function pointer(node: JsonNode, ...more: string[]): string {
+  const keys = [...pathOf(node).map(String), ...more];
+  return `#${keys.map((key) => `/${JSON.stringify(key.replace(/~/g, "~0").replace(/\//g, "~1")).slice(1, -1)}`).join("")}`;
+}
+
+function patternProblem(pattern: string, at: string): string | undefined {
+  try {
+    re2Engine(pattern, "u");
+    return undefined;
+  } catch (error) {
+    try {
+      new RegExp(pattern, "u"); // compiling only: RegExp backtracks when matching, not here
+    } catch (syntax) {
+      return `Error: the pattern ${preview(pattern)} at ${at} is not a valid regular expression: ${syntax instanceof Error ? syntax.message : String(syntax)}. Fix the pattern and register the tool again.`;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return (
+      `Error: the pattern ${preview(pattern)} at ${at} cannot be used (RE2 says: ${reason}). Toolgate matches patterns with RE2, which takes time ` +
+      `linear in the input and therefore has no backreferences (\\1, \\k<name>) and no lookaround ((?=…), (?!…), (?<=…), (?<!…)). ` +
+      `Rewrite the pattern without them, or leave it out and check that rule in the tool itself.`
+    );
+  }
+}
+
+/**
+ * Whether one schema stays within SCHEMA_LIMITS, holds only text PostgreSQL can store, and has
+ * only patterns RE2 can run. Walks the schema without recursion and before Ajv sees it, so a
+ * schema nested 100,000 levels deep is refused rather than overflowing the stack.
+ */
+export function checkSchemaCost(parameters: JsonObject): { ok: true; bytes: number } | { ok: false; message: string } {
+  const fix = "Fix the schema and register the tool again.";
+  let problem: string | undefined;
+  let subschemas = 0;
+  walkJson(parameters, (node) => {
+    const role = roleOf(node);
+    node.tag = role;
+    if (node.depth > SCHEMA_LIMITS.depth) {
+      problem = `Error: parameters is nested more than ${SCHEMA_LIMITS.depth} levels deep (objects and arrays) at ${pointer(node)}. Flatten the schema, or define repeated parts once in $defs and refer to them with $ref.`;
+      return "stop";
+    }
+    const text = typeof node.key === "string" ? unstorableText(node.key) : undefined;
+    const valueText = typeof node.value === "string" ? unstorableText(node.value) : undefined;
+    if (text || valueText) {
+      problem = `Error: ${text ? `the key ${preview(node.key)}` : `the string ${preview(node.value)}`} at ${pointer(node)} ${text ?? valueText}. ${fix}`;
+      return "stop";
+    }
+    if (role !== "schema" || !(isPlainObject(node.value) || typeof node.value === "boolean")) return true;
+    if (++subschemas > SCHEMA_LIMITS.subschemas) {
+      problem = `Error: parameters holds more than ${SCHEMA_LIMITS.subschemas} schemas (each property, item, anyOf branch and $defs entry counts; the ${SCHEMA_LIMITS.subschemas + 1}th is at ${pointer(node)}). Split the tool into smaller tools, or define repeated parts once in $defs and refer to them with $ref.`;
+      return "stop";
+    }
+    const schema = node.value;
+    if (!isPlainObject(schema)) return true;
+    if (typeof schema.pattern === "string") problem = patternProblem(schema.pattern, pointer(node, "pattern"));
+    if (!problem && isPlainObject(schema.patternProperties)) {
+      for (const key of Object.keys(schema.patternProperties)) {
+        problem = patternProblem(key, pointer(node, "patternProperties", key));
+        if (problem) break;
+      }
+    }
+    return problem ? "stop" : true;
+  });
+  if (problem) return { ok: false, message: problem };
+  const bytes = new TextEncoder().encode(canonicalJson(parameters)).length;
+  if (bytes > SCHEMA_LIMITS.bytes) {
+    return {
+      ok: false,
+      message: `Error: parameters is ${bytes.toLocaleString("en")} bytes as JSON; a schema may be at most ${SCHEMA_LIMITS.bytes.toLocaleString("en")} bytes. Shorten descriptions and examples, split the tool into smaller tools, or define repeated parts once in $defs.`,
+    };
+  }
+  return { ok: true, bytes };
 }
 
 /** Is `parameters` a JSON Schema (draft 2020-12 or draft-07) for an object of arguments? */
@@ -128,14 +253,16 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
       `Error: parameters must be a JSON Schema object, you sent ${describeValue(parameters)}. Send a schema such as {"type": "object", "properties": {…}}.`,
     );
   }
+  const cost = checkSchemaCost(parameters);
+  if (!cost.ok) return cost;
   const draft = schemaDraft(parameters);
   if (!draft) {
     return fail(
-      `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent ${truncate(JSON.stringify(parameters.$schema))}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
+      `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
     );
   }
   if (parameters.type !== undefined ? parameters.type !== "object" : !("properties" in parameters)) {
-    const sent = parameters.type !== undefined ? `type ${truncate(JSON.stringify(parameters.type))}` : "a schema with neither type nor properties";
+    const sent = parameters.type !== undefined ? `type ${preview(parameters.type)}` : "a schema with neither type nor properties";
     return fail(`Error: parameters must describe an object of arguments, you sent ${sent}. Use {"type": "object", "properties": {…}} at the top level.`);
   }
 

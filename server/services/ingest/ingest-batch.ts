@@ -2,6 +2,7 @@ import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEven
 import { describeIssues, issueLine } from "../../../contracts/issues";
 import { invalid } from "../../domain/errors";
 import type { PoolClient } from "pg";
+import { timeSlicer } from "../../domain/time-slice";
 import { pool } from "../../db/client";
 import { loadToolVersions, registryResolver } from "../tools/registry";
 import { verdictFor } from "./verdicts";
@@ -24,7 +25,9 @@ export async function ingestBatch(projectId: string, events: unknown[]): Promise
   const registry = registryResolver(await loadToolVersions(projectId));
   const calls: PreparedCall[] = [];
 
-  events.forEach((raw, index) => {
+  const pause = timeSlicer();
+  for (const [index, raw] of events.entries()) {
+    await pause(); // compiling a tool's schema on first use may take 100 ms (docs/limits.md)
     const parsed = eventSchema.safeParse(raw);
     if (!parsed.success) {
       const issues = describeIssues(parsed.error, `events[${index}]`);
@@ -35,15 +38,15 @@ export async function ingestBatch(projectId: string, events: unknown[]): Promise
         path: issues[0]!.path,
         message: issues.map(issueLine).join("; "),
       });
-      return;
+      continue;
     }
     if (seen.has(parsed.data.id)) {
       duplicates++;
-      return;
+      continue;
     }
     seen.add(parsed.data.id);
     calls.push({ event: parsed.data, verdict: verdictFor(parsed.data, registry) });
-  });
+  }
 
   const accepted = await writeInTransaction(projectId, calls);
   return { accepted, duplicates: duplicates + calls.length - accepted, rejected };

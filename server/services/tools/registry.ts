@@ -1,6 +1,7 @@
 import { registryFrom, type RegisteredTool, type ToolRegistry } from "../../../isomorphic/classify";
 import { invalid } from "../../domain/errors";
-import { checkJsonSchema, normalizeToolInput } from "../../../isomorphic/tool-schema";
+import { checkJsonSchema, normalizeToolInput, type ToolDefinition } from "../../../isomorphic/tool-schema";
+import { timeSlicer } from "../../domain/time-slice";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
 import { verdictFor } from "../ingest/verdicts";
@@ -14,13 +15,19 @@ export type RegisterResult = { name: string; version: string; created: boolean }
  */
 export async function registerTools(projectId: string, inputs: unknown[], source: "api" | "otlp" = "api"): Promise<RegisterResult[]> {
   const problems: string[] = [];
-  const tools = inputs.flatMap((input, index) => {
+  const tools: (ToolDefinition & { version: string })[] = [];
+  const pause = timeSlicer(); // compiling a schema may take 150 ms (docs/limits.md), and a call may hold 500
+  for (const [index, input] of inputs.entries()) {
+    await pause();
     const normalized = normalizeToolInput(input);
-    if (!normalized.ok) return (problems.push(`tools[${index}]: ${normalized.message}`), []);
+    if (!normalized.ok) {
+      problems.push(`tools[${index}]: ${normalized.message}`);
+      continue;
+    }
     const check = checkJsonSchema(normalized.tool.parameters);
-    if (!check.ok) return (problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`), []);
-    return [{ ...normalized.tool, version: schemaVersion(normalized.tool.parameters) }];
-  });
+    if (!check.ok) problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`);
+    else tools.push({ ...normalized.tool, version: schemaVersion(normalized.tool.parameters) });
+  }
   if (problems.length) throw invalid(problems.join(" "));
 
   const results: RegisterResult[] = [];

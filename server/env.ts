@@ -28,6 +28,12 @@ const envSchema = z.object({
   TOOLGATE_EXPORT_IDLE_SECONDS: z.coerce.number().positive().default(60),
   /** CSV exports running at once per app instance (each holds a database connection) */
   TOOLGATE_EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(4),
+  /** How many reverse proxies in front of the app append to X-Forwarded-For: false = none (the header is ignored), true = 1. */
+  TOOLGATE_TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+)$/, 'must be "true", "false" or the number of proxies in front of the app')
+    .default("false")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { cx } from "../ui";
 import { changedCount, diffArguments, type DiffLine, type DiffOp } from "./json-diff";
+import { parsedArguments } from "../../isomorphic/json-path";
 import { exceedsViewLimits } from "./json-view";
-import { parsedArguments } from "./json-path";
 
 const STYLE: Record<DiffOp, { sign: string; row: string; words: string }> = {
   same: { sign: " ", row: "text-slate-600", words: "unchanged" },

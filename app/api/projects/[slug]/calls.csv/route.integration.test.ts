@@ -48,6 +48,14 @@ async function csvOver(slug: string, cookie: string, filter: Record<string, stri
   return parseCsv(await response.text());
 }
 
+/** `count` calls of about 2 KB each (the arguments) under the run `run-<name>`, ids `<name>-1`, `<name>-2`, … */
+const bulkCalls = (projectId: string, name: string, count: number) =>
+  sql.query(
+    `INSERT INTO tool_calls (project_id, id, run_id, timestamp, model_name, tool, arguments)
+     SELECT $1, $2 || '-' || i, 'run-' || $2, now() - i * interval '1 ms', 'm', 'getloan', to_jsonb(repeat('x', 2000)) FROM generate_series(1, $3::int) i`,
+    [projectId, name, count],
+  );
+
 /** Database connections the app's pool hands out from now on (stop() ends the watch). */
 function watchConnections() {
   const clients: pg.PoolClient[] = [];
@@ -76,11 +84,7 @@ describe("CSV export of the calls explorer", () => {
 
   it("a paused download stops the reading from PostgreSQL (bounded buffer), and aborting it ends the query and frees the connection", async () => {
     // ~40 MB of CSV: more than the socket buffers on both sides hold
-    await sql.query(
-      `INSERT INTO tool_calls (project_id, id, run_id, timestamp, model_name, tool, arguments)
-       SELECT $1, 'big-' || i, 'run-big', now() - i * interval '1 ms', 'm', 'getloan', to_jsonb(repeat('x', 2000)) FROM generate_series(1, 20000) i`,
-      [p.project.id],
-    );
+    await bulkCalls(p.project.id, "big", 20000);
     const total = 20000 * 2000;
     const watch = watchConnections();
 
@@ -109,11 +113,7 @@ describe("CSV export of the calls explorer", () => {
   });
 
   it("an export whose client reads nothing for the idle time is cancelled and its connection freed", async () => {
-    await sql.query(
-      `INSERT INTO tool_calls (project_id, id, run_id, timestamp, model_name, tool, arguments)
-       SELECT $1, 'idle-' || i, 'run-idle', now() - i * interval '1 ms', 'm', 'getloan', to_jsonb(repeat('y', 2000)) FROM generate_series(1, 5000) i`,
-      [p.project.id],
-    );
+    await bulkCalls(p.project.id, "idle", 5000);
     const watch = watchConnections();
     const reader = (await streamCallsCsv(p.project.id, { runId: "run-idle" }, { idleMs: 300 })).getReader();
     watch.stop();
@@ -128,11 +128,7 @@ describe("CSV export of the calls explorer", () => {
 
   it("at most TOOLGATE_EXPORT_MAX_CONCURRENT exports run at once; one more is answered 429 with Retry-After", async () => {
     // more than a stream's high-water mark each, so that none ends without a reader
-    await sql.query(
-      `INSERT INTO tool_calls (project_id, id, run_id, timestamp, model_name, tool, arguments)
-       SELECT $1, 'cap-' || i, 'run-cap', now() - i * interval '1 ms', 'm', 'getloan', to_jsonb(repeat('z', 2000)) FROM generate_series(1, 300) i`,
-      [p.project.id],
-    );
+    await bulkCalls(p.project.id, "cap", 300);
     const running = await Promise.all(Array.from({ length: 4 }, () => streamCallsCsv(p.project.id, { runId: "run-cap" })));
     const refused = await fetch(`${base}/${p.project.slug}`, { headers: { cookie } });
     expect(refused.status).toBe(429);

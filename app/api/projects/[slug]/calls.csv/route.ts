@@ -2,7 +2,7 @@ import { callsFilterInput } from "@/contracts/metrics";
 import { describeIssues, issueLine } from "@/contracts/issues";
 import { streamCallsCsv } from "@/server/services/calls/call-list";
 import { errorResponse } from "@/server/trpc/init";
-import { projectForRequest } from "../project-access";
+import { projectForRequest } from "@/server/http-access";
 
 export const dynamic = "force-dynamic";
 

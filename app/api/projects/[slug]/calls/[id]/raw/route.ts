@@ -1,7 +1,7 @@
 import { decodeParam } from "@/components/calls/format";
 import { rawCallJson } from "@/server/services/calls/call-detail";
 import { errorResponse } from "@/server/trpc/init";
-import { projectForRequest } from "../../../project-access";
+import { projectForRequest } from "@/server/http-access";
 
 export const dynamic = "force-dynamic";
 

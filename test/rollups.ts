@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { ROLLUPS_FROM_CALLS } from "../server/services/metrics/rebuild-rollups";
+import { ROLLUPS_FROM_CALLS } from "../server/services/rollups/rebuild";
 
 /**
  * Rows in which a rollup table, kept up batch by batch, differs from the same rollup computed

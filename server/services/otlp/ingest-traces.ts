@@ -1,6 +1,6 @@
 import { MAX_EVENTS_PER_BATCH } from "../../../contracts/event";
 import { DomainError } from "../../domain/errors";
-import { assemble, spanKey, type AssembledCall } from "../../domain/otlp/assemble";
+import { assemble, spanKey, type AssembledCall, type AssembledResult } from "../../domain/otlp/assemble";
 import type { Definition } from "../../domain/otlp/pieces";
 import type { DecodedRequest, SpanProblem } from "../../domain/otlp/wire";
 import { pool } from "../../db/client";
@@ -53,6 +53,10 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
   }
   const steps = await stepsOf(projectId, runIds);
 
+  // a result that came in this same request is written with its call (no second write of the row)
+  const best = new Map<string, (typeof assembled.results)[number]>();
+  for (const r of assembled.results) if ((best.get(r.callId)?.priority ?? 0) < r.priority) best.set(r.callId, r);
+
   let accepted = 0;
   let duplicates = 0;
   for (let start = 0; start < assembled.calls.length; start += MAX_EVENTS_PER_BATCH) {
@@ -60,6 +64,7 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     const events = chunk.map((call) => ({
       ...call.event,
       step: steps.get(`${call.event.runId}\n${call.modelSpan}`),
+      ...resultOf(best.get(call.event.id)),
       ...(call.definition ? { toolVersion: versions.get(definitionKey(call.span, call.definition)) } : {}),
     }));
     const result = await ingestBatch(projectId, events);
@@ -91,6 +96,9 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
   await recordStats(projectId, result);
   return result;
 }
+
+const resultOf = (r: AssembledResult | undefined) =>
+  r ? { result: { status: r.status, ...(r.summary ? { summary: r.summary } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}) } } : {};
 
 const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey(span)}\n${d.name}`;
 

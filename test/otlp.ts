@@ -2,7 +2,6 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opentelemetry/api";
-import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
@@ -30,8 +29,15 @@ export async function serveTraces() {
 }
 
 /** A real OTLP exporter of either encoding, pointed at our server with a project key. */
+type ExporterOptions = NonNullable<ConstructorParameters<typeof ProtoExporter>[0]>;
+
 export function exporter(kind: "proto" | "json", url: string, key: string, gzip = false): SpanExporter {
-  const options = { url, headers: { Authorization: `Bearer ${key}` }, timeoutMillis: 10_000, ...(gzip ? { compression: CompressionAlgorithm.GZIP } : {}) };
+  const options = {
+    url,
+    headers: { Authorization: `Bearer ${key}` },
+    timeoutMillis: 10_000,
+    ...(gzip ? { compression: "gzip" as ExporterOptions["compression"] } : {}),
+  };
   return kind === "proto" ? new ProtoExporter(options) : new JsonExporter(options);
 }
 

@@ -5,6 +5,8 @@ import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opent
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import pg from "pg";
+import { afterAll, beforeAll, inject } from "vitest";
 import { POST } from "../app/v1/traces/route";
 
 /**
@@ -81,4 +83,20 @@ export function shuffled<T>(items: T[], seed: number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** For a test file: the traces server for its tests (`served.url` once they run) and a pool on the test database. */
+export function servedTraces() {
+  const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+  const served = { url: "", sql };
+  let server: Awaited<ReturnType<typeof serveTraces>> | undefined;
+  beforeAll(async () => {
+    server = await serveTraces();
+    served.url = server.url;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sql.end();
+  });
+  return served;
 }

@@ -2,10 +2,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opentelemetry/api";
-import { CompressionAlgorithm } from "@opentelemetry/otlp-exporter-base";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import pg from "pg";
+import { afterAll, beforeAll, inject } from "vitest";
 import { POST } from "../app/v1/traces/route";
 
 /**
@@ -30,8 +31,15 @@ export async function serveTraces() {
 }
 
 /** A real OTLP exporter of either encoding, pointed at our server with a project key. */
+type ExporterOptions = NonNullable<ConstructorParameters<typeof ProtoExporter>[0]>;
+
 export function exporter(kind: "proto" | "json", url: string, key: string, gzip = false): SpanExporter {
-  const options = { url, headers: { Authorization: `Bearer ${key}` }, timeoutMillis: 10_000, ...(gzip ? { compression: CompressionAlgorithm.GZIP } : {}) };
+  const options = {
+    url,
+    headers: { Authorization: `Bearer ${key}` },
+    timeoutMillis: 10_000,
+    ...(gzip ? { compression: "gzip" as ExporterOptions["compression"] } : {}),
+  };
   return kind === "proto" ? new ProtoExporter(options) : new JsonExporter(options);
 }
 
@@ -75,4 +83,20 @@ export function shuffled<T>(items: T[], seed: number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+/** For a test file: the traces server for its tests (`served.url` once they run) and a pool on the test database. */
+export function servedTraces() {
+  const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+  const served = { url: "", sql };
+  let server: Awaited<ReturnType<typeof serveTraces>> | undefined;
+  beforeAll(async () => {
+    server = await serveTraces();
+    served.url = server.url;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sql.end();
+  });
+  return served;
 }

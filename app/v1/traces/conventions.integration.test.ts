@@ -1,19 +1,11 @@
-import pg from "pg";
 import { context, SpanStatusCode, trace, type Attributes, type Tracer } from "@opentelemetry/api";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeProject } from "@/test/fixtures";
-import { exporter, exportSpans, recordingTracer, serveTraces, shuffled } from "@/test/otlp";
+import { exporter, exportSpans, recordingTracer, servedTraces, shuffled } from "@/test/otlp";
 import { callsByToolCallId, storedState } from "@/test/otlp-state";
 
-const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
-let server: Awaited<ReturnType<typeof serveTraces>>;
-beforeAll(async () => {
-  server = await serveTraces();
-});
-afterAll(async () => {
-  await server.close();
-  await sql.end();
-});
+const served = servedTraces();
+const { sql } = served;
 
 async function project() {
   const p = await makeProject();
@@ -119,7 +111,7 @@ describe("OpenTelemetry GenAI spans", () => {
       const p = await project();
       const recorder = recordingTracer();
       genAiRun(recorder.tracer, `conv-${kind}`);
-      const result = await exportSpans(exporter(kind, server.url, p.key), recorder.spans());
+      const result = await exportSpans(exporter(kind, served.url, p.key), recorder.spans());
       expect(result.code).toBe(0);
 
       const calls = await callsByToolCallId(sql, p.project.id);
@@ -176,13 +168,13 @@ describe("OpenTelemetry GenAI spans", () => {
     const spans = recorder.spans();
 
     const whole = await project();
-    expect((await exportSpans(exporter("proto", server.url, whole.key), spans)).code).toBe(0);
+    expect((await exportSpans(exporter("proto", served.url, whole.key), spans)).code).toBe(0);
     const expected = await storedState(sql, whole.project.id);
     expect(expected.calls).toHaveLength(4);
 
     for (const seed of [1, 42]) {
       const split = await project();
-      const target = exporter(seed % 2 ? "proto" : "json", server.url, split.key);
+      const target = exporter(seed % 2 ? "proto" : "json", served.url, split.key);
       const order = shuffled(spans, seed);
       // one span per request, in shuffled order, then everything again in another order
       for (const s of order) expect((await exportSpans(target, [s])).code).toBe(0);
@@ -192,7 +184,7 @@ describe("OpenTelemetry GenAI spans", () => {
 
     // every span in a request of its own, all at once, twice over
     const concurrent = await project();
-    const target = exporter("proto", server.url, concurrent.key);
+    const target = exporter("proto", served.url, concurrent.key);
     const results = await Promise.all([...spans, ...shuffled(spans, 3)].map((s) => exportSpans(target, [s])));
     expect(results.map((r) => r.code)).toEqual(results.map(() => 0));
     expect(await storedState(sql, concurrent.project.id)).toEqual(expected);
@@ -238,7 +230,7 @@ describe("OpenInference spans", () => {
       span(tracer, "search", 12, 13, { "openinference.span.kind": "TOOL", "tool.name": "search", "tool_call.id": "oi_2", "output.value": "3 results" }),
     );
     root.end(at(20));
-    expect((await exportSpans(exporter("json", server.url, p.key), spans())).code).toBe(0);
+    expect((await exportSpans(exporter("json", served.url, p.key), spans())).code).toBe(0);
 
     const calls = await callsByToolCallId(sql, p.project.id);
     expect(calls.size).toBe(2);
@@ -304,7 +296,7 @@ describe("OpenLLMetry spans", () => {
       });
       workflow.end(at(20));
     });
-    expect((await exportSpans(exporter("proto", server.url, p.key, true), spans())).code).toBe(0);
+    expect((await exportSpans(exporter("proto", served.url, p.key, true), spans())).code).toBe(0);
 
     const { rows } = await sql.query(`SELECT * FROM tool_calls WHERE project_id = $1 ORDER BY step`, [p.project.id]);
     expect(rows).toHaveLength(2);

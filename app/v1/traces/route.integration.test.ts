@@ -1,9 +1,8 @@
 import { gzipSync } from "node:zlib";
-import pg from "pg";
 import { diag, DiagLogLevel, type Tracer } from "@opentelemetry/api";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { makeProject, withKey } from "@/test/fixtures";
-import { exporter, exportSpans, recordingTracer, serveTraces } from "@/test/otlp";
+import { exporter, exportSpans, recordingTracer, servedTraces } from "@/test/otlp";
 
 // This file's limits: small enough to reach in a test (env() reads them at the first request).
 const LIMIT = 512 * 1024;
@@ -11,16 +10,11 @@ const RATE = 15;
 process.env.TOOLGATE_BODY_LIMIT_BYTES = String(LIMIT);
 process.env.TOOLGATE_API_RATE_PER_MINUTE = String(RATE);
 
-const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
-let server: Awaited<ReturnType<typeof serveTraces>>;
-beforeAll(async () => {
-  server = await serveTraces();
-});
+const served = servedTraces();
+const { sql } = served;
 afterAll(async () => {
   delete process.env.TOOLGATE_BODY_LIMIT_BYTES;
   delete process.env.TOOLGATE_API_RATE_PER_MINUTE;
-  await server.close();
-  await sql.end();
 });
 
 async function project() {
@@ -64,7 +58,7 @@ function chatSpan(calls: { id: string; name: string; arguments: unknown }[], ext
 const request = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "t" }, spans }] }] });
 
 function post(key: string | null, body: BodyInit, headers: Record<string, string> = {}) {
-  return fetch(server.url, {
+  return fetch(served.url, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers },
     body,
@@ -126,7 +120,7 @@ describe("POST /v1/traces", () => {
       });
     chat(tracer, "fine").end();
     chat(tracer, "x".repeat(201)).end();
-    expect((await exportSpans(exporter("proto", server.url, p.key), spans())).code).toBe(0);
+    expect((await exportSpans(exporter("proto", served.url, p.key), spans())).code).toBe(0);
     diag.disable();
     expect(warnings.join("\n")).toMatch(/Partial Success.*"rejectedSpans":"?1"?.*tool is at most 200 characters/);
     expect(await calls(p.project.id)).toHaveLength(1);

@@ -1,11 +1,10 @@
-import pg from "pg";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { z } from "zod";
 import { makeProject } from "@/test/fixtures";
-import { exporter, recordingTracer, serveTraces } from "@/test/otlp";
+import { exporter, recordingTracer, servedTraces } from "@/test/otlp";
 import { callsByToolCallId, storedState } from "@/test/otlp-state";
 
 /**
@@ -14,15 +13,10 @@ import { callsByToolCallId, storedState } from "@/test/otlp-state";
  * The scripted model writes an invalid call (wrong argument name), which the SDK refuses
  * without running the tool, then the corrected call, then its answer.
  */
-const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
-let server: Awaited<ReturnType<typeof serveTraces>>;
+const served = servedTraces();
+const { sql } = served;
 beforeAll(async () => {
-  server = await serveTraces();
   recordingTracer(); // installs the async context manager, so the SDK's spans share one trace
-});
-afterAll(async () => {
-  await server.close();
-  await sql.end();
 });
 
 const usage = (input: number, output: number) => ({
@@ -33,7 +27,7 @@ const usage = (input: number, output: number) => ({
 it("a multi-step generateText run with a refused call and its correction lands as two classified, linked calls", async () => {
   const p = await makeProject();
   const { key } = await p.key();
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter("proto", server.url, key))] });
+  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter("proto", served.url, key))] });
 
   const model = new MockLanguageModelV3({
     provider: "acme.chat",

@@ -40,10 +40,8 @@ export interface ToolExecutionPiece {
   latencyMs: number;
 }
 
-export type Piece = ModelCallPiece | ToolExecutionPiece;
-
 /** A mapper's answer: a piece, "not a span of this family", "a GenAI span with nothing to use", or a reason it is unusable. */
-export type Mapped = Piece | "other" | "nothing" | { rejected: string };
+export type Mapped = ModelCallPiece | ToolExecutionPiece | "other" | "nothing" | { rejected: string };
 
 /* ---------- attribute readers shared by the mappers ---------- */
 
@@ -64,7 +62,7 @@ export const num = (a: Attributes, ...keys: string[]): number | undefined => {
 export const first = (a: Attributes, ...keys: string[]) => keys.map((k) => str(a, k)).find((v) => v !== undefined);
 
 /** Deeper JSON than this is kept as the raw string (PostgreSQL and the classifier would choke on it). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 function depth(value: unknown, limit: number): number {
   let max = 0;
@@ -157,15 +155,15 @@ export function eventId(traceId: string, callId: string | undefined, modelSpanId
 }
 
 /** The span's duration in whole milliseconds. */
-export const durationMs = (span: OtlpSpan) => (span.endNs > span.startNs ? Number((span.endNs - span.startNs) / 1_000_000n) : 0);
+const durationMs = (span: OtlpSpan) => (span.endNs > span.startNs ? Number((span.endNs - span.startNs) / 1_000_000n) : 0);
 
 /** An ISO timestamp (with microseconds lost) from unix nanoseconds. */
 export const isoFromNs = (ns: bigint) => new Date(Number(ns / 1_000_000n)).toISOString();
 
-export const isError = (span: OtlpSpan) => span.status.code === 2 || str(span.attributes, "error.type") !== undefined;
+const isError = (span: OtlpSpan) => span.status.code === 2 || str(span.attributes, "error.type") !== undefined;
 
 /** The error text of a failed span: its status message, else its exception event's message, else error.type. */
-export function errorText(span: OtlpSpan): string | undefined {
+function errorText(span: OtlpSpan): string | undefined {
   const exception = span.events.find((e) => e.name === "exception");
   return span.status.message || (exception && first(exception.attributes, "exception.message", "exception.type")) || str(span.attributes, "error.type");
 }

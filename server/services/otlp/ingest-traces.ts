@@ -1,6 +1,6 @@
 import { MAX_EVENTS_PER_BATCH } from "../../../contracts/event";
 import { DomainError } from "../../domain/errors";
-import { assemble, spanKey, type AssembledCall } from "../../domain/otlp/assemble";
+import { assemble, spanKey, type AssembledCall, type AssembledResult } from "../../domain/otlp/assemble";
 import type { Definition } from "../../domain/otlp/pieces";
 import type { DecodedRequest, SpanProblem } from "../../domain/otlp/wire";
 import { pool } from "../../db/client";
@@ -29,8 +29,8 @@ export type TracesResult = {
  *   requests commits second (each copies after its own commit, so the later one sees both).
  *   Result columns feed no rollup, so this update needs no rollup change;
  * - steps are the rank of the model-call span among those of its run seen so far
- *   (`otlp_model_calls`); when an earlier model call arrives late, the run's steps are
- *   renumbered and its pairing recomputed, which corrects the rollups' correction counts.
+ *   (`otlp_model_calls`); after the commit the run's steps are renumbered and its pairing
+ *   recomputed (renumberAndPair), which corrects links and the rollups' correction counts.
  */
 export async function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
   const assembled = assemble(decoded.spans);
@@ -53,6 +53,10 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
   }
   const steps = await stepsOf(projectId, runIds);
 
+  // a result that came in this same request is written with its call (no second write of the row)
+  const best = new Map<string, (typeof assembled.results)[number]>();
+  for (const r of assembled.results) if ((best.get(r.callId)?.priority ?? 0) < r.priority) best.set(r.callId, r);
+
   let accepted = 0;
   let duplicates = 0;
   for (let start = 0; start < assembled.calls.length; start += MAX_EVENTS_PER_BATCH) {
@@ -60,6 +64,7 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     const events = chunk.map((call) => ({
       ...call.event,
       step: steps.get(`${call.event.runId}\n${call.modelSpan}`),
+      ...resultOf(best.get(call.event.id)),
       ...(call.definition ? { toolVersion: versions.get(definitionKey(call.span, call.definition)) } : {}),
     }));
     const result = await ingestBatch(projectId, events);
@@ -77,7 +82,7 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     );
   }
   await applyResults(projectId, [...assembled.calls.map((c) => c.event.id), ...assembled.results.map((r) => r.callId)]);
-  await renumberSteps(projectId, runIds);
+  await renumberAndPair(projectId, runIds);
 
   const result = {
     spans: decoded.spans.length + decoded.problems.length,
@@ -91,6 +96,9 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
   await recordStats(projectId, result);
   return result;
 }
+
+const resultOf = (r: AssembledResult | undefined) =>
+  r ? { result: { status: r.status, ...(r.summary ? { summary: r.summary } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}) } } : {};
 
 const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey(span)}\n${d.name}`;
 
@@ -146,21 +154,28 @@ async function applyResults(projectId: string, callIds: string[]) {
 }
 
 /**
- * When a model call arrives after later ones of its run, the stored calls of that run get
- * their steps renumbered and the run's pairing recomputed (which adjusts the rollups).
+ * After the commit, the touched runs' steps are renumbered (a model call may have arrived
+ * after later ones of its run) and their pairing recomputed. Pieces of one run written by
+ * concurrent requests do not see each other inside their own transactions; this pass, made
+ * by every request after its commit and one request at a time per run (advisory lock), runs
+ * last in the request that commits last and so sees all of them. Re-pairing moves the
+ * rollups' correction counts by the change of each link, so repeating it is harmless.
  */
-async function renumberSteps(projectId: string, runIds: string[]) {
+async function renumberAndPair(projectId: string, runIds: string[]) {
   if (!runIds.length) return;
   await inTransaction(async (client) => {
-    const { rows } = await client.query<{ run_id: string }>(
+    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || r, 0)) FROM unnest($2::text[]) r ORDER BY r`, [
+      projectId,
+      [...runIds].sort(),
+    ]);
+    await client.query(
       `UPDATE tool_calls t SET step = s.step FROM (${RANKED}) s
         WHERE t.project_id = $1 AND t.run_id = ANY($2::text[]) AND t.run_id = s.run_id
           AND s.span_key = (t.metadata->>'otel.trace_id') || '/' || (t.metadata->>'otel.span_id')
-          AND t.step IS DISTINCT FROM s.step
-       RETURNING t.run_id`,
+          AND t.step IS DISTINCT FROM s.step`,
       [projectId, runIds],
     );
-    if (rows.length) await pairRuns(client, projectId, [...new Set(rows.map((r) => r.run_id))]);
+    await pairRuns(client, projectId, runIds);
   });
 }
 

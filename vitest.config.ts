@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".next/**", ".data/**", "e2e/**"],
+    exclude: ["**/node_modules/**", ".next/**", ".data/**", "e2e/**", "sdk/dist/**"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-env.ts"],
     pool: "forks",

@@ -1,0 +1,1 @@
+console.log("toolgate check: not yet");

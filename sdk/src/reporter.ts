@@ -221,7 +221,7 @@ export class Reporter {
         continue;
       }
       this.queue.splice(0, count);
-      this.splitNext = null;
+      if (this.queue.length === 0) this.splitNext = null; // smaller batches until the backlog that was too large is gone
       if (answer.kind === "ok") {
         const result = (answer.data ?? {}) as {
           accepted?: number;

@@ -154,6 +154,16 @@ export function observedAttemptsPerSuccess(attempts: number, successes: number):
   return successes === 0 ? null : attempts / successes;
 }
 
+/**
+ * Observed attempts per successful call from rollup counts: (successes + corrected) / successes,
+ * with successes = calls − invalid. An invalid call that the model followed with a retry is
+ * an attempt toward a success; one never retried (the run gave up) is not.
+ */
+export function observedAttempts(t: { calls: number; invalid: number; corrected: number }): number | null {
+  const successes = t.calls - t.invalid;
+  return observedAttemptsPerSuccess(successes + t.corrected, successes);
+}
+
 export interface RetryCostInput {
   /** Invalid rate in [0, 1). */
   p: number;

@@ -2,22 +2,14 @@
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { distance } from "fastest-levenshtein";
 import { assignColors, topN } from "../charts/prepare";
-import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsPerSuccess } from "../../isomorphic/stats";
+import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttempts } from "../../isomorphic/stats";
 
 export type Counts = { calls: number; invalid: number; corrected: number; costUsd: number };
 
 /** invalid / calls, or null without calls. */
 export const rateOf = (t: Pick<Counts, "calls" | "invalid">) => invalidRate(t.invalid, t.calls);
 
-/**
- * Observed attempts per successful call from rollups: (successes + corrected) / successes,
- * with successes = calls − invalid. An invalid call that the model followed with a retry is
- * an attempt toward a success; one never retried (the run gave up) is not.
- */
-export function observedAttempts(t: Pick<Counts, "calls" | "invalid" | "corrected">): number | null {
-  const successes = t.calls - t.invalid;
-  return observedAttemptsPerSuccess(successes + t.corrected, successes);
-}
+export { observedAttempts };
 
 /** 1/(1−p), or null when p is unknown or every call was invalid. */
 export function expectedAttemptsOrNull(p: number | null): number | null {

@@ -1,11 +1,12 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z, ZodError } from "zod";
+import type { ApiKeyScope } from "../../contracts/accounts";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
 import { DomainError, type DomainErrorKind } from "../domain/errors";
 import { takeToken, type Bucket } from "../domain/throttle";
 import { env } from "../env";
-import { projectForApiKey } from "../services/auth/api-keys";
+import { checkKeyScope, projectForApiKey } from "../services/auth/api-keys";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
 
@@ -100,7 +101,7 @@ const keyBuckets = new Map<string, Bucket>();
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
  * input is read. An optional `project` in the input must name the key's own project.
  */
-export const apiKeyProcedure = publicProcedure
+const anyApiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
     const key = await projectForApiKey(ctx.headers.get("authorization"));
     const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
@@ -113,12 +114,19 @@ export const apiKeyProcedure = publicProcedure
         taken.retryAfterSeconds,
       );
     }
-    return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });
+    return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId, apiKey: key } });
   })
   .input(z.object({ project: projectSlugSchema.optional() }).optional())
   .use(async ({ ctx, input, next }) => {
     if (input?.project && input.project !== ctx.project.slug) {
       throw new TRPCError({ code: "FORBIDDEN", message: `This API key belongs to another project than "${input.project}".` });
     }
+    return next();
+  });
+
+/** Harness calls need an `ingest` key, figures for automation a `read` key; "any" (whoami) takes both. */
+export const apiKeyProcedure = (scope: ApiKeyScope | "any") =>
+  anyApiKeyProcedure.use(({ ctx, next }) => {
+    if (scope !== "any") checkKeyScope(ctx.apiKey, scope);
     return next();
   });

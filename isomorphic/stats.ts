@@ -155,13 +155,14 @@ export function observedAttemptsPerSuccess(attempts: number, successes: number):
 }
 
 /**
- * Observed attempts per successful call from rollup counts: (successes + corrected) / successes,
- * with successes = calls − invalid. An invalid call that the model followed with a retry is
- * an attempt toward a success; one never retried (the run gave up) is not.
+ * Observed attempts per successful call from counts (rollups, alert windows):
+ * (successes + corrected) / successes, with successes = calls − invalid. An invalid call that
+ * the model followed with a retry is an attempt toward a success; one never retried (the run
+ * gave up) is not. The one definition used by the dashboards and the alert rules.
  */
-export function observedAttempts(t: { calls: number; invalid: number; corrected: number }): number | null {
-  const successes = t.calls - t.invalid;
-  return observedAttemptsPerSuccess(successes + t.corrected, successes);
+export function observedAttemptsFromCounts(c: { calls: number; invalid: number; corrected: number }): number | null {
+  const successes = c.calls - c.invalid;
+  return observedAttemptsPerSuccess(successes + c.corrected, successes);
 }
 
 export interface RetryCostInput {

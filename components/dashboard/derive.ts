@@ -2,14 +2,15 @@
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { distance } from "fastest-levenshtein";
 import { assignColors, topN } from "../charts/prepare";
-import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttempts } from "../../isomorphic/stats";
+import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsFromCounts } from "../../isomorphic/stats";
 
 export type Counts = { calls: number; invalid: number; corrected: number; costUsd: number };
 
 /** invalid / calls, or null without calls. */
 export const rateOf = (t: Pick<Counts, "calls" | "invalid">) => invalidRate(t.invalid, t.calls);
 
-export { observedAttempts };
+/** Observed attempts per successful call from rollup totals (isomorphic/stats.ts). */
+export const observedAttempts = (t: Pick<Counts, "calls" | "invalid" | "corrected">) => observedAttemptsFromCounts(t);
 
 /** 1/(1−p), or null when p is unknown or every call was invalid. */
 export function expectedAttemptsOrNull(p: number | null): number | null {

@@ -2,14 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/auth-card";
 import { NewProjectForm } from "@/components/new-project-form";
-import { projectsOf } from "@/server/services/projects";
-import { requireUser } from "@/server/page-session";
+import { pageCaller, requireUser } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "New project" };
 
 export default async function NewProjectPage() {
-  const user = await requireUser();
-  const projects = await projectsOf(user.id);
+  await requireUser();
+  const projects = await (await pageCaller()).projects.list();
   return (
     <AuthCard
       wide

@@ -1,13 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { SIGNATURE_HEADER } from "../../../contracts/alerts";
 import { notFound } from "../../domain/errors";
 import { env } from "../../env";
 import { prisma } from "../../db/client";
-
-/**
- * Signature header, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
- * Receivers recompute it with the endpoint's secret and reject old timestamps.
- */
-export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 
 export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
   const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");

@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import type { ToolCallEvent } from "../../../contracts/event";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey } from "../metrics/rollup-source";
+import { runOrderSql } from "../../domain/pairing";
 import type { CallVerdict } from "./verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
@@ -102,9 +103,10 @@ const recovered = (correction: string) =>
   `(${correction} IS NOT NULL AND NOT EXISTS (SELECT FROM tool_calls f WHERE f.project_id = $1 AND f.id = ${correction} AND f.valid = false))::int`;
 
 /**
- * Links each invalid call of the touched runs to its next corrected call (DESIGN.md):
- * the call naming it in corrects_id, otherwise the next call of the run, in step then
- * time order, that names the same tool. Recomputed per run, so corrections that arrive
+ * Links each invalid call of the touched runs to its next corrected call (docs/pairing.md):
+ * the call naming it in corrects_id, otherwise the next call of the run, in run order
+ * (runOrderSql), that names the same tool. This is the only place the rule is applied:
+ * every read follows the stored `correction_id`. Recomputed per run, so corrections that arrive
  * before, with or after the invalid call all end up linked. Each change of a link is
  * applied to the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
  * Runs and ids go in as arrays (`= ANY`), which index scans take as their condition, rather
@@ -117,12 +119,12 @@ WITH runs AS (
   SELECT array(SELECT unnest($2::text[]) UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])) AS ids
 ), ordered AS (
   SELECT c.id, c.valid, c.correction_id AS previous,
-         lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY c.step NULLS LAST, c.timestamp, c.id) AS next_id
+         lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY ${runOrderSql("c")}) AS next_id
     FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = ANY((SELECT ids FROM runs)::text[])
 ), explicit AS (
   SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
    WHERE project_id = $1 AND corrects_id = ANY(array(SELECT id FROM ordered WHERE valid = false))
-   ORDER BY corrects_id, step NULLS LAST, timestamp, id
+   ORDER BY corrects_id, ${runOrderSql()}
 ), changed AS (
   UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
     FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id

@@ -1,5 +1,5 @@
 import type { Category } from "../../../contracts/categories";
-import { invalidRate, observedAttempts } from "../../../isomorphic/stats";
+import { invalidRate, observedAttemptsFromCounts } from "../../../isomorphic/stats";
 import { errorMessages } from "./error-messages";
 import { breakdown, toolTable, totals, type Range, type Scope } from "./rollups";
 
@@ -9,7 +9,7 @@ const figures = (t: Counts) => ({
   invalid: t.invalid,
   corrected: t.corrected,
   invalidRate: invalidRate(t.invalid, t.calls),
-  attemptsPerSuccess: observedAttempts(t),
+  attemptsPerSuccess: observedAttemptsFromCounts(t),
 });
 
 /**

@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
-import { createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
+import { createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, storedKeyOrder, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
   name: string;
@@ -53,7 +53,7 @@ export function classifyCall(input: { tool: string; arguments: unknown; registry
 
   const parsed = parseArguments(input.arguments);
   if (!parsed.ok) {
-    const example = entry ? exampleArguments(entry.parameters) : '{"name": "value"}';
+    const example = entry ? exampleArguments(storedKeyOrder(entry.parameters)) : '{"name": "value"}';
     violations.push({
       category: "malformed_arguments",
       path: "",

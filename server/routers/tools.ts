@@ -10,7 +10,9 @@ export const toolsRouter = router({
       tools: await registerTools(ctx.project.id, input.tools),
     })),
   /** The verdict ingestion would store for this request. */
-  validate: apiKeyProcedure("ingest").input(validateCallInput).mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
+  validate: apiKeyProcedure("ingest")
+    .input(validateCallInput)
+    .mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
   /** Signed-in admins register schemas from the UI (same rules as the API). */
   registerFromUi: projectProcedure("admin")
     .input(registerToolsInput)

@@ -312,7 +312,7 @@ describe("classifyCall: primary category", () => {
       classifyCall({ tool: "t", arguments: call, registry: registryFrom([{ name: "t", version: `order-${i}`, parameters }]) }),
     );
     expect(a).toEqual(b);
-    expect(a.violations.map((v) => v.message)).toContain("Error: 'extra' is not an argument of t. Allowed: id, beta, zeta. Remove 'extra'.");
+    expect(a!.violations.map((v) => v.message)).toContain("Error: 'extra' is not an argument of t. Allowed: id, beta, zeta. Remove 'extra'.");
   });
 });
 

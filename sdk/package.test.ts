@@ -30,6 +30,28 @@ const toolgate = new Toolgate({ model: { name: "m" }, tools: [{ name: "getloan",
 toolgate.run().handle([{ id: "a", function: { name: "getloan", arguments: '{"loannumber":"447"}' } }, { type: "tool_use", id: "b", name: "getloan", input: { loannumber: 447 } }])
   .then((r) => console.log(JSON.stringify(r)));`;
 
+const EXIT_SCRIPT = `import { createServer } from "node:http";
+import { Toolgate } from "@toolgate/sdk";
+let received = 0;
+const server = createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    const events = JSON.parse(body).events ?? [];
+    received += events.length;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ result: { data: req.url.includes("ingest") ? { accepted: events.length, duplicates: 0, rejected: [] } : { tools: [] } } }));
+  });
+});
+server.listen(0, "127.0.0.1", async () => {
+  server.unref(); // only the reporter's exit flush may keep the process alive
+  const toolgate = new Toolgate({ url: "http://127.0.0.1:" + server.address().port, apiKey: "tg_x", model: { name: "m" }, reporter: { flushIntervalMs: 60_000 },
+    tools: [{ name: "t", parameters: { type: "object", properties: {} }, handler: () => "ok" }] });
+  await toolgate.run().handle([{ id: "a", function: { name: "t", arguments: "{}" } }, { id: "b", function: { name: "u", arguments: "{}" } }]);
+  process.on("exit", () => console.log("received " + received + " events"));
+});
+`;
+
 describe("the npm package", () => {
   it("packs into a tarball whose ESM and CJS entry points work where it is installed", { timeout: 120_000 }, () => {
     const app = installTarball();
@@ -42,6 +64,9 @@ describe("the npm package", () => {
     for (const file of ["esm.mjs", "cjs.cjs"]) {
       expect(JSON.parse(execFileSync("node", [file], { cwd: app, encoding: "utf8" }))).toEqual(expected);
     }
+    // on Node, events still buffered when the process runs out of work are sent before it exits
+    writeFileSync(path.join(app, "exit.mjs"), EXIT_SCRIPT);
+    expect(execFileSync("node", ["exit.mjs"], { cwd: app, encoding: "utf8" }).trim()).toBe("received 2 events");
     const files = execFileSync(
       "tar",
       [

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * The app's tRPC route handler (app/api/trpc/[trpc]/route.ts, what `npm start` serves) over real
@@ -51,4 +52,14 @@ export async function startHttpApp() {
 
   await start();
   return { url: `http://127.0.0.1:${port}`, start, stop };
+}
+
+/** The HTTP app for one test file: started before its tests, stopped after them. */
+export function httpAppForTests() {
+  const holder = {} as { app: Awaited<ReturnType<typeof startHttpApp>> };
+  beforeAll(async () => {
+    holder.app = await startHttpApp();
+  });
+  afterAll(() => holder.app.stop());
+  return holder;
 }

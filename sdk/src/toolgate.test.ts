@@ -247,4 +247,18 @@ describe("dispatcher: events", () => {
     // call 6 corrects 4; call 7 in the same turn corrects nothing
     expect(turn3.map((o) => o.event.correctsId)).toEqual([id(turn2, 0), undefined]);
   });
+
+  it("links a call of an unknown tool to the next turn's first call of a known tool (the model renamed it), and no later", async () => {
+    const toolgate = new Toolgate({ model: { name: "m" }, tools: [{ name: "getloan", parameters: { type: "object", properties: {} }, handler: () => "ok" }] });
+    const run = toolgate.run();
+    const call = (id: string, name: string) => ({ type: "tool_use" as const, id, name, input: {} });
+    const [unknown] = await run.dispatch([call("1", "get_loan")]);
+    const turn2 = await run.dispatch([call("2", "nosuch"), call("3", "getloan"), call("4", "getloan")]);
+    const turn3 = await run.dispatch([call("5", "getloan")]);
+    expect(turn2.map((o) => o.event.correctsId)).toEqual([undefined, unknown!.event.id, undefined]);
+    // the unknown call of turn 2 is corrected by turn 3's call; turn 4 has nothing left to correct
+    expect(turn3[0]!.event.correctsId).toBe(turn2[0]!.event.id);
+    const turn4 = await run.dispatch([call("6", "getloan")]);
+    expect(turn4[0]!.event.correctsId).toBeUndefined();
+  });
 });

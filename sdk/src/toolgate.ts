@@ -100,6 +100,8 @@ export class Run {
   private step = 0;
   /** tool name → the last invalid call of it not yet followed by another call of that tool. */
   private readonly uncorrected = new Map<string, string>();
+  /** The previous turn's calls of unknown tools: the next turn's first calls of known tools correct them. */
+  private unknownTools: string[] = [];
 
   constructor(
     private readonly gate: Toolgate,
@@ -141,10 +143,16 @@ export class Run {
         event.correctsId = corrects;
         earlier.delete(call.tool);
         this.uncorrected.delete(call.tool);
+      } else if (this.unknownTools.length > 0 && this.gate.tools.byName.has(call.tool)) {
+        event.correctsId = this.unknownTools.shift();
       }
       return { call, verdict, event };
     });
-    for (const { call, verdict, event } of planned) if (!verdict.valid) this.uncorrected.set(call.tool, event.id);
+    this.unknownTools = [];
+    for (const { call, verdict, event } of planned) {
+      if (verdict.category === "unknown_tool") this.unknownTools.push(event.id);
+      else if (!verdict.valid) this.uncorrected.set(call.tool, event.id);
+    }
     return Promise.all(planned.map((p) => this.execute(p.call, p.verdict, p.event)));
   }
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prisma } from "../../server/db/client";
-import { startHttpApp } from "../../test/http-app";
+import { httpAppForTests } from "../../test/http-app";
 import { makeProject } from "../../test/fixtures";
 import { runCheck } from "../src/check";
 import { ReporterError, Toolgate, type ReporterOptions } from "../src/index";
 
-let app: Awaited<ReturnType<typeof startHttpApp>>;
-beforeAll(async () => {
-  app = await startHttpApp();
-});
-afterAll(() => app.stop());
+const server = httpAppForTests();
 
 const getloan = {
   name: "getloan",
@@ -26,7 +22,7 @@ const getloan = {
 function gate(apiKey: string, reporter: Omit<ReporterOptions, "url" | "apiKey"> = {}) {
   const errors: ReporterError[] = [];
   const toolgate = new Toolgate({
-    url: app.url,
+    url: server.app.url,
     apiKey,
     model: { provider: "acme", name: "acme-large", version: "2026-11" },
     tools: [getloan as never],
@@ -73,10 +69,10 @@ describe("the SDK against the real server over HTTP", () => {
     const before = await calls(toolgate, "run-outage", 40);
     await expect.poll(() => toolgate.stats()!.sent, { timeout: 10_000 }).toBeGreaterThan(0);
 
-    await app.stop();
+    await server.app.stop();
     const during = await calls(toolgate, "run-outage", 100, 40); // more than the buffer holds
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await app.start();
+    await server.app.start();
     await expect.poll(() => toolgate.stats()!.buffered, { timeout: 10_000 }).toBe(0); // the backlog drains by itself
 
     const after = await calls(toolgate, "run-outage", 30, 140);
@@ -107,7 +103,9 @@ describe("the SDK against the real server over HTTP", () => {
     expect(await storedIds(p.project.id)).toEqual([]);
 
     const lines: string[] = [];
-    const code = await runCheck(["check", "--max-invalid-rate", "5%"], { TOOLGATE_URL: app.url, TOOLGATE_API_KEY: (await p.key()).key }, (l) => lines.push(l));
+    const code = await runCheck(["check", "--max-invalid-rate", "5%"], { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: (await p.key()).key }, (l) =>
+      lines.push(l),
+    );
     expect(code).toBe(2);
     expect(lines.join("\n")).toMatch(/HTTP 403: This API key has the ingest scope and cannot read figures/);
   });
@@ -118,7 +116,7 @@ describe("the SDK against the real server over HTTP", () => {
     await calls(toolgate, "eval-42-a", 10); // 2 of 10 invalid (i = 0, 5)
     await calls(toolgate, "other-run", 5); // 1 of 5 invalid, outside the prefix
     await toolgate.shutdown();
-    const env = { TOOLGATE_URL: app.url, TOOLGATE_API_KEY: (await p.key("ci", "read")).key };
+    const env = { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: (await p.key("ci", "read")).key };
     const check = async (...args: string[]) => {
       const lines: string[] = [];
       const code = await runCheck(["check", "--model", "acme-large@2026-11", "--since", "2h", "--run-prefix", "eval-42", ...args], env, (l) => lines.push(l));

@@ -34,7 +34,7 @@ const toolgate = new Toolgate({
   url: "http://127.0.0.1:9",
   apiKey: "tg_bench",
   model: { name: "bench" },
-  tools: [{ name: "getloan", parameters, handler: handler as never }],
+  tools: [{ name: "getloan", parameters, handler }],
   reporter: { fetch: (async (_url: string, init: RequestInit) => ok(String(init.body))) as unknown as typeof fetch, maxBuffer: 100_000 },
 });
 const run = toolgate.run({ runId: "bench" });

@@ -3,11 +3,11 @@ import { isPlainObject, truncate } from "../../isomorphic/tool-schema";
 import { normalizeCalls, toolResult, type NormalizedCall, type Provider, type ToolResultMessage } from "./calls";
 import type { ModelRef, ToolgateEvent, Usage } from "./event";
 import { Reporter, type ReporterOptions, type ReporterStats } from "./reporter";
-import { defineTool, ToolSet, type DefinedTool, type ToolSpec } from "./tools";
+import { defineTool, ToolSet, type AnyToolSpec, type DefinedTool, type ToolSpec } from "./tools";
 
 export interface ToolgateOptions {
   /** The tools, each defined once: name, description, JSON Schema or zod schema, handler. */
-  tools: (DefinedTool | ToolSpec<never, unknown>)[];
+  tools: AnyToolSpec[];
   /** The model whose calls these are (each run may name another). */
   model: ModelRef;
   /** Toolgate's address; without it (or `apiKey`) nothing is reported and the dispatcher only validates. */

@@ -27,6 +27,15 @@ export interface ToolSpec<S = JsonObject, R = unknown> {
   timeoutMs?: number;
 }
 
+/** A tool as the dispatcher takes it: from `defineTool`, or the same fields written inline (arguments then untyped). */
+export interface AnyToolSpec {
+  name: string;
+  description?: string;
+  parameters: JsonObject | SelfDescribingSchema;
+  handler: (args: never, context: HandlerContext) => unknown;
+  timeoutMs?: number;
+}
+
 export interface DefinedTool {
   name: string;
   description?: string;

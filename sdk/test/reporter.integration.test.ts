@@ -25,7 +25,7 @@ function gate(apiKey: string, reporter: Omit<ReporterOptions, "url" | "apiKey"> 
     url: server.app.url,
     apiKey,
     model: { provider: "acme", name: "acme-large", version: "2026-11" },
-    tools: [getloan as never],
+    tools: [getloan],
     reporter: { flushIntervalMs: 20, retryDelayMs: 20, maxRetryDelayMs: 100, ...reporter, onError: (e) => errors.push(e) },
   });
   return { toolgate, errors };

@@ -214,7 +214,7 @@ async function main() {
   cleanups.push(() => database.drop());
   process.env.DATABASE_URL = database.url;
 
-  // 2. Projects, an API key and the lesson's tools, through the services (env read only now).
+  // 2. Projects, an API key and the loan-servicing tools, through the services (env read only now).
   const { prisma, pool } = await import("../server/db/client");
   const { createApiKey } = await import("../server/services/auth/api-keys");
   const { registerTools } = await import("../server/services/tools/registry");

@@ -1,5 +1,5 @@
 // Pure statistics for invalid-rate monitoring: confidence intervals, a two-proportion test
-// and the attempt-inflation arithmetic from the tool-calling lesson (6% invalid → 6.38 attempts
+// and the attempt-inflation arithmetic of docs/attempt-inflation.md (6% invalid → 6.38 attempts
 // for a six-call task). No I/O.
 
 export interface Interval {

@@ -68,7 +68,7 @@ export function inflation(t: Counts, k: number): InflationRow {
   };
 }
 
-/** k from the URL: an integer from 1 to 100, default 6 (the lesson's task). */
+/** k from the URL: an integer from 1 to 100, default 6 (a six-call task, as in docs/attempt-inflation.md). */
 export function parseK(raw: string | undefined, fallback = 6): number {
   const k = Number(raw);
   return Number.isInteger(k) && k >= 1 && k <= 100 ? k : fallback;

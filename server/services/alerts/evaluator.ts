@@ -11,7 +11,8 @@ import {
 } from "../../domain/alert-rules";
 import { env } from "../../env";
 import { pool, prisma } from "../../db/client";
-import { CALL_ROLLUPS, filterSql, rollupRows } from "../metrics/rollup-source";
+import { filterSql, rollupRows } from "../rollups/read";
+import { CALL_ROLLUPS } from "../rollups/tables";
 import { deliver } from "./webhooks";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];

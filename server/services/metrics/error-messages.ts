@@ -1,7 +1,8 @@
 import { groupByTemplate } from "../../domain/message-templates";
 import { pool } from "../../db/client";
-import { runRollupRows } from "./rebuild-rollups";
-import { ERROR_MESSAGE_ROLLUPS, rollupRows } from "./rollup-source";
+import { runRollupRows } from "../rollups/rebuild";
+import { rollupRows } from "../rollups/read";
+import { ERROR_MESSAGE_ROLLUPS } from "../rollups/tables";
 
 /**
  * Distinct messages returned to models over a range, grouped by template, with how often the

@@ -1,5 +1,6 @@
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, filterSql, granularities, hourOf, messageKey, type Filters } from "./rollup-source";
+import { filterSql, type Filters } from "./read";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, recoveredSql } from "./tables";
 
 const callRollup = (bucket: string, where = "project_id = $1") => `
   SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
@@ -8,18 +9,16 @@ const callRollup = (bucket: string, where = "project_id = $1") => `
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd
     FROM tool_calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
 
-// A correction counts as recovered unless it is itself an invalid call.
 const messageRollup = (bucket: string, where = "x.project_id = $1") => `
   SELECT x.project_id, ${bucket} AS bucket, x.tool, ${messageKey("x.message")} AS message_hash, coalesce(x.message, '') AS message,
-         count(*) AS sent, count(x.correction_id) AS followed, count(x.correction_id) - count(failed.id) AS recovered
+         count(*) AS sent, count(x.correction_id) AS followed, sum(${recoveredSql("x.correction_id")}) AS recovered
     FROM tool_calls x
-    LEFT JOIN tool_calls failed ON failed.project_id = x.project_id AND failed.id = x.correction_id AND failed.valid = false
    WHERE ${where} AND x.valid = false
    GROUP BY 1, 2, 3, 5 ORDER BY 2, 3, 4`;
 
 /**
  * Every rollup table with the SELECT that computes its rows for project $1 from the raw calls,
- * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write-calls.ts).
+ * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write.ts).
  */
 export const ROLLUPS_FROM_CALLS = [
   ...granularities(CALL_ROLLUPS).map((g) => ({ table: g.table, bucket: g.column, columns: CALL_ROLLUPS.columns, select: callRollup(g.bucket("timestamp")) })),
@@ -50,22 +49,13 @@ export async function rebuildRollups(client: ClientBase, projectId: string): Pro
  * Rollup rows (as `rollupRows` gives them: an `hour` column and the rollup's columns) of the calls
  * of runs whose id starts with `runIdPrefix`, computed from the raw calls, as rollups know no runs.
  */
-export function runRollupRows(
-  rollup: "calls" | "messages",
-  projectId: string,
-  range: { from: Date; to: Date },
-  filters: Filters,
-  params: unknown[],
-  runIdPrefix: string,
-) {
+export function runRollupRows(rollup: "calls" | "messages", projectId: string, range: { from: Date; to: Date }, filters: Filters, params: unknown[], runIdPrefix: string) {
   const x = rollup === "calls" ? "" : "x.";
   const param = (value: unknown) => `$${params.push(value)}`;
   const prefixed = Object.fromEntries(Object.entries(filters).map(([column, value]) => [`${x}${column}`, value]));
   const where = `${x}project_id = ${param(projectId)}::uuid AND ${x}timestamp >= ${param(range.from)} AND ${x}timestamp < ${param(range.to)}
     AND ${x}run_id LIKE ${param(`${runIdPrefix.replace(/[\\%_]/g, "\\$&")}%`)}${filterSql(prefixed, params)}`;
   const [select, columns] =
-    rollup === "calls"
-      ? [callRollup(hourOf("timestamp"), where), CALL_ROLLUPS.columns]
-      : [messageRollup(hourOf("x.timestamp"), where), ERROR_MESSAGE_ROLLUPS.columns];
+    rollup === "calls" ? [callRollup(hourOf("timestamp"), where), CALL_ROLLUPS.columns] : [messageRollup(hourOf("x.timestamp"), where), ERROR_MESSAGE_ROLLUPS.columns];
   return `(SELECT bucket AS hour, ${columns} FROM (${select}) raw) r`;
 }

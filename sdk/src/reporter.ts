@@ -78,6 +78,8 @@ export class Reporter {
   private readonly queue: Entry[] = [];
   private readonly registered = new Map<string, string>();
   private readonly pendingTools = new Map<string, ToolRegistration>();
+  /** name → the version the server gave the schema registered here: events of the tool name it (`toolVersion`). */
+  private readonly versions = new Map<string, string>();
   private readonly counters = { sent: 0, dropped: 0, retried: 0, rejected: 0 };
   private running: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -214,7 +216,15 @@ export class Reporter {
       const full = this.queue.length >= this.options.batchSize;
       if (this.queue.length === 0 || !(full || all || this.drain > 0)) return;
       const count = this.takeBatch();
-      const answer = await this.post("ingest.batch", () => `{"events":[${this.queue.slice(0, count).map(jsonOf).join(",")}]}`, count);
+      const answer = await this.post(
+        "ingest.batch",
+        () =>
+          `{"events":[${this.queue
+            .slice(0, count)
+            .map((e) => this.jsonOf(e))
+            .join(",")}]}`,
+        count,
+      );
       if (answer === null) return; // out of time: stays queued
       if (answer.kind === "refused" && answer.status === 413 && count > 1) {
         this.splitNext = Math.max(1, Math.floor(count / 2));
@@ -254,13 +264,22 @@ export class Reporter {
 
   private splitNext: number | null = null;
 
+  /** The event as sent, serialized once (a retry sends the same bytes), naming the schema version registered for its tool. */
+  private jsonOf(entry: Entry): string {
+    if (entry.json === undefined) {
+      const version = entry.event.toolVersion === undefined ? this.versions.get(entry.event.tool) : undefined;
+      entry.json = JSON.stringify(version === undefined ? entry.event : { ...entry.event, toolVersion: version });
+    }
+    return entry.json;
+  }
+
   /** How many events from the front go into the next batch: ≤ batchSize, ≤ maxBatchBytes (at least one). */
   private takeBatch(): number {
     const limit = Math.min(this.options.batchSize, this.splitNext ?? Infinity, this.queue.length);
     let bytes = 20;
     let count = 0;
     while (count < limit) {
-      const size = jsonOf(this.queue[count]!).length + 1;
+      const size = this.jsonOf(this.queue[count]!).length + 1;
       if (count > 0 && bytes + size > this.options.maxBatchBytes) break;
       bytes += size;
       count++;
@@ -274,6 +293,10 @@ export class Reporter {
     const answer = await this.post("tools.register", () => JSON.stringify({ tools }), 0);
     if (answer === null) return false;
     for (const tool of tools) if (this.pendingTools.get(tool.name) === tool) this.pendingTools.delete(tool.name);
+    if (answer.kind === "ok") {
+      for (const { name, version } of (answer.data as { tools?: { name: string; version: string }[] } | undefined)?.tools ?? [])
+        this.versions.set(name, version);
+    }
     if (answer.kind === "refused") {
       for (const tool of tools) this.registered.delete(tool.name);
       this.report(new ReporterError("register", `Toolgate refused the tool schemas (HTTP ${answer.status}): ${answer.message}`, { status: answer.status }));
@@ -348,11 +371,6 @@ export class Reporter {
       // the harness's callback must not break the reporter either
     }
   }
-}
-
-function jsonOf(entry: Entry): string {
-  entry.json ??= JSON.stringify(entry.event);
-  return entry.json;
 }
 
 /** `Retry-After` in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */

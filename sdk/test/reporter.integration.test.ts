@@ -55,8 +55,11 @@ describe("the SDK against the real server over HTTP", () => {
     expect(stats).toMatchObject({ sent: 20, dropped: 0, rejected: 0 });
     expect(await storedIds(p.project.id)).toEqual([...ids].sort());
     expect(await prisma().toolDefinition.count({ where: { projectId: p.project.id, name: "getloan" } })).toBe(1);
-    const rows = await prisma().toolCall.findMany({ where: { projectId: p.project.id }, select: { valid: true, verdictsDiffer: true } });
+    const rows = await prisma().toolCall.findMany({ where: { projectId: p.project.id }, select: { valid: true, verdictsDiffer: true, toolVersion: true } });
     expect(rows.filter((r) => r.valid === false)).toHaveLength(4);
+    // each event names the schema version the reporter registered
+    const { version } = await prisma().toolDefinition.findFirstOrThrow({ where: { projectId: p.project.id, name: "getloan" } });
+    expect(new Set(rows.map((r) => r.toolVersion))).toEqual(new Set([version]));
     expect(rows.every((r) => !r.verdictsDiffer)).toBe(true);
   });
 

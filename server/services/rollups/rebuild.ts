@@ -49,13 +49,22 @@ export async function rebuildRollups(client: ClientBase, projectId: string): Pro
  * Rollup rows (as `rollupRows` gives them: an `hour` column and the rollup's columns) of the calls
  * of runs whose id starts with `runIdPrefix`, computed from the raw calls, as rollups know no runs.
  */
-export function runRollupRows(rollup: "calls" | "messages", projectId: string, range: { from: Date; to: Date }, filters: Filters, params: unknown[], runIdPrefix: string) {
+export function runRollupRows(
+  rollup: "calls" | "messages",
+  projectId: string,
+  range: { from: Date; to: Date },
+  filters: Filters,
+  params: unknown[],
+  runIdPrefix: string,
+) {
   const x = rollup === "calls" ? "" : "x.";
   const param = (value: unknown) => `$${params.push(value)}`;
   const prefixed = Object.fromEntries(Object.entries(filters).map(([column, value]) => [`${x}${column}`, value]));
   const where = `${x}project_id = ${param(projectId)}::uuid AND ${x}timestamp >= ${param(range.from)} AND ${x}timestamp < ${param(range.to)}
     AND ${x}run_id LIKE ${param(`${runIdPrefix.replace(/[\\%_]/g, "\\$&")}%`)}${filterSql(prefixed, params)}`;
   const [select, columns] =
-    rollup === "calls" ? [callRollup(hourOf("timestamp"), where), CALL_ROLLUPS.columns] : [messageRollup(hourOf("x.timestamp"), where), ERROR_MESSAGE_ROLLUPS.columns];
+    rollup === "calls"
+      ? [callRollup(hourOf("timestamp"), where), CALL_ROLLUPS.columns]
+      : [messageRollup(hourOf("x.timestamp"), where), ERROR_MESSAGE_ROLLUPS.columns];
   return `(SELECT bucket AS hour, ${columns} FROM (${select}) raw) r`;
 }

@@ -23,6 +23,11 @@ export const addMemberInput = z.object({ email: emailSchema, role: roleSchema })
 
 export const apiKeyNameSchema = z.string().trim().min(1, "name the key after the harness that uses it").max(80);
 
+/** What an API key may do: `ingest` sends events and tool schemas (harnesses), `read` fetches figures (CI gates). */
+export const API_KEY_SCOPES = ["ingest", "read"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: 'scope must be "ingest" or "read"' });
+
 /** "My Agents" → "my-agents": a suggestion for the slug field. */
 export function slugify(name: string) {
   return (

@@ -12,7 +12,8 @@ export const CATEGORIES = [
   "not_allowed",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
-export const categorySchema = z.enum(CATEGORIES);
+// pure: lets bundles that only need the list (the SDK) leave zod out
+export const categorySchema = /* @__PURE__ */ z.enum(CATEGORIES);
 
 export const CATEGORY_LABELS: Record<Category, string> = {
   malformed_arguments: "Malformed arguments",

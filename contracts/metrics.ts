@@ -21,6 +21,16 @@ export const scopeInput = z.object({
   modelVersion: z.string().max(200).optional(),
 });
 
+/** `metrics.summary` (read API keys): a range (default the last 24 hours) and an optional scope and run id prefix. */
+export const summaryInput = z.object({
+  range: rangeInput.optional(),
+  tool: z.string().max(200).optional(),
+  model: z.string().max(200).optional(),
+  modelVersion: z.string().max(200).optional(),
+  runIdPrefix: z.string().min(1, "runIdPrefix must not be empty").max(256).optional(),
+});
+export type SummaryInput = z.infer<typeof summaryInput>;
+
 export const seriesDimension = z.enum(["tool", "modelVersion", "category", "none"]);
 export type SeriesDimension = z.infer<typeof seriesDimension>;
 

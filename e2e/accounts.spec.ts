@@ -95,7 +95,7 @@ test("an API key made in the browser works until it is revoked in the browser", 
   const whoami = () => page.request.get("/api/trpc/system.whoami", { headers: { Authorization: `Bearer ${key}` } });
   const ok = await whoami();
   expect(ok.status()).toBe(200);
-  expect(await ok.json()).toEqual({ result: { data: { project: slug } } });
+  expect(await ok.json()).toEqual({ result: { data: { project: slug, scope: "ingest" } } });
 
   // shown once: after a reload only the prefix is left
   await page.reload();

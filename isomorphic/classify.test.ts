@@ -190,7 +190,7 @@ describe("classifyCall: flat arguments", () => {
 describe("classifyCall: nested objects and arrays", () => {
   it("extra_argument in a nested object and in an array item", () => {
     expect(only(classify("createorder", { ...validOrder, customer: { id: "c1", nickname: "Ada" } }), "extra_argument", "customer.nickname")).toBe(
-      "Error: 'customer.nickname' is not an argument of createorder. Allowed in 'customer': id, email, tier. Remove 'customer.nickname'.",
+      "Error: 'customer.nickname' is not an argument of createorder. Allowed in 'customer': id, tier, email. Remove 'customer.nickname'.",
     );
     const items = [{ sku: "ABC-1", qty: 1, colour: "red" }];
     expect(only(classify("createorder", { ...validOrder, items }), "extra_argument", "items[0].colour")).toContain("Remove 'items[0].colour'.");
@@ -290,10 +290,29 @@ describe("classifyCall: primary category", () => {
     expect(classify("createorder", { customer: { id: 7, tier: "platinum" }, items: [] }).category).toBe("wrong_type");
   });
 
-  it("breaks ties by report order", () => {
+  it("breaks ties by report order (properties in stored order: shorter names first)", () => {
     const verdict = classify("createorder", { ...validOrder, items: [{ sku: "abc", qty: 0 }] });
-    expect(verdict.violations.map((v) => v.path)).toEqual(["items[0].sku", "items[0].qty"]);
-    expect(verdict.path).toBe("items[0].sku");
+    expect(verdict.violations.map((v) => v.path)).toEqual(["items[0].qty", "items[0].sku"]);
+    expect(verdict.path).toBe("items[0].qty");
+  });
+
+  it("does not depend on the order of the schema's keys (as written by a harness, or as PostgreSQL's jsonb stores it)", () => {
+    const written = {
+      type: "object",
+      properties: { zeta: { type: "integer" }, id: { type: "integer" }, beta: { type: "integer" } },
+      additionalProperties: false,
+    };
+    const reordered = {
+      additionalProperties: false,
+      properties: { beta: { type: "integer" }, id: { type: "integer" }, zeta: { type: "integer" } },
+      type: "object",
+    };
+    const call = { zeta: "1", beta: "2", extra: 3 };
+    const [a, b] = [written, reordered].map((parameters, i) =>
+      classifyCall({ tool: "t", arguments: call, registry: registryFrom([{ name: "t", version: `order-${i}`, parameters }]) }),
+    );
+    expect(a).toEqual(b);
+    expect(a!.violations.map((v) => v.message)).toContain("Error: 'extra' is not an argument of t. Allowed: id, beta, zeta. Remove 'extra'.");
   });
 });
 

@@ -4,7 +4,7 @@ import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
 import { joinPath } from "./json-path";
 import { preview } from "./json-walk";
-import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
+import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, storedKeyOrder, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
   name: string;
@@ -55,7 +55,7 @@ export function classifyCall(input: { tool: string; arguments: unknown; registry
 
   const parsed = parseArguments(input.arguments);
   if (!parsed.ok) {
-    const example = entry ? exampleArguments(entry.parameters) : '{"name": "value"}';
+    const example = entry ? exampleArguments(storedKeyOrder(entry.parameters)) : '{"name": "value"}';
     violations.push({
       category: "malformed_arguments",
       path: "",

@@ -115,9 +115,35 @@ export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {
   return undefined;
 }
 
-/** The schema as Ajv should compile it: synchronous, and `$schema` spelled the one way Ajv knows (http vs https, trailing #). */
+const utf8 = new TextEncoder();
+
+/** jsonb's order of object keys: shorter (in UTF-8 bytes) first, then byte by byte. */
+function jsonbKeyOrder(a: string, b: string): number {
+  const [x, y] = [utf8.encode(a), utf8.encode(b)];
+  if (x.length !== y.length) return x.length - y.length;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
+}
+
+/**
+ * The value with its object keys in the order PostgreSQL's jsonb keeps them, which is the order a
+ * stored schema comes back in. The classifier compiles every schema in this order, so that its
+ * findings and messages ("Allowed: …", which of two errors comes first) do not depend on how the
+ * schema was written or whether it came from the database or from the harness (the SDK).
+ */
+export function storedKeyOrder<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(storedKeyOrder) as T;
+  if (!isPlainObject(value)) return value;
+  const keys = Object.keys(value).sort(jsonbKeyOrder);
+  return Object.fromEntries(keys.map((key) => [key, storedKeyOrder(value[key])])) as T;
+}
+
+/**
+ * The schema as Ajv should compile it: synchronous, `$schema` spelled the one way Ajv knows (http
+ * vs https, trailing #), keys in stored order.
+ */
 export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonObject {
-  const { $async: _async, ...schema } = parameters;
+  const { $async: _async, ...schema } = storedKeyOrder(parameters);
   return parameters.$schema === undefined ? schema : { ...schema, $schema: META_SCHEMA[draft] };
 }
 

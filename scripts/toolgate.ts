@@ -1,6 +1,7 @@
 // The ops CLI: npm run toolgate -- <command>. Works whether the app runs or not: on the
 // embedded database it uses the server `npm start` runs, or starts (and stops) its own.
 import { parseArgs } from "node:util";
+import { API_KEY_SCOPES, type ApiKeyScope } from "../contracts/accounts";
 import { ROLES, type Role } from "../contracts/roles";
 import { parseEnv } from "../server/env";
 import { applyMigrations } from "../server/db/migrate";
@@ -8,7 +9,9 @@ import { openDatabase } from "../server/db/resolve";
 
 const USAGE = `Usage: npm run toolgate -- <command> [options]
 
-  keys create  --project <slug> --name <name>      print a new API key (the key alone on the last line)
+  keys create  --project <slug> --name <name> [--scope ingest|read]
+                                                   print a new API key (the key alone on the last line);
+                                                   ingest (default): harnesses send events; read: CI reads figures
   keys list    --project <slug>                    list keys: prefix, name, created, last used, revoked
   keys revoke  --project <slug> --key <prefix|id>  revoke a key, effective immediately
   users create --email <email> --role <${ROLES.join("|")}> --project <slug> [--password <pw>]
@@ -24,6 +27,7 @@ const { positionals, values } = parseArgs({
     email: { type: "string" },
     role: { type: "string" },
     password: { type: "string" },
+    scope: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -67,9 +71,11 @@ try {
   const keys = await import("../server/services/auth/api-keys");
 
   if (command === "keys create") {
+    const scope = values.scope ?? "ingest";
+    if (!API_KEY_SCOPES.includes(scope as ApiKeyScope)) fail(`Unknown scope "${scope}": use one of ${API_KEY_SCOPES.join(", ")}.`);
     const project = await projectBySlug();
-    const key = await keys.createApiKey(project.id, need("name"));
-    console.log(`Created API key "${key.name}" for project ${project.slug} (prefix tg_${key.prefix}). It is shown only now:`);
+    const key = await keys.createApiKey(project.id, need("name"), scope as ApiKeyScope);
+    console.log(`Created ${key.scope} API key "${key.name}" for project ${project.slug} (prefix tg_${key.prefix}). It is shown only now:`);
     console.log(key.key);
   } else if (command === "keys list") {
     const rows = await keys.listApiKeys((await projectBySlug()).id);
@@ -77,6 +83,7 @@ try {
       rows.map((k) => ({
         prefix: `tg_${k.prefix}_…`,
         name: k.name,
+        scope: k.scope,
         created: k.createdAt.toISOString(),
         lastUsed: k.lastUsedAt?.toISOString() ?? "never",
         revoked: k.revokedAt?.toISOString() ?? "",

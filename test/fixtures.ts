@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ApiKeyScope } from "../contracts/accounts";
 import type { Role } from "../contracts/roles";
 import { prisma } from "../server/db/client";
 import { createApiKey } from "../server/services/auth/api-keys";
@@ -53,6 +54,6 @@ export async function makeProject() {
       await prisma().membership.create({ data: { userId: user.id, projectId: project.id, role } });
       return withExtras(await signedIn(user.id), { user });
     },
-    key: (name = "test harness") => createApiKey(project.id, name),
+    key: (name = "test harness", scope: ApiKeyScope = "ingest") => createApiKey(project.id, name, scope),
   };
 }

@@ -5,7 +5,8 @@ import { useState } from "react";
 import { ShownOnce } from "../shown-once";
 import { formatDateTime, formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
-import { Alert, Badge, Button, Card, Field, Input, Table, td, th } from "../ui";
+import { API_KEY_SCOPES, type ApiKeyScope } from "../../contracts/accounts";
+import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
 
 export function ApiKeysPanel({ slug }: { slug: string }) {
   const trpc = useTRPC();
@@ -13,6 +14,7 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
   const keys = useQuery(trpc.apiKeys.list.queryOptions({ project: slug }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.queryKey({ project: slug }) });
   const [name, setName] = useState("");
+  const [scope, setScope] = useState<ApiKeyScope>("ingest");
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
 
@@ -66,7 +68,7 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
           onSubmit={(e) => {
             e.preventDefault();
             setCreated(null);
-            create.mutate({ project: slug, name });
+            create.mutate({ project: slug, name, scope });
           }}
         >
           {errors.form && (
@@ -85,6 +87,21 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
                 onChange={(e) => setName(e.target.value)}
                 invalid={!!errors.field.name}
               />
+            </Field>
+          </div>
+          <div className="w-56">
+            <Field
+              label="Scope"
+              htmlFor="key-scope"
+              hint={scope === "read" ? "Reads figures (CI gates); cannot send events." : "Sends events and tool schemas; cannot read."}
+            >
+              <Select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as ApiKeyScope)}>
+                {API_KEY_SCOPES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </Select>
             </Field>
           </div>
           <div className="pt-[1.625rem]">
@@ -113,6 +130,7 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
               <tr>
                 <th className={th}>Key</th>
                 <th className={th}>Name</th>
+                <th className={th}>Scope</th>
                 <th className={th}>Created</th>
                 <th className={th}>Last used</th>
                 <th className={th}>Status</th>
@@ -127,6 +145,9 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
                   <td className={`${td} font-mono text-xs`}>tg_{k.prefix}_…</td>
                   <td className={`${td} max-w-64 truncate font-medium text-slate-900`} title={k.name}>
                     {k.name}
+                  </td>
+                  <td className={td}>
+                    <Badge tone={k.scope === "read" ? "indigo" : "slate"}>{k.scope}</Badge>
                   </td>
                   <td className={`${td} text-slate-500`}>{formatDateTime(k.createdAt)}</td>
                   <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</td>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiKeyNameSchema } from "../../contracts/accounts";
+import { apiKeyNameSchema, apiKeyScopeSchema } from "../../contracts/accounts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../services/auth/api-keys";
 import { projectProcedure, router } from "../trpc/init";
 
@@ -7,8 +7,8 @@ export const apiKeysRouter = router({
   list: projectProcedure("admin").query(({ ctx }) => listApiKeys(ctx.project.id)),
   /** The only answer that ever holds the whole key. */
   create: projectProcedure("admin")
-    .input(z.object({ name: apiKeyNameSchema }))
-    .mutation(({ ctx, input }) => createApiKey(ctx.project.id, input.name)),
+    .input(z.object({ name: apiKeyNameSchema, scope: apiKeyScopeSchema.default("ingest") }))
+    .mutation(({ ctx, input }) => createApiKey(ctx.project.id, input.name, input.scope)),
   revoke: projectProcedure("admin")
     .input(z.object({ keyId: z.uuid() }))
     .mutation(async ({ ctx, input }) => {

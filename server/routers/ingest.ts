@@ -4,5 +4,7 @@ import { apiKeyProcedure, router } from "../trpc/init";
 
 export const ingestRouter = router({
   /** Harnesses: up to 1,000 tool-call events; answers accepted, duplicates and every rejected event. */
-  batch: apiKeyProcedure.input(ingestBatchInput).mutation(({ ctx, input }) => ingestBatch(ctx.project.id, input.events)),
+  batch: apiKeyProcedure("ingest")
+    .input(ingestBatchInput)
+    .mutation(({ ctx, input }) => ingestBatch(ctx.project.id, input.events)),
 });

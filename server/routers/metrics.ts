@@ -1,16 +1,25 @@
 import { z } from "zod";
-import { rangeInput, scopeInput, seriesDimension } from "../../contracts/metrics";
+import { rangeInput, scopeInput, seriesDimension, summaryInput } from "../../contracts/metrics";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
 import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/rollups";
-import { projectProcedure, router } from "../trpc/init";
+import { summary } from "../services/metrics/summary";
+import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 const ranged = z.object({ range: rangeInput, scope: scopeInput.optional() });
 const toRange = (r: { from: string; to: string }) => ({ from: new Date(r.from), to: new Date(r.to) });
 const versionRef = z.object({ model: z.string().min(1).max(200), version: z.string().max(200) });
 
 export const metricsRouter = router({
+  /** For automation with a `read` API key (CI gates): the overview's figures by tool, model version and category. */
+  summary: apiKeyProcedure("read")
+    .input(summaryInput)
+    .query(({ ctx, input }) => {
+      const { range, ...scope } = input;
+      const to = range ? new Date(range.to) : new Date();
+      return summary(ctx.project.id, { from: range ? new Date(range.from) : new Date(to.getTime() - 86_400_000), to }, scope);
+    }),
   /** Totals over the range and over the previous period of equal length. */
   totals: projectProcedure("viewer")
     .input(ranged)

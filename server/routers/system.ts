@@ -4,5 +4,5 @@ import packageJson from "../../package.json" with { type: "json" };
 export const systemRouter = router({
   info: publicProcedure.query(() => ({ name: "Toolgate", version: packageJson.version })),
   /** Lets a harness check its key: answers the key's project. */
-  whoami: apiKeyProcedure.query(({ ctx }) => ({ project: ctx.project.slug })),
+  whoami: apiKeyProcedure("any").query(({ ctx }) => ({ project: ctx.project.slug, scope: ctx.apiKey.scope })),
 });

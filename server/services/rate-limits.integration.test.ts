@@ -37,7 +37,7 @@ describe("the per-key rate limit", () => {
   it("is one bucket for two app instances on the same database", async () => {
     const { project, key } = await makeProject().then(async (p) => ({ project: p.project, key: (await p.key()).key }));
     // this process takes one of the two tokens
-    expect(await withKey(key).system.whoami()).toEqual({ project: project.slug });
+    expect(await withKey(key).system.whoami()).toEqual({ project: project.slug, scope: "ingest" });
     // a second instance gets the one that is left, then the limit's answer
     const answers = await otherInstance(key, 3);
     expect(answers.filter((a) => a.ok)).toHaveLength(1);

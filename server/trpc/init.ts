@@ -1,12 +1,13 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { z, ZodError } from "zod";
+import type { ApiKeyScope } from "../../contracts/accounts";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
 import { asDomainError, DomainError, type DomainErrorKind } from "../domain/errors";
 import { apiKeyPolicy, clientAddress } from "../domain/throttle";
 import { env } from "../env";
-import { projectForApiKey, type KeyProject } from "../services/auth/api-keys";
+import { checkKeyScope, projectForApiKey, type KeyProject } from "../services/auth/api-keys";
 import { invitationFor } from "../services/auth/invitations";
 import { takeTokens } from "../services/rate-limits";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
@@ -167,15 +168,22 @@ export async function apiKeyWithinRate(authorization: string | null): Promise<Ke
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
  * input is read. An optional `project` in the input must name the key's own project.
  */
-export const apiKeyProcedure = publicProcedure
+const anyApiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
     const key = await apiKeyWithinRate(ctx.headers.get("authorization"));
-    return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });
+    return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId, apiKey: key } });
   })
   .input(z.object({ project: projectSlugSchema.optional() }).optional())
   .use(async ({ ctx, input, next }) => {
     if (input?.project && input.project !== ctx.project.slug) {
       throw new TRPCError({ code: "FORBIDDEN", message: `This API key belongs to another project than "${input.project}".` });
     }
+    return next();
+  });
+
+/** Harness calls need an `ingest` key, figures for automation a `read` key; "any" (whoami) takes both. */
+export const apiKeyProcedure = (scope: ApiKeyScope | "any") =>
+  anyApiKeyProcedure.use(({ ctx, next }) => {
+    if (scope !== "any") checkKeyScope(ctx.apiKey, scope);
     return next();
   });

@@ -35,6 +35,7 @@ describe("tenancy", () => {
   for (const [as, makeCaller] of [
     ["a signed-in owner of A", async (a: Awaited<ReturnType<typeof makeProject>>) => a.asOwner()],
     ["an API key of A", async (a: Awaited<ReturnType<typeof makeProject>>) => withKey((await a.key()).key)],
+    ["a read API key of A", async (a: Awaited<ReturnType<typeof makeProject>>) => withKey((await a.key("ci", "read")).key)],
   ] as const) {
     it(`${as} can neither read nor change anything of project B through any procedure`, async () => {
       const a = await makeProject();

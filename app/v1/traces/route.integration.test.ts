@@ -178,6 +178,15 @@ describe("POST /v1/traces", () => {
     expect(statuses.at(-1)).toBe(429);
     expect(Number(retryAfter)).toBeGreaterThan(0);
   });
+
+  it("403 for a key of the read scope, with what to use instead; nothing stored", async () => {
+    const p = await makeProject();
+    const { key } = await p.key("ci gate", "read");
+    const res = await post(key, JSON.stringify(request([chatSpan([{ id: "c1", name: "lookup", arguments: { q: 1 } }])])));
+    expect(res.status).toBe(403);
+    expect((await res.json()).message).toMatch(/read scope .* use a key with the ingest scope/);
+    expect(await calls(p.project.id)).toHaveLength(0);
+  });
 });
 
 describe("hostile spans are handled like hostile ingest.batch input", () => {

@@ -5,6 +5,7 @@ import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, UndecodableBo
 import { env } from "@/server/env";
 import { readLimited } from "@/server/services/http/read-limited";
 import { ingestTraces, type TracesResult } from "@/server/services/otlp/ingest-traces";
+import { checkKeyScope } from "@/server/services/auth/api-keys";
 import { apiKeyWithinRate } from "@/server/trpc/init";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
 const gunzipAsync = promisify(gunzip);
 
 /** google.rpc.Code values used in error bodies */
-const RPC = { invalidArgument: 3, resourceExhausted: 8, unauthenticated: 16, unavailable: 14, internal: 13 } as const;
+const RPC = { invalidArgument: 3, permissionDenied: 7, resourceExhausted: 8, unauthenticated: 16, unavailable: 14, internal: 13 } as const;
 
 const CONTENT_TYPES: Record<Encoding, string> = { protobuf: "application/x-protobuf", json: "application/json" };
 
@@ -58,6 +59,7 @@ export async function POST(req: Request): Promise<Response> {
   }
   try {
     const key = await apiKeyWithinRate(req.headers.get("authorization"));
+    checkKeyScope(key, "ingest");
     const limit = env().TOOLGATE_BODY_LIMIT_BYTES;
     let body = await readLimited(req, limit);
     if (!body) return tooLarge(encoding, limit);
@@ -80,6 +82,7 @@ export async function POST(req: Request): Promise<Response> {
     if (error instanceof UndecodableBody) return failure(encoding, 400, RPC.invalidArgument, error.message);
     if (error instanceof DomainError) {
       if (error.kind === "unauthorized") return failure(encoding, 401, RPC.unauthenticated, error.message);
+      if (error.kind === "forbidden") return failure(encoding, 403, RPC.permissionDenied, error.message);
       if (error.kind === "rate_limited") {
         return failure(encoding, 429, RPC.resourceExhausted, error.message, { "Retry-After": String(error.retryAfterSeconds ?? 1) });
       }

@@ -241,7 +241,7 @@ describe("API keys", () => {
     expect(await codeOf(callerWith().system.whoami())).toBe("UNAUTHORIZED");
     expect(await codeOf(withKey("sk-not-ours").system.whoami())).toBe("UNAUTHORIZED");
     expect(await codeOf(withKey(key.slice(0, -2) + "xx").system.whoami())).toBe("UNAUTHORIZED");
-    expect(await withKey(key).system.whoami()).toEqual({ project: p.project.slug });
+    expect(await withKey(key).system.whoami()).toEqual({ project: p.project.slug, scope: "ingest" });
     await (await p.asOwner()).apiKeys.revoke({ project: p.project.slug, keyId: id });
     await expect(withKey(key).system.whoami()).rejects.toThrow(/revoked/);
   });

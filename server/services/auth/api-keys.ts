@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ApiKeyScope } from "../../../contracts/accounts";
 import { DomainError, notFound } from "../../domain/errors";
 import { prisma } from "../../db/client";
 import { randomToken, sameHash, sha256 } from "./tokens";
@@ -10,12 +11,12 @@ import { randomToken, sameHash, sha256 } from "./tokens";
  */
 const KEY_PATTERN = /^tg_([a-z0-9]{10})_([A-Za-z0-9_-]{43})$/;
 
-export async function createApiKey(projectId: string, name: string) {
+export async function createApiKey(projectId: string, name: string, scope: ApiKeyScope = "ingest") {
   const prefix = randomBytes(8).toString("hex").slice(0, 10);
   const key = `tg_${prefix}_${randomToken()}`;
   const row = await prisma().apiKey.create({
-    data: { projectId, name, prefix, secretHash: sha256(key) },
-    select: { id: true, name: true, prefix: true, createdAt: true },
+    data: { projectId, name, prefix, secretHash: sha256(key), scope },
+    select: { id: true, name: true, prefix: true, scope: true, createdAt: true },
   });
   return { ...row, key };
 }
@@ -24,7 +25,7 @@ export async function listApiKeys(projectId: string) {
   return prisma().apiKey.findMany({
     where: { projectId },
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: { id: true, name: true, prefix: true, scope: true, createdAt: true, lastUsedAt: true, revokedAt: true },
   });
 }
 
@@ -35,7 +36,7 @@ export async function revokeApiKey(projectId: string, keyIdOrPrefix: string) {
   if (!count) throw notFound(`No active API key "${keyIdOrPrefix}" in this project (already revoked, or a typo?).`);
 }
 
-export type KeyProject = { keyId: string; projectId: string; projectSlug: string };
+export type KeyProject = { keyId: string; projectId: string; projectSlug: string; scope: ApiKeyScope };
 
 /** Resolves `Authorization: Bearer tg_…` to its project, or says precisely why not. */
 export async function projectForApiKey(authorization: string | null): Promise<KeyProject> {
@@ -50,7 +51,7 @@ export async function projectForApiKey(authorization: string | null): Promise<Ke
   }
   const row = await prisma().apiKey.findUnique({
     where: { prefix: match[1] },
-    select: { id: true, secretHash: true, revokedAt: true, lastUsedAt: true, projectId: true, project: { select: { slug: true } } },
+    select: { id: true, secretHash: true, revokedAt: true, lastUsedAt: true, projectId: true, scope: true, project: { select: { slug: true } } },
   });
   if (!row || !sameHash(row.secretHash, sha256(key))) throw unauthorized(`Unknown API key tg_${match[1]}_…: check that it was copied whole.`);
   if (row.revokedAt) throw unauthorized(`API key tg_${match[1]}_… was revoked on ${row.revokedAt.toISOString()}; create a new one.`);
@@ -58,5 +59,15 @@ export async function projectForApiKey(authorization: string | null): Promise<Ke
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await prisma().apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   }
-  return { keyId: row.id, projectId: row.projectId, projectSlug: row.project.slug };
+  return { keyId: row.id, projectId: row.projectId, projectSlug: row.project.slug, scope: row.scope };
+}
+
+/** A key may call a procedure of its own scope only: a leaked CI (read) key cannot write, a harness (ingest) key cannot read. */
+export function checkKeyScope(key: Pick<KeyProject, "keyId" | "scope">, needed: ApiKeyScope, prefix?: string): void {
+  if (key.scope === needed) return;
+  const what = needed === "read" ? "read figures" : "send events or tool schemas";
+  throw new DomainError(
+    "forbidden",
+    `This API key${prefix ? ` tg_${prefix}_…` : ""} has the ${key.scope} scope and cannot ${what}: use a key with the ${needed} scope (Settings → API keys, or \`toolgate keys create --scope ${needed}\`).`,
+  );
 }

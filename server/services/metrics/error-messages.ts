@@ -1,5 +1,6 @@
 import { groupByTemplate } from "../../domain/message-templates";
 import { pool } from "../../db/client";
+import { runRollupRows } from "../rollups/rebuild";
 import { rollupRows } from "../rollups/read";
 import { ERROR_MESSAGE_ROLLUPS } from "../rollups/tables";
 
@@ -8,9 +9,11 @@ import { ERROR_MESSAGE_ROLLUPS } from "../rollups/tables";
  * next call was valid. Read from the error-message rollups that ingestion keeps: the messages
  * exist otherwise only in the invalid calls' rows, spread over the whole table.
  */
-export async function errorMessages(projectId: string, range: { from: Date; to: Date }, tool?: string) {
+export async function errorMessages(projectId: string, range: { from: Date; to: Date }, tool?: string, runIdPrefix?: string) {
   const params: unknown[] = [];
-  const from = rollupRows(ERROR_MESSAGE_ROLLUPS, projectId, range, { tool }, params);
+  const from = runIdPrefix
+    ? runRollupRows("messages", projectId, range, { tool }, params, runIdPrefix)
+    : rollupRows(ERROR_MESSAGE_ROLLUPS, projectId, range, { tool }, params);
   const { rows } = await pool().query<{ message: string; count: number; followed: number; recovered: number }>(
     `SELECT CASE WHEN message = '' THEN '(no message)' ELSE message END AS message,
             sum(sent)::int AS count, sum(followed)::int AS followed, sum(recovered)::int AS recovered

@@ -1,17 +1,22 @@
 import type { SeriesDimension } from "../../../contracts/metrics";
 import { pool } from "../../db/client";
+import { runRollupRows } from "../rollups/rebuild";
 import { rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS, dayOf } from "../rollups/tables";
 
 /** Dashboards read only the rollups (whole UTC days from the daily table, hours from the hourly one), never raw calls. */
 export type Range = { from: Date; to: Date };
-export type Scope = { tool?: string; model?: string; modelVersion?: string };
+/** `runIdPrefix`: only the calls of runs whose id starts with it (read from the raw calls, not the rollups). */
+export type Scope = { tool?: string; model?: string; modelVersion?: string; runIdPrefix?: string };
 export type Bucket = "hour" | "day";
 
 /** The project's call rollups over the range and scope, as a FROM item, with its parameters. */
 function rows(projectId: string, range: Range, scope: Scope = {}, hourly = false) {
   const params: unknown[] = [];
-  const from = rollupRows(CALL_ROLLUPS, projectId, range, { tool: scope.tool, model_name: scope.model, model_version: scope.modelVersion }, params, hourly);
+  const filters = { tool: scope.tool, model_name: scope.model, model_version: scope.modelVersion };
+  const from = scope.runIdPrefix
+    ? runRollupRows("calls", projectId, range, filters, params, scope.runIdPrefix)
+    : rollupRows(CALL_ROLLUPS, projectId, range, filters, params, hourly);
   return { from, params };
 }
 

@@ -1,18 +1,19 @@
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, recoveredSql } from "./tables";
+import { filterSql, type Filters } from "./read";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, recoveredSql } from "./tables";
 
-const callRollup = (bucket: string) => `
+const callRollup = (bucket: string, where = "project_id = $1") => `
   SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
          count(*) AS calls, count(*) FILTER (WHERE valid = false) AS invalid,
          count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL) AS corrected,
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd
-    FROM tool_calls WHERE project_id = $1 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
+    FROM tool_calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
 
-const messageRollup = (bucket: string) => `
+const messageRollup = (bucket: string, where = "x.project_id = $1") => `
   SELECT x.project_id, ${bucket} AS bucket, x.tool, ${messageKey("x.message")} AS message_hash, coalesce(x.message, '') AS message,
          count(*) AS sent, count(x.correction_id) AS followed, sum(${recoveredSql("x.correction_id")}) AS recovered
     FROM tool_calls x
-   WHERE x.project_id = $1 AND x.valid = false
+   WHERE ${where} AND x.valid = false
    GROUP BY 1, 2, 3, 5 ORDER BY 2, 3, 4`;
 
 /**
@@ -42,4 +43,28 @@ export async function rebuildRollups(client: ClientBase, projectId: string): Pro
     written[r.table] = rowCount ?? 0;
   }
   return written;
+}
+
+/**
+ * Rollup rows (as `rollupRows` gives them: an `hour` column and the rollup's columns) of the calls
+ * of runs whose id starts with `runIdPrefix`, computed from the raw calls, as rollups know no runs.
+ */
+export function runRollupRows(
+  rollup: "calls" | "messages",
+  projectId: string,
+  range: { from: Date; to: Date },
+  filters: Filters,
+  params: unknown[],
+  runIdPrefix: string,
+) {
+  const x = rollup === "calls" ? "" : "x.";
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const prefixed = Object.fromEntries(Object.entries(filters).map(([column, value]) => [`${x}${column}`, value]));
+  const where = `${x}project_id = ${param(projectId)}::uuid AND ${x}timestamp >= ${param(range.from)} AND ${x}timestamp < ${param(range.to)}
+    AND ${x}run_id LIKE ${param(`${runIdPrefix.replace(/[\\%_]/g, "\\$&")}%`)}${filterSql(prefixed, params)}`;
+  const [select, columns] =
+    rollup === "calls"
+      ? [callRollup(hourOf("timestamp"), where), CALL_ROLLUPS.columns]
+      : [messageRollup(hourOf("x.timestamp"), where), ERROR_MESSAGE_ROLLUPS.columns];
+  return `(SELECT bucket AS hour, ${columns} FROM (${select}) raw) r`;
 }

@@ -65,7 +65,7 @@ describe("mutations from other origins", () => {
     for (const origin of [undefined, "http://harness.example"]) {
       const whoami = await post("system.whoami", { authorization: `Bearer ${key}`, "content-type": "application/json", ...(origin ? { origin } : {}) });
       expect(whoami.status).toBe(200);
-      expect((await whoami.json()).result.data).toEqual({ project: p.project.slug });
+      expect((await whoami.json()).result.data).toEqual({ project: p.project.slug, scope: "ingest" });
     }
   });
 });

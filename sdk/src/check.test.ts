@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { parseDuration, parseRate, runCheck } from "./check";
+
+describe("toolgate check: arguments", () => {
+  it("reads rates as percentages or fractions and durations in s, m, h, d", () => {
+    expect(parseRate("5%")).toBeCloseTo(0.05);
+    expect(parseRate("0.05")).toBe(0.05);
+    expect(() => parseRate("five")).toThrow('--max-invalid-rate must be a rate such as 5% or 0.05, got "five".');
+    expect(parseDuration("2h")).toBe(7_200_000);
+    expect(parseDuration("90m")).toBe(5_400_000);
+    expect(() => parseDuration("2 hours")).toThrow(/--since must be a duration such as 90m, 2h or 7d/);
+  });
+
+  it("exits 2 with the usage on a wrong command or option, and without a server or key", async () => {
+    const run = async (args: string[], env: Record<string, string> = {}) => {
+      const lines: string[] = [];
+      return { code: await runCheck(args, env, (l) => lines.push(l)), out: lines.join("\n") };
+    };
+    expect(await run(["chek"])).toMatchObject({ code: 2, out: expect.stringContaining('Unknown command "chek".') });
+    expect(await run(["check", "--max-invalid-rate", "5%", "--colour"])).toMatchObject({
+      code: 2,
+      out: expect.stringContaining('Unknown argument "--colour".'),
+    });
+    expect(await run(["check"])).toMatchObject({ code: 2, out: expect.stringContaining("Missing --max-invalid-rate.") });
+    expect(await run(["check", "--max-invalid-rate", "5%"])).toMatchObject({ code: 2, out: expect.stringMatching(/^Set TOOLGATE_URL and TOOLGATE_API_KEY/) });
+  });
+});

@@ -1,0 +1,395 @@
+import { canonicalJson } from "../../isomorphic/tool-schema";
+import type { ToolgateEvent } from "./event";
+import { onProcessExit } from "./exit-hook";
+
+export interface ReporterOptions {
+  /** Toolgate's base address, e.g. `http://localhost:3000`. */
+  url: string;
+  /** A project API key with the `ingest` scope (`tg_…`). */
+  apiKey: string;
+  /** Events per `ingest.batch` request (1–1000). Default 500. */
+  batchSize?: number;
+  /** Largest request body; a batch is cut short before it. Default 3 MiB (the server takes 4 MB). */
+  maxBatchBytes?: number;
+  /** How long an event may wait for a batch to fill. Default 1000 ms. */
+  flushIntervalMs?: number;
+  /** Events held at most (waiting and being sent). When full, NEW events are dropped and counted. Default 10,000. */
+  maxBuffer?: number;
+  /** First retry delay; doubles per attempt up to `maxRetryDelayMs`, with jitter. Default 500 ms. */
+  retryDelayMs?: number;
+  /** Default 30,000 ms. */
+  maxRetryDelayMs?: number;
+  /** One request's time limit. Default 10,000 ms. */
+  requestTimeoutMs?: number;
+  /** On Node (and Bun, Deno): flush what is pending when the process is about to exit normally, for at most this long. 0 turns it off. Default 5,000 ms. */
+  exitFlushTimeoutMs?: number;
+  /** Called for every failure instead of throwing; never awaited. */
+  onError?: (error: ReporterError) => void;
+  /** Replaces the global fetch (tests, proxies). */
+  fetch?: typeof fetch;
+}
+
+export type ReporterErrorKind = "network" | "http" | "rejected" | "dropped" | "register";
+
+/** What went wrong in the background: reported to `onError`, never thrown. */
+export class ReporterError extends Error {
+  override name = "ReporterError";
+  constructor(
+    readonly kind: ReporterErrorKind,
+    message: string,
+    readonly details: { status?: number; events?: number; willRetry?: boolean } = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface ReporterStats {
+  /** Events the server has (accepted, or already had under the same id). */
+  sent: number;
+  /** Events given up: the buffer was full, the server refused a whole batch, or shutdown ran out of time. */
+  dropped: number;
+  /** Requests repeated after a network error, 429 or 5xx. */
+  retried: number;
+  /** Events the server refused one by one (the batch went through). */
+  rejected: number;
+  /** Events waiting or being sent now. */
+  buffered: number;
+}
+
+export interface ToolRegistration {
+  name: string;
+  description?: string;
+  parameters: object;
+}
+
+type Entry = { event: ToolgateEvent; json?: string };
+type Answer = { kind: "ok"; data: unknown } | { kind: "retry"; delayMs?: number; message: string } | { kind: "refused"; status: number; message: string };
+
+const INGEST_LIMIT = 1000;
+
+/**
+ * Sends events to Toolgate in the background: batched, bounded, retried without ever changing an
+ * event's id (the server answers a re-sent id as a duplicate, so a retry cannot store it twice).
+ * Nothing here throws into the caller or waits on the network in `record`.
+ */
+export class Reporter {
+  private readonly options: Required<Omit<ReporterOptions, "onError" | "fetch">> & Pick<ReporterOptions, "onError">;
+  private readonly fetch: typeof fetch;
+  private readonly queue: Entry[] = [];
+  private readonly registered = new Map<string, string>();
+  private readonly pendingTools = new Map<string, ToolRegistration>();
+  /** name → the version the server gave the schema registered here: events of the tool name it (`toolVersion`). */
+  private readonly versions = new Map<string, string>();
+  private readonly counters = { sent: 0, dropped: 0, retried: 0, rejected: 0 };
+  private running: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private drain = 0;
+  private deadline: number | null = null;
+  private closed = false;
+  private dropping = false;
+  private recorded = 0;
+  private removeExitHook: () => void = () => {};
+
+  constructor(options: ReporterOptions) {
+    this.options = {
+      batchSize: Math.min(INGEST_LIMIT, Math.max(1, options.batchSize ?? 500)),
+      maxBatchBytes: options.maxBatchBytes ?? 3 * 1024 * 1024,
+      flushIntervalMs: options.flushIntervalMs ?? 1000,
+      maxBuffer: Math.max(1, options.maxBuffer ?? 10_000),
+      retryDelayMs: options.retryDelayMs ?? 500,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      exitFlushTimeoutMs: options.exitFlushTimeoutMs ?? 5000,
+      url: options.url.replace(/\/+$/, ""),
+      apiKey: options.apiKey,
+      onError: options.onError,
+    };
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    this.fetch = (input, init) => fetchImpl(input, init);
+    if (this.options.exitFlushTimeoutMs > 0) {
+      let flushedAt = -1;
+      this.removeExitHook = onProcessExit(() => {
+        // once per new event: an exit flush that could not reach the server is not repeated forever
+        if (this.closed || flushedAt === this.recorded || (this.queue.length === 0 && this.pendingTools.size === 0)) return;
+        flushedAt = this.recorded;
+        void this.flush({ timeoutMs: this.options.exitFlushTimeoutMs });
+      });
+    }
+  }
+
+  stats(): ReporterStats {
+    return { ...this.counters, buffered: this.queue.length };
+  }
+
+  /** Queues one event. Never throws, never waits. */
+  record(event: ToolgateEvent): void {
+    this.recorded++;
+    if (this.closed || this.queue.length >= this.options.maxBuffer) {
+      this.counters.dropped++;
+      if (!this.dropping) {
+        this.dropping = true;
+        const why = this.closed
+          ? "the reporter was shut down"
+          : `the buffer holds ${this.options.maxBuffer} events (maxBuffer) while Toolgate is not taking them`;
+        this.report(new ReporterError("dropped", `Dropping new events: ${why}. See stats().dropped for the count.`, { events: 1 }));
+      }
+      return;
+    }
+    this.queue.push({ event });
+    if (this.queue.length >= this.options.batchSize) this.kick();
+    else this.schedule();
+  }
+
+  /** Registers tool schemas with `tools.register` before the next batch; unchanged ones are not sent again. */
+  registerTools(tools: ToolRegistration[]): void {
+    for (const tool of tools) {
+      const key = canonicalJson({ description: tool.description ?? "", parameters: tool.parameters });
+      if (this.registered.get(tool.name) === key) continue;
+      this.registered.set(tool.name, key);
+      this.pendingTools.set(tool.name, tool);
+    }
+    if (this.pendingTools.size > 0) this.schedule();
+  }
+
+  /** Sends everything queued so far. Resolves when the buffer is empty or `timeoutMs` passed (what remains stays queued). Never rejects. */
+  async flush(options: { timeoutMs?: number } = {}): Promise<void> {
+    const until = options.timeoutMs === undefined ? null : Date.now() + options.timeoutMs;
+    if (until !== null) this.deadline = Math.max(this.deadline ?? 0, until);
+    this.drain++;
+    this.wake?.(); // a retry sleeping in the background now works under this deadline
+    try {
+      while (!this.closed && (this.queue.length > 0 || this.pendingTools.size > 0) && (until === null || Date.now() < until)) await this.kick();
+    } finally {
+      this.drain--;
+      if (this.drain === 0) this.deadline = null;
+    }
+  }
+
+  /** Flushes (for at most `timeoutMs`, default 10 s), then stops: later events are dropped; what could not be sent is counted as dropped. */
+  async shutdown(options: { timeoutMs?: number } = {}): Promise<ReporterStats> {
+    if (!this.closed) {
+      await this.flush({ timeoutMs: options.timeoutMs ?? 10_000 });
+      this.closed = true;
+      this.removeExitHook();
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      const left = this.queue.length;
+      if (left > 0) {
+        this.counters.dropped += left;
+        this.queue.length = 0;
+        this.report(new ReporterError("dropped", `Shutdown: ${left} events could not be sent in time and are dropped.`, { events: left }));
+      }
+    }
+    return this.stats();
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.kick(true);
+    }, this.options.flushIntervalMs);
+    unref(this.timer);
+  }
+
+  /** Runs the sender (one at a time); `all` sends partial batches too. */
+  private kick(all = false): Promise<void> {
+    if (!this.running) {
+      this.running = this.send(all)
+        .catch((error: unknown) => this.report(new ReporterError("network", `Unexpected reporter failure: ${messageOf(error)}`)))
+        .finally(() => {
+          this.running = null;
+          if (this.queue.length > 0 || this.pendingTools.size > 0) this.schedule();
+        });
+    }
+    return this.running;
+  }
+
+  private async send(all: boolean): Promise<void> {
+    while (!this.closed) {
+      if (this.pendingTools.size > 0) {
+        if (!(await this.sendRegistrations())) return;
+        continue;
+      }
+      const full = this.queue.length >= this.options.batchSize;
+      if (this.queue.length === 0 || !(full || all || this.drain > 0)) return;
+      const count = this.takeBatch();
+      const answer = await this.post(
+        "ingest.batch",
+        () =>
+          `{"events":[${this.queue
+            .slice(0, count)
+            .map((e) => this.jsonOf(e))
+            .join(",")}]}`,
+        count,
+      );
+      if (answer === null) return; // out of time: stays queued
+      if (answer.kind === "refused" && answer.status === 413 && count > 1) {
+        this.splitNext = Math.max(1, Math.floor(count / 2));
+        continue;
+      }
+      this.queue.splice(0, count);
+      if (this.queue.length === 0) this.splitNext = null; // smaller batches until the backlog that was too large is gone
+      if (answer.kind === "ok") {
+        const result = (answer.data ?? {}) as {
+          accepted?: number;
+          duplicates?: number;
+          rejected?: { index: number; id?: string; path: string; message: string }[];
+        };
+        const rejected = result.rejected ?? [];
+        this.counters.sent += (result.accepted ?? 0) + (result.duplicates ?? 0);
+        this.counters.rejected += rejected.length;
+        this.dropping = false;
+        if (rejected.length > 0) {
+          const shown = rejected.slice(0, 3).map((r) => `${r.id ?? `#${r.index}`}: ${r.path ? `${r.path}: ` : ""}${r.message}`);
+          this.report(
+            new ReporterError("rejected", `Toolgate refused ${rejected.length} of ${count} events: ${shown.join("; ")}${rejected.length > 3 ? "; …" : ""}`, {
+              events: rejected.length,
+            }),
+          );
+        }
+      } else {
+        this.counters.dropped += count;
+        this.report(
+          new ReporterError("http", `Toolgate refused a batch of ${count} events (HTTP ${answer.status}): ${answer.message}`, {
+            status: answer.status,
+            events: count,
+          }),
+        );
+      }
+    }
+  }
+
+  private splitNext: number | null = null;
+
+  /** The event as sent, serialized once (a retry sends the same bytes), naming the schema version registered for its tool. */
+  private jsonOf(entry: Entry): string {
+    if (entry.json === undefined) {
+      const version = entry.event.toolVersion === undefined ? this.versions.get(entry.event.tool) : undefined;
+      entry.json = JSON.stringify(version === undefined ? entry.event : { ...entry.event, toolVersion: version });
+    }
+    return entry.json;
+  }
+
+  /** How many events from the front go into the next batch: ≤ batchSize, ≤ maxBatchBytes (at least one). */
+  private takeBatch(): number {
+    const limit = Math.min(this.options.batchSize, this.splitNext ?? Infinity, this.queue.length);
+    let bytes = 20;
+    let count = 0;
+    while (count < limit) {
+      const size = this.jsonOf(this.queue[count]!).length + 1;
+      if (count > 0 && bytes + size > this.options.maxBatchBytes) break;
+      bytes += size;
+      count++;
+    }
+    return count;
+  }
+
+  /** false: out of time, try later. */
+  private async sendRegistrations(): Promise<boolean> {
+    const tools = [...this.pendingTools.values()];
+    const answer = await this.post("tools.register", () => JSON.stringify({ tools }), 0);
+    if (answer === null) return false;
+    for (const tool of tools) if (this.pendingTools.get(tool.name) === tool) this.pendingTools.delete(tool.name);
+    if (answer.kind === "ok") {
+      for (const { name, version } of (answer.data as { tools?: { name: string; version: string }[] } | undefined)?.tools ?? [])
+        this.versions.set(name, version);
+    }
+    if (answer.kind === "refused") {
+      for (const tool of tools) this.registered.delete(tool.name);
+      this.report(new ReporterError("register", `Toolgate refused the tool schemas (HTTP ${answer.status}): ${answer.message}`, { status: answer.status }));
+    }
+    return true;
+  }
+
+  /** POSTs to a tRPC procedure until it answers something other than "try again"; null when the deadline passed first. */
+  private async post(procedure: string, body: () => string, events: number): Promise<Exclude<Answer, { kind: "retry" }> | null> {
+    const text = body();
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.attempt(procedure, text);
+      if (answer.kind !== "retry") return answer;
+      const backoff = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (attempt - 1));
+      const delay = answer.delayMs ?? backoff * (0.5 + Math.random() / 2);
+      const outOfTime = this.deadline !== null && Date.now() + delay >= this.deadline;
+      this.report(
+        new ReporterError(
+          answer.message.startsWith("HTTP") ? "http" : "network",
+          `${procedure}: ${answer.message}; ${outOfTime ? "out of time, kept queued" : `retrying in ${Math.round(delay)} ms`}`,
+          {
+            events,
+            willRetry: !outOfTime,
+          },
+        ),
+      );
+      if (outOfTime || this.closed) return null;
+      this.counters.retried++;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => (clearTimeout(timer), resolve());
+        // in the background a retry never keeps the process alive; a flush with a deadline does
+        if (this.deadline === null) unref(timer);
+      });
+      this.wake = null;
+    }
+  }
+
+  private wake: (() => void) | null = null;
+
+  private async attempt(procedure: string, body: string): Promise<Answer> {
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.options.url}/api/trpc/${procedure}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${this.options.apiKey}` },
+        body,
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+      });
+    } catch (error) {
+      return { kind: "retry", message: `cannot reach ${this.options.url} (${messageOf(error)})` };
+    }
+    let payload: { result?: { data?: unknown }; error?: { message?: string } } | undefined;
+    try {
+      payload = (await response.json()) as typeof payload;
+    } catch {
+      payload = undefined;
+    }
+    if (response.ok) return { kind: "ok", data: payload?.result?.data };
+    const message = payload?.error?.message ?? response.statusText ?? "no message";
+    if (response.status === 429 || response.status >= 500) {
+      const delayMs = retryAfterMs(response.headers.get("retry-after"));
+      return { kind: "retry", message: `HTTP ${response.status}: ${message}`, ...(delayMs === undefined ? {} : { delayMs }) };
+    }
+    return { kind: "refused", status: response.status, message };
+  }
+
+  private report(error: ReporterError): void {
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // the harness's callback must not break the reporter either
+    }
+  }
+}
+
+/** `Retry-After` in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function unref(timer: unknown): void {
+  (timer as { unref?: () => void }).unref?.();
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from "tsup";
+
+/**
+ * ESM + CJS + declarations. The shared classifier (../isomorphic) and its small pure helpers are
+ * bundled in; Ajv, ajv-formats and re2js stay runtime dependencies. zod is never bundled (only its
+ * tree-shaken, unused import would be): a zod schema brings its own `toJSONSchema()`.
+ */
+export default defineConfig({
+  entry: { index: "src/index.ts", cli: "src/cli.ts" },
+  format: ["esm", "cjs"],
+  dts: { entry: { index: "src/index.ts" } },
+  target: "es2022",
+  platform: "neutral",
+  tsconfig: "tsconfig.json",
+  clean: true,
+  splitting: false,
+  treeshake: true,
+  noExternal: ["fastest-levenshtein", "zod", /^ajv\/dist\//],
+  esbuildPlugins: [
+    {
+      // Node's ESM loader needs the extension in a deep import of a package without an `exports` map (ajv/dist/2020)
+      name: "fully-specified",
+      setup(build) {
+        build.onResolve({ filter: /^ajv\/dist\/[\w-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
+      },
+    },
+  ],
+});

@@ -1,0 +1,65 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+
+/**
+ * The app's tRPC route handler (app/api/trpc/[trpc]/route.ts, what `npm start` serves) over real
+ * HTTP on 127.0.0.1, on the real test database. `stop()` closes the port and every open
+ * connection; `start()` opens the same port again.
+ */
+export async function startHttpApp() {
+  const { GET, POST } = await import("../app/api/trpc/[trpc]/route");
+  let port = 0;
+  let server: Server | null = null;
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
+      method: req.method,
+      headers,
+      ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
+    });
+    const response = await (req.method === "POST" ? POST : GET)(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  }
+
+  async function start() {
+    const s = createServer((req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        res.writeHead(500).end(String(error));
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      s.once("error", reject);
+      s.listen(port, "127.0.0.1", () => resolve());
+    });
+    port = (s.address() as AddressInfo).port;
+    server = s;
+  }
+
+  async function stop() {
+    const s = server;
+    server = null;
+    if (!s) return;
+    const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+    s.closeAllConnections();
+    await closed;
+  }
+
+  await start();
+  return { url: `http://127.0.0.1:${port}`, start, stop };
+}
+
+/** The HTTP app for one test file: started before its tests, stopped after them. */
+export function httpAppForTests() {
+  const holder = {} as { app: Awaited<ReturnType<typeof startHttpApp>> };
+  beforeAll(async () => {
+    holder.app = await startHttpApp();
+  });
+  afterAll(() => holder.app.stop());
+  return holder;
+}

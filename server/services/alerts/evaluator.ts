@@ -10,9 +10,10 @@ import {
   type WindowCounts,
 } from "../../domain/alert-rules";
 import { env } from "../../env";
-import { pool, prisma } from "../../db/client";
+import { pool, prisma, type Prisma } from "../../db/client";
 import { CALL_ROLLUPS, filterSql, rollupRows } from "../metrics/rollup-source";
-import { deliver } from "./webhooks";
+import { jobs, QUEUES, stableUuid, type SqlExecutor } from "../jobs/boss";
+import type { DeliveryJob } from "../jobs/work";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -74,28 +75,76 @@ const publicUrl = () => env().TOOLGATE_PUBLIC_URL?.replace(/\/+$/, "") ?? `http:
 
 type Fired = { id: string; projectId: string; summary: string };
 
+/**
+ * Creates the incident and, in the same transaction, one delivery job per webhook it goes to
+ * (the rule's endpoints, or every enabled endpoint when the rule names none). The job id is
+ * derived from (incident, endpoint): an incident is enqueued once, whatever happens after.
+ */
 async function openIncident(rule: Rule, check: Check, now: Date, subject: string, scope: Scope, summary: string): Promise<Fired> {
-  const incident = await prisma().incident.create({
-    data: {
-      projectId: rule.projectId,
-      ruleId: rule.id,
-      subject,
-      state: "firing",
-      severity: rule.severity,
-      value: check.value ?? 0,
-      threshold: check.threshold ?? 0,
-      calls: Math.round(check.calls),
-      scopeTool: scope.tool ?? null,
-      scopeModel: scope.model ?? null,
-      scopeVersion: scope.version ?? null,
-      summary,
-      windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000),
-      firedAt: now,
-      events: { create: { kind: "fired", note: summary, at: now } },
-    },
-    select: { id: true, projectId: true, summary: true },
+  const boss = await jobs();
+  return prisma().$transaction(async (tx) => {
+    const incident = await tx.incident.create({
+      data: {
+        projectId: rule.projectId,
+        ruleId: rule.id,
+        subject,
+        state: "firing",
+        severity: rule.severity,
+        value: check.value ?? 0,
+        threshold: check.threshold ?? 0,
+        calls: Math.round(check.calls),
+        scopeTool: scope.tool ?? null,
+        scopeModel: scope.model ?? null,
+        scopeVersion: scope.version ?? null,
+        summary,
+        windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000),
+        firedAt: now,
+        events: { create: { kind: "fired", note: summary, at: now } },
+      },
+    });
+    const endpoints = (await tx.webhookEndpoint.findMany({ where: { projectId: rule.projectId, enabled: true }, select: { id: true } })).filter(
+      (w) => !rule.webhookIds.length || rule.webhookIds.includes(w.id),
+    );
+    if (endpoints.length) {
+      const payload = incidentPayload(incident, rule);
+      const db: SqlExecutor = { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe(text, ...values.map(sqlValue)) }) };
+      for (const endpoint of endpoints) {
+        const deliveryId = stableUuid("incident.fired", incident.id, endpoint.id);
+        const job: DeliveryJob = { endpointId: endpoint.id, incidentId: incident.id, event: "incident.fired", payload: { ...payload, deliveryId } };
+        await boss.send(QUEUES.delivery, job, { id: deliveryId, db });
+      }
+      // at now + 1 ms: the timeline sorts by time, and "notified" comes after "fired"
+      await tx.incidentEvent.create({
+        data: { incidentId: incident.id, kind: "notified", note: `queued for ${endpoints.length} webhook(s)`, at: new Date(now.getTime() + 1) },
+      });
+    }
+    return { id: incident.id, projectId: incident.projectId, summary: incident.summary };
   });
-  return incident;
+}
+
+/** pg-boss's parameters for Prisma's raw query: objects as JSON text, undefined as NULL. */
+const sqlValue = (v: unknown) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v);
+
+/** The webhook body of a fired incident (Slack-compatible `text`, plus the details as JSON). */
+function incidentPayload(incident: Prisma.IncidentGetPayload<object>, rule: Rule) {
+  const link = `${publicUrl()}/p/${rule.project.slug}/alerts/${incident.id}`;
+  return {
+    text: `:rotating_light: [${incident.severity}] ${incident.summary} — ${link}`,
+    event: "incident.fired",
+    incident: {
+      id: incident.id,
+      url: link,
+      state: incident.state,
+      severity: incident.severity,
+      value: incident.value,
+      threshold: incident.threshold,
+      calls: incident.calls,
+      scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
+      firedAt: incident.firedAt.toISOString(),
+    },
+    rule: { id: rule.id, name: rule.name, metric: rule.metric, condition: rule.condition },
+    project: { slug: rule.project.slug, name: rule.project.name },
+  };
 }
 
 function describeScope(scope: Scope) {
@@ -239,45 +288,12 @@ export async function resolveIncident(id: string, at: Date, actor: string | null
   });
 }
 
-/** Sends each fired incident to its rule's webhooks (all enabled endpoints when none chosen). */
-async function notify(incidentIds: string[]) {
-  for (const id of incidentIds) {
-    const incident = await prisma().incident.findUniqueOrThrow({
-      where: { id },
-      include: { rule: true, project: { select: { slug: true, name: true, webhooks: { where: { enabled: true } } } } },
-    });
-    const endpoints = incident.project.webhooks.filter((w) => !incident.rule.webhookIds.length || incident.rule.webhookIds.includes(w.id));
-    if (!endpoints.length) continue;
-    const link = `${publicUrl()}/p/${incident.project.slug}/alerts/${incident.id}`;
-    const payload = {
-      text: `:rotating_light: [${incident.severity}] ${incident.summary} — ${link}`,
-      event: "incident.fired",
-      incident: {
-        id: incident.id,
-        url: link,
-        state: incident.state,
-        severity: incident.severity,
-        value: incident.value,
-        threshold: incident.threshold,
-        calls: incident.calls,
-        scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
-        firedAt: incident.firedAt.toISOString(),
-      },
-      rule: { id: incident.rule.id, name: incident.rule.name, metric: incident.rule.metric, condition: incident.rule.condition },
-      project: { slug: incident.project.slug, name: incident.project.name },
-    };
-    const results = await Promise.all(endpoints.map((endpoint) => deliver(endpoint, "incident.fired", payload, incident.id)));
-    await prisma().incidentEvent.create({
-      data: { incidentId: id, kind: "notified", note: `${results.filter(Boolean).length} of ${endpoints.length} webhook(s) delivered` },
-    });
-  }
-}
-
-export type EvaluationReport = { rules: number; fired: Fired[]; resolved: number; notifications: Promise<void> };
+export type EvaluationReport = { rules: number; fired: Fired[]; resolved: number };
 
 /**
- * One evaluation pass. With several app instances only one evaluates at a time: the pass
- * holds a PostgreSQL advisory lock, and returns null when another instance has it.
+ * One evaluation pass (every minute from the job queue's schedule, or "Evaluate now" for one
+ * project). Only one pass runs at a time across instances: it holds a PostgreSQL advisory
+ * lock and returns null when another pass has it (the scheduled one and the button can meet).
  */
 export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Date; projectId?: string } = {}): Promise<EvaluationReport | null> {
   const client = await pool().connect();
@@ -295,22 +311,11 @@ export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Da
           await evaluateSchemaRegressions(rule, now, fired);
         } else resolved += await evaluateRule(rule, now, fired);
       }
-      const notifications = notify(fired.map((f) => f.id)).catch((e: Error) => console.error(`[alerts] notification failed: ${e.message}`));
-      return { rules: rules.length, fired, resolved, notifications };
+      return { rules: rules.length, fired, resolved };
     } finally {
       await client.query(`SELECT pg_advisory_unlock(${LOCK})`);
     }
   } finally {
     client.release();
   }
-}
-
-/** The background evaluator: every minute, in the server process. */
-export function startAlertEvaluator(intervalMs = 60_000) {
-  const holder = globalThis as { toolgateEvaluator?: NodeJS.Timeout };
-  if (holder.toolgateEvaluator) return;
-  const tick = () => evaluateAlerts().catch((e: Error) => console.error(`[alerts] evaluation failed: ${e.message}`));
-  holder.toolgateEvaluator = setInterval(tick, intervalMs);
-  holder.toolgateEvaluator.unref();
-  setTimeout(tick, 5_000).unref();
 }

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { notFound } from "../../domain/errors";
-import { env } from "../../env";
 import { prisma } from "../../db/client";
 
 /**
@@ -26,49 +25,49 @@ export function verifySignature(secret: string, body: string, header: string, to
 
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
-export type DeliveryOptions = { attempts?: number; backoffMs?: number; timeoutMs?: number };
+export type DeliveryOptions = { attempt?: number; deliveryId?: string; timeoutMs?: number };
+
+/** The header (and payload field `deliveryId`) receivers dedupe on: the same for every attempt of one delivery. */
+export const DELIVERY_ID_HEADER = "X-Toolgate-Delivery";
 
 /**
- * POSTs the payload, retrying with exponential backoff (backoff, 2×, 4×, …) until a 2xx
- * or the last attempt; every attempt is logged. Returns whether it was delivered.
+ * One attempt: POSTs the payload, logs the attempt in the delivery log, and says whether it
+ * was delivered (2xx). Retries are the job queue's business (server/services/jobs/work.ts).
  */
 export async function deliver(
   endpoint: { id: string; url: string; secret: string },
   event: string,
   payload: unknown,
   incidentId: string | null,
-  { attempts = 5, backoffMs = env().TOOLGATE_WEBHOOK_BACKOFF_MS, timeoutMs = 5000 }: DeliveryOptions = {},
-): Promise<boolean> {
+  { attempt = 1, deliveryId, timeoutMs = 5000 }: DeliveryOptions = {},
+): Promise<{ delivered: boolean; statusCode: number | null; error: string | null }> {
   const body = JSON.stringify(payload);
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const started = Date.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const response = await fetch(endpoint.url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "User-Agent": "Toolgate-Webhook/1",
-          "X-Toolgate-Event": event,
-          [SIGNATURE_HEADER]: sign(endpoint.secret, body),
-        },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "manual",
-      });
-      statusCode = response.status;
-      await response.body?.cancel();
-    } catch (e) {
-      error = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
-    }
-    await prisma().webhookDelivery.create({
-      data: { endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
+  const started = Date.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    const response = await fetch(endpoint.url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "User-Agent": "Toolgate-Webhook/1",
+        "X-Toolgate-Event": event,
+        ...(deliveryId ? { [DELIVERY_ID_HEADER]: deliveryId } : {}),
+        [SIGNATURE_HEADER]: sign(endpoint.secret, body),
+      },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: "manual",
     });
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) return true;
-    if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
+    statusCode = response.status;
+    await response.body?.cancel();
+  } catch (e) {
+    error = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
   }
-  return false;
+  await prisma().webhookDelivery.create({
+    data: { endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
+  });
+  return { delivered: statusCode !== null && statusCode >= 200 && statusCode < 300, statusCode, error };
 }
 
 export async function listWebhooks(projectId: string) {
@@ -95,13 +94,15 @@ export async function deleteWebhook(projectId: string, id: string) {
 export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }) {
   const endpoint = await prisma().webhookEndpoint.findFirst({ where: { projectId, id }, select: { id: true, url: true, secret: true, name: true } });
   if (!endpoint) throw notFound("No such webhook endpoint in this project.");
-  const ok = await deliver(
+  const result = await deliver(
     endpoint,
     "test",
-    { text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`, event: "test", project },
+    {
+      text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`,
+      event: "test",
+      project,
+    },
     null,
-    { attempts: 1 },
   );
-  const last = await prisma().webhookDelivery.findFirst({ where: { endpointId: id }, orderBy: { at: "desc" }, select: { statusCode: true, error: true } });
-  return { delivered: ok, statusCode: last?.statusCode ?? null, error: last?.error ?? null };
+  return { delivered: result.delivered, statusCode: result.statusCode, error: result.error };
 }

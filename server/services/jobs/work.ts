@@ -3,6 +3,7 @@ import { env } from "../../env";
 import { prisma } from "../../db/client";
 import { evaluateAlerts } from "../alerts/evaluator";
 import { deliver } from "../alerts/webhooks";
+import { sweepRetention } from "../retention/sweep";
 import { QUEUES, startBoss } from "./boss";
 
 export type DeliveryJob = { endpointId: string; incidentId: string | null; event: string; payload: { deliveryId: string } & Record<string, unknown> };
@@ -46,6 +47,11 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
     });
     if (schedules) await boss.schedule(QUEUES.evaluate, "* * * * *");
   }
+  await boss.work(QUEUES.retention, { pollingIntervalSeconds: 10 }, async () => {
+    const reports = await sweepRetention();
+    return { calls: reports.reduce((n, r) => n + r.calls, 0), rollups: reports.reduce((n, r) => n + r.rollups, 0) };
+  });
+  if (schedules) await boss.schedule(QUEUES.retention, "17 * * * *");
   return {
     boss,
     stop: (graceful = true) => boss.stop({ graceful, wait: true, close: false, timeout: 10_000 }),

@@ -41,13 +41,18 @@ async function ensureQueues(boss: PgBoss) {
     { name: QUEUES.evaluate, policy: "singleton", retryLimit: 0, expireInSeconds: 300 },
     { name: QUEUES.retention, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 },
   ];
-  for (const queue of queues) {
-    if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
-    else
-      await boss.createQueue(queue.name, queue).catch(async (error: Error) => {
-        // another instance created it between our check and our insert
-        if (!(await boss.getQueue(queue.name))) throw error;
-      });
+  // pg-boss's create_queue makes a table partition: two instances starting at once on a new
+  // database deadlock there, so they take turns (a session lock on a connection of its own)
+  const client = await pool().connect();
+  try {
+    await client.query(`SELECT pg_advisory_lock(hashtext('toolgate:job-queues'))`);
+    for (const queue of queues) {
+      if (await boss.getQueue(queue.name)) await boss.updateQueue(queue.name, queue);
+      else await boss.createQueue(queue.name, queue);
+    }
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(hashtext('toolgate:job-queues'))`).catch(() => {});
+    client.release();
   }
 }
 

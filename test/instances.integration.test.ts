@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createFreshDatabase } from "../scripts/lib/test-database";
+import { env } from "../server/env";
+import { pool, prisma } from "../server/db/client";
+import { SESSION_COOKIE, createSession } from "../server/services/auth/sessions";
+import { DELIVERY_ID_HEADER } from "../server/services/alerts/webhooks";
+import { LESSON_TOOLS, makeEvent } from "./events";
+import { makeProject, withKey } from "./fixtures";
+
+// Two app instances on one database of their own (the run's shared database has other test
+// files' workers on it, which could take this test's jobs): each a separate Node process with
+// the app's route handler and background worker (test/app-instance.ts).
+const server = {
+  urlFor: (database: string) => Object.assign(new URL(inject("postgresAdminUrl")), { pathname: `/${database}` }).toString(),
+  stop: async () => {},
+};
+const database = await createFreshDatabase(server, "instances_test");
+process.env.DATABASE_URL = database.url;
+
+type Instance = { name: string; port: number; process: ChildProcess; output: string[] };
+
+function startInstance(name: string): Promise<Instance> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/app-instance.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      NODE_ENV: "test",
+      TOOLGATE_WORKER: "on",
+      TOOLGATE_ALERT_EVALUATOR: "off", // this test evaluates through the API ("Evaluate now")
+      TOOLGATE_WEBHOOK_BACKOFF_MS: "1000",
+      TOOLGATE_WEBHOOK_ALLOW_PRIVATE: "true", // the receiver is on 127.0.0.1
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance ${name} did not start:\n${output.join("")}`)), 60_000);
+    child.stdout!.on("data", (d: Buffer) => {
+      output.push(d.toString());
+      const port = /listening (\d+)/.exec(output.join(""))?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve({ name, port: Number(port), process: child, output });
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => output.push(d.toString()));
+    child.on("exit", (code) => reject(new Error(`instance ${name} exited (${code}):\n${output.join("")}`)));
+  });
+}
+
+async function call(instance: Instance, procedure: string, input: unknown, headers: Record<string, string>) {
+  const response = await fetch(`http://127.0.0.1:${instance.port}/api/trpc/${procedure}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(input),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${procedure} on ${instance.name}: ${response.status} ${JSON.stringify(body)}`);
+  return body.result.data;
+}
+
+async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 500 `failures` times, then 200. */
+function receiver(failures: number) {
+  const received: { deliveryId: string }[] = [];
+  const srv = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      received.push({ deliveryId: String(req.headers[DELIVERY_ID_HEADER.toLowerCase()]) });
+      res.statusCode = received.length <= failures ? 500 : 200;
+      res.end();
+    });
+  });
+  return new Promise<{ url: string; received: typeof received; close: () => void }>((resolve) =>
+    srv.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/hook`, received, close: () => srv.close() })),
+  );
+}
+
+describe("two app instances on one database", () => {
+  let a: Instance;
+  let b: Instance;
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    expect(env().DATABASE_URL).toBe(database.url); // this file's own database, not the shared one
+    [a, b] = await Promise.all([startInstance("A"), startInstance("B")]);
+    hook = await receiver(2);
+  }, 90_000);
+  afterAll(async () => {
+    for (const i of [a, b]) i?.process.kill("SIGKILL");
+    hook?.close();
+    await prisma().$disconnect();
+    await pool().end();
+    await database.drop();
+  });
+
+  it("ingests through both (each id stored once), fires one incident, notifies once, and the survivor finishes a delivery", async () => {
+    const p = await makeProject();
+    const key = (await p.key()).key;
+    await withKey(key).tools.register({ tools: LESSON_TOOLS });
+    const owner = await p.asOwner();
+    const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
+    await owner.alerts.createRule({
+      project: p.project.slug,
+      rule: {
+        name: "getloan invalid",
+        metric: "invalid_rate",
+        condition: "threshold",
+        threshold: 0.2,
+        windowMinutes: 15,
+        minCalls: 10,
+        scope: { tool: "getloan" },
+      },
+    });
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+    const events = [
+      ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
+      ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(9 - i * 0.2), arguments: { loannumber: "12" } })),
+    ];
+
+    // the same events to both instances at once: each call stored once
+    const bearer = { authorization: `Bearer ${key}` };
+    const results = await Promise.all([a, b].map((i) => call(i, "ingest.batch", { events }, bearer)));
+    expect(results.reduce((n, r) => n + r.accepted, 0)).toBe(events.length);
+    expect(results.reduce((n, r) => n + r.duplicates, 0)).toBe(events.length);
+    expect(await prisma().toolCall.count({ where: { projectId: p.project.id } })).toBe(events.length);
+
+    // "Evaluate now" on both at once: one incident, one notification
+    const cookie = { cookie: `${SESSION_COOKIE}=${(await createSession(p.owner.id)).token}` };
+    const reports = await Promise.all([a, b].map((i) => call(i, "alerts.evaluateNow", { project: p.project.slug }, cookie)));
+    expect(reports.reduce((n, r) => n + r.fired, 0)).toBe(1);
+    const incidents = await prisma().incident.findMany({ where: { projectId: p.project.id }, select: { id: true } });
+    expect(incidents).toHaveLength(1);
+    const id = incidents[0]!.id;
+    const job = async () =>
+      (await pool().query("SELECT state FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'incidentId' = $1", [id])).rows.map((r) => r.state);
+
+    // the first attempt fails; kill the instance that made it while the job waits for its retry
+    await waitFor(async () => (await job())[0] === "retry", "the first attempt to fail");
+    expect(await job()).toHaveLength(1);
+    const first = `attempt 1`;
+    const deliverer = [a, b].find((i) => i.output.join("").includes(first))!;
+    const survivor = deliverer === a ? b : a;
+    deliverer.process.kill("SIGKILL");
+
+    await waitFor(async () => (await job())[0] === "completed", "the survivor to finish the delivery", 45_000);
+    const deliveries = await prisma().webhookDelivery.findMany({
+      where: { incidentId: id },
+      orderBy: { at: "asc" },
+      select: { attempt: true, statusCode: true, endpointId: true },
+    });
+    expect(deliveries.map((d) => [d.attempt, d.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    expect(deliveries.every((d) => d.endpointId === endpoint.id)).toBe(true);
+    expect(survivor.output.join("")).toMatch(/attempt 2[\s\S]*attempt 3/);
+    // one delivery id on every attempt: a receiver that dedupes on it processes the incident once
+    expect(hook.received).toHaveLength(3);
+    expect(new Set(hook.received.map((r) => r.deliveryId)).size).toBe(1);
+    const timeline = await prisma().incidentEvent.findMany({ where: { incidentId: id }, select: { kind: true } });
+    expect(timeline.map((e) => e.kind).sort()).toEqual(["fired", "notified"]);
+
+    // Shared rate limit across instances: to be added here once per-key rate limits live in
+    // PostgreSQL (branch harden-accounts): spend the key's allowance on A, expect 429 from B.
+  });
+});

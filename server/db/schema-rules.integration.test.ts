@@ -15,19 +15,11 @@ import { applyMigrations, diffMigrationsToSchema } from "./migrate";
 const REFERENCE_TABLES = ["_prisma_migrations", "users", "sessions", "projects", "memberships", "api_keys"];
 
 /**
- * Today's exceptions, to be fixed before a move to Citus (plan in docs/SCALING.md): the alert
- * tables are keyed by a uuid alone, and two of them reach their project only through a parent.
- * Each entry names the rule it breaks; the test fails when an entry is no longer needed, so the
- * list only shrinks.
+ * Exceptions, each naming the rule it breaks and the plan to fix it. Empty since the alert
+ * tables moved to (project_id, id) keys; the test fails when an entry is no longer needed, so
+ * the list can only shrink.
  */
-const KNOWN_EXCEPTIONS = [
-  "alert_rules: alert_rules_pkey does not start with project_id",
-  "incidents: incidents_pkey does not start with project_id",
-  "incidents: foreign key incidents_rule_id_fkey to alert_rules leaves out project_id",
-  "incident_events: no project_id column",
-  "webhook_endpoints: webhook_endpoints_pkey does not start with project_id",
-  "webhook_deliveries: no project_id column",
-];
+const KNOWN_EXCEPTIONS: string[] = [];
 
 async function violations(db: Pick<pg.ClientBase, "query"> = pool()) {
   const tables = (
@@ -71,7 +63,7 @@ async function violations(db: Pick<pg.ClientBase, "query"> = pool()) {
 }
 
 describe("schema rules for a distributed PostgreSQL", () => {
-  it("project-scoped keys start with project_id and foreign keys carry it, apart from the listed exceptions", async () => {
+  it("project-scoped keys start with project_id and foreign keys carry it", async () => {
     expect(await violations()).toEqual([...KNOWN_EXCEPTIONS].sort());
   });
 
@@ -84,10 +76,12 @@ describe("schema rules for a distributed PostgreSQL", () => {
       await client.query(
         "CREATE TABLE schema_rules_child (project_id uuid, id text, call_id text, PRIMARY KEY (project_id, id), UNIQUE (project_id, call_id), FOREIGN KEY (project_id, call_id) REFERENCES tool_calls (project_id, id))",
       );
-      await client.query("CREATE TABLE schema_rules_loose (project_id uuid, id uuid PRIMARY KEY, rule_id uuid REFERENCES alert_rules (id))");
+      await client.query(
+        "CREATE TABLE schema_rules_loose (project_id uuid, id uuid PRIMARY KEY, call_id text, call_project uuid, FOREIGN KEY (call_id, call_project) REFERENCES tool_calls (id, project_id))",
+      );
       const found = await violations(client);
       expect(found.filter((v) => !KNOWN_EXCEPTIONS.includes(v))).toEqual([
-        "schema_rules_loose: foreign key schema_rules_loose_rule_id_fkey to alert_rules leaves out project_id",
+        "schema_rules_loose: foreign key schema_rules_loose_call_id_call_project_fkey to tool_calls leaves out project_id",
         "schema_rules_loose: schema_rules_loose_pkey does not start with project_id",
         "schema_rules_orphan: no project_id column",
         "tool_calls: schema_rules_probe does not start with project_id",

@@ -110,12 +110,24 @@ async function openIncident(rule: Rule, check: Check, now: Date, subject: string
       const db: SqlExecutor = { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe(text, ...values.map(sqlValue)) }) };
       for (const endpoint of endpoints) {
         const deliveryId = stableUuid("incident.fired", incident.id, endpoint.id);
-        const job: DeliveryJob = { endpointId: endpoint.id, incidentId: incident.id, event: "incident.fired", payload: { ...payload, deliveryId } };
+        const job: DeliveryJob = {
+          projectId: rule.projectId,
+          endpointId: endpoint.id,
+          incidentId: incident.id,
+          event: "incident.fired",
+          payload: { ...payload, deliveryId },
+        };
         await boss.send(QUEUES.delivery, job, { id: deliveryId, db });
       }
       // at now + 1 ms: the timeline sorts by time, and "notified" comes after "fired"
       await tx.incidentEvent.create({
-        data: { incidentId: incident.id, kind: "notified", note: `queued for ${endpoints.length} webhook(s)`, at: new Date(now.getTime() + 1) },
+        data: {
+          projectId: incident.projectId,
+          incidentId: incident.id,
+          kind: "notified",
+          note: `queued for ${endpoints.length} webhook(s)`,
+          at: new Date(now.getTime() + 1),
+        },
       });
     }
     return { id: incident.id, projectId: incident.projectId, summary: incident.summary };
@@ -156,7 +168,10 @@ function describeScope(scope: Scope) {
 async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
   const spec = ruleSpec(rule);
   const scope = { tool: rule.scopeTool, model: rule.scopeModel, version: rule.scopeVersion };
-  let open = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject: "", state: { not: "resolved" } }, select: { id: true } });
+  let open = await prisma().incident.findFirst({
+    where: { projectId: rule.projectId, ruleId: rule.id, subject: "", state: { not: "resolved" } },
+    select: { id: true },
+  });
   let clearSince = rule.clearSince;
   let resolved = 0;
   for (const at of evaluationTimes(rule.lastEvaluatedAt, now, rule.windowMinutes)) {
@@ -176,7 +191,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
       open = { id: incident.id };
       clearSince = null;
     } else if (transition.action === "resolve" && open) {
-      await resolveIncident(open.id, at, null, `Condition clear for a whole window (${rule.windowMinutes} min).`);
+      await resolveIncident(rule.projectId, open.id, at, null, `Condition clear for a whole window (${rule.windowMinutes} min).`);
       resolved++;
       open = null;
       clearSince = null;
@@ -184,7 +199,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
       clearSince = transition.clearSince;
     }
   }
-  await prisma().alertRule.update({ where: { id: rule.id }, data: { lastEvaluatedAt: now, clearSince } });
+  await prisma().alertRule.update({ where: { projectId_id: { projectId: rule.projectId, id: rule.id } }, data: { lastEvaluatedAt: now, clearSince } });
   return resolved;
 }
 
@@ -229,7 +244,7 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
     );
     if (!check.breach) continue;
     const subject = `model:${row.model_name}:${row.new_version}`;
-    const already = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } });
+    const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
     if (already) continue; // one incident per regression; ops resolve it by hand
     const summary = `Regression: ${row.model_name} ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
     fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
@@ -275,15 +290,15 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
     );
     if (!check.breach) continue;
     const subject = `schema:${row.tool}:${row.new_version}`;
-    if (await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } })) continue;
+    if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
     const summary = `Regression: ${row.tool} schema ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for schema ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
     fired.push(await openIncident(rule, check, now, subject, { tool: row.tool }, summary));
   }
 }
 
-export async function resolveIncident(id: string, at: Date, actor: string | null, note: string | null) {
+export async function resolveIncident(projectId: string, id: string, at: Date, actor: string | null, note: string | null) {
   await prisma().incident.update({
-    where: { id },
+    where: { projectId_id: { projectId, id } },
     data: { state: "resolved", resolvedAt: at, events: { create: { kind: "resolved", actor, note, at } } },
   });
 }

@@ -35,7 +35,7 @@ export const DELIVERY_ID_HEADER = "X-Toolgate-Delivery";
  * was delivered (2xx). Retries are the job queue's business (server/services/jobs/work.ts).
  */
 export async function deliver(
-  endpoint: { id: string; url: string; secret: string },
+  endpoint: { projectId: string; id: string; url: string; secret: string },
   event: string,
   payload: unknown,
   incidentId: string | null,
@@ -65,7 +65,7 @@ export async function deliver(
     error = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
   }
   await prisma().webhookDelivery.create({
-    data: { endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
+    data: { projectId: endpoint.projectId, endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
   });
   return { delivered: statusCode !== null && statusCode >= 200 && statusCode < 300, statusCode, error };
 }
@@ -92,7 +92,10 @@ export async function deleteWebhook(projectId: string, id: string) {
 
 /** "Send test": one signed test payload, attempted once, logged like the others. */
 export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }) {
-  const endpoint = await prisma().webhookEndpoint.findFirst({ where: { projectId, id }, select: { id: true, url: true, secret: true, name: true } });
+  const endpoint = await prisma().webhookEndpoint.findFirst({
+    where: { projectId, id },
+    select: { projectId: true, id: true, url: true, secret: true, name: true },
+  });
   if (!endpoint) throw notFound("No such webhook endpoint in this project.");
   const result = await deliver(
     endpoint,

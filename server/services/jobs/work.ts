@@ -6,7 +6,13 @@ import { deliver } from "../alerts/webhooks";
 import { sweepRetention } from "../retention/sweep";
 import { QUEUES, startBoss } from "./boss";
 
-export type DeliveryJob = { endpointId: string; incidentId: string | null; event: string; payload: { deliveryId: string } & Record<string, unknown> };
+export type DeliveryJob = {
+  projectId: string;
+  endpointId: string;
+  incidentId: string | null;
+  event: string;
+  payload: { deliveryId: string } & Record<string, unknown>;
+};
 
 /**
  * One attempt of one delivery. A failure throws, and pg-boss schedules the next attempt
@@ -14,8 +20,11 @@ export type DeliveryJob = { endpointId: string; incidentId: string | null; event
  * up); the attempt number is pg-boss's retry count + 1.
  */
 export async function runDelivery(job: PgBoss.JobWithMetadata<DeliveryJob>) {
-  const { endpointId, incidentId, event, payload } = job.data;
-  const endpoint = await prisma().webhookEndpoint.findUnique({ where: { id: endpointId }, select: { id: true, url: true, secret: true, enabled: true } });
+  const { projectId, endpointId, incidentId, event, payload } = job.data;
+  const endpoint = await prisma().webhookEndpoint.findUnique({
+    where: { projectId_id: { projectId, id: endpointId } },
+    select: { projectId: true, id: true, url: true, secret: true, enabled: true },
+  });
   if (!endpoint?.enabled) return { skipped: "endpoint deleted or disabled" };
   const attempt = job.retryCount + 1;
   console.log(`[jobs] pid ${process.pid} delivering ${payload.deliveryId} to ${endpoint.url}, attempt ${attempt}`);

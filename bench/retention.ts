@@ -17,16 +17,8 @@ import path from "node:path";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 import { LESSON_TOOLS } from "../test/events";
 import { generateEvents } from "./events";
+import { option } from "./options";
 
-function option(flag: string, envName: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  const at = args.findIndex((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
-  const raw = at < 0 ? process.env[envName] : args[at]!.includes("=") ? args[at]!.split("=")[1] : args[at + 1];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw.replace(/[_,]/g, ""));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} (${envName}) must be a whole number ≥ 1, got "${raw}"`);
-  return value;
-}
 const CALLS = option("calls", "BENCH_CALLS", 2_000_000);
 const SECONDS = option("seconds", "BENCH_SECONDS", 20);
 const DAY = 86_400_000;

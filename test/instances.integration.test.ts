@@ -7,7 +7,8 @@ import { env } from "../server/env";
 import { pool, prisma } from "../server/db/client";
 import { SESSION_COOKIE, createSession } from "../server/services/auth/sessions";
 import { DELIVERY_ID_HEADER } from "../server/services/alerts/webhooks";
-import { LESSON_TOOLS, makeEvent } from "./events";
+import { GETLOAN_INVALID_RULE, invalidBurst, LESSON_TOOLS } from "./events";
+import { waitFor } from "./wait";
 import { makeProject, withKey } from "./fixtures";
 
 // Two app instances on one database of their own (the run's shared database has other test
@@ -62,16 +63,6 @@ async function call(instance: Instance, procedure: string, input: unknown, heade
   return body.result.data;
 }
 
-async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** A webhook receiver on 127.0.0.1 that answers 500 `failures` times, then 200. */
 function receiver(failures: number) {
   const received: { deliveryId: string }[] = [];
@@ -111,23 +102,8 @@ describe("two app instances on one database", () => {
     await withKey(key).tools.register({ tools: LESSON_TOOLS });
     const owner = await p.asOwner();
     const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
-    await owner.alerts.createRule({
-      project: p.project.slug,
-      rule: {
-        name: "getloan invalid",
-        metric: "invalid_rate",
-        condition: "threshold",
-        threshold: 0.2,
-        windowMinutes: 15,
-        minCalls: 10,
-        scope: { tool: "getloan" },
-      },
-    });
-    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
-    const events = [
-      ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
-      ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(9 - i * 0.2), arguments: { loannumber: "12" } })),
-    ];
+    await owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE });
+    const events = invalidBurst();
 
     // the same events to both instances at once: each call stored once
     const bearer = { authorization: `Bearer ${key}` };

@@ -3,22 +3,12 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { GETLOAN_INVALID_RULE, invalidBurst, LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { waitFor } from "../../../test/wait";
 import { pool, prisma } from "../../db/client";
 import { startWorker } from "../jobs/work";
 import { evaluateAlerts } from "./evaluator";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "./webhooks";
-
-/** Polls until check() returns a truthy value (deliveries run on the job queue, not in the caller). */
-async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A local webhook receiver that answers with the given status codes in turn (then 200). */
 function receiver(statuses: number[] = []) {
@@ -49,21 +39,9 @@ async function burstProject(statuses: number[] = []) {
   const owner = await p.asOwner();
   const hook = await receiver(statuses);
   const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
-  await owner.alerts.createRule({
-    project: p.project.slug,
-    rule: {
-      name: "getloan invalid",
-      metric: "invalid_rate",
-      condition: "threshold",
-      threshold: 0.2,
-      windowMinutes: 15,
-      minCalls: 10,
-      scope: { tool: "getloan" },
-    },
-  });
+  await owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE });
   const events = [
-    ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
-    ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(9 - i * 0.2), arguments: { loannumber: "12" } })),
+    ...invalidBurst(now),
     ...Array.from({ length: 30 }, (_, i) => makeEvent({ timestamp: minutesAgo(8 - i * 0.2), tool: "listopenloans", arguments: { status: "open" } })),
   ];
   await api.ingest.batch({ events });

@@ -1,4 +1,4 @@
-// npm run bench:retention [-- --calls N --seconds S]   (or BENCH_CALLS, BENCH_SECONDS; defaults 2,000,000 and 20)
+// npm run bench:retention [-- --calls N --seconds S --days D]   (or BENCH_CALLS, BENCH_SECONDS, BENCH_DAYS; defaults 2,000,000, 20 and 3)
 //
 // The retention sweep on a large table, and what it does to ingestion while it runs. On a
 // database of its own (embedded, or a fresh database on TEST_DATABASE_URL's server):
@@ -6,8 +6,8 @@
 //    every index in place), and their rollups;
 // 2. ingests batches of 1,000 events (ingestBatch, the service behind ingest.batch; two
 //    clients) into the same project for S seconds: latency p50/p99 without the sweep;
-// 3. sets the project's raw-call retention to 29 days and runs the sweep (a day's worth of
-//    calls, N/30) while the same ingestion runs: the sweep's duration and rows/s, and ingest
+// 3. sets the project's raw-call retention to 30 − D days and runs the sweep (D days' worth of
+//    calls, D × N/30) while the same ingestion runs: the sweep's duration and rows/s, and ingest
 //    p50/p99 during it; 4. S more seconds of ingestion without the sweep.
 // docs/SCALING.md records the figures.
 import { randomUUID } from "node:crypto";
@@ -21,6 +21,8 @@ import { option } from "./options";
 
 const CALLS = option("calls", "BENCH_CALLS", 2_000_000);
 const SECONDS = option("seconds", "BENCH_SECONDS", 20);
+/** days of calls the sweep deletes (the oldest ones): more days make a longer sweep to measure ingestion against */
+const DAYS = option("days", "BENCH_DAYS", 3);
 const DAY = 86_400_000;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const log = (m: string) => console.log(`[bench] ${m}`);
@@ -95,8 +97,9 @@ try {
     return () => Date.now() > end;
   };
 
+  const loadNow = () => `load average ${os.loadavg()[0]!.toFixed(1)}`;
   const before = await ingestFor(timed(SECONDS));
-  log(summary("ingest without the sweep", before));
+  log(`${summary("ingest without the sweep", before)}; ${loadNow()}`);
 
   await setRetention(project.id, { callsDays: 29, rollupsDays: 400 });
   const expired = (
@@ -111,11 +114,9 @@ try {
   log(
     `sweep: ${fmt(report.calls)} calls (${fmt(expired)} expired) in ${report.batches} batches, ${fmt(sweepSeconds, 1)} s = ${fmt(report.calls / sweepSeconds)} rows/s`,
   );
-  log(summary("ingest during the sweep", during));
+  log(`${summary("ingest during the sweep", during)}; ${loadNow()}`);
   const after = await ingestFor(timed(SECONDS));
-  log(summary("ingest after the sweep", after));
-  const load = (await import("node:os")).loadavg();
-  log(`load average ${load.map((l) => l.toFixed(1)).join(" ")} (the machine may be shared)`);
+  log(`${summary("ingest after the sweep", after)}; ${loadNow()}`);
 } finally {
   await prisma().$disconnect();
   await pool().end();

@@ -42,7 +42,7 @@ process.env.DATABASE_URL = database.url;
 const { pool, prisma } = await import("../server/db/client");
 const { ingestBatch } = await import("../server/services/ingest/ingest-batch");
 const { registerTools } = await import("../server/services/tools/registry");
-const { rebuildRollups } = await import("../server/services/metrics/rebuild-rollups");
+const { rebuildRollups } = await import("../server/services/rollups/rebuild");
 const { sweepProject, setRetention } = await import("./../server/services/retention/sweep");
 
 try {

@@ -24,6 +24,12 @@ const envSchema = z.object({
   TOOLGATE_WORKER: z.enum(["on", "off"]).default("on"),
   TOOLGATE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
   TOOLGATE_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  /** How many reverse proxies in front of the app append to X-Forwarded-For: false = none (the header is ignored), true = 1. */
+  TOOLGATE_TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+)$/, 'must be "true", "false" or the number of proxies in front of the app')
+    .default("false")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -6,7 +6,7 @@ import { createFreshDatabase } from "../scripts/lib/test-database";
 import { env } from "../server/env";
 import { pool, prisma } from "../server/db/client";
 import { SESSION_COOKIE, createSession } from "../server/services/auth/sessions";
-import { DELIVERY_ID_HEADER } from "../server/services/alerts/webhooks";
+import { DELIVERY_ID_HEADER } from "../contracts/alerts";
 import { GETLOAN_INVALID_RULE, invalidBurst, LESSON_TOOLS } from "./events";
 import { waitFor } from "./wait";
 import { makeProject, withKey } from "./fixtures";
@@ -21,6 +21,9 @@ const server = {
 const database = await createFreshDatabase(server, "instances_test");
 process.env.DATABASE_URL = database.url;
 
+/** Per API key, shared by all instances (a token bucket in PostgreSQL). */
+const RATE_PER_MINUTE = 6;
+
 type Instance = { name: string; port: number; process: ChildProcess; output: string[] };
 
 function startInstance(name: string): Promise<Instance> {
@@ -33,6 +36,7 @@ function startInstance(name: string): Promise<Instance> {
       TOOLGATE_ALERT_EVALUATOR: "off", // this test evaluates through the API ("Evaluate now")
       TOOLGATE_WEBHOOK_BACKOFF_MS: "1000",
       TOOLGATE_WEBHOOK_ALLOW_PRIVATE: "true", // the receiver is on 127.0.0.1
+      TOOLGATE_API_RATE_PER_MINUTE: String(RATE_PER_MINUTE),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -96,6 +100,24 @@ describe("two app instances on one database", () => {
     await database.drop();
   });
 
+  it("shares one API key's rate limit between the instances", async () => {
+    const p = await makeProject();
+    const key = (await p.key()).key;
+    const statuses: { instance: string; status: number }[] = [];
+    for (let i = 0; i < 2 * RATE_PER_MINUTE; i++) {
+      const instance = i % 2 ? b : a;
+      const response = await fetch(`http://127.0.0.1:${instance.port}/api/trpc/system.whoami`, { headers: { authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
+      statuses.push({ instance: instance.name, status: response.status });
+    }
+    const allowed = statuses.filter((s) => s.status === 200).length;
+    // limits per instance would let all 12 through; one bucket lets 6 (7 if a token refilled meanwhile)
+    expect(allowed).toBeGreaterThanOrEqual(RATE_PER_MINUTE);
+    expect(allowed).toBeLessThanOrEqual(RATE_PER_MINUTE + 1);
+    expect(statuses.filter((s) => s.status === 429).map((s) => s.instance)).toEqual(expect.arrayContaining(["A", "B"]));
+    expect(statuses.every((s) => s.status === 200 || s.status === 429)).toBe(true);
+  });
+
   it("ingests through both (each id stored once), fires one incident, notifies once, and the survivor finishes a delivery", async () => {
     const p = await makeProject();
     const key = (await p.key()).key;
@@ -148,8 +170,5 @@ describe("two app instances on one database", () => {
     expect(new Set(hook.received.map((r) => r.deliveryId)).size).toBe(1);
     const timeline = await prisma().incidentEvent.findMany({ where: { incidentId: id }, select: { kind: true } });
     expect(timeline.map((e) => e.kind).sort()).toEqual(["fired", "notified"]);
-
-    // Shared rate limit across instances: to be added here once per-key rate limits live in
-    // PostgreSQL (branch harden-accounts): spend the key's allowance on A, expect 429 from B.
   });
 });

@@ -6,11 +6,10 @@ import { CopyButton } from "../copy-button";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input } from "../ui";
-import { formatUtc } from "./format";
+import { SIGNATURE_HEADER } from "../../contracts/alerts";
+import { formatUtc } from "../dashboard/format";
 
 type TestResult = { delivered: boolean; statusCode: number | null; error: string | null };
-
-export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 
 const NODE_EXAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
 

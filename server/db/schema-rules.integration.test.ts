@@ -7,12 +7,24 @@ import { applyMigrations, diffMigrationsToSchema } from "./migrate";
 /**
  * Rules that keep the schema ready for a distributed PostgreSQL (Citus), where project-scoped
  * tables are distributed by project_id and co-located (docs/SCALING.md):
- * - every table in `public` is a reference table (small, copied to every node) or distributed;
+ * - every table in `public` is a reference table (small, copied to every node), a local table of
+ *   the coordinator, or distributed;
  * - a distributed table has project_id, and its primary key and every unique index start with it;
  * - a foreign key between distributed tables includes project_id on both sides.
  * A migration that breaks one of them fails here.
  */
-const REFERENCE_TABLES = ["_prisma_migrations", "users", "sessions", "projects", "memberships", "api_keys"];
+const REFERENCE_TABLES = [
+  // reference tables: small, read before the project is known (sign-in, API key, pending invitations), copied to every node
+  "users",
+  "sessions",
+  "projects",
+  "memberships",
+  "api_keys",
+  "invitations",
+  // local tables of the coordinator: Prisma's bookkeeping, and the rate-limit buckets (hot, short-lived, keyed by key or address)
+  "_prisma_migrations",
+  "rate_limits",
+];
 
 /**
  * Exceptions, each naming the rule it breaks and the plan to fix it. Empty since the alert

@@ -1,6 +1,5 @@
 import { registerToolsInput, validateCallInput } from "../../contracts/tools";
-import { classifyCall } from "../../isomorphic/classify";
-import { listTools, loadToolVersions, registerTools, registryResolver } from "../services/tools/registry";
+import { listTools, registerTools, validateCall } from "../services/tools/registry";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 export const toolsRouter = router({
@@ -9,10 +8,7 @@ export const toolsRouter = router({
     tools: await registerTools(ctx.project.id, input.tools),
   })),
   /** The verdict ingestion would store for this request. */
-  validate: apiKeyProcedure.input(validateCallInput).mutation(async ({ ctx, input }) => {
-    const registry = registryResolver(await loadToolVersions(ctx.project.id));
-    return classifyCall({ tool: input.tool, arguments: input.arguments, registry: registry.forCall(input.tool, input.toolVersion) });
-  }),
+  validate: apiKeyProcedure.input(validateCallInput).mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
   /** Signed-in admins register schemas from the UI (same rules as the API). */
   registerFromUi: projectProcedure("admin")
     .input(registerToolsInput)

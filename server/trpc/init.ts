@@ -3,18 +3,21 @@ import { z, ZodError } from "zod";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
 import { DomainError, type DomainErrorKind } from "../domain/errors";
-import { takeToken, type Bucket } from "../domain/throttle";
+import { apiKeyPolicy, clientAddress } from "../domain/throttle";
 import { env } from "../env";
 import { projectForApiKey } from "../services/auth/api-keys";
+import { invitationFor } from "../services/auth/invitations";
+import { takeTokens } from "../services/rate-limits";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
 
 /** What every procedure sees: the request's headers, and headers to add to the answer. */
 export type Context = { headers: Headers; resHeaders: Headers; secure: boolean; address: string };
 
-export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string }): Context {
+/** `trustedProxies` defaults to TOOLGATE_TRUST_PROXY (see clientAddress). */
+export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string; trustedProxies?: number }): Context {
   const proto = opts.headers.get("x-forwarded-proto") ?? (opts.url ? new URL(opts.url).protocol.replace(":", "") : "http");
-  const address = opts.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || opts.headers.get("x-real-ip") || "local";
+  const address = clientAddress(opts.headers.get("x-forwarded-for"), opts.trustedProxies ?? env().TOOLGATE_TRUST_PROXY);
   return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure: proto === "https", address };
 }
 
@@ -93,8 +96,17 @@ export const projectProcedure = (minRole: Role) =>
     return next({ ctx: { project: member.project, role: member.role } });
   });
 
-/** Per-key token buckets for harness calls (in memory: limits are per app instance). */
-const keyBuckets = new Map<string, Bucket>();
+/**
+ * Signed in, with a pending invitation into the input's `project` for the user's own email:
+ * for accepting or declining it (the user is not a member yet).
+ */
+export const invitationProcedure = userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, next }) => {
+  const invitation = await invitationFor(ctx.user.email, input.project);
+  if (!invitation) {
+    throw new TRPCError({ code: "NOT_FOUND", message: `No pending invitation into project "${input.project}" for ${ctx.user.email}.` });
+  }
+  return next({ ctx: { invitation } });
+});
 
 /**
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
@@ -103,14 +115,14 @@ const keyBuckets = new Map<string, Bucket>();
 export const apiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
     const key = await projectForApiKey(ctx.headers.get("authorization"));
+    // per key in PostgreSQL, so that every app instance counts against the same bucket
     const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
-    const taken = takeToken(keyBuckets.get(key.keyId), perMinute, Date.now());
-    keyBuckets.set(key.keyId, taken.bucket);
-    if (!taken.allowed) {
+    const [taken] = await takeTokens({ [`api-key:${key.keyId}`]: apiKeyPolicy(perMinute) });
+    if (!taken!.allowed) {
       throw new DomainError(
         "rate_limited",
-        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken.retryAfterSeconds} s (or batch more events per request).`,
-        taken.retryAfterSeconds,
+        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken!.retryAfterSeconds} s (or batch more events per request).`,
+        taken!.retryAfterSeconds,
       );
     }
     return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });

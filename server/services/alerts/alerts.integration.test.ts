@@ -8,7 +8,8 @@ import { waitFor } from "../../../test/wait";
 import { pool, prisma } from "../../db/client";
 import { startWorker } from "../jobs/work";
 import { evaluateAlerts } from "./evaluator";
-import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, verifySignature } from "./webhooks";
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
+import { verifySignature } from "./webhooks";
 
 /** A local webhook receiver that answers with the given status codes in turn (then 200). */
 function receiver(statuses: number[] = []) {

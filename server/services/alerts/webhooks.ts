@@ -1,12 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
 import { notFound } from "../../domain/errors";
 import { prisma } from "../../db/client";
-
-/**
- * Signature header, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
- * Receivers recompute it with the endpoint's secret and reject old timestamps.
- */
-export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 
 export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
   const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
@@ -26,9 +21,6 @@ export function verifySignature(secret: string, body: string, header: string, to
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
 export type DeliveryOptions = { attempt?: number; deliveryId?: string; timeoutMs?: number };
-
-/** The header (and payload field `deliveryId`) receivers dedupe on: the same for every attempt of one delivery. */
-export const DELIVERY_ID_HEADER = "X-Toolgate-Delivery";
 
 /**
  * One attempt: POSTs the payload, logs the attempt in the delivery log, and says whether it

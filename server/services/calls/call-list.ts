@@ -1,7 +1,7 @@
 import { to as copyTo } from "pg-copy-streams";
 import type { CallsFilter } from "../../../contracts/metrics";
 import { invalid as invalidInput } from "../../domain/errors";
-import { orderRunCalls } from "../../domain/pairing";
+import { RUN_ORDER } from "../../domain/pairing";
 import { pool, prisma, type Prisma } from "../../db/client";
 import { callSelect } from "./call-detail";
 
@@ -136,7 +136,7 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter): Promise
 
 /** Every call of one run, in run order, with the run's totals. */
 export async function runTimeline(projectId: string, runId: string) {
-  const calls = orderRunCalls(await prisma().toolCall.findMany({ where: { projectId, runId }, select: callSelect, take: 5000 }));
+  const calls = await prisma().toolCall.findMany({ where: { projectId, runId }, select: callSelect, orderBy: [...RUN_ORDER], take: 5000 });
   if (!calls.length) return null;
   const successes = calls.filter((c) => c.valid !== false).length;
   return { runId, calls, attempts: calls.length, successes, invalid: calls.length - successes };

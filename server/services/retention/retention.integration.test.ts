@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
 import { pool } from "../../db/client";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../metrics/rollup-source";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
 import { sweepProject } from "./sweep";
 
 const now = new Date();

@@ -1,6 +1,6 @@
 import type { RetentionInput } from "../../../contracts/accounts";
 import { pool, prisma } from "../../db/client";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../metrics/rollup-source";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
 
 const DAY = 86_400_000;
 

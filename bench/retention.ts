@@ -101,9 +101,9 @@ try {
   const before = await ingestFor(timed(SECONDS));
   log(`${summary("ingest without the sweep", before)}; ${loadNow()}`);
 
-  await setRetention(project.id, { callsDays: 29, rollupsDays: 400 });
+  await setRetention(project.id, { callsDays: 30 - DAYS, rollupsDays: 400 });
   const expired = (
-    await pool().query("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND timestamp < $2", [project.id, new Date(now - 29 * DAY)])
+    await pool().query("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND timestamp < $2", [project.id, new Date(now - (30 - DAYS) * DAY)])
   ).rows[0].n;
   stop = false;
   t = performance.now();
@@ -112,7 +112,7 @@ try {
   const report = await sweep;
   const sweepSeconds = (performance.now() - t) / 1000;
   log(
-    `sweep: ${fmt(report.calls)} calls (${fmt(expired)} expired) in ${report.batches} batches, ${fmt(sweepSeconds, 1)} s = ${fmt(report.calls / sweepSeconds)} rows/s`,
+    `sweep of ${DAYS} day(s): ${fmt(report.calls)} calls (${fmt(expired)} expired) in ${report.batches} batches, ${fmt(sweepSeconds, 1)} s = ${fmt(report.calls / sweepSeconds)} rows/s`,
   );
   log(`${summary("ingest during the sweep", during)}; ${loadNow()}`);
   const after = await ingestFor(timed(SECONDS));

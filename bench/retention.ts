@@ -1,4 +1,4 @@
-// npm run bench:retention [-- --calls N --seconds S --days D]   (or BENCH_CALLS, BENCH_SECONDS, BENCH_DAYS; defaults 2,000,000, 20 and 3)
+// npm run bench:retention [-- --calls N --seconds S --days D]   (or BENCH_CALLS, BENCH_SECONDS, BENCH_DAYS; defaults 2,000,000, 20 and 10)
 //
 // The retention sweep on a large table, and what it does to ingestion while it runs. On a
 // database of its own (embedded, or a fresh database on TEST_DATABASE_URL's server):
@@ -22,7 +22,7 @@ import { option } from "./options";
 const CALLS = option("calls", "BENCH_CALLS", 2_000_000);
 const SECONDS = option("seconds", "BENCH_SECONDS", 20);
 /** days of calls the sweep deletes (the oldest ones): more days make a longer sweep to measure ingestion against */
-const DAYS = option("days", "BENCH_DAYS", 3);
+const DAYS = option("days", "BENCH_DAYS", 10);
 const DAY = 86_400_000;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const log = (m: string) => console.log(`[bench] ${m}`);
@@ -75,11 +75,19 @@ try {
   // 2–4. ingestion with and without the sweep
   const template = generateEvents(1000, 7);
   let stop: boolean;
+  let batches = 0;
   async function ingestFor(untilDone: () => boolean) {
     const latencies: number[] = [];
     const client = async () => {
       while (!untilDone()) {
-        const events = template.map((e) => ({ ...e, id: randomUUID(), timestamp: new Date(Date.now() - Math.random() * 3_600_000).toISOString() }));
+        // fresh run ids for every batch: a run that kept growing would make pairing slower batch after batch
+        const batch = batches++;
+        const events = template.map((e) => ({
+          ...e,
+          id: randomUUID(),
+          runId: `${e.runId}-${batch}`,
+          timestamp: new Date(Date.now() - Math.random() * 3_600_000).toISOString(),
+        }));
         const start = performance.now();
         const result = await ingestBatch(project.id, events);
         latencies.push(performance.now() - start);

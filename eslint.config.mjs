@@ -80,7 +80,7 @@ export default tseslint.config(
     },
   },
   // Pages and components reach the server only through tRPC: the router's type, and the page
-  // session (whose caller runs procedures). HTTP entry points (route.ts) are the server's own front door.
+  // session (whose caller runs procedures).
   {
     files: ["components/**", "app/**"],
     rules: {
@@ -98,5 +98,6 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ["app/**/route.ts", "app/**/*.test.ts"], rules: { "@typescript-eslint/no-restricted-imports": "off" } },
+  // HTTP entry points (route handlers and their helpers under app/api and app/v1) are the server's front door.
+  { files: ["app/**/route.ts", "app/api/**", "app/v1/**", "app/**/*.test.ts"], rules: { "@typescript-eslint/no-restricted-imports": "off" } },
 );

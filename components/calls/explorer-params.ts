@@ -127,7 +127,7 @@ export function activeFilters(params: Record<string, string>): { key: string; la
     tool: (v) => `tool: ${v}`,
     model: (v) => `model: ${v}`,
     modelVersion: (v) => `version: ${v}`,
-    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "valid only" : `valid: ${v}`),
+    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "not invalid (valid or unchecked)" : `valid: ${v}`),
     category: (v) => `category: ${CATEGORY_LABELS[v as Category] ?? v}`,
     runId: (v) => `run: ${v}`,
     q: (v) => `message contains “${v}”`,

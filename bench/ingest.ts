@@ -20,20 +20,11 @@ import { buildIfStale, nextBin } from "../scripts/lib/build";
 import { LESSON_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
 import { otlpBodies } from "./otlp-spans";
+import { option } from "./options";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
 // ---------------------------------------------------------------------------------------------
 // Options: flags win over environment variables, which win over the defaults.
-
-function option(flag: string, envName: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  const at = args.findIndex((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
-  const raw = at < 0 ? process.env[envName] : args[at]!.includes("=") ? args[at]!.split("=")[1] : args[at + 1];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw.replace(/[_,]/g, ""));
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${flag} (${envName}) must be a whole number ≥ 1, got "${raw}"`);
-  return value;
-}
 
 const EVENTS = option("events", "BENCH_EVENTS", 200_000);
 const BATCH = option("batch", "BENCH_BATCH", 1_000);

@@ -38,3 +38,19 @@ export function slugify(name: string) {
       .slice(0, 63) || "project"
   );
 }
+
+/** Retention: raw calls and rollups older than this many days are deleted (rollups are kept at least as long as calls). */
+export const RETENTION_DEFAULTS = { callsDays: 90, rollupsDays: 400 } as const;
+const retentionDays = (what: string) =>
+  z.coerce
+    .number({ error: `${what}: enter a number of days` })
+    .int(`${what}: whole days only`)
+    .min(1, `${what}: at least 1 day`)
+    .max(3650, `${what}: at most 3650 days (10 years)`);
+export const retentionInput = z
+  .object({ callsDays: retentionDays("raw calls"), rollupsDays: retentionDays("rollups") })
+  .refine((r) => r.rollupsDays >= r.callsDays, {
+    path: ["rollupsDays"],
+    message: "rollups must be kept at least as long as raw calls (charts of older ranges read them)",
+  });
+export type RetentionInput = z.infer<typeof retentionInput>;

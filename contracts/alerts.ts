@@ -25,6 +25,9 @@ export function readAlertMetric(stored: string): AlertMetricName {
  */
 export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 
+/** Header (and payload field `deliveryId`) that receivers dedupe on: the same on every attempt of one delivery. */
+export const DELIVERY_ID_HEADER = "X-Toolgate-Delivery";
+
 export const SEVERITIES = ["critical", "warning", "info"] as const;
 export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;
 

@@ -1,7 +1,7 @@
 // The ops CLI: npm run toolgate -- <command>. Works whether the app runs or not: on the
 // embedded database it uses the server `npm start` runs, or starts (and stops) its own.
 import { parseArgs } from "node:util";
-import { API_KEY_SCOPES, type ApiKeyScope } from "../contracts/accounts";
+import { API_KEY_SCOPES, retentionInput, type ApiKeyScope } from "../contracts/accounts";
 import { ROLES, type Role } from "../contracts/roles";
 import { parseEnv } from "../server/env";
 import { applyMigrations } from "../server/db/migrate";
@@ -16,7 +16,9 @@ const USAGE = `Usage: npm run toolgate -- <command> [options]
   keys revoke  --project <slug> --key <prefix|id>  revoke a key, effective immediately
   users create --email <email> --role <${ROLES.join("|")}> --project <slug> [--password <pw>]
                                                    add a user (a one-time password is printed when none is given)
-  projects list                                    list projects`;
+  projects list                                    list projects
+  projects retention --project <slug> [--calls-days <n>] [--rollups-days <n>]
+                                                   show or set how long raw calls and rollups are kept (days)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -28,6 +30,8 @@ const { positionals, values } = parseArgs({
     role: { type: "string" },
     password: { type: "string" },
     scope: { type: "string" },
+    "calls-days": { type: "string" },
+    "rollups-days": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -43,7 +47,7 @@ function need(name: keyof typeof values): string {
 }
 
 const command = positionals.join(" ");
-const commands = ["keys create", "keys list", "keys revoke", "users create", "projects list"];
+const commands = ["keys create", "keys list", "keys revoke", "users create", "projects list", "projects retention"];
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
@@ -102,6 +106,22 @@ try {
     const added = await accounts.addMember(project.id, need("email"), role as Role);
     console.log(`Added ${added.email} to ${project.slug} as ${added.role}.`);
     if (added.oneTimePassword) console.log(`One-time password (they choose their own at first sign-in):\n${added.oneTimePassword}`);
+  } else if (command === "projects retention") {
+    const project = await projectBySlug();
+    const retention = await import("../server/services/retention/sweep");
+    const current = await retention.getRetention(project.id);
+    if (values["calls-days"] !== undefined || values["rollups-days"] !== undefined) {
+      const parsed = retentionInput.safeParse({
+        callsDays: values["calls-days"] ?? current.callsDays,
+        rollupsDays: values["rollups-days"] ?? current.rollupsDays,
+      });
+      if (!parsed.success) {
+        const sent = `--calls-days ${values["calls-days"] ?? `(unchanged: ${current.callsDays})`} --rollups-days ${values["rollups-days"] ?? `(unchanged: ${current.rollupsDays})`}`;
+        fail(`Retention not changed: ${parsed.error.issues.map((i) => i.message).join("; ")} (got ${sent}).`);
+      }
+      await retention.setRetention(project.id, parsed.data);
+      console.log(`${project.slug}: raw calls kept ${parsed.data.callsDays} days, rollups ${parsed.data.rollupsDays} days (applied by the next hourly sweep).`);
+    } else console.log(`${project.slug}: raw calls kept ${current.callsDays} days, rollups ${current.rollupsDays} days.`);
   } else if (command === "projects list") {
     console.table(await prisma().project.findMany({ select: { slug: true, name: true, createdAt: true }, orderBy: { slug: "asc" } }));
   }

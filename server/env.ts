@@ -20,6 +20,8 @@ const envSchema = z.object({
     .positive()
     .default(4 * 1024 * 1024),
   TOOLGATE_ALERT_EVALUATOR: z.enum(["on", "off"]).default("on"),
+  /** off: a web-only instance (no deliveries, evaluation or sweeps here; it still enqueues) */
+  TOOLGATE_WORKER: z.enum(["on", "off"]).default("on"),
   TOOLGATE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
   /** deliver webhooks to loopback, private, link-local and other internal addresses too (self-hosted receivers) */
   TOOLGATE_WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),

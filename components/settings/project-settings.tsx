@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ROLE_DESCRIPTIONS, type Role } from "@/contracts/roles";
@@ -49,6 +49,79 @@ export function RenameProject({ project, canRename }: { project: Project; canRen
         {canRename && (
           <Button type="submit" disabled={rename.isPending || name.trim() === project.name}>
             {rename.isPending ? "Saving…" : "Save"}
+          </Button>
+        )}
+      </form>
+    </Card>
+  );
+}
+
+export function Retention({ slug, canEdit }: { slug: string; canEdit: boolean }) {
+  const trpc = useTRPC();
+  const current = useQuery(trpc.projects.retention.queryOptions({ project: slug }));
+  if (!current.data)
+    return <Card title="Retention">{current.error ? <Alert tone="error">{current.error.message}</Alert> : <p className="text-slate-500">Loading…</p>}</Card>;
+  return <RetentionForm slug={slug} canEdit={canEdit} initial={current.data} />;
+}
+
+function RetentionForm({ slug, canEdit, initial }: { slug: string; canEdit: boolean; initial: { callsDays: number; rollupsDays: number } }) {
+  const trpc = useTRPC();
+  const [callsDays, setCallsDays] = useState(String(initial.callsDays));
+  const [rollupsDays, setRollupsDays] = useState(String(initial.rollupsDays));
+  const save = useMutation(trpc.projects.setRetention.mutationOptions());
+  const errors = formErrors(save.error, ["callsDays", "rollupsDays"]);
+  const edit = (set: (v: string) => void) => (e: { target: { value: string } }) => {
+    set(e.target.value);
+    save.reset();
+  };
+  return (
+    <Card
+      title="Retention"
+      description="An hourly sweep deletes raw calls and rollups older than this. Charts of older ranges keep working from the rollups after the raw calls are gone."
+    >
+      <form
+        className="max-w-md space-y-4"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ project: slug, callsDays: Number(callsDays), rollupsDays: Number(rollupsDays) });
+        }}
+      >
+        {errors.form && <Alert tone="error">{errors.form}</Alert>}
+        {save.isSuccess && !save.isPending && <Alert tone="success">Saved. The next sweep applies it.</Alert>}
+        <Field
+          label="Keep raw calls (days)"
+          htmlFor="retention-calls"
+          error={errors.field.callsDays}
+          hint={canEdit ? "Default 90." : "Admins and owners can change retention."}
+        >
+          <Input
+            id="retention-calls"
+            inputMode="numeric"
+            value={callsDays}
+            disabled={!canEdit}
+            onChange={edit(setCallsDays)}
+            invalid={!!errors.field.callsDays}
+          />
+        </Field>
+        <Field
+          label="Keep rollups (days)"
+          htmlFor="retention-rollups"
+          error={errors.field.rollupsDays}
+          hint="Hourly and daily counts behind the charts. Default 400."
+        >
+          <Input
+            id="retention-rollups"
+            inputMode="numeric"
+            value={rollupsDays}
+            disabled={!canEdit}
+            onChange={edit(setRollupsDays)}
+            invalid={!!errors.field.rollupsDays}
+          />
+        </Field>
+        {canEdit && (
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : "Save"}
           </Button>
         )}
       </form>

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -110,6 +110,36 @@ describe("migrations", () => {
       expect(await snapshot()).toEqual(kept);
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe("20261130235045_project_keys_for_alert_tables", () => {
+  it("gives existing incident events and webhook deliveries their project", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-prisma-"));
+    await cp(path.dirname(defaultPrismaPaths.schemaPath), dir, { recursive: true });
+    const before = { schemaPath: path.join(dir, "schema.prisma"), migrationsDir: path.join(dir, "migrations") };
+    const all = (await readdir(before.migrationsDir)).filter((m) => /^\d/.test(m)).sort();
+    for (const m of all.slice(all.indexOf("20261130235045_project_keys_for_alert_tables"))) await rm(path.join(before.migrationsDir, m), { recursive: true });
+    const url = await emptyDatabase();
+    await applyMigrations(url, before);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`
+        INSERT INTO projects (id, slug, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p', 'p');
+        INSERT INTO alert_rules (id, project_id, name, metric, condition, window_minutes) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'r', 'invalid_rate', 'threshold', 15);
+        INSERT INTO incidents (id, project_id, rule_id, state, severity, value, threshold, calls, summary, window_start, fired_at)
+          VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'firing', 'warning', 1, 0.5, 10, 's', now(), now());
+        INSERT INTO incident_events (id, incident_id, kind) VALUES (gen_random_uuid(), '00000000-0000-4000-8000-000000000003', 'fired');
+        INSERT INTO webhook_endpoints (id, project_id, name, url, secret) VALUES ('00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000001', 'w', 'http://127.0.0.1/', 's');
+        INSERT INTO webhook_deliveries (id, endpoint_id, incident_id, event, attempt) VALUES (gen_random_uuid(), '00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000003', 'incident.fired', 1);`);
+      expect(await applyMigrations(url)).toEqual(all.slice(all.indexOf("20261130235045_project_keys_for_alert_tables")));
+      const { rows } = await client.query("SELECT (SELECT project_id FROM incident_events) AS e, (SELECT project_id FROM webhook_deliveries) AS d");
+      expect(rows[0]).toEqual({ e: "00000000-0000-4000-8000-000000000001", d: "00000000-0000-4000-8000-000000000001" });
+    } finally {
+      await client.end();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

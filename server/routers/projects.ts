@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { createProjectInput, projectNameSchema } from "../../contracts/accounts";
+import { createProjectInput, projectNameSchema, retentionInput } from "../../contracts/accounts";
 import { createProject, deleteProject, projectsOf, renameProject } from "../services/projects";
+import { getRetention, setRetention } from "../services/retention/sweep";
 import { projectProcedure, router, userProcedure } from "../trpc/init";
 
 export const projectsRouter = router({
@@ -10,6 +11,10 @@ export const projectsRouter = router({
   rename: projectProcedure("admin")
     .input(z.object({ name: projectNameSchema }))
     .mutation(({ ctx, input }) => renameProject(ctx.project.id, input.name)),
+  retention: projectProcedure("viewer").query(({ ctx }) => getRetention(ctx.project.id)),
+  setRetention: projectProcedure("admin")
+    .input(retentionInput)
+    .mutation(({ ctx, input }) => setRetention(ctx.project.id, input)),
   delete: projectProcedure("owner").mutation(async ({ ctx }) => {
     await deleteProject(ctx.project.id);
     return { ok: true };

@@ -1,12 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
-import { prisma } from "../../db/client";
+import { GETLOAN_INVALID_RULE, invalidBurst, LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { waitFor } from "../../../test/wait";
+import { pool, prisma } from "../../db/client";
+import { startWorker } from "../jobs/work";
 import { evaluateAlerts } from "./evaluator";
-import { SIGNATURE_HEADER } from "../../../contracts/alerts";
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
 import { verifySignature } from "./webhooks";
 
 /** A local webhook receiver that answers with the given status codes in turn (then 200). */
@@ -38,41 +40,39 @@ async function burstProject(statuses: number[] = []) {
   const owner = await p.asOwner();
   const hook = await receiver(statuses);
   const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
-  await owner.alerts.createRule({
-    project: p.project.slug,
-    rule: {
-      name: "getloan invalid",
-      metric: "invalid_rate",
-      condition: "threshold",
-      threshold: 0.2,
-      windowMinutes: 15,
-      minCalls: 10,
-      scope: { tool: "getloan" },
-    },
-  });
+  await owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE });
   const events = [
-    ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
-    ...Array.from({ length: 20 }, (_, i) => makeEvent({ timestamp: minutesAgo(9 - i * 0.2), arguments: { loannumber: "12" } })),
+    ...invalidBurst(now),
     ...Array.from({ length: 30 }, (_, i) => makeEvent({ timestamp: minutesAgo(8 - i * 0.2), tool: "listopenloans", arguments: { status: "open" } })),
   ];
   await api.ingest.batch({ events });
   return { ...p, owner, hook, endpoint };
 }
 
+const deliveries = (incidentId: string) =>
+  prisma().webhookDelivery.findMany({ where: { incidentId }, orderBy: { at: "asc" }, select: { attempt: true, statusCode: true } });
+
 describe("alert evaluation", () => {
-  const cleanup: (() => void)[] = [];
-  afterAll(() => cleanup.forEach((c) => c()));
+  const cleanup: (() => unknown)[] = [];
+  afterAll(async () => {
+    for (const c of cleanup) await c();
+  });
+  // this file's worker: what the app's background work would be
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  beforeAll(async () => {
+    worker = await startWorker({ schedules: false });
+  });
+  afterAll(() => worker.stop());
 
   it("a burst of invalid calls for one tool opens exactly one incident and delivers one signed webhook", async () => {
     const p = await burstProject();
     cleanup.push(p.hook.close);
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired).toHaveLength(1);
-    await report!.notifications;
+    await waitFor(() => p.hook.received.length, "the webhook");
 
     const again = await evaluateAlerts({ now: new Date(now.getTime() + 60_000), projectId: p.project.id });
     expect(again?.fired).toHaveLength(0);
-    await again!.notifications;
 
     const incidents = await p.owner.alerts.incidents({ project: p.project.slug });
     expect(incidents).toHaveLength(1);
@@ -83,6 +83,7 @@ describe("alert evaluation", () => {
     expect(verifySignature(p.endpoint.secret, body, String(headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(true);
     expect(verifySignature("whsec_wrong", body, String(headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(false);
     const payload = JSON.parse(body);
+    expect(payload.deliveryId).toBe(headers[DELIVERY_ID_HEADER.toLowerCase()]);
     expect(payload.text).toMatch(/Invalid rate 50% is above 20% for tool getloan/);
     expect(payload.incident).toMatchObject({ id: incidents[0]!.id, value: 0.5, threshold: 0.2, scope: { tool: "getloan" } });
     expect(payload.incident.url).toMatch(new RegExp(`/p/${p.project.slug}/alerts/${incidents[0]!.id}$`));
@@ -95,21 +96,43 @@ describe("alert evaluation", () => {
     const p = await burstProject([500, 503]);
     cleanup.push(p.hook.close);
     const report = await evaluateAlerts({ now, projectId: p.project.id });
-    await report!.notifications;
-    expect(p.hook.received).toHaveLength(3);
+    await waitFor(() => p.hook.received.length === 3, "three attempts");
     const detail = await p.owner.alerts.incident({ project: p.project.slug, id: report!.fired[0]!.id });
     expect(detail.deliveries.map((d) => [d.attempt, d.statusCode])).toEqual([
       [1, 500],
       [2, 503],
       [3, 200],
     ]);
+    // one delivery id across the attempts: what receivers dedupe on
+    expect(new Set(p.hook.received.map((r) => r.headers[DELIVERY_ID_HEADER.toLowerCase()])).size).toBe(1);
+  });
+
+  it("a delivery survives a restart: fails, the worker stops, a new worker finishes it; every attempt is logged", async () => {
+    const p = await burstProject([500, 500]);
+    cleanup.push(p.hook.close);
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    const id = report!.fired[0]!.id;
+    const job = () => pool().query("SELECT state, retry_count FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'incidentId' = $1", [id]);
+    // the first attempt failed and the job waits for its retry, in PostgreSQL
+    await waitFor(async () => (await job()).rows[0]?.state === "retry", "the job to wait for its retry");
+    // the app stops: nothing in memory survives, only the job row
+    await worker.stop(false);
+    expect(await deliveries(id)).toEqual([{ attempt: 1, statusCode: 500 }]);
+    // the app starts again: a new worker (a new pg-boss) finds the job and finishes it
+    worker = await startWorker({ schedules: false });
+    await waitFor(async () => (await job()).rows[0]?.state === "completed", "the delivery to complete", 30_000);
+    expect((await deliveries(id)).map((d) => [d.attempt, d.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
+    expect(p.hook.received).toHaveLength(3);
   });
 
   it("acknowledge needs a member (a viewer cannot); resolve works; the timeline says who", async () => {
     const p = await burstProject();
     cleanup.push(p.hook.close);
     const report = await evaluateAlerts({ now, projectId: p.project.id });
-    await report!.notifications;
     const id = report!.fired[0]!.id;
     const viewer = await p.member("viewer");
     const member = await p.member("member");
@@ -130,7 +153,8 @@ describe("alert evaluation", () => {
   it("a restarted evaluator does not fire the same incident again, and resolves after a clean window", async () => {
     const p = await burstProject();
     cleanup.push(p.hook.close);
-    await (await evaluateAlerts({ now, projectId: p.project.id }))!.notifications;
+    await evaluateAlerts({ now, projectId: p.project.id });
+    await waitFor(() => p.hook.received.length, "the webhook");
     // a restart: nothing in memory, only what the database holds; 40 minutes later
     const later = await evaluateAlerts({ now: new Date(now.getTime() + 40 * 60_000), projectId: p.project.id });
     expect(later?.fired).toHaveLength(0);

@@ -10,10 +10,11 @@ import {
   type WindowCounts,
 } from "../../domain/alert-rules";
 import { env } from "../../env";
-import { pool, prisma } from "../../db/client";
+import { pool, prisma, type Prisma } from "../../db/client";
 import { filterSql, rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS } from "../rollups/tables";
-import { deliver } from "./webhooks";
+import { jobs, QUEUES, stableUuid, type SqlExecutor } from "../jobs/boss";
+import type { DeliveryJob } from "../jobs/work";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -75,28 +76,88 @@ const publicUrl = () => env().TOOLGATE_PUBLIC_URL?.replace(/\/+$/, "") ?? `http:
 
 type Fired = { id: string; projectId: string; summary: string };
 
+/**
+ * Creates the incident and, in the same transaction, one delivery job per webhook it goes to
+ * (the rule's endpoints, or every enabled endpoint when the rule names none). The job id is
+ * derived from (incident, endpoint): an incident is enqueued once, whatever happens after.
+ */
 async function openIncident(rule: Rule, check: Check, now: Date, subject: string, scope: Scope, summary: string): Promise<Fired> {
-  const incident = await prisma().incident.create({
-    data: {
-      projectId: rule.projectId,
-      ruleId: rule.id,
-      subject,
-      state: "firing",
-      severity: rule.severity,
-      value: check.value ?? 0,
-      threshold: check.threshold ?? 0,
-      calls: Math.round(check.calls),
-      scopeTool: scope.tool ?? null,
-      scopeModel: scope.model ?? null,
-      scopeVersion: scope.version ?? null,
-      summary,
-      windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000),
-      firedAt: now,
-      events: { create: { kind: "fired", note: summary, at: now } },
-    },
-    select: { id: true, projectId: true, summary: true },
+  const boss = await jobs();
+  return prisma().$transaction(async (tx) => {
+    const incident = await tx.incident.create({
+      data: {
+        projectId: rule.projectId,
+        ruleId: rule.id,
+        subject,
+        state: "firing",
+        severity: rule.severity,
+        value: check.value ?? 0,
+        threshold: check.threshold ?? 0,
+        calls: Math.round(check.calls),
+        scopeTool: scope.tool ?? null,
+        scopeModel: scope.model ?? null,
+        scopeVersion: scope.version ?? null,
+        summary,
+        windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000),
+        firedAt: now,
+        events: { create: { kind: "fired", note: summary, at: now } },
+      },
+    });
+    const endpoints = (await tx.webhookEndpoint.findMany({ where: { projectId: rule.projectId, enabled: true }, select: { id: true } })).filter(
+      (w) => !rule.webhookIds.length || rule.webhookIds.includes(w.id),
+    );
+    if (endpoints.length) {
+      const payload = incidentPayload(incident, rule);
+      const db: SqlExecutor = { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe(text, ...values.map(sqlValue)) }) };
+      for (const endpoint of endpoints) {
+        const deliveryId = stableUuid("incident.fired", incident.id, endpoint.id);
+        const job: DeliveryJob = {
+          projectId: rule.projectId,
+          endpointId: endpoint.id,
+          incidentId: incident.id,
+          event: "incident.fired",
+          payload: { ...payload, deliveryId },
+        };
+        await boss.send(QUEUES.delivery, job, { id: deliveryId, db });
+      }
+      // at now + 1 ms: the timeline sorts by time, and "notified" comes after "fired"
+      await tx.incidentEvent.create({
+        data: {
+          projectId: incident.projectId,
+          incidentId: incident.id,
+          kind: "notified",
+          note: `queued for ${endpoints.length} webhook(s)`,
+          at: new Date(now.getTime() + 1),
+        },
+      });
+    }
+    return { id: incident.id, projectId: incident.projectId, summary: incident.summary };
   });
-  return incident;
+}
+
+/** pg-boss's parameters for Prisma's raw query: objects as JSON text, undefined as NULL. */
+const sqlValue = (v: unknown) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v);
+
+/** The webhook body of a fired incident (Slack-compatible `text`, plus the details as JSON). */
+function incidentPayload(incident: Prisma.IncidentGetPayload<object>, rule: Rule) {
+  const link = `${publicUrl()}/p/${rule.project.slug}/alerts/${incident.id}`;
+  return {
+    text: `:rotating_light: [${incident.severity}] ${incident.summary} — ${link}`,
+    event: "incident.fired",
+    incident: {
+      id: incident.id,
+      url: link,
+      state: incident.state,
+      severity: incident.severity,
+      value: incident.value,
+      threshold: incident.threshold,
+      calls: incident.calls,
+      scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
+      firedAt: incident.firedAt.toISOString(),
+    },
+    rule: { id: rule.id, name: rule.name, metric: rule.metric, condition: rule.condition },
+    project: { slug: rule.project.slug, name: rule.project.name },
+  };
 }
 
 function describeScope(scope: Scope) {
@@ -108,7 +169,10 @@ function describeScope(scope: Scope) {
 async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
   const spec = ruleSpec(rule);
   const scope = { tool: rule.scopeTool, model: rule.scopeModel, version: rule.scopeVersion };
-  let open = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject: "", state: { not: "resolved" } }, select: { id: true } });
+  let open = await prisma().incident.findFirst({
+    where: { projectId: rule.projectId, ruleId: rule.id, subject: "", state: { not: "resolved" } },
+    select: { id: true },
+  });
   let clearSince = rule.clearSince;
   let resolved = 0;
   for (const at of evaluationTimes(rule.lastEvaluatedAt, now, rule.windowMinutes)) {
@@ -128,7 +192,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
       open = { id: incident.id };
       clearSince = null;
     } else if (transition.action === "resolve" && open) {
-      await resolveIncident(open.id, at, null, `Condition clear for a whole window (${rule.windowMinutes} min).`);
+      await resolveIncident(rule.projectId, open.id, at, null, `Condition clear for a whole window (${rule.windowMinutes} min).`);
       resolved++;
       open = null;
       clearSince = null;
@@ -136,7 +200,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
       clearSince = transition.clearSince;
     }
   }
-  await prisma().alertRule.update({ where: { id: rule.id }, data: { lastEvaluatedAt: now, clearSince } });
+  await prisma().alertRule.update({ where: { projectId_id: { projectId: rule.projectId, id: rule.id } }, data: { lastEvaluatedAt: now, clearSince } });
   return resolved;
 }
 
@@ -181,7 +245,7 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
     );
     if (!check.breach) continue;
     const subject = `model:${row.model_name}:${row.new_version}`;
-    const already = await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } });
+    const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
     if (already) continue; // one incident per regression; ops resolve it by hand
     const summary = `Regression: ${row.model_name} ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
     fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
@@ -227,58 +291,25 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
     );
     if (!check.breach) continue;
     const subject = `schema:${row.tool}:${row.new_version}`;
-    if (await prisma().incident.findFirst({ where: { ruleId: rule.id, subject }, select: { id: true } })) continue;
+    if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
     const summary = `Regression: ${row.tool} schema ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for schema ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
     fired.push(await openIncident(rule, check, now, subject, { tool: row.tool }, summary));
   }
 }
 
-export async function resolveIncident(id: string, at: Date, actor: string | null, note: string | null) {
+export async function resolveIncident(projectId: string, id: string, at: Date, actor: string | null, note: string | null) {
   await prisma().incident.update({
-    where: { id },
+    where: { projectId_id: { projectId, id } },
     data: { state: "resolved", resolvedAt: at, events: { create: { kind: "resolved", actor, note, at } } },
   });
 }
 
-/** Sends each fired incident to its rule's webhooks (all enabled endpoints when none chosen). */
-async function notify(incidentIds: string[]) {
-  for (const id of incidentIds) {
-    const incident = await prisma().incident.findUniqueOrThrow({
-      where: { id },
-      include: { rule: true, project: { select: { slug: true, name: true, webhooks: { where: { enabled: true } } } } },
-    });
-    const endpoints = incident.project.webhooks.filter((w) => !incident.rule.webhookIds.length || incident.rule.webhookIds.includes(w.id));
-    if (!endpoints.length) continue;
-    const link = `${publicUrl()}/p/${incident.project.slug}/alerts/${incident.id}`;
-    const payload = {
-      text: `:rotating_light: [${incident.severity}] ${incident.summary} — ${link}`,
-      event: "incident.fired",
-      incident: {
-        id: incident.id,
-        url: link,
-        state: incident.state,
-        severity: incident.severity,
-        value: incident.value,
-        threshold: incident.threshold,
-        calls: incident.calls,
-        scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
-        firedAt: incident.firedAt.toISOString(),
-      },
-      rule: { id: incident.rule.id, name: incident.rule.name, metric: incident.rule.metric, condition: incident.rule.condition },
-      project: { slug: incident.project.slug, name: incident.project.name },
-    };
-    const results = await Promise.all(endpoints.map((endpoint) => deliver(endpoint, "incident.fired", payload, incident.id)));
-    await prisma().incidentEvent.create({
-      data: { incidentId: id, kind: "notified", note: `${results.filter(Boolean).length} of ${endpoints.length} webhook(s) delivered` },
-    });
-  }
-}
-
-export type EvaluationReport = { rules: number; fired: Fired[]; resolved: number; notifications: Promise<void> };
+export type EvaluationReport = { rules: number; fired: Fired[]; resolved: number };
 
 /**
- * One evaluation pass. With several app instances only one evaluates at a time: the pass
- * holds a PostgreSQL advisory lock, and returns null when another instance has it.
+ * One evaluation pass (every minute from the job queue's schedule, or "Evaluate now" for one
+ * project). Only one pass runs at a time across instances: it holds a PostgreSQL advisory
+ * lock and returns null when another pass has it (the scheduled one and the button can meet).
  */
 export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Date; projectId?: string } = {}): Promise<EvaluationReport | null> {
   const client = await pool().connect();
@@ -296,22 +327,11 @@ export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Da
           await evaluateSchemaRegressions(rule, now, fired);
         } else resolved += await evaluateRule(rule, now, fired);
       }
-      const notifications = notify(fired.map((f) => f.id)).catch((e: Error) => console.error(`[alerts] notification failed: ${e.message}`));
-      return { rules: rules.length, fired, resolved, notifications };
+      return { rules: rules.length, fired, resolved };
     } finally {
       await client.query(`SELECT pg_advisory_unlock(${LOCK})`);
     }
   } finally {
     client.release();
   }
-}
-
-/** The background evaluator: every minute, in the server process. */
-export function startAlertEvaluator(intervalMs = 60_000) {
-  const holder = globalThis as { toolgateEvaluator?: NodeJS.Timeout };
-  if (holder.toolgateEvaluator) return;
-  const tick = () => evaluateAlerts().catch((e: Error) => console.error(`[alerts] evaluation failed: ${e.message}`));
-  holder.toolgateEvaluator = setInterval(tick, intervalMs);
-  holder.toolgateEvaluator.unref();
-  setTimeout(tick, 5_000).unref();
 }

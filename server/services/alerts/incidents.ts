@@ -67,7 +67,7 @@ export async function acknowledgeIncident(projectId: string, id: string, actor: 
   if (!incident) throw notFound("No such incident in this project.");
   if (incident.state !== "firing") throw conflict(`This incident is ${incident.state}; only a firing incident can be acknowledged.`);
   await prisma().incident.update({
-    where: { id },
+    where: { projectId_id: { projectId, id } },
     data: { state: "acknowledged", acknowledgedAt: new Date(), events: { create: { kind: "acknowledged", actor, note: note || null } } },
   });
 }
@@ -76,7 +76,7 @@ export async function resolveIncidentByHand(projectId: string, id: string, actor
   const incident = await prisma().incident.findFirst({ where: { projectId, id }, select: { state: true } });
   if (!incident) throw notFound("No such incident in this project.");
   if (incident.state === "resolved") throw conflict("This incident is already resolved.");
-  await resolveIncident(id, new Date(), actor, note || null);
+  await resolveIncident(projectId, id, new Date(), actor, note || null);
 }
 
 // ---- rules ----

@@ -137,15 +137,20 @@ describe("webhooks API with internal targets refused (the default)", () => {
       data: { projectId: p.project.id, name: "m", url: "http://metadata.example/latest", secret: "whsec_x" },
     });
     const requests = watchRequests();
-    const options = { attempts: 3, backoffMs: 1, target: { resolve: stubResolver, allowPrivate: false } };
-    expect(await deliver(endpoint, "incident.fired", {}, null, options)).toBe(false);
+    const options = { target: { resolve: stubResolver, allowPrivate: false } };
+    // one attempt refused: the delivery job ends there (server/services/jobs/work.ts)
+    expect(await deliver(endpoint, "incident.fired", {}, null, options)).toMatchObject({ delivered: false, refused: true });
     const log = await prisma().webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
     expect(log).toEqual([expect.objectContaining({ attempt: 1, statusCode: null, error: expect.stringMatching(/169\.254\.169\.254 is a link-local/) })]);
     for (const spy of requests) expect(spy).not.toHaveBeenCalled();
 
-    await prisma().webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: "http://nowhere.example/" } });
-    expect(await deliver({ ...endpoint, url: "http://nowhere.example/" }, "incident.fired", {}, null, options)).toBe(false);
-    expect(await prisma().webhookDelivery.count({ where: { endpointId: endpoint.id, error: { contains: "could not be resolved" } } })).toBe(3);
+    await prisma().webhookEndpoint.update({ where: { projectId_id: { projectId: p.project.id, id: endpoint.id } }, data: { url: "http://nowhere.example/" } });
+    // not refused: the job fails this attempt and pg-boss retries it with backoff
+    expect(await deliver({ ...endpoint, url: "http://nowhere.example/" }, "incident.fired", {}, null, options)).toMatchObject({
+      delivered: false,
+      refused: false,
+    });
+    expect(await prisma().webhookDelivery.count({ where: { endpointId: endpoint.id, error: { contains: "could not be resolved" } } })).toBe(1);
   });
 
   it("the incident page's delivery log shows webhook URLs whole to admins only", async () => {
@@ -170,7 +175,9 @@ describe("webhooks API with internal targets refused (the default)", () => {
       },
     });
     const endpoint = await prisma().webhookEndpoint.create({ data: { projectId: p.project.id, name: "slack", url: slack, secret: "whsec_x" } });
-    await prisma().webhookDelivery.create({ data: { endpointId: endpoint.id, incidentId: incident.id, event: "incident.fired", attempt: 1, statusCode: 200 } });
+    await prisma().webhookDelivery.create({
+      data: { projectId: p.project.id, endpointId: endpoint.id, incidentId: incident.id, event: "incident.fired", attempt: 1, statusCode: 200 },
+    });
 
     const urlAs = async (caller: Awaited<ReturnType<typeof p.asOwner>>) =>
       (await caller.alerts.incident({ project: p.project.slug, id: incident.id })).deliveries.map((d) => d.endpoint.url);

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { SIGNATURE_HEADER } from "../../../contracts/alerts";
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
 import { notFound } from "../../domain/errors";
-import { env } from "../../env";
 import { prisma } from "../../db/client";
 import { checkWebhookTarget, postWebhook, WebhookTargetRefused, type TargetOptions } from "./webhook-target";
 
@@ -22,47 +21,44 @@ export function verifySignature(secret: string, body: string, header: string, to
 
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
-export type DeliveryOptions = { attempts?: number; backoffMs?: number; timeoutMs?: number; target?: TargetOptions };
+export type DeliveryOptions = { attempt?: number; deliveryId?: string; timeoutMs?: number; target?: TargetOptions };
 
 /**
- * POSTs the payload, retrying with exponential backoff (backoff, 2×, 4×, …) until a 2xx
- * or the last attempt; every attempt is logged. A target refused as internal (see
- * webhook-target.ts) is logged once and not retried. Returns whether it was delivered.
+ * One attempt: POSTs the payload to a target that passed the internal-address check
+ * (webhook-target.ts), logs the attempt in the delivery log, and says whether it was
+ * delivered (2xx) or refused (an internal target: not worth retrying). Retries are the job
+ * queue's business (server/services/jobs/work.ts).
  */
 export async function deliver(
-  endpoint: { id: string; url: string; secret: string },
+  endpoint: { projectId: string; id: string; url: string; secret: string },
   event: string,
   payload: unknown,
   incidentId: string | null,
-  { attempts = 5, backoffMs = env().TOOLGATE_WEBHOOK_BACKOFF_MS, timeoutMs = 5000, target }: DeliveryOptions = {},
-): Promise<boolean> {
+  { attempt = 1, deliveryId, timeoutMs = 5000, target }: DeliveryOptions = {},
+): Promise<{ delivered: boolean; refused: boolean; statusCode: number | null; error: string | null }> {
   const body = JSON.stringify(payload);
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const started = Date.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    let refused = false;
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const headers = {
-        "Content-Type": "application/json",
-        "User-Agent": "Toolgate-Webhook/1",
-        "X-Toolgate-Event": event,
-        [SIGNATURE_HEADER]: sign(endpoint.secret, body),
-      };
-      statusCode = await postWebhook(endpoint.url, headers, body, signal, target);
-    } catch (e) {
-      refused = e instanceof WebhookTargetRefused;
-      error = signal.aborted ? `no answer within ${timeoutMs} ms` : (e as Error).message;
-    }
-    await prisma().webhookDelivery.create({
-      data: { endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
-    });
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) return true;
-    if (refused) return false;
-    if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
+  const started = Date.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  let refused = false;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const headers = {
+      "Content-Type": "application/json",
+      "User-Agent": "Toolgate-Webhook/1",
+      "X-Toolgate-Event": event,
+      ...(deliveryId ? { [DELIVERY_ID_HEADER]: deliveryId } : {}),
+      [SIGNATURE_HEADER]: sign(endpoint.secret, body),
+    };
+    statusCode = await postWebhook(endpoint.url, headers, body, signal, target);
+  } catch (e) {
+    refused = e instanceof WebhookTargetRefused;
+    error = signal.aborted ? `no answer within ${timeoutMs} ms` : (e as Error).message;
   }
-  return false;
+  await prisma().webhookDelivery.create({
+    data: { projectId: endpoint.projectId, endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
+  });
+  return { delivered: statusCode !== null && statusCode >= 200 && statusCode < 300, refused, statusCode, error };
 }
 
 export async function listWebhooks(projectId: string) {
@@ -88,16 +84,22 @@ export async function deleteWebhook(projectId: string, id: string) {
 
 /** "Send test": one signed test payload, attempted once, logged like the others. */
 export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }, target?: TargetOptions) {
-  const endpoint = await prisma().webhookEndpoint.findFirst({ where: { projectId, id }, select: { id: true, url: true, secret: true, name: true } });
+  const endpoint = await prisma().webhookEndpoint.findFirst({
+    where: { projectId, id },
+    select: { projectId: true, id: true, url: true, secret: true, name: true },
+  });
   if (!endpoint) throw notFound("No such webhook endpoint in this project.");
   await checkWebhookTarget(endpoint.url, target); // refused targets answer 400 with the reason, not a logged attempt
-  const ok = await deliver(
+  const result = await deliver(
     endpoint,
     "test",
-    { text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`, event: "test", project },
+    {
+      text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`,
+      event: "test",
+      project,
+    },
     null,
-    { attempts: 1, target },
+    { target },
   );
-  const last = await prisma().webhookDelivery.findFirst({ where: { endpointId: id }, orderBy: { at: "desc" }, select: { statusCode: true, error: true } });
-  return { delivered: ok, statusCode: last?.statusCode ?? null, error: last?.error ?? null };
+  return { delivered: result.delivered, statusCode: result.statusCode, error: result.error };
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DeleteProject, RenameProject, YourRole } from "@/components/settings/project-settings";
+import { DeleteProject, RenameProject, Retention, YourRole } from "@/components/settings/project-settings";
 import { hasRole } from "@/contracts/roles";
 import { requireProject } from "@/server/page-session";
 
@@ -12,6 +12,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   return (
     <div className="space-y-6">
       <RenameProject project={view} canRename={hasRole(role, "admin")} />
+      <Retention slug={project.slug} canEdit={hasRole(role, "admin")} />
       <YourRole role={role} />
       {hasRole(role, "owner") && <DeleteProject project={view} />}
     </div>

@@ -356,6 +356,11 @@ function NextAttemptCard({ call, slug }: { call: CallDetail; slug: string }) {
             <ArgumentsDiff before={call.arguments} after={next.arguments} beforeTool={call.tool} afterTool={next.tool} />
             {next.valid === false && next.message && <Message text={next.message} caption="It failed again, and the model was told" />}
           </>
+        ) : call.correctionId ? (
+          <p className="text-slate-600" data-testid="correction-expired">
+            The model retried it (call <span className="font-mono">{call.correctionId}</span>), but that call is no longer stored: the project&apos;s retention
+            deleted it.
+          </p>
         ) : (
           <p className="text-slate-600">The model did not retry this tool call later in the run.</p>
         )}

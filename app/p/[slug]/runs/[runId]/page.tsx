@@ -144,7 +144,9 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                         </span>
                       )}
                       {invalid &&
-                        (c.correctionId ? (
+                        (c.correctionId && !position.has(c.correctionId) ? (
+                          <span className="text-xs text-slate-500">→ retried by call {c.correctionId}, no longer stored (retention)</span>
+                        ) : c.correctionId ? (
                           <Link
                             href={callHref(project.slug, c.correctionId)}
                             className="text-xs font-medium text-indigo-700 hover:underline"

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { cx } from "../ui";
 import { changedCount, diffArguments, type DiffLine, type DiffOp } from "./json-diff";
-import { parsedArguments } from "./json-path";
+import { parsedArguments } from "../../isomorphic/json-path";
 
 const STYLE: Record<DiffOp, { sign: string; row: string; words: string }> = {
   same: { sign: " ", row: "text-slate-600", words: "unchanged" },

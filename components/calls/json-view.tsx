@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { cx } from "../ui";
-import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type PathSegment } from "./json-path";
+import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type PathSegment } from "../../isomorphic/json-path";
 
 /**
  * Pretty JSON as React text (never HTML), two spaces per level, with the value at

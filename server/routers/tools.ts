@@ -1,6 +1,10 @@
-import { registerToolsInput, validateCallInput } from "../../contracts/tools";
+import { z } from "zod";
+import { rangeInput } from "../../contracts/metrics";
+import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
 import { classifyCall } from "../../isomorphic/classify";
 import { listTools, loadToolVersions, registerTools, registryResolver } from "../services/tools/registry";
+import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
+import { failurePatterns } from "../services/tools/patterns";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 export const toolsRouter = router({
@@ -20,4 +24,38 @@ export const toolsRouter = router({
       tools: await registerTools(ctx.project.id, input.tools),
     })),
   list: projectProcedure("viewer").query(({ ctx }) => listTools(ctx.project.id)),
+  /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
+  patterns: projectProcedure("viewer")
+    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .query(async ({ ctx, input }) => {
+      const versions = await loadToolVersions(ctx.project.id);
+      const latest = versions.find((v) => v.name === input.tool);
+      const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
+      const names = [...new Set(versions.map((v) => v.name))];
+      return {
+        version: latest?.version ?? null,
+        patterns: await failurePatterns(ctx.project.id, input.tool, range, { names, parameters: latest?.parameters }),
+      };
+    }),
+  /**
+   * CI: would this schema change refuse calls models already make? Replays the newest calls of the
+   * range (default: the last 30 days, at most 100,000) against it: fixed, broken, by category, with example ids.
+   */
+  dryRun: apiKeyProcedure.input(dryRunInput).mutation(({ ctx, input }) => {
+    const to = input.range ? new Date(input.range.to) : new Date();
+    const from = input.range ? new Date(input.range.from) : new Date(to.getTime() - 30 * 86_400_000);
+    return dryRun(ctx.project.id, input.tool, input, { from, to }, { limit: input.limit ?? DRY_RUN_MAX_CALLS });
+  }),
+  /** The tool page's dry run, one page at a time (admins): the page shows progress between pages. */
+  dryRunPage: projectProcedure("admin")
+    .input(dryRunPageInput)
+    .mutation(async ({ ctx, input }) => {
+      const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
+      const prepared = await prepareDryRun(ctx.project.id, input.tool, input);
+      const [page, total] = await Promise.all([
+        dryRunPage(ctx.project.id, input.tool, prepared, range, input.cursor ?? null, input.pageSize),
+        input.cursor ? null : dryRunTotal(ctx.project.id, input.tool, range),
+      ]);
+      return { ...page, total, limit: DRY_RUN_MAX_CALLS };
+    }),
 });

@@ -4,6 +4,8 @@ import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } f
 import { classifyCall } from "../../isomorphic/classify";
 import { listTools, loadToolVersions, registerTools, registryResolver } from "../services/tools/registry";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
+import { isPlainObject } from "../../isomorphic/tool-schema";
+import { suggestSchemaChanges } from "../domain/schema-suggestions";
 import { failurePatterns } from "../services/tools/patterns";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
@@ -28,13 +30,17 @@ export const toolsRouter = router({
   patterns: projectProcedure("viewer")
     .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
     .query(async ({ ctx, input }) => {
-      const versions = await loadToolVersions(ctx.project.id);
+      const versions = await listTools(ctx.project.id); // newest first per name
       const latest = versions.find((v) => v.name === input.tool);
       const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
       const names = [...new Set(versions.map((v) => v.name))];
+      const patterns = await failurePatterns(ctx.project.id, input.tool, range, { names, parameters: latest?.parameters });
+      const parameters = latest && isPlainObject(latest.parameters) ? latest.parameters : undefined;
       return {
         version: latest?.version ?? null,
-        patterns: await failurePatterns(ctx.project.id, input.tool, range, { names, parameters: latest?.parameters }),
+        patterns,
+        /** what to change in the newest schema version, from these patterns and a lint of the schema */
+        suggestions: latest && parameters ? suggestSchemaChanges({ tool: input.tool, description: latest.description, parameters, patterns }) : [],
       };
     }),
   /**

@@ -61,6 +61,10 @@ describe("failure patterns", () => {
     const { patterns } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "getloan", range });
     const number = patterns.find((p) => p.category === "wrong_type" && p.path === "loannumber" && p.kind === "integer");
     expect(number?.label).toBe("`loannumber`: a whole number where a string is required");
+    const { suggestions } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "getloan", range });
+    const digits = suggestions.find((s) => s.kind === "digits_as_string");
+    expect(digits?.failures).toBe(number!.failures);
+    expect(suggestions.map((s) => [s.kind, s.path])).toContainEqual(["undescribed_parameter", "includehistory"]);
     const { patterns: messages } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "sendmessage", range });
     const choices = messages.filter((p) => p.category === "invalid_choice").map((p) => decodePattern(p.key));
     expect(choices.length).toBeGreaterThan(0);

@@ -5,7 +5,10 @@ import { classifyCall } from "../../isomorphic/classify";
 import { listTools, loadToolVersions, registerTools, registryResolver } from "../services/tools/registry";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { isPlainObject } from "../../isomorphic/tool-schema";
+import { compareVersions } from "../../components/charts/prepare";
+import { impactWindows } from "../domain/schema-change";
 import { suggestSchemaChanges } from "../domain/schema-suggestions";
+import { breakdown, totals } from "../services/metrics/rollups";
 import { failurePatterns } from "../services/tools/patterns";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
@@ -41,6 +44,36 @@ export const toolsRouter = router({
         patterns,
         /** what to change in the newest schema version, from these patterns and a lint of the schema */
         suggestions: latest && parameters ? suggestSchemaChanges({ tool: input.tool, description: latest.description, parameters, patterns }) : [],
+      };
+    }),
+  /**
+   * Did the newest schema version help? The tool's invalid rate and each category's rate in equal
+   * windows before and after the version was first seen, with the model comparison's two-proportion test.
+   */
+  versionImpact: projectProcedure("viewer")
+    .input(z.object({ tool: z.string().min(1).max(200) }))
+    .query(async ({ ctx, input }) => {
+      const versions = (await listTools(ctx.project.id)).filter((v) => v.name === input.tool);
+      const windows = impactWindows(versions, new Date());
+      if (!windows) return null;
+      const scope = { tool: input.tool };
+      const counts = async (range: { from: Date; to: Date }) => {
+        const [all, categories] = await Promise.all([totals(ctx.project.id, range, scope), breakdown(ctx.project.id, range, "category", scope)]);
+        return {
+          all: [{ key: "all calls", invalid: all.invalid, total: all.calls }],
+          categories: categories.map((c) => ({ key: c.key, invalid: c.invalid, total: all.calls })),
+        };
+      };
+      const [before, after] = await Promise.all([counts(windows.before), counts(windows.after)]);
+      const [overall] = compareVersions(before.all, after.all);
+      return {
+        version: versions[0]!.version,
+        previousVersion: versions[1]!.version,
+        marker: windows.marker.toISOString(),
+        before: { from: windows.before.from.toISOString(), to: windows.before.to.toISOString() },
+        after: { from: windows.after.from.toISOString(), to: windows.after.to.toISOString() },
+        overall: overall!,
+        byCategory: compareVersions(before.categories, after.categories),
       };
     }),
   /**

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { makeEvent } from "../../../test/events";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { decodePattern } from "../../domain/failure-patterns";
 import { LESSON_TOOLS } from "../demo/demo-data";
@@ -145,5 +146,43 @@ describe("dry run", () => {
     );
     await expect(withKey(demo.key).tools.dryRun({ tool: "getloan", version: "nope" })).rejects.toThrow(/No version nope of getloan; its versions are/);
     await expect(withKey(demo.key).tools.dryRun({ tool: "getloan" } as never)).rejects.toThrow(/either `parameters`/);
+  });
+});
+
+describe("after a schema change", () => {
+  const DAY = 86_400_000;
+  const at = (daysAgo: number, i: number) => new Date(Date.now() - daysAgo * DAY + i * 60_000).toISOString();
+
+  /** A tool with two versions (the newest first seen 5 days ago) and 200 calls in each window with the given invalid counts. */
+  async function changed(invalidBefore: number, invalidAfter: number) {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: [{ name: "getloan", parameters: getloan }] });
+    await sql.query("UPDATE tool_definitions SET first_seen_at = now() - interval '20 days' WHERE project_id = $1", [p.project.id]);
+    const clearer = withLoannumber({ ...getloan.properties.loannumber, description: "The loan number: 4 to 8 digits, as a string." });
+    await api.tools.register({ tools: [{ name: "getloan", parameters: clearer }] });
+    await sql.query(
+      "UPDATE tool_definitions SET first_seen_at = now() - interval '5 days' WHERE project_id = $1 AND first_seen_at > now() - interval '1 day'",
+      [p.project.id],
+    );
+    const events = (daysAgo: number, invalid: number) =>
+      Array.from({ length: 200 }, (_, i) => makeEvent({ timestamp: at(daysAgo, i), arguments: { loannumber: i < invalid ? 4471 : "4471" } }));
+    expect(await api.ingest.batch({ events: [...events(8, invalidBefore), ...events(2, invalidAfter)] })).toMatchObject({ accepted: 400 });
+    return (await p.asOwner()).tools.versionImpact({ project: p.project.slug, tool: "getloan" });
+  }
+
+  it("says the change helped when the invalid rate fell clearly", async () => {
+    const impact = await changed(60, 10);
+    expect(impact?.overall).toMatchObject({ verdict: "better", a: { n: 200, rate: 0.3 }, b: { n: 200, rate: 0.05 } });
+    expect(impact?.byCategory.find((c) => c.key === "wrong_type")?.verdict).toBe("better");
+  });
+
+  it("says there is no clear difference when nothing changed", async () => {
+    const impact = await changed(30, 30);
+    expect(impact?.overall).toMatchObject({ verdict: "no clear difference", a: { n: 200 }, b: { n: 200 } });
+  });
+
+  it("has nothing to say about a tool with one version", async () => {
+    expect(await demo.owner.tools.versionImpact({ project: demo.project.slug, tool: "sendmessage" })).toBeNull();
   });
 });

@@ -63,8 +63,9 @@ describe("failure patterns", () => {
     const number = patterns.find((p) => p.category === "wrong_type" && p.path === "loannumber" && p.kind === "integer");
     expect(number?.label).toBe("`loannumber`: a whole number where a string is required");
     const { suggestions } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "getloan", range });
-    const digits = suggestions.find((s) => s.kind === "digits_as_string");
-    expect(digits?.failures).toBe(number!.failures);
+    // The newest getloan version (the demo's schema fix) says "digits, as a string": nothing left to suggest there.
+    expect(number!.failures).toBeGreaterThanOrEqual(3);
+    expect(suggestions.filter((s) => s.kind === "digits_as_string")).toEqual([]);
     expect(suggestions.map((s) => [s.kind, s.path])).toContainEqual(["undescribed_parameter", "includehistory"]);
     const { patterns: messages } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "sendmessage", range });
     const choices = messages.filter((p) => p.category === "invalid_choice").map((p) => decodePattern(p.key));

@@ -104,6 +104,7 @@ export function mergeTallies(a: DryRunTally, b: DryRunTally): DryRunTally {
 /** One sentence for a CI log or the panel: what the change would do to the calls replayed. */
 export function summarizeDryRun(t: DryRunTally): string {
   if (t.scanned === 0) return "No calls of this tool in the range: nothing to replay.";
-  const parts = [`${t.scanned} calls replayed`, `${t.fixed} invalid calls would become valid`, `${t.broken} valid calls would be refused`];
+  const n = (x: number) => x.toLocaleString("en");
+  const parts = [`${n(t.scanned)} calls replayed`, `${n(t.fixed)} invalid calls would become valid`, `${n(t.broken)} valid calls would be refused`];
   return `${parts.join(", ")}${t.broken > 0 ? " — this change breaks calls models already make." : "."}`;
 }

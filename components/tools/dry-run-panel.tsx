@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../isomorphic/dry-run";
+import { prettySchema } from "../dashboard/schema-format";
 import { useTRPCClient } from "../trpc-provider";
 import { Alert, Button, Select, Table, td, th } from "../ui";
 
@@ -32,7 +33,7 @@ export function DryRunPanel({
 }) {
   const client = useTRPCClient();
   const [source, setSource] = useState<string>("edit");
-  const [text, setText] = useState(() => JSON.stringify(versions[0]?.parameters ?? { type: "object", properties: {} }, null, 2));
+  const [text, setText] = useState(() => prettySchema(versions[0]?.parameters ?? { type: "object", properties: {} }));
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
   const cancel = useRef(false);

@@ -20,7 +20,9 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
           <th className={`${th} text-right`}>Calls</th>
           <th className={th}>Share of failures</th>
           <th className={th}>Per day</th>
-          <th className={`${th} text-right`}>Recovered</th>
+          <th className={`${th} text-right`} title="Followed by a corrected call">
+            Corrected
+          </th>
           <th className={th}>Examples</th>
         </tr>
       </thead>

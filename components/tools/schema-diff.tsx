@@ -1,7 +1,8 @@
 import { diffArguments, type DiffLine } from "../calls/json-diff";
 import { cx } from "../ui";
 
-const show = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? ""));
+/** Strings as they read (descriptions hold quotes of their own), other values as JSON. */
+const show = (value: unknown) => (typeof value === "string" ? `"${value}"` : (JSON.stringify(value) ?? ""));
 
 /** What a suggestion changes in the tool (description and schema), one line per changed value. */
 export function SchemaDiff({ before, after }: { before: unknown; after: unknown }) {

@@ -56,6 +56,10 @@ test("a dry run of a stricter schema shows its progress and the calls it would b
   const panel = page.getByTestId("dry-run");
   const editor = panel.getByTestId("dry-run-schema");
   await expect(editor).toBeVisible();
+  // A suggestion's schema goes into the editor with one click.
+  const suggested = page.locator('[data-testid="suggestion"][data-kind="missing_required"]');
+  await suggested.getByRole("button", { name: "Try in a dry run" }).click();
+  await expect(editor).toHaveValue(/"description": "Required: /);
   const current = JSON.parse(await editor.inputValue()) as { properties: { loannumber: Record<string, unknown> } };
   current.properties.loannumber.maxLength = 6; // stricter: 7- and 8-digit loan numbers are refused
   await editor.fill(JSON.stringify(current, null, 2));

@@ -1,11 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../isomorphic/dry-run";
 import { prettySchema } from "../dashboard/schema-format";
 import { useTRPCClient } from "../trpc-provider";
+import { DRY_RUN_EVENT } from "./try-in-dry-run";
 import { Alert, Button, Select, Table, td, th } from "../ui";
 
 type Version = { version: string; firstSeenAt: string | Date; parameters: unknown };
@@ -38,6 +39,18 @@ export function DryRunPanel({
   const [error, setError] = useState<string | null>(null);
   const cancel = useRef(false);
   const running = run !== null && !run.done;
+
+  // A suggestion's "Try in a dry run" hands its schema over.
+  useEffect(() => {
+    const take = (e: Event) => {
+      if (running) return;
+      setSource("edit");
+      setText(prettySchema((e as CustomEvent<unknown>).detail));
+      setRun(null);
+    };
+    window.addEventListener(DRY_RUN_EVENT, take);
+    return () => window.removeEventListener(DRY_RUN_EVENT, take);
+  }, [running]);
 
   async function start() {
     setError(null);
@@ -76,7 +89,7 @@ export function DryRunPanel({
   const callHref = (id: string) => `${callBase}/${encodeURIComponent(id)}`;
 
   return (
-    <div className="space-y-4" data-testid="dry-run">
+    <div className="scroll-mt-6 space-y-4" id="dry-run" data-testid="dry-run">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-xs font-medium text-slate-600">
           Proposed schema

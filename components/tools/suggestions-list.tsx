@@ -1,10 +1,20 @@
 import { Badge } from "../ui";
 import { SchemaDiff } from "./schema-diff";
 import { Ticks } from "./ticks";
+import { TryInDryRun } from "./try-in-dry-run";
 import type { SuggestionRow } from "./types";
 
 /** The schema doctor's suggestions: evidence, the change in words and as a diff of the tool. */
-export function SuggestionsList({ suggestions, callHref }: { suggestions: SuggestionRow[]; callHref: (id: string) => string }) {
+export function SuggestionsList({
+  suggestions,
+  callHref,
+  canDryRun,
+}: {
+  suggestions: SuggestionRow[];
+  callHref: (id: string) => string;
+  /** the page has a dry-run panel (admins): each suggestion with a schema change can be tried there */
+  canDryRun: boolean;
+}) {
   return (
     <ol className="space-y-4" data-testid="suggestions">
       {suggestions.map((s) => (
@@ -34,6 +44,11 @@ export function SuggestionsList({ suggestions, callHref }: { suggestions: Sugges
           <div className="mt-3">
             <SchemaDiff before={s.before} after={s.after} />
           </div>
+          {canDryRun && JSON.stringify(s.before.parameters) !== JSON.stringify(s.after.parameters) && (
+            <div className="mt-3 flex justify-end">
+              <TryInDryRun parameters={s.after.parameters} />
+            </div>
+          )}
         </li>
       ))}
     </ol>

@@ -239,7 +239,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
           actions={doctor.suggestions.length ? <Badge tone="indigo">{doctor.suggestions.length}</Badge> : undefined}
         >
           {doctor.suggestions.length ? (
-            <SuggestionsList suggestions={doctor.suggestions} callHref={callHref} />
+            <SuggestionsList suggestions={doctor.suggestions} callHref={callHref} canDryRun={hasRole(role, "admin")} />
           ) : (
             <p className="text-slate-500">
               {latest ? "Nothing to suggest: no frequent pattern and a clean schema." : "Register a schema for this tool to get suggestions."}

@@ -27,7 +27,7 @@ const ENVIRONMENTS = ["production", "production", "production", "staging"];
 const STATUSES = ["open", "closed", "overdue"] as const;
 
 type Invalid = { tool: string; arguments: unknown; outcome?: object };
-/** One invalid request per category (DESIGN.md), as models really get them wrong. */
+/** One invalid request per category (docs/events.md), as models really get them wrong. */
 const INVALID: ((pick: <T>(xs: readonly T[]) => T, loan: string) => Invalid)[] = [
   (_, loan) => ({ tool: "getloan", arguments: `{loannumber: ${loan}` }), // malformed_arguments
   (pick, loan) => ({ tool: pick(["getloans", "get_loan", "GetLoan", "loan_lookup"]), arguments: { loannumber: loan } }), // unknown_tool

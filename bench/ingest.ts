@@ -83,7 +83,11 @@ function descendants(rootPid: number, table: Proc[]): Proc[] {
   const tree = new Set([rootPid]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const p of table) if (tree.has(p.ppid) && !tree.has(p.pid)) (tree.add(p.pid), (grew = true));
+    for (const p of table)
+      if (tree.has(p.ppid) && !tree.has(p.pid)) {
+        tree.add(p.pid);
+        grew = true;
+      }
   }
   return table.filter((p) => tree.has(p.pid));
 }
@@ -210,7 +214,7 @@ async function main() {
   cleanups.push(() => database.drop());
   process.env.DATABASE_URL = database.url;
 
-  // 2. Projects, an API key and the lesson's tools, through the services (env read only now).
+  // 2. Projects, an API key and the loan-servicing tools, through the services (env read only now).
   const { prisma, pool } = await import("../server/db/client");
   const { createApiKey } = await import("../server/services/auth/api-keys");
   const { registerTools } = await import("../server/services/tools/registry");
@@ -233,7 +237,10 @@ async function main() {
   let batch: Record<string, unknown>[] = [];
   for (const event of eventStream(EVENTS)) {
     batch.push(event);
-    if (batch.length === BATCH) (bodies.push(new Blob([JSON.stringify({ events: batch })])), (batch = []));
+    if (batch.length === BATCH) {
+      bodies.push(new Blob([JSON.stringify({ events: batch })]));
+      batch = [];
+    }
   }
   if (batch.length) bodies.push(new Blob([JSON.stringify({ events: batch })]));
   const sizes = bodies.map((b) => b.size);
@@ -357,7 +364,11 @@ async function main() {
   // COPY TO yields one chunk per row: send it on in 1 MB pieces, as a COPY client would.
   const pieces: Buffer[] = [];
   for (let i = 0, size = 0, start = 0; i <= chunks.length; i++) {
-    if (i === chunks.length || size >= 1 << 20) (pieces.push(Buffer.concat(chunks.slice(start, i))), (start = i), (size = 0));
+    if (i === chunks.length || size >= 1 << 20) {
+      pieces.push(Buffer.concat(chunks.slice(start, i)));
+      start = i;
+      size = 0;
+    }
     size += chunks[i]?.length ?? 0;
   }
   // Start the COPY as clean as the HTTP run started: no maintenance left over from that run.

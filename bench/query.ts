@@ -20,7 +20,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { groupByTemplate } from "../server/domain/message-templates";
 import { applyMigrations } from "../server/db/migrate";
-import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/metrics/rebuild-rollups";
+import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/rollups/rebuild";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
 // ---------------------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ function makeTools(random: () => number): Tool[] {
     const favourite = Math.floor(random() * CATEGORIES.length);
     const categories = CATEGORY_WEIGHTS.map((w, i) => w + (i === favourite ? 60 : 0));
     const p = params[0]!;
-    // A few messages per category, in the lesson's style; some tools answer unhelpfully.
+    // A few messages per category, in the house style (what, sent, fix); some tools answer unhelpfully.
     const unhelpful = random() < 0.1;
     const messages = CATEGORIES.map((category): string[] => {
       if (unhelpful && category !== "not_allowed") return ["Error 422", "invalid request"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertRuleInput } from "./alerts";
+import { ALERT_METRICS, alertRuleInput, readAlertMetric } from "./alerts";
 
 const base = { name: "getloan invalid rate", metric: "invalid_rate", condition: "threshold", windowMinutes: 15 } as const;
 
@@ -15,5 +15,12 @@ describe("alertRuleInput", () => {
   });
   it("accepts a complete rule with defaults", () => {
     expect(alertRuleInput.parse({ ...base, threshold: 0.1 })).toMatchObject({ minCalls: 50, severity: "warning", scope: {}, webhookIds: [] });
+  });
+});
+
+describe("readAlertMetric", () => {
+  it("passes the known metrics and refuses anything else by name", () => {
+    for (const metric of ALERT_METRICS) expect(readAlertMetric(metric)).toBe(metric);
+    expect(() => readAlertMetric("invalid_rates")).toThrow(/Unknown alert metric "invalid_rates".*invalid_rate, category_rate/);
   });
 });

@@ -1,13 +1,30 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
 
-export const ALERT_METRIC_LABELS = {
+/** What an alert rule can watch: the one list (the database stores the name as text). */
+export const ALERT_METRICS = ["invalid_rate", "category_rate", "attempts_per_success", "call_volume"] as const;
+export type AlertMetricName = (typeof ALERT_METRICS)[number];
+export const alertMetricSchema = z.enum(ALERT_METRICS);
+
+export const ALERT_METRIC_LABELS: Record<AlertMetricName, string> = {
   invalid_rate: "Invalid rate",
   category_rate: "Rate of one category",
   attempts_per_success: "Observed attempts per successful call",
   call_volume: "Call volume",
-} as const;
-export type AlertMetricName = keyof typeof ALERT_METRIC_LABELS;
+};
+
+/** A metric name read back from the database, checked rather than cast. */
+export function readAlertMetric(stored: string): AlertMetricName {
+  const parsed = alertMetricSchema.safeParse(stored);
+  if (!parsed.success) throw new Error(`Unknown alert metric "${stored}" in the database: expected one of ${ALERT_METRICS.join(", ")}.`);
+  return parsed.data;
+}
+/**
+ * Header of a webhook's signature, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
+ * Receivers recompute it with the endpoint's secret and reject old timestamps.
+ */
+export const SIGNATURE_HEADER = "X-Toolgate-Signature";
+
 export const SEVERITIES = ["critical", "warning", "info"] as const;
 export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;
 
@@ -24,7 +41,7 @@ export const formatMetric = (metric: AlertMetricName, value: number) => RANGES[m
 export const alertRuleInput = z
   .object({
     name: z.string().trim().min(1, "name the rule").max(120),
-    metric: z.enum(["invalid_rate", "category_rate", "attempts_per_success", "call_volume"]),
+    metric: alertMetricSchema,
     category: categorySchema.optional(),
     scope: z.object({ tool: z.string().max(200).optional(), model: z.string().max(200).optional(), modelVersion: z.string().max(200).optional() }).default({}),
     condition: z.enum(["threshold", "baseline_factor"]),

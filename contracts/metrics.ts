@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
 
-/** A time range [from, to) for dashboards; at most 400 days. */
+/** The longest range a dashboard, an export or a metric procedure covers. */
+export const MAX_RANGE_DAYS = 400;
+export const DAY_MS = 86_400_000;
+
+/** A time range [from, to) for dashboards; at most MAX_RANGE_DAYS. */
 export const rangeInput = z
   .object({
     from: z.iso.datetime({ offset: true, error: "from: expected an ISO 8601 date with offset" }),
     to: z.iso.datetime({ offset: true, error: "to: expected an ISO 8601 date with offset" }),
   })
   .refine((r) => Date.parse(r.from) < Date.parse(r.to), "from must be before to")
-  .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= 400 * 86_400_000, "a range covers at most 400 days");
+  .refine((r) => Date.parse(r.to) - Date.parse(r.from) <= MAX_RANGE_DAYS * DAY_MS, `a range covers at most ${MAX_RANGE_DAYS} days`);
 
 /** Narrows rollup-based metrics to one tool, model or model version (any combination). */
 export const scopeInput = z.object({
@@ -34,6 +38,8 @@ export const callsFilterInput = z.object({
 });
 export type CallsFilter = z.infer<typeof callsFilterInput>;
 
-/** The range presets of the range picker; `to` is now. */
+/** The range presets of the range pickers (days); `to` is the end of the current hour. */
 export const RANGE_PRESETS = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 } as const;
 export type RangePreset = keyof typeof RANGE_PRESETS;
+export const RANGE_PRESET_LABELS: Record<RangePreset, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days" };
+export const isRangePreset = (value: string | undefined): value is RangePreset => !!value && Object.hasOwn(RANGE_PRESETS, value);

@@ -11,6 +11,11 @@ describe("resolveRange", () => {
     expect(resolveRange({ from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" }, now)).toMatchObject({ preset: "custom", to: "2026-11-02T00:00:00.000Z" });
     expect(resolveRange({ range: "nonsense", from: "x", to: "y" }, now).preset).toBe("7d");
   });
+  it("prefers a preset over from/to, and keeps the last 400 days of a longer custom range", () => {
+    expect(resolveRange({ range: "30d", from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" }, now).preset).toBe("30d");
+    const long = resolveRange({ from: "2020-01-01T00:00:00Z", to: "2026-11-01T00:00:00Z" }, now);
+    expect(long).toMatchObject({ preset: "custom", from: "2025-09-27T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" });
+  });
   it("builds links that keep the other parameters", () => {
     expect(withParams("/p/x/calls", { range: "7d", tool: "getloan" }, { tool: undefined, valid: "invalid" })).toBe("/p/x/calls?range=7d&valid=invalid");
   });

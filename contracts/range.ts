@@ -1,30 +1,32 @@
-import { RANGE_PRESETS, type RangePreset } from "./metrics";
+import { DAY_MS, isRangePreset, MAX_RANGE_DAYS, RANGE_PRESET_LABELS, RANGE_PRESETS, type RangePreset } from "./metrics";
 
 export type ResolvedRange = { from: string; to: string; preset: RangePreset | "custom"; label: string };
 
-/**
- * The dashboards' time range from URL parameters: `?range=7d` (default) or `?from=…&to=…`.
- * `to` of a preset is rounded up to the next hour, so that the current hour is included.
- */
-export function resolveRange(params: { range?: string; from?: string; to?: string }, now = new Date()): ResolvedRange {
-  if (
-    params.from &&
-    params.to &&
-    !Number.isNaN(Date.parse(params.from)) &&
-    !Number.isNaN(Date.parse(params.to)) &&
-    Date.parse(params.from) < Date.parse(params.to)
-  ) {
-    const from = new Date(params.from).toISOString();
-    const to = new Date(params.to).toISOString();
-    return { from, to, preset: "custom", label: `${from.slice(0, 16).replace("T", " ")} – ${to.slice(0, 16).replace("T", " ")} UTC` };
-  }
-  const preset = (params.range && params.range in RANGE_PRESETS ? params.range : "7d") as RangePreset;
+/** The end of the current hour: presets end there, so that the current hour is included. */
+export function endOfCurrentHour(now = new Date()): Date {
   const end = new Date(now);
   end.setUTCMinutes(0, 0, 0);
   end.setUTCHours(end.getUTCHours() + 1);
-  const start = new Date(end.getTime() - RANGE_PRESETS[preset] * 86_400_000);
-  const labels: Record<RangePreset, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days", "90d": "Last 90 days" };
-  return { from: start.toISOString(), to: end.toISOString(), preset, label: labels[preset] };
+  return end;
+}
+
+/**
+ * A page's time range from its URL parameters, the one reading every page uses: a preset
+ * (`?range=7d`) wins; otherwise `?from=…&to=…` when both are dates with from before to (a range
+ * longer than MAX_RANGE_DAYS keeps its last MAX_RANGE_DAYS); otherwise the last 7 days.
+ */
+export function resolveRange(params: { range?: string; from?: string; to?: string }, now = new Date()): ResolvedRange {
+  const from = params.from ? Date.parse(params.from) : NaN;
+  const to = params.to ? Date.parse(params.to) : NaN;
+  if (!isRangePreset(params.range) && from < to) {
+    const start = new Date(Math.max(from, to - MAX_RANGE_DAYS * DAY_MS)).toISOString();
+    const end = new Date(to).toISOString();
+    return { from: start, to: end, preset: "custom", label: `${start.slice(0, 16).replace("T", " ")} – ${end.slice(0, 16).replace("T", " ")} UTC` };
+  }
+  const preset = isRangePreset(params.range) ? params.range : "7d";
+  const end = endOfCurrentHour(now);
+  const start = new Date(end.getTime() - RANGE_PRESETS[preset] * DAY_MS);
+  return { from: start.toISOString(), to: end.toISOString(), preset, label: RANGE_PRESET_LABELS[preset] };
 }
 
 /** The same page with some URL parameters changed (undefined removes one). */

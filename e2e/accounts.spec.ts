@@ -53,6 +53,22 @@ test.describe("without a session", () => {
     expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 
+  test("a page of another origin cannot sign the user out, nor post a form; the app's own button can", async ({ page }) => {
+    await ensureAdmin(page);
+    const sibling = await page.request.post("/api/trpc/auth.signOut", {
+      headers: { origin: "http://evil.localhost", "sec-fetch-site": "same-site" },
+      data: {},
+    });
+    expect(sibling.status()).toBe(403);
+    expect((await sibling.json()).error.message).toContain("Refused a same-site request");
+    const form = await page.request.post("/api/trpc/auth.signOut", { multipart: { anything: "x" } });
+    expect(form.status()).toBe(403);
+    expect((await form.json()).error.message).toContain("multipart/form-data");
+    await page.reload();
+    await expect(page.getByTestId("signed-in-email"), "still signed in").toHaveText(ADMIN.email);
+    await signOut(page);
+  });
+
   test("a request body over 4 MB gets 413 with a message naming the limit", async ({ request }) => {
     const body = Buffer.alloc(4 * 1024 * 1024 + 1, "a");
     const response = await request.post("/api/trpc/ingest.batch", { headers: { "content-type": "application/json" }, data: body });
@@ -137,17 +153,18 @@ test("a project name with markup shows as literal text and runs nothing", async 
   expect(dialogs).toEqual([]);
 });
 
-test("an invited member signs in with the one-time password and must choose a new one", async ({ page, browser }) => {
+test("an invited member signs in with the one-time password, must choose a new one, and joins by accepting", async ({ page, browser }) => {
   const slug = await createProjectViaUi(page, unique("Invites"));
   await page.goto(`/p/${slug}/settings/members`);
   const email = `${unique("invitee")}@example.test`;
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption("viewer");
-  await page.getByRole("button", { name: "Add member" }).click();
-  await expect(page.getByText("Share this one-time password; they will choose their own at first sign-in")).toBeVisible();
+  await page.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(page.getByText("If they have no account yet, this one-time password is their first one")).toBeVisible();
   const oneTimePassword = (await page.getByTestId("one-time-password").textContent())?.trim() ?? "";
   expect(oneTimePassword.length).toBeGreaterThanOrEqual(12);
-  await expect(page.getByTestId("member-row").filter({ hasText: email })).toContainText("invite pending");
+  await expect(page.getByTestId("invitation-row").filter({ hasText: email })).toContainText("invite pending");
+  await expect(page.getByTestId("member-row").filter({ hasText: email }), "not a member before accepting").toHaveCount(0);
 
   // the invitee signs in in a browser of their own; the admin's session stays as it is
   const invitee = await browser.newPage({ storageState: SIGNED_OUT });
@@ -162,13 +179,16 @@ test("an invited member signs in with the one-time password and must choose a ne
   await invitee.getByLabel("New password", { exact: true }).fill(chosen);
   await invitee.getByLabel("Repeat the new password").fill(chosen);
   await invitee.getByRole("button", { name: "Set new password" }).click();
+  // no project yet: the invitation waits above the new-project form
+  await expect(invitee).toHaveURL(/\/projects\/new$/);
+  await invitee.getByTestId("invitation").getByRole("button", { name: "Accept" }).click();
   await expect(invitee).toHaveURL(`/p/${slug}`);
   await expect(invitee.getByTestId("signed-in-email")).toHaveText(email);
 
   // a viewer sees the members but none of the owner's controls, and no API keys tab
   await invitee.goto(`/p/${slug}/settings/members`);
-  await expect(invitee.getByTestId("member-row").filter({ hasText: email })).not.toContainText("invite pending");
-  await expect(invitee.getByRole("heading", { name: "Add a member" })).toHaveCount(0);
+  await expect(invitee.getByTestId("member-row").filter({ hasText: email })).toContainText("viewer");
+  await expect(invitee.getByRole("heading", { name: "Invite a member" })).toHaveCount(0);
   await expect(invitee.getByRole("button", { name: /Remove/ })).toHaveCount(0);
   await expect(invitee.getByRole("link", { name: "API keys" })).toHaveCount(0);
 

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { parseCsv } from "../test/csv";
 import { unique } from "./helpers";
 import { demoProject } from "./state";
 
@@ -36,29 +37,6 @@ async function expectEvery(cells: Locator, text: string) {
       return texts.length > 0 ? texts.filter((t) => !t.includes(text)) : ["(no rows)"];
     })
     .toEqual([]);
-}
-
-/** RFC 4180 records (quoted fields may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") (record.push(field), (field = ""));
-    else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      (record.push(field), records.push(record), (record = []), (field = ""));
-    } else field += ch;
-  }
-  if (field || record.length) (record.push(field), records.push(record));
-  return records;
 }
 
 async function downloadCsv(): Promise<string[][]> {
@@ -250,4 +228,38 @@ test("ids with URL-special characters open their call and run pages", async () =
   await expect(page.getByTestId("run-attempts")).toHaveText("2");
   await expect(page.getByTestId("run-successes")).toHaveText("1");
   await expect(page.getByTestId("run-correction")).toHaveText("→ corrected by step 1");
+});
+
+test("a call with huge, deeply nested arguments renders cut, and its raw JSON downloads whole", async () => {
+  await page.goto(`/p/${slug}/settings/keys`);
+  await page.getByLabel("Name").fill("large call e2e");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+
+  let deep: unknown = "bottom";
+  for (let i = 0; i < 40; i++) deep = { level: deep };
+  const args = { deep, items: Array.from({ length: 3000 }, (_, i) => i), text: "y".repeat(50_000) };
+  const id = unique("large-call");
+  const sent = await page.request.post("/api/trpc/ingest.batch", {
+    headers: { Authorization: `Bearer ${key}` },
+    data: {
+      events: [
+        { id, runId: unique("large-run"), step: 0, timestamp: new Date().toISOString(), model: { name: "acme-large" }, tool: "getloan", arguments: args },
+      ],
+    },
+  });
+  expect((await sent.json()).result.data).toMatchObject({ accepted: 1 });
+
+  const response = await page.goto(`/p/${slug}/calls/${encodeURIComponent(id)}`);
+  expect(response!.status()).toBe(200);
+  await expect(page.getByTestId("json-cut")).toBeVisible();
+  const arguments_ = page.getByRole("region", { name: "Arguments of this call" });
+  await expect(arguments_).toContainText("nested deeper");
+  await expect(arguments_).toContainText("… 2,800 more entries");
+  await expect(arguments_).toContainText("… 48,000 more characters");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("json-raw-download").click()]);
+  const raw = JSON.parse(await readFile((await download.path())!, "utf8"));
+  expect(raw.id).toBe(id);
+  expect(raw.arguments).toEqual(args);
 });

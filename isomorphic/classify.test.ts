@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
 import { classifyCall, registryFrom, validatorFor, VALIDATOR_CACHE_LIMIT, type Verdict } from "./classify";
-import { schemaVersion } from "../server/domain/schema-version";
 
 const getloan = {
   type: "object",
@@ -72,7 +71,7 @@ const shipto = {
 };
 
 const tools = { getloan, listopenloans, createorder, shipto };
-const registry = registryFrom(Object.entries(tools).map(([name, parameters]) => ({ name, version: schemaVersion(parameters), parameters })));
+const registry = registryFrom(Object.entries(tools).map(([name, parameters]) => ({ name, version: "v1", parameters })));
 
 function classify(tool: string, args: unknown): Verdict {
   return classifyCall({ tool, arguments: args, registry });
@@ -308,7 +307,7 @@ describe("classifyCall: schemas and safety", () => {
       undefined,
     ]) {
       const parameters = $schema ? { $schema, ...base } : base;
-      const reg = registryFrom([{ name: "t", version: schemaVersion(parameters), parameters }]);
+      const reg = registryFrom([{ name: "t", version: "v1", parameters }]);
       expect(classifyCall({ tool: "t", arguments: { a: 1 }, registry: reg }).valid).toBe(true);
       expect(classifyCall({ tool: "t", arguments: { a: "x" }, registry: reg }).category).toBe("wrong_type");
     }
@@ -319,7 +318,7 @@ describe("classifyCall: schemas and safety", () => {
       allOf: [{ properties: { q: { type: "string" } } }],
       unevaluatedProperties: false,
     };
-    const reg = registryFrom([{ name: "pair", version: schemaVersion(pair), parameters: pair }]);
+    const reg = registryFrom([{ name: "pair", version: "v1", parameters: pair }]);
     expect(classifyCall({ tool: "pair", arguments: { p: ["a", 1], q: "x" }, registry: reg }).valid).toBe(true);
     const verdict = classifyCall({ tool: "pair", arguments: { p: ["a", 1, 2], r: 1 }, registry: reg });
     expect(verdict.violations.map((v) => [v.category, v.path])).toEqual([

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
+import { joinPath } from "./json-path";
 import { createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {
@@ -511,7 +512,7 @@ function humanPath(root: unknown, pointer: string): string {
   for (const raw of pointer.split("/").slice(1)) {
     const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(current)) {
-      path += `[${segment}]`;
+      path = joinPath(path, Number(segment));
       current = current[Number(segment)];
     } else {
       path = joinPath(path, segment);
@@ -519,9 +520,4 @@ function humanPath(root: unknown, pointer: string): string {
     }
   }
   return path;
-}
-
-function joinPath(base: string, key: string): string {
-  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return base ? `${base}.${key}` : key;
-  return `${base}[${JSON.stringify(key)}]`;
 }

@@ -1,6 +1,6 @@
-// Human paths into tool arguments, in the same notation as the validator's messages
-// (isomorphic/classify.ts): `loannumber`, `filters.status`, `items[2].qty`,
-// `["odd key"].x`; "" is the whole value. Pure and browser-safe.
+// Human paths into tool arguments: `loannumber`, `filters.status`, `items[2].qty`,
+// `["odd key"].x`; "" is the whole value. The one notation of the classifier's messages
+// (isomorphic/classify.ts) and of the UI that highlights the failing value. Pure and browser-safe.
 
 export type PathSegment = string | number;
 

@@ -108,7 +108,7 @@ describe("attempt inflation", () => {
     expect(expectedTaskAttempts(0.2, 6)).toBeCloseTo(7.5, 10);
   });
 
-  it("lesson exercise: 25 of 500 invalid, 8 calls → 8.4", () => {
+  it("25 of 500 invalid, 8 calls → 8.4 attempts", () => {
     expect(expectedTaskAttempts(invalidRate(25, 500)!, 8)).toBeCloseTo(8.42, 2);
   });
 

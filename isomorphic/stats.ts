@@ -1,5 +1,5 @@
 // Pure statistics for invalid-rate monitoring: confidence intervals, a two-proportion test
-// and the attempt-inflation arithmetic from the tool-calling lesson (6% invalid → 6.38 attempts
+// and the attempt-inflation arithmetic of docs/attempt-inflation.md (6% invalid → 6.38 attempts
 // for a six-call task). No I/O.
 
 export interface Interval {
@@ -152,6 +152,17 @@ export function observedAttemptsPerSuccess(attempts: number, successes: number):
   assertNonNegative("attempts", attempts);
   assertNonNegative("successes", successes);
   return successes === 0 ? null : attempts / successes;
+}
+
+/**
+ * Observed attempts per successful call from counts (rollups, alert windows):
+ * (successes + corrected) / successes, with successes = calls − invalid. An invalid call that
+ * the model followed with a retry is an attempt toward a success; one never retried (the run
+ * gave up) is not. The one definition used by the dashboards and the alert rules.
+ */
+export function observedAttemptsFromCounts(c: { calls: number; invalid: number; corrected: number }): number | null {
+  const successes = c.calls - c.invalid;
+  return observedAttemptsPerSuccess(successes + c.corrected, successes);
 }
 
 export interface RetryCostInput {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { schemaVersion } from "../server/domain/schema-version";
 import { canonicalJson, checkJsonSchema, normalizeToolInput } from "./tool-schema";
 
 const parameters = {
@@ -55,7 +54,7 @@ describe("normalizeToolInput", () => {
   });
 });
 
-describe("canonicalJson and schemaVersion", () => {
+describe("canonicalJson", () => {
   it("sorts keys at every level and keeps array order", () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
     expect(canonicalJson({ a: undefined, b: "x" })).toBe('{"b":"x"}');
@@ -63,15 +62,6 @@ describe("canonicalJson and schemaVersion", () => {
 
   it("keeps __proto__ as a plain key", () => {
     expect(canonicalJson(JSON.parse('{"__proto__": {"x": 1}, "a": 2}'))).toBe('{"__proto__":{"x":1},"a":2}');
-  });
-
-  it("gives the same version whatever the key order, and a new one for a changed schema", () => {
-    const reordered = { required: ["loannumber"], properties: { loannumber: { maxLength: 8, minLength: 4, type: "string" } }, type: "object" };
-    expect(schemaVersion(parameters)).toMatch(/^[0-9a-f]{12}$/);
-    expect(schemaVersion(reordered)).toBe(schemaVersion(parameters));
-    const changed = { ...parameters, properties: { loannumber: { type: "string", minLength: 4, maxLength: 9 } } };
-    expect(schemaVersion(changed)).not.toBe(schemaVersion(parameters));
-    expect(schemaVersion({ ...parameters, required: [] })).not.toBe(schemaVersion(parameters));
   });
 });
 

@@ -97,7 +97,6 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-
 /** The draft a schema asks for; 2020-12 when it says nothing; undefined when we do not support it. */
 export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {
   const declared = parameters.$schema;

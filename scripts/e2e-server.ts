@@ -6,8 +6,14 @@ import path from "node:path";
 import { createFreshDatabase, startTestServer } from "./lib/test-database";
 
 // No background alert evaluator: browser tests trigger evaluation with "Evaluate now", so
-// nothing runs on a timer behind them.
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: process.env.E2E_PORT ?? "3100", TOOLGATE_ALERT_EVALUATOR: "off" };
+// nothing runs on a timer behind them. The alerts spec points a webhook at the app itself on
+// localhost, which only TOOLGATE_WEBHOOK_ALLOW_PRIVATE permits.
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: process.env.E2E_PORT ?? "3100",
+  TOOLGATE_ALERT_EVALUATOR: "off",
+  TOOLGATE_WEBHOOK_ALLOW_PRIVATE: "true",
+};
 let cleanup = async () => {};
 if (process.env.TEST_DATABASE_URL) {
   const database = await createFreshDatabase(await startTestServer(), "toolgate_e2e", false);

@@ -70,4 +70,14 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     server.kill("SIGTERM");
   });
 }
-server.on("exit", (code) => void shutdown(stopping ? 0 : (code ?? 0)));
+// The embedded PostgreSQL died (killed, out of memory): every request would answer 503 from
+// now on, so stop and exit non-zero, and let the supervisor (systemd, Docker, pm2) restart
+// Toolgate, which starts the database again. An external DATABASE_URL is not watched: it may
+// come back on its own, and meanwhile the API answers 503 with Retry-After.
+let databaseLost = false;
+db.watch?.(() => {
+  databaseLost = true;
+  console.error("The embedded PostgreSQL has stopped unexpectedly: stopping Toolgate with exit code 1 so that a supervisor restarts it.");
+  server.kill("SIGTERM");
+});
+server.on("exit", (code) => void shutdown(databaseLost ? 1 : stopping ? 0 : (code ?? 0)));

@@ -21,7 +21,19 @@ const envSchema = z.object({
     .default(4 * 1024 * 1024),
   TOOLGATE_ALERT_EVALUATOR: z.enum(["on", "off"]).default("on"),
   TOOLGATE_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
+  /** deliver webhooks to loopback, private, link-local and other internal addresses too (self-hosted receivers) */
+  TOOLGATE_WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
   TOOLGATE_API_RATE_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  /** How many reverse proxies in front of the app append to X-Forwarded-For: false = none (the header is ignored), true = 1. */
+  TOOLGATE_TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+)$/, 'must be "true", "false" or the number of proxies in front of the app')
+    .default("false")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
+  /** a CSV export whose client reads nothing for this long is cancelled (its connection freed) */
+  TOOLGATE_EXPORT_IDLE_SECONDS: z.coerce.number().positive().default(60),
+  /** CSV exports running at once per app instance (each holds a database connection) */
+  TOOLGATE_EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(4),
 });
 
 export type Env = z.infer<typeof envSchema>;

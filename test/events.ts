@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 
-/** The lesson's tools (tool-calling-lesson.txt) as JSON Schemas; defined with the demo data. */
+/** The loan-servicing tools (getloan, listopenloans) as JSON Schemas; defined with the demo data. */
 export { LESSON_TOOLS } from "../server/services/demo/demo-data";
 
 let counter = 0;

@@ -1,6 +1,6 @@
 // Alerts in words and numbers: labels, scopes, ages, and the time windows of an incident. Pure.
 
-import { ALERT_METRIC_LABELS, formatMetric, type AlertMetricName } from "../../contracts/alerts";
+import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric } from "../../contracts/alerts";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 
 export const REGRESSION_METRIC = "regression";
@@ -13,7 +13,8 @@ export const isRateMetric = (metric: string) => metric === "invalid_rate" || met
 /** "Invalid rate", "Rate of one category: Wrong type", "Invalid rate of a new version (model or tool schema)". */
 export function metricLabel(metric: string, category?: string | null): string {
   if (metric === REGRESSION_METRIC) return "Invalid rate of a new version (model or tool schema)";
-  const label = ALERT_METRIC_LABELS[metric as AlertMetricName] ?? metric;
+  const known = alertMetricSchema.safeParse(metric);
+  const label = known.success ? ALERT_METRIC_LABELS[known.data] : metric;
   return metric === "category_rate" && category ? `Rate of ${CATEGORY_LABELS[category as Category] ?? category}` : label;
 }
 
@@ -23,7 +24,8 @@ export function formatMetricValue(metric: string, value: number | null | undefin
   if (metric === REGRESSION_METRIC) return formatMetric("invalid_rate", value);
   if (metric === "attempts_per_success") return value.toFixed(2);
   if (metric === "call_volume") return Math.round(value).toLocaleString("en");
-  if (metric in ALERT_METRIC_LABELS) return formatMetric(metric as AlertMetricName, value);
+  const known = alertMetricSchema.safeParse(metric);
+  if (known.success) return formatMetric(known.data, value);
   return String(value);
 }
 
@@ -138,11 +140,4 @@ export function categoryRateRows(
   const numerators = new Map<string, number>();
   for (const row of byCategory) if (row.key === category) numerators.set(row.bucket, (numerators.get(row.bucket) ?? 0) + row.calls);
   return all.map((row) => ({ bucket: row.bucket, series, numerator: numerators.get(row.bucket) ?? 0, denominator: row.calls }));
-}
-
-/** "2026-11-30 04:26 UTC": pages render on the server, so times say their zone. */
-export function formatUtc(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined) return "—";
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? "—" : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ALERT_METRIC_LABELS, SEVERITIES, type AlertMetricName } from "../../contracts/alerts";
+import { ALERT_METRIC_LABELS, readAlertMetric, SEVERITIES, type AlertMetricName } from "../../contracts/alerts";
 import { CATEGORIES, CATEGORY_LABELS } from "../../contracts/categories";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
@@ -80,7 +80,7 @@ function draftOf(rule: RuleView | null): Draft {
       webhookIds: [],
     };
   }
-  const metric = rule.metric as AlertMetricName;
+  const metric = readAlertMetric(rule.metric);
   return {
     name: rule.name,
     metric,

@@ -6,7 +6,7 @@ import { useState, useTransition } from "react";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, cx } from "../ui";
 import { SeverityBadge } from "./badges";
-import { formatUtc } from "./format";
+import { formatUtc } from "../dashboard/format";
 import { RuleForm } from "./rule-form";
 import { describeRule, ruleScopeText, type RuleView } from "./rule-view";
 

@@ -6,11 +6,10 @@ import { CopyButton } from "../copy-button";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input } from "../ui";
-import { formatUtc } from "./format";
+import { SIGNATURE_HEADER } from "../../contracts/alerts";
+import { formatUtc } from "../dashboard/format";
 
 type TestResult = { delivered: boolean; statusCode: number | null; error: string | null };
-
-export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 
 const NODE_EXAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
 
@@ -85,7 +84,12 @@ export function WebhooksPanel({ slug }: { slug: string }) {
           <Field label="Name" htmlFor="webhook-name" error={errors.field.name} hint="e.g. “#ops-alerts on Slack”.">
             <Input id="webhook-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} invalid={!!errors.field.name} autoComplete="off" />
           </Field>
-          <Field label="URL" htmlFor="webhook-url" error={errors.field.url} hint="An http(s) URL that accepts POST requests.">
+          <Field
+            label="URL"
+            htmlFor="webhook-url"
+            error={errors.field.url}
+            hint="A public http(s) URL that accepts POST requests. Internal addresses (localhost, private networks, cloud metadata) are refused unless the server sets TOOLGATE_WEBHOOK_ALLOW_PRIVATE=true."
+          >
             <Input
               id="webhook-url"
               type="url"

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { cx } from "../ui";
 import { changedCount, diffArguments, type DiffLine, type DiffOp } from "./json-diff";
 import { parsedArguments } from "../../isomorphic/json-path";
+import { exceedsViewLimits } from "./json-view";
 
 const STYLE: Record<DiffOp, { sign: string; row: string; words: string }> = {
   same: { sign: " ", row: "text-slate-600", words: "unchanged" },
@@ -15,6 +16,13 @@ const STYLE: Record<DiffOp, { sign: string; row: string; words: string }> = {
  * model changed after reading the error message. All values are React text.
  */
 export function ArgumentsDiff({ before, after, beforeTool, afterTool }: { before: unknown; after: unknown; beforeTool?: string; afterTool?: string }) {
+  if (exceedsViewLimits(before) || exceedsViewLimits(after)) {
+    return (
+      <p className="text-xs text-slate-500" data-testid="diff-summary">
+        The arguments are too large or too deeply nested to compare here: download the raw JSON of both calls to compare them.
+      </p>
+    );
+  }
   const lines = diffArguments(before, after);
   const raw = { before: parsedArguments(before).kind === "raw", after: parsedArguments(after).kind === "raw" };
   const renamed = beforeTool !== undefined && afterTool !== undefined && beforeTool !== afterTool;

@@ -1,6 +1,6 @@
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { CallsFilter } from "../../contracts/metrics";
-import { RANGE_PRESETS } from "../../contracts/metrics";
+import { isRangePreset, RANGE_PRESET_LABELS, RANGE_PRESETS, type RangePreset } from "../../contracts/metrics";
 import { resolveRange } from "../../contracts/range";
 
 /**
@@ -12,10 +12,7 @@ export type RawParams = Record<string, string | string[] | undefined>;
 
 /** Range choices of the explorer: the dashboards' presets plus "all". */
 export const EXPLORER_RANGES = [
-  { value: "24h", label: "Last 24 hours" },
-  { value: "7d", label: "Last 7 days" },
-  { value: "30d", label: "Last 30 days" },
-  { value: "90d", label: "Last 90 days" },
+  ...(Object.keys(RANGE_PRESETS) as RangePreset[]).map((value) => ({ value, label: RANGE_PRESET_LABELS[value] })),
   { value: "all", label: "All time" },
 ] as const;
 export const DEFAULT_RANGE = "7d";
@@ -48,7 +45,7 @@ export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerVi
   if (rangeParam === "all") {
     params.range = "all";
     range = { key: "all", label: "All time" };
-  } else if (rangeParam && rangeParam in RANGE_PRESETS) {
+  } else if (isRangePreset(rangeParam)) {
     params.range = rangeParam;
     const r = resolveRange({ range: rangeParam }, now);
     range = { key: rangeParam, label: r.label, from: r.from, to: r.to };
@@ -130,7 +127,7 @@ export function activeFilters(params: Record<string, string>): { key: string; la
     tool: (v) => `tool: ${v}`,
     model: (v) => `model: ${v}`,
     modelVersion: (v) => `version: ${v}`,
-    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "valid only" : `valid: ${v}`),
+    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "not invalid (valid or unchecked)" : `valid: ${v}`),
     category: (v) => `category: ${CATEGORY_LABELS[v as Category] ?? v}`,
     runId: (v) => `run: ${v}`,
     q: (v) => `message contains “${v}”`,

@@ -2,8 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition, type ReactNode } from "react";
-
-const PRESETS = new Set(["24h", "7d", "30d", "90d", "all"]);
+import { isRangePreset } from "../../contracts/metrics";
 
 /**
  * A GET form whose fields live in the URL. Without JavaScript it submits natively (the page
@@ -23,7 +22,7 @@ export function FilterForm({ action, children, className, label }: { action: str
     const preset = String(data.get("range") ?? "");
     for (const [key, value] of data) {
       if (typeof value !== "string" || !value.trim()) continue;
-      if ((key === "from" || key === "to") && PRESETS.has(preset)) continue; // a preset replaces a custom range
+      if ((key === "from" || key === "to") && (isRangePreset(preset) || preset === "all")) continue; // a preset replaces a custom range
       if (key === "range" && value === "custom") continue;
       query.append(key, value.trim());
     }

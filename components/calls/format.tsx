@@ -4,6 +4,8 @@ import { Badge } from "../ui";
 /** Shared bits of the calls pages: links, time and model labels, the verdict badge. */
 
 export const callHref = (slug: string, id: string) => `/p/${slug}/calls/${encodeURIComponent(id)}`;
+/** The call as stored, as a JSON download (app/api/projects/[slug]/calls/[id]/raw). */
+export const rawCallHref = (slug: string, id: string) => `/api/projects/${slug}/calls/${encodeURIComponent(id)}/raw`;
 export const runHref = (slug: string, runId: string) => `/p/${slug}/runs/${encodeURIComponent(runId)}`;
 
 /** Route params arrive percent-encoded or not depending on the characters: decode once, safely. */

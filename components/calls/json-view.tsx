@@ -3,47 +3,120 @@ import { cx } from "../ui";
 import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type PathSegment } from "../../isomorphic/json-path";
 
 /**
+ * What one view shows of a value at most: nesting levels, entries per object or array,
+ * characters per string, and lines in all. Beyond them a "… N more" marker stands in, so
+ * that a hostile or huge value (thousands of levels, megabytes) still renders a small page;
+ * `rawHref` then links to the whole value.
+ */
+export const JSON_VIEW_LIMITS = { depth: 20, entries: 200, stringChars: 2_000, lines: 2_000 };
+
+/**
  * Pretty JSON as React text (never HTML), two spaces per level, with the value at
  * `highlightPath` marked red and labelled for assistive technology. A path that points
- * at a missing argument marks the object it is missing from. Server-renderable.
+ * at a missing argument marks the object it is missing from. Large or deep values are
+ * cut at JSON_VIEW_LIMITS with markers. Server-renderable.
  */
 export function JsonView({
   value,
   highlightPath,
   label = "JSON",
   className,
+  rawHref,
 }: {
   value: unknown;
   /** validator notation: "loannumber", "filters.status", "items[2].qty"; "" = the whole value; null/undefined = nothing */
   highlightPath?: string | null;
   label?: string;
   className?: string;
+  /** where to download the whole value when this view is cut */
+  rawHref?: string;
 }) {
   const target = highlight(value, highlightPath);
-  const lines = render(value, { path: [], depth: 0, key: undefined, comma: false, target });
+  const budget = { lines: JSON_VIEW_LIMITS.lines, cut: false };
+  const lines = render(value, { path: [], depth: 0, key: undefined, comma: false, target, budget });
+  if (budget.lines < 0) lines.push(<More key="more-lines" depth={0} text="… the rest is not shown (line limit)" />);
   return (
-    <div role="region" aria-label={label} className={cx(block, className)}>
-      {lines}
+    <div className={cx("space-y-2", className)}>
+      {budget.cut && <CutNotice rawHref={rawHref} />}
+      <div role="region" aria-label={label} className={block}>
+        {lines}
+      </div>
     </div>
   );
 }
 
+function CutNotice({ rawHref }: { rawHref?: string }) {
+  const { depth, entries, stringChars } = JSON_VIEW_LIMITS;
+  return (
+    <p className="text-xs text-slate-500" data-testid="json-cut">
+      Large value: shown cut at {depth} levels, {entries} entries per level and {stringChars.toLocaleString("en-US")} characters per string.{" "}
+      {rawHref && (
+        <a href={rawHref} download className="font-medium text-indigo-700 underline underline-offset-2" data-testid="json-raw-download">
+          Download the raw JSON
+        </a>
+      )}
+    </p>
+  );
+}
+
+function More({ depth, text }: { depth: number; text: string }) {
+  return (
+    <Line depth={depth}>
+      <span className="italic text-slate-500" data-testid="json-more">
+        {text}
+      </span>
+    </Line>
+  );
+}
+
+/** True when showing `value` whole would pass JSON_VIEW_LIMITS (walked without recursion, stops early). */
+export function exceedsViewLimits(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  let nodes = 0;
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (++nodes > JSON_VIEW_LIMITS.lines) return true;
+    if (typeof v === "string" && v.length > JSON_VIEW_LIMITS.stringChars) return true;
+    if (typeof v !== "object" || v === null) continue;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    if (children.length > JSON_VIEW_LIMITS.entries || (children.length && depth >= JSON_VIEW_LIMITS.depth)) return true;
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
 /** Tool-call arguments: JSON when they are JSON, otherwise the raw text the model wrote (marked whole when highlighted). */
-export function ArgumentsView({ args, highlightPath, label = "Arguments" }: { args: unknown; highlightPath?: string | null; label?: string }) {
+export function ArgumentsView({
+  args,
+  highlightPath,
+  label = "Arguments",
+  rawHref,
+}: {
+  args: unknown;
+  highlightPath?: string | null;
+  label?: string;
+  rawHref?: string;
+}) {
   const parsed = parsedArguments(args);
-  if (parsed.kind === "json") return <JsonView value={parsed.value} highlightPath={highlightPath} label={label} />;
+  if (parsed.kind === "json") return <JsonView value={parsed.value} highlightPath={highlightPath} label={label} rawHref={rawHref} />;
   const marked = highlightPath === "";
+  const cut = parsed.text.length > JSON_VIEW_LIMITS.stringChars * 10;
+  const text = cut ? parsed.text.slice(0, JSON_VIEW_LIMITS.stringChars * 10) : parsed.text;
   return (
     <div className="space-y-2">
       <p className="text-xs text-slate-500">Not valid JSON: shown exactly as the model wrote it.</p>
+      {cut && <CutNotice rawHref={rawHref} />}
       <div role="region" aria-label={label} className={block}>
         {marked ? (
           <div role="group" aria-label="Failing value: the whole arguments" data-testid="json-highlight" className={markClass}>
-            {parsed.text}
+            {text}
           </div>
         ) : (
-          parsed.text
+          text
         )}
+        {cut && <More depth={0} text={`… ${plural(parsed.text.length - text.length, "more character", "more characters")}`} />}
       </div>
     </div>
   );
@@ -65,11 +138,31 @@ function highlight(value: unknown, path: string | null | undefined): Target {
   return { segments: found, label: `Missing: '${path}' is not in ${where}` };
 }
 
-type Ctx = { path: PathSegment[]; depth: number; key: PathSegment | undefined; comma: boolean; target: Target };
+type Ctx = {
+  path: PathSegment[];
+  depth: number;
+  key: PathSegment | undefined;
+  comma: boolean;
+  target: Target;
+  /** lines left to render (below 0: some were left out), and whether anything was cut */
+  budget: { lines: number; cut: boolean };
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function Scalar({ value }: { value: unknown }) {
+  if (typeof value === "string" && value.length > JSON_VIEW_LIMITS.stringChars) {
+    const shown = JSON.stringify(value.slice(0, JSON_VIEW_LIMITS.stringChars)).slice(0, -1);
+    return (
+      <>
+        <span className="text-emerald-700">{shown}</span>
+        <span className="italic text-slate-500" data-testid="json-more">
+          {" "}
+          … {plural(value.length - JSON_VIEW_LIMITS.stringChars, "more character", "more characters")}
+        </span>
+      </>
+    );
+  }
   if (typeof value === "string") return <span className="text-emerald-700">{JSON.stringify(value)}</span>;
   if (typeof value === "number") return <span className="text-blue-700">{String(value)}</span>;
   if (typeof value === "boolean" || value === null) return <span className="text-violet-700">{String(value)}</span>;
@@ -90,24 +183,51 @@ function keyPrefix(key: PathSegment | undefined) {
 }
 
 function render(value: unknown, ctx: Ctx): ReactNode[] {
+  const { budget } = ctx;
+  if (budget.lines-- <= 0) {
+    budget.cut = true;
+    return [];
+  }
+  if (typeof value === "string" && value.length > JSON_VIEW_LIMITS.stringChars) budget.cut = true;
   const id = ctx.path.map(String).join("\u0000") || "root";
   const comma = ctx.comma ? <span className="text-slate-400">,</span> : null;
   let lines: ReactNode[];
-  const entries: [PathSegment, unknown][] | null = Array.isArray(value) ? value.map((v, i) => [i, v]) : isObject(value) ? Object.entries(value) : null;
-  if (entries && entries.length > 0) {
+  const size = Array.isArray(value) ? value.length : isObject(value) ? Object.keys(value).length : null;
+  if (size && ctx.depth >= JSON_VIEW_LIMITS.depth) {
+    budget.cut = true;
     const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+    lines = [
+      <Line key={id} depth={ctx.depth}>
+        {keyPrefix(ctx.key)}
+        <span className="text-slate-400">{open}</span>
+        <span className="italic text-slate-500" data-testid="json-more">
+          … {plural(size, "entry", "entries")} nested deeper
+        </span>
+        <span className="text-slate-400">{close}</span>
+        {comma}
+      </Line>,
+    ];
+  } else if (size) {
+    const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+    const shown: [PathSegment, unknown][] = Array.isArray(value)
+      ? value.slice(0, JSON_VIEW_LIMITS.entries).map((v, i) => [i, v])
+      : Object.entries(value as Record<string, unknown>).slice(0, JSON_VIEW_LIMITS.entries);
+    const hidden = size - shown.length;
+    if (hidden) budget.cut = true;
     lines = [
       <Line key={`${id}:open`} depth={ctx.depth}>
         {keyPrefix(ctx.key)}
         <span className="text-slate-400">{open}</span>
       </Line>,
-      ...entries.flatMap(([k, v], i) => render(v, { path: [...ctx.path, k], depth: ctx.depth + 1, key: k, comma: i < entries.length - 1, target: ctx.target })),
+      ...shown.flatMap(([k, v], i) => render(v, { ...ctx, path: [...ctx.path, k], depth: ctx.depth + 1, key: k, comma: i < size - 1 })),
+      ...(hidden ? [<More key={`${id}:more`} depth={ctx.depth + 1} text={`… ${plural(hidden, "more entry", "more entries")}`} />] : []),
       <Line key={`${id}:close`} depth={ctx.depth}>
         <span className="text-slate-400">{close}</span>
         {comma}
       </Line>,
     ];
   } else {
+    const entries = size === 0;
     lines = [
       <Line key={id} depth={ctx.depth}>
         {keyPrefix(ctx.key)}

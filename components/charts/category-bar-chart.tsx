@@ -3,7 +3,8 @@
 import { Bar } from "react-chartjs-2";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { bucketLabel } from "./chart-setup";
-import { categoryColor, type Bucket, type CountSeries } from "./prepare";
+import type { Bucket } from "../../isomorphic/buckets";
+import { categoryColor, type CountSeries } from "./prepare";
 
 const labelOf = (key: string) => CATEGORY_LABELS[key as Category] ?? key;
 

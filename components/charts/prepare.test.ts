@@ -1,59 +1,10 @@
 import { describe, it, expect } from "vitest";
-import {
-  CATEGORY_COLORS,
-  CHART_CATEGORIES,
-  PALETTE,
-  assignColors,
-  bucketStarts,
-  categoryColor,
-  chooseBucket,
-  compareVersions,
-  seriesColor,
-  stackedCategorySeries,
-  timeSeries,
-  topN,
-} from "./prepare";
+import { CATEGORY_COLORS, CHART_CATEGORIES, PALETTE, assignColors, categoryColor, seriesColor, stackedCategorySeries, timeSeries, topN } from "./prepare";
+import { bucketStarts } from "../../isomorphic/buckets";
 
 const H = 3_600_000;
-const D = 24 * H;
 const at = (iso: string) => new Date(iso);
 const ms = (iso: string) => Date.parse(iso);
-
-describe("bucketStarts", () => {
-  it("covers [from, to) in hours, starting at the hour that contains from", () => {
-    expect(bucketStarts(at("2025-03-01T10:30:00Z"), at("2025-03-01T13:00:00Z"), "hour")).toEqual([
-      ms("2025-03-01T10:00:00Z"),
-      ms("2025-03-01T11:00:00Z"),
-      ms("2025-03-01T12:00:00Z"),
-    ]);
-  });
-
-  it("uses UTC days", () => {
-    expect(bucketStarts(at("2025-03-01T00:00:00Z"), at("2025-03-03T00:00:01Z"), "day")).toEqual([
-      ms("2025-03-01T00:00:00Z"),
-      ms("2025-03-02T00:00:00Z"),
-      ms("2025-03-03T00:00:00Z"),
-    ]);
-  });
-
-  it("is empty for an empty range", () => {
-    const t = at("2025-03-01T10:00:00Z");
-    expect(bucketStarts(t, t, "hour")).toEqual([]);
-  });
-
-  it("refuses absurd ranges and invalid dates", () => {
-    expect(() => bucketStarts(at("2000-01-01T00:00:00Z"), at("2025-01-01T00:00:00Z"), "hour")).toThrow(RangeError);
-    expect(() => bucketStarts(new Date("nope"), at("2025-01-01T00:00:00Z"), "day")).toThrow(RangeError);
-  });
-});
-
-describe("chooseBucket", () => {
-  it("uses hours up to 3 days and days beyond", () => {
-    const from = at("2025-03-01T00:00:00Z");
-    expect(chooseBucket(from, new Date(from.getTime() + 3 * D))).toBe("hour");
-    expect(chooseBucket(from, new Date(from.getTime() + 3 * D + 1))).toBe("day");
-  });
-});
 
 describe("timeSeries", () => {
   const range = { from: at("2025-03-01T00:00:00Z"), to: at("2025-03-01T04:00:00Z"), bucket: "hour" as const };
@@ -164,36 +115,5 @@ describe("colours", () => {
     expect(new Set(Object.values(CATEGORY_COLORS)).size).toBe(8);
     expect(categoryColor("wrong_type")).toBe(CATEGORY_COLORS.wrong_type);
     expect(categoryColor("something_else")).toBe(seriesColor("something_else"));
-  });
-});
-
-describe("compareVersions", () => {
-  it("gives a verdict per key", () => {
-    const result = compareVersions(
-      [
-        { key: "improved", invalid: 200, total: 1000 },
-        { key: "regressed", invalid: 60, total: 1000 },
-        { key: "same", invalid: 50, total: 500 },
-        { key: "tiny", invalid: 2, total: 3 },
-        { key: "gone", invalid: 5, total: 50 },
-      ],
-      [
-        { key: "improved", invalid: 60, total: 1000 },
-        { key: "regressed", invalid: 200, total: 1000 },
-        { key: "same", invalid: 52, total: 500 },
-        { key: "tiny", invalid: 6, total: 100 },
-        { key: "new", invalid: 1, total: 10 },
-      ],
-    );
-    const byKey = Object.fromEntries(result.map((r) => [r.key, r]));
-    expect(byKey.improved).toMatchObject({ verdict: "better", a: { rate: 0.2, n: 1000 }, b: { rate: 0.06, n: 1000 } });
-    expect(byKey.improved!.diff).toBeCloseTo(-0.14, 10);
-    expect(byKey.improved!.pValue).toBeLessThan(0.001);
-    expect(byKey.regressed!.verdict).toBe("worse");
-    expect(byKey.same!.verdict).toBe("no clear difference");
-    expect(byKey.tiny!.verdict).toBe("insufficient data");
-    expect(byKey.gone).toMatchObject({ verdict: "insufficient data", b: { rate: null, n: 0 }, diff: null, pValue: null });
-    expect(byKey.new).toMatchObject({ verdict: "insufficient data", a: { rate: null, n: 0 } });
-    expect(result.map((r) => r.key)).toEqual(["improved", "regressed", "same", "tiny", "gone", "new"]);
   });
 });

@@ -2,46 +2,7 @@
 // A bucket without data is null (a gap in the line), never 0.
 
 import { CATEGORIES } from "../../contracts/categories";
-import { twoProportionTest } from "../../isomorphic/stats";
-
-export type Bucket = "hour" | "day";
-export type BucketInput = number | Date | string;
-
-export interface Range {
-  from: Date;
-  to: Date;
-  bucket: Bucket;
-}
-
-const BUCKET_MS: Record<Bucket, number> = { hour: 3_600_000, day: 86_400_000 };
-const MAX_BUCKETS = 10_000;
-
-function toMs(value: BucketInput): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === "number" ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new RangeError(`not a time: ${String(value)}`);
-  return ms;
-}
-
-function floorTo(ms: number, bucket: Bucket): number {
-  const size = BUCKET_MS[bucket];
-  return Math.floor(ms / size) * size;
-}
-
-/** Start (ms, UTC) of every bucket that overlaps [from, to); the first may start before `from`. */
-export function bucketStarts(from: Date, to: Date, bucket: Bucket): number[] {
-  const start = floorTo(toMs(from), bucket);
-  const end = toMs(to);
-  const size = BUCKET_MS[bucket];
-  if ((end - start) / size > MAX_BUCKETS) throw new RangeError(`more than ${MAX_BUCKETS} ${bucket} buckets`);
-  const starts: number[] = [];
-  for (let t = start; t < end; t += size) starts.push(t);
-  return starts;
-}
-
-/** Hourly buckets up to 3 days, daily beyond. */
-export function chooseBucket(from: Date, to: Date): Bucket {
-  return toMs(to) - toMs(from) <= 3 * BUCKET_MS.day ? "hour" : "day";
-}
+import { bucketStarts, floorTo, toMs, type BucketInput, type Range } from "../../isomorphic/buckets";
 
 /** Index of each bucket start, and a lookup that drops times outside the range. */
 function bucketIndex(range: Range) {
@@ -223,62 +184,6 @@ export const CATEGORY_COLORS: Readonly<Record<string, string>> = Object.fromEntr
 /** A category's colour; unknown categories fall back to seriesColor. */
 export function categoryColor(category: string): string {
   return CATEGORY_COLORS[category] ?? seriesColor(category);
-}
-
-// ---- Version comparison -----------------------------------------------------------------
-
-export interface VersionCounts {
-  key: string;
-  invalid: number;
-  total: number;
-}
-
-export type Verdict = "better" | "worse" | "no clear difference" | "insufficient data";
-
-export interface VersionComparison {
-  key: string;
-  a: { rate: number | null; n: number };
-  b: { rate: number | null; n: number };
-  /** b's invalid rate − a's; null when either side has no calls. */
-  diff: number | null;
-  pValue: number | null;
-  verdict: Verdict;
-}
-
-/**
- * Compares invalid rates per key (tool, category, …) between version a (before) and b (after).
- * "better": b's rate is lower and the difference is significant; "insufficient data" when
- * twoProportionTest does not trust its normal approximation (too few calls or failures).
- * Sorted by calls in both versions, largest first, ties by key.
- */
-export function compareVersions(a: readonly VersionCounts[], b: readonly VersionCounts[], options?: { alpha?: number; minN?: number }): VersionComparison[] {
-  const sumByKey = (rows: readonly VersionCounts[]) => {
-    const sums = new Map<string, { invalid: number; total: number }>();
-    for (const { key, invalid, total } of rows) {
-      const s = sums.get(key) ?? { invalid: 0, total: 0 };
-      sums.set(key, { invalid: s.invalid + invalid, total: s.total + total });
-    }
-    return sums;
-  };
-  const sumsA = sumByKey(a);
-  const sumsB = sumByKey(b);
-  const keys = [...new Set([...sumsA.keys(), ...sumsB.keys()])];
-
-  return keys
-    .map((key): VersionComparison => {
-      const x = sumsA.get(key) ?? { invalid: 0, total: 0 };
-      const y = sumsB.get(key) ?? { invalid: 0, total: 0 };
-      const rateA = x.total > 0 ? x.invalid / x.total : null;
-      const rateB = y.total > 0 ? y.invalid / y.total : null;
-      const side = (rate: number | null, n: number) => ({ rate, n });
-      if (rateA === null || rateB === null) {
-        return { key, a: side(rateA, x.total), b: side(rateB, y.total), diff: null, pValue: null, verdict: "insufficient data" };
-      }
-      const test = twoProportionTest(x.invalid, x.total, y.invalid, y.total, options);
-      const verdict: Verdict = !test.sufficient ? "insufficient data" : !test.significant ? "no clear difference" : test.diff < 0 ? "better" : "worse";
-      return { key, a: side(rateA, x.total), b: side(rateB, y.total), diff: test.diff, pValue: test.pValue, verdict };
-    })
-    .sort((p, q) => q.a.n + q.b.n - (p.a.n + p.b.n) || compareText(p.key, q.key));
 }
 
 function compareText(a: string, b: string): number {

@@ -2,7 +2,8 @@
 
 import { Line } from "react-chartjs-2";
 import { bucketLabel, percent, type Marker } from "./chart-setup";
-import { seriesColor, type Bucket, type RateSeries } from "./prepare";
+import type { Bucket } from "../../isomorphic/buckets";
+import { seriesColor, type RateSeries } from "./prepare";
 
 /**
  * Rates over time, one line per series (prepared by timeSeries). A null value is a gap:

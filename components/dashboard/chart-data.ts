@@ -1,12 +1,11 @@
 // Rollup rows → chart input, for the dashboards' server components (pure; the charts only draw).
-import { stackedCategorySeries, timeSeries, type Bucket } from "../charts/prepare";
+import { BUCKET_MS, type Bucket } from "../../isomorphic/buckets";
+import { stackedCategorySeries, timeSeries } from "../charts/prepare";
 import type { ResolvedRange } from "../../contracts/range";
 
 type SeriesRow = { bucket: string; key: string; calls: number; invalid: number };
 
 const rangeOf = (range: Pick<ResolvedRange, "from" | "to">, bucket: Bucket) => ({ from: new Date(range.from), to: new Date(range.to), bucket });
-
-const BUCKET_MS: Record<Bucket, number> = { hour: 3_600_000, day: 86_400_000 };
 
 /** The still-open bucket (the current hour or day) is drawn only from this many calls on. */
 export const OPEN_BUCKET_MIN_CALLS = 20;

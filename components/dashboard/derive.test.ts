@@ -41,7 +41,7 @@ describe("rateChange", () => {
 });
 
 describe("inflation", () => {
-  it("reproduces the lesson: 60 of 1,000 invalid, six-call tasks → 6.38 attempts", () => {
+  it("60 of 1,000 invalid, six-call tasks → 6.38 attempts (docs/attempt-inflation.md)", () => {
     const row = inflation({ calls: 1000, invalid: 60, corrected: 60, costUsd: 10 }, 6);
     expect(row.p).toBe(0.06);
     expect(row.expected).toBeCloseTo(1.0638, 4);

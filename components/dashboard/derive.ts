@@ -2,22 +2,15 @@
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { distance } from "fastest-levenshtein";
 import { assignColors, topN } from "../charts/prepare";
-import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsPerSuccess } from "../../isomorphic/stats";
+import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsFromCounts } from "../../isomorphic/stats";
 
 export type Counts = { calls: number; invalid: number; corrected: number; costUsd: number };
 
 /** invalid / calls, or null without calls. */
 export const rateOf = (t: Pick<Counts, "calls" | "invalid">) => invalidRate(t.invalid, t.calls);
 
-/**
- * Observed attempts per successful call from rollups: (successes + corrected) / successes,
- * with successes = calls − invalid. An invalid call that the model followed with a retry is
- * an attempt toward a success; one never retried (the run gave up) is not.
- */
-export function observedAttempts(t: Pick<Counts, "calls" | "invalid" | "corrected">): number | null {
-  const successes = t.calls - t.invalid;
-  return observedAttemptsPerSuccess(successes + t.corrected, successes);
-}
+/** Observed attempts per successful call from rollup totals (isomorphic/stats.ts). */
+export const observedAttempts = (t: Pick<Counts, "calls" | "invalid" | "corrected">) => observedAttemptsFromCounts(t);
 
 /** 1/(1−p), or null when p is unknown or every call was invalid. */
 export function expectedAttemptsOrNull(p: number | null): number | null {
@@ -75,7 +68,7 @@ export function inflation(t: Counts, k: number): InflationRow {
   };
 }
 
-/** k from the URL: an integer from 1 to 100, default 6 (the lesson's task). */
+/** k from the URL: an integer from 1 to 100, default 6 (a six-call task, as in docs/attempt-inflation.md). */
 export function parseK(raw: string | undefined, fallback = 6): number {
   const k = Number(raw);
   return Number.isInteger(k) && k >= 1 && k <= 100 ? k : fallback;

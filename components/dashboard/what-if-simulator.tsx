@@ -5,7 +5,7 @@ import { expectedTaskAttempts, extraCallsPer1000Tasks, retryCostWithContextGrowt
 import { td, th } from "../ui";
 import { formatAttempts, formatCount, formatRate, formatUsd } from "./format";
 
-/** The lesson's reference points, computed by the same functions as the simulator. */
+/** Reference points (docs/attempt-inflation.md), computed by the same functions as the simulator. */
 const REFERENCES = [
   { p: 0.06, k: 6 },
   { p: 0.2, k: 6 },
@@ -156,7 +156,7 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
           number of attempts; with growth above 0 the true average cost is a little higher.
         </p>
         <div>
-          <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">The lesson’s reference points</h3>
+          <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Reference points</h3>
           <table className="min-w-full divide-y divide-slate-200 text-left" aria-label="Reference points" data-testid="sim-references">
             <thead>
               <tr>

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { CopyButton } from "../copy-button";
+import { ShownOnce } from "../shown-once";
 import { formatDateTime, formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input, Table, td, th } from "../ui";
@@ -45,25 +45,20 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
         }
       >
         {created && (
-          <div className="mb-5 rounded-md border border-amber-300 bg-amber-50 p-4" role="status">
+          <ShownOnce
+            id="new-api-key"
+            value={created.key}
+            footer={
+              <div className="mt-3">
+                <Button variant="secondary" size="sm" onClick={() => setCreated(null)}>
+                  I have copied it
+                </Button>
+              </div>
+            }
+          >
             <p className="font-medium text-amber-900">New key “{created.name}”: copy it now, it will not be shown again.</p>
             <p className="mt-1 text-amber-900">Toolgate keeps only a hash. If you lose the key, revoke it and create another.</p>
-            <div className="mt-3 flex items-center gap-2">
-              <code
-                id="new-api-key"
-                data-testid="new-api-key"
-                className="min-w-0 select-all break-all rounded bg-white px-3 py-1.5 font-mono text-slate-900 ring-1 ring-amber-200"
-              >
-                {created.key}
-              </code>
-              <CopyButton value={created.key} selectId="new-api-key" />
-            </div>
-            <div className="mt-3">
-              <Button variant="secondary" size="sm" onClick={() => setCreated(null)}>
-                I have copied it
-              </Button>
-            </div>
-          </div>
+          </ShownOnce>
         )}
         <form
           className="flex flex-wrap items-start gap-3"

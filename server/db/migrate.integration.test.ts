@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createFreshDatabase, type TestServer } from "../../scripts/lib/test-database";
 import { makeEvent } from "../../test/events";
 import { writeCalls, type PreparedCall } from "../services/ingest/write-calls";
-import { ROLLUPS_FROM_CALLS } from "../services/metrics/rebuild-rollups";
+import { ROLLUPS_FROM_CALLS } from "../services/rollups/rebuild";
 import { applyMigrations, createMigration, defaultPrismaPaths, diffMigrationsToSchema } from "./migrate";
 
 // The server of the run's shared database; each test here makes its own database on it.

@@ -2,7 +2,8 @@ import path from "node:path";
 import { env as readEnv, type Env } from "../env";
 import { ensureDatabase, startEmbeddedPostgres } from "./embedded";
 
-export type OpenDatabase = { url: string; description: string; stop: () => Promise<void> };
+/** `watch` (embedded server only) calls back once when that PostgreSQL process is gone. */
+export type OpenDatabase = { url: string; description: string; stop: () => Promise<void>; watch?: (onExit: () => void) => () => void };
 
 /**
  * The one code path to a database: DATABASE_URL when set, otherwise the embedded server
@@ -20,5 +21,6 @@ export async function openDatabase(env: Env = readEnv()): Promise<OpenDatabase> 
     url: server.url("toolgate"),
     description: `embedded PostgreSQL on port ${server.port}, data in ${where}${server.owned ? "" : " (already running)"}`,
     stop: server.stop,
+    watch: server.watch,
   };
 }

@@ -1,29 +1,27 @@
-import { twoProportionTest } from "../../isomorphic/stats";
+import type { AlertMetricName } from "../../contracts/alerts";
+import { observedAttemptsFromCounts, twoProportionTest } from "../../isomorphic/stats";
 
 /**
  * Alert rule logic, pure: metric values in, state changes out; the clock is a parameter.
  * An incident fires once when the condition holds, and resolves only after the condition
  * has been clear for a whole window, so a value hovering at the threshold cannot flap.
  */
-export const ALERT_METRICS = ["invalid_rate", "category_rate", "attempts_per_success", "call_volume"] as const;
-export type AlertMetric = (typeof ALERT_METRICS)[number];
 
 export type RuleCondition = { kind: "threshold"; threshold: number } | { kind: "baseline_factor"; factor: number };
 
-export type RuleSpec = { metric: AlertMetric; condition: RuleCondition; windowMinutes: number; minCalls: number };
+export type RuleSpec = { metric: AlertMetricName; condition: RuleCondition; windowMinutes: number; minCalls: number };
 
 /** Rollup totals over one window. */
 export type WindowCounts = { calls: number; invalid: number; corrected: number; categoryCalls?: number };
 
-export function metricValue(metric: AlertMetric, c: WindowCounts): number | null {
-  const successes = c.calls - c.invalid;
+export function metricValue(metric: AlertMetricName, c: WindowCounts): number | null {
   switch (metric) {
     case "invalid_rate":
       return c.calls > 0 ? c.invalid / c.calls : null;
     case "category_rate":
       return c.calls > 0 ? (c.categoryCalls ?? 0) / c.calls : null;
     case "attempts_per_success":
-      return successes > 0 ? (successes + c.corrected) / successes : null;
+      return observedAttemptsFromCounts(c);
     case "call_volume":
       return c.calls;
   }

@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import { groupByTemplate, messageTemplate } from "./message-templates";
 
 describe("messageTemplate", () => {
-  it("gives the lesson's two messages one template", () => {
+  it("gives two messages that differ only in a number one template", () => {
     const a = messageTemplate("Error: 'loannumber' must be 4 to 8 characters, you sent 3.");
     const b = messageTemplate("Error: 'status' must be 4 to 8 characters, you sent 12.");
     expect(a).toBe("Error: '<value>' must be <n> to <n> characters, you sent <n>.");

@@ -1,38 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { loginDelayMs, recordFailure, takeToken, type Bucket, type Failures } from "./throttle";
+import { clientAddress, retryAfterSeconds, UNKNOWN_ADDRESS } from "./throttle";
 
-describe("takeToken", () => {
-  it("allows a burst up to the capacity, then refuses with the wait until the next token", () => {
-    let bucket: Bucket | undefined;
-    for (let i = 0; i < 3; i++) {
-      const r = takeToken(bucket, 3, 0);
-      expect(r.allowed).toBe(true);
-      bucket = r.bucket;
-    }
-    const refused = takeToken(bucket, 3, 0);
-    expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 20 });
-    expect(takeToken(refused.bucket, 3, 20_000).allowed).toBe(true);
+describe("retryAfterSeconds", () => {
+  it("is the time until the next whole token, at least one second", () => {
+    expect(retryAfterSeconds(0, 3)).toBe(20);
+    expect(retryAfterSeconds(0.5, 3)).toBe(10);
+    expect(retryAfterSeconds(0.999, 1200)).toBe(1);
+    expect(retryAfterSeconds(0, 1 / 3)).toBe(180);
   });
 });
 
-describe("login throttling", () => {
-  it("lets the first five failures through, then doubles the wait", () => {
-    let record: Failures | undefined;
-    for (let i = 0; i < 5; i++) {
-      expect(loginDelayMs(record, 1000 * i)).toBe(0);
-      record = recordFailure(record, 1000 * i);
-    }
-    expect(loginDelayMs(record, 4000)).toBe(1000);
-    record = recordFailure(record, 5000);
-    expect(loginDelayMs(record, 5000)).toBe(2000);
-    expect(loginDelayMs(record, 7000)).toBe(0);
+describe("clientAddress", () => {
+  it("ignores X-Forwarded-For unless a proxy is trusted", () => {
+    expect(clientAddress("203.0.113.7", 0)).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(null, 0)).toBe(UNKNOWN_ADDRESS);
   });
 
-  it("forgets failures older than the window", () => {
-    let record: Failures | undefined;
-    for (let i = 0; i < 10; i++) record = recordFailure(record, i);
-    expect(loginDelayMs(record, 10)).toBeGreaterThan(0);
-    expect(loginDelayMs(record, 16 * 60_000)).toBe(0);
-    expect(recordFailure(record, 16 * 60_000).count).toBe(1);
+  it("behind trusted proxies takes the entry the nearest of them added, not what the client wrote", () => {
+    // the client forged "1.2.3.4"; the proxy appended the address it saw
+    expect(clientAddress("1.2.3.4, 198.51.100.9", 1)).toBe("198.51.100.9");
+    expect(clientAddress("1.2.3.4, 198.51.100.9, 10.0.0.2", 2)).toBe("198.51.100.9");
+    expect(clientAddress("198.51.100.9", 1)).toBe("198.51.100.9");
+    // fewer entries than trusted proxies: nothing to go by
+    expect(clientAddress("198.51.100.9", 2)).toBe(UNKNOWN_ADDRESS);
+    expect(clientAddress(null, 1)).toBe(UNKNOWN_ADDRESS);
   });
 });

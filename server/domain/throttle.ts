@@ -1,30 +1,48 @@
-/** Pure rate-limiting state machines; the clock is a parameter (milliseconds). */
+/**
+ * Rate-limit policies and the arithmetic around them. The buckets themselves live in
+ * PostgreSQL (server/services/rate-limits.ts), where one statement refills a bucket and takes
+ * a token, so that parallel requests and separate app instances share one count.
+ */
 
-/** A token bucket: `capacity` requests at once, refilled at `perMinute`. */
-export type Bucket = { tokens: number; updatedAt: number };
-
-export function takeToken(bucket: Bucket | undefined, perMinute: number, now: number, capacity = perMinute) {
-  const refill = bucket ? ((now - bucket.updatedAt) * perMinute) / 60_000 : capacity;
-  const tokens = Math.min(capacity, (bucket?.tokens ?? 0) + refill);
-  if (tokens >= 1) return { allowed: true as const, bucket: { tokens: tokens - 1, updatedAt: now } };
-  const retryAfterSeconds = Math.ceil(((1 - tokens) * 60) / perMinute);
-  return { allowed: false as const, bucket: { tokens, updatedAt: now }, retryAfterSeconds };
-}
+/** A token bucket: `capacity` requests at once, refilled continuously at `perMinute`. */
+export type BucketPolicy = { capacity: number; perMinute: number };
 
 /**
- * Login failures: after `free` failures within `windowMs`, each further attempt must wait
- * 2^(extra) seconds (capped) after the last failure. A success clears the record.
+ * Sign-in attempts, counted BEFORE the password is checked (a refused attempt checks nothing).
+ * Per account: five at once, then one every three minutes (a success clears the account's
+ * bucket). Per client address: twenty at once, then five a minute. When the server cannot
+ * tell clients apart (no trusted proxy: see clientAddress), all sign-ins share one bucket.
  */
-export type Failures = { count: number; first: number; last: number };
-export const LOGIN_POLICY = { free: 5, windowMs: 15 * 60_000, maxDelayMs: 5 * 60_000 };
+export const SIGN_IN_LIMITS = {
+  account: { capacity: 5, perMinute: 1 / 3 },
+  address: { capacity: 20, perMinute: 5 },
+  unknownAddress: { capacity: 100, perMinute: 30 },
+} satisfies Record<string, BucketPolicy>;
 
-export function loginDelayMs(record: Failures | undefined, now: number, policy = LOGIN_POLICY): number {
-  if (!record || now - record.first > policy.windowMs || record.count < policy.free) return 0;
-  const delay = Math.min(policy.maxDelayMs, 1000 * 2 ** (record.count - policy.free));
-  return Math.max(0, record.last + delay - now);
+/** Requests per API key: a minute's worth at once, refilled at the same rate. */
+export const apiKeyPolicy = (perMinute: number): BucketPolicy => ({ capacity: perMinute, perMinute });
+
+/** Whole seconds until a bucket holding `tokens` (< 1) has a token again. */
+export function retryAfterSeconds(tokens: number, perMinute: number) {
+  return Math.max(1, Math.ceil(((1 - tokens) * 60) / perMinute));
 }
 
-export function recordFailure(record: Failures | undefined, now: number, policy = LOGIN_POLICY): Failures {
-  if (!record || now - record.first > policy.windowMs) return { count: 1, first: now, last: now };
-  return { count: record.count + 1, first: record.first, last: now };
+/** The address that sign-ins from clients the server cannot tell apart are counted under. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+/**
+ * The client's address for per-address limits. `X-Forwarded-For` is written by the client
+ * unless a proxy in front of the app rewrites it, so it counts only when the operator says
+ * how many proxies there are (`trustedProxies`, TOOLGATE_TRUST_PROXY): the entry that the
+ * nearest trusted proxy added is the one the client could not forge. Without a trusted proxy
+ * the answer is UNKNOWN_ADDRESS: Next.js route handlers do not expose the socket's address
+ * (next start fills X-Forwarded-For from the socket only when the client sent none).
+ */
+export function clientAddress(forwardedFor: string | null, trustedProxies: number): string {
+  if (trustedProxies < 1 || !forwardedFor) return UNKNOWN_ADDRESS;
+  const hops = forwardedFor
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return hops[hops.length - trustedProxies] ?? UNKNOWN_ADDRESS;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { alertRuleInput, INCIDENT_STATES } from "../../contracts/alerts";
 import { REGRESSION_TEST_DESCRIPTION } from "../domain/alert-rules";
+import { webhookUrlFor } from "../domain/webhook-targets";
 import { evaluateAlerts } from "../services/alerts/evaluator";
 import {
   acknowledgeIncident,
@@ -32,7 +33,12 @@ export const alertsRouter = router({
     .query(({ ctx, input }) => listIncidents(ctx.project.id, input)),
   incident: projectProcedure("viewer")
     .input(byId)
-    .query(({ ctx, input }) => incidentById(ctx.project.id, input.id)),
+    .query(async ({ ctx, input }) => {
+      const incident = await incidentById(ctx.project.id, input.id);
+      // a Slack or Discord webhook URL is its credential: whole for admins, the host for the others
+      const deliveries = incident.deliveries.map((d) => ({ ...d, endpoint: { ...d.endpoint, url: webhookUrlFor(ctx.role, d.endpoint.url) } }));
+      return { ...incident, deliveries };
+    }),
   firingCount: projectProcedure("viewer").query(({ ctx }) => firingCount(ctx.project.id)),
   acknowledge: projectProcedure("member")
     .input(withNote)

@@ -35,7 +35,7 @@ export const authRouter = router({
   }),
 
   changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
-    await changePassword(ctx.user.id, input.current, input.next);
+    await changePassword(ctx.user.id, input.current, input.next, readCookie(ctx.headers.get("cookie"), SESSION_COOKIE));
     return { ok: true };
   }),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { rangeInput, scopeInput, seriesDimension } from "../../contracts/metrics";
-import { chooseBucket, compareVersions } from "../../components/charts/prepare";
+import { chooseBucket } from "../../isomorphic/buckets";
+import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
 import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/rollups";
 import { projectProcedure, router } from "../trpc/init";

@@ -1,15 +1,14 @@
 import { z } from "zod";
 import { rangeInput } from "../../contracts/metrics";
 import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
-import { classifyCall } from "../../isomorphic/classify";
-import { listTools, loadToolVersions, registerTools, registryResolver } from "../services/tools/registry";
-import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { isPlainObject } from "../../isomorphic/tool-schema";
-import { compareVersions } from "../../components/charts/prepare";
+import { compareVersions } from "../../isomorphic/version-comparison";
 import { impactWindows } from "../domain/schema-change";
 import { suggestSchemaChanges } from "../domain/schema-suggestions";
 import { breakdown, totals } from "../services/metrics/rollups";
+import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { failurePatterns } from "../services/tools/patterns";
+import { listTools, registerTools, validateCall } from "../services/tools/registry";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 export const toolsRouter = router({
@@ -18,10 +17,7 @@ export const toolsRouter = router({
     tools: await registerTools(ctx.project.id, input.tools),
   })),
   /** The verdict ingestion would store for this request. */
-  validate: apiKeyProcedure.input(validateCallInput).mutation(async ({ ctx, input }) => {
-    const registry = registryResolver(await loadToolVersions(ctx.project.id));
-    return classifyCall({ tool: input.tool, arguments: input.arguments, registry: registry.forCall(input.tool, input.toolVersion) });
-  }),
+  validate: apiKeyProcedure.input(validateCallInput).mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
   /** Signed-in admins register schemas from the UI (same rules as the API). */
   registerFromUi: projectProcedure("admin")
     .input(registerToolsInput)

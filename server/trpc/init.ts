@@ -1,20 +1,24 @@
 import { initTRPC, TRPCError } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { z, ZodError } from "zod";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
-import { DomainError, type DomainErrorKind } from "../domain/errors";
-import { takeToken, type Bucket } from "../domain/throttle";
+import { asDomainError, DomainError, type DomainErrorKind } from "../domain/errors";
+import { apiKeyPolicy, clientAddress } from "../domain/throttle";
 import { env } from "../env";
 import { projectForApiKey } from "../services/auth/api-keys";
+import { invitationFor } from "../services/auth/invitations";
+import { takeTokens } from "../services/rate-limits";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
 
 /** What every procedure sees: the request's headers, and headers to add to the answer. */
 export type Context = { headers: Headers; resHeaders: Headers; secure: boolean; address: string };
 
-export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string }): Context {
+/** `trustedProxies` defaults to TOOLGATE_TRUST_PROXY (see clientAddress). */
+export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string; trustedProxies?: number }): Context {
   const proto = opts.headers.get("x-forwarded-proto") ?? (opts.url ? new URL(opts.url).protocol.replace(":", "") : "http");
-  const address = opts.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || opts.headers.get("x-real-ip") || "local";
+  const address = clientAddress(opts.headers.get("x-forwarded-for"), opts.trustedProxies ?? env().TOOLGATE_TRUST_PROXY);
   return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure: proto === "https", address };
 }
 
@@ -41,20 +45,54 @@ const codes: Record<DomainErrorKind, TRPCError["code"]> = {
   forbidden: "FORBIDDEN",
   rate_limited: "TOO_MANY_REQUESTS",
   too_large: "PAYLOAD_TOO_LARGE",
+  unavailable: "SERVICE_UNAVAILABLE",
 };
 
-/** The one place where domain errors become HTTP answers; other errors are logged. */
+const lastLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .trim()
+    .split("\n")
+    .pop();
+
+/** `error` as the TRPCError the API answers with (domain errors and a lost database mapped), or undefined for a bug. */
+function toTRPCError(error: unknown): TRPCError | undefined {
+  const cause = error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" ? (error.cause ?? error) : error;
+  const domain = asDomainError(cause);
+  if (domain) return new TRPCError({ code: codes[domain.kind], message: domain.message, cause: domain });
+  return error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR" ? error : undefined;
+}
+
+/**
+ * The one place where domain errors become HTTP answers (a lost database connection is
+ * one: 503 with Retry-After, see server/domain/errors.ts); other errors are logged.
+ */
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (result.ok) return result;
-  const cause = result.error.cause;
-  if (cause instanceof DomainError) {
-    if (cause.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(cause.retryAfterSeconds));
-    throw new TRPCError({ code: codes[cause.kind], message: cause.message, cause });
-  }
-  if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, cause ?? result.error);
+  const mapped = toTRPCError(result.error);
+  const domain = mapped?.cause instanceof DomainError ? mapped.cause : undefined;
+  if (domain?.kind === "unavailable") console.error(`[trpc] ${path}: database unavailable: ${lastLine(result.error.cause)}`);
+  if (domain?.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(domain.retryAfterSeconds));
+  if (domain) throw mapped;
+  if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, result.error.cause ?? result.error);
   return result;
 });
+
+/**
+ * The same mapping for plain HTTP routes beside tRPC (the CSV export, raw downloads): a JSON
+ * answer `{ error }` with the status and Retry-After that tRPC would give.
+ */
+export function errorResponse(error: unknown, route: string): Response {
+  const mapped = toTRPCError(error);
+  if (!mapped) {
+    console.error(`[http] ${route}:`, error);
+    return Response.json({ error: "Internal server error: the details are in the server log." }, { status: 500 });
+  }
+  const domain = mapped.cause instanceof DomainError ? mapped.cause : undefined;
+  if (domain?.kind === "unavailable") console.error(`[http] ${route}: database unavailable: ${lastLine(error instanceof TRPCError ? error.cause : error)}`);
+  const headers: Record<string, string> = domain?.retryAfterSeconds ? { "Retry-After": String(domain.retryAfterSeconds) } : {};
+  return Response.json({ error: mapped.message }, { status: getHTTPStatusCodeFromError(mapped), headers });
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -93,8 +131,17 @@ export const projectProcedure = (minRole: Role) =>
     return next({ ctx: { project: member.project, role: member.role } });
   });
 
-/** Per-key token buckets for harness calls (in memory: limits are per app instance). */
-const keyBuckets = new Map<string, Bucket>();
+/**
+ * Signed in, with a pending invitation into the input's `project` for the user's own email:
+ * for accepting or declining it (the user is not a member yet).
+ */
+export const invitationProcedure = userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, next }) => {
+  const invitation = await invitationFor(ctx.user.email, input.project);
+  if (!invitation) {
+    throw new TRPCError({ code: "NOT_FOUND", message: `No pending invitation into project "${input.project}" for ${ctx.user.email}.` });
+  }
+  return next({ ctx: { invitation } });
+});
 
 /**
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the
@@ -103,14 +150,14 @@ const keyBuckets = new Map<string, Bucket>();
 export const apiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
     const key = await projectForApiKey(ctx.headers.get("authorization"));
+    // per key in PostgreSQL, so that every app instance counts against the same bucket
     const perMinute = env().TOOLGATE_API_RATE_PER_MINUTE;
-    const taken = takeToken(keyBuckets.get(key.keyId), perMinute, Date.now());
-    keyBuckets.set(key.keyId, taken.bucket);
-    if (!taken.allowed) {
+    const [taken] = await takeTokens({ [`api-key:${key.keyId}`]: apiKeyPolicy(perMinute) });
+    if (!taken!.allowed) {
       throw new DomainError(
         "rate_limited",
-        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken.retryAfterSeconds} s (or batch more events per request).`,
-        taken.retryAfterSeconds,
+        `Rate limit of ${perMinute} requests a minute for this API key exceeded: retry after ${taken!.retryAfterSeconds} s (or batch more events per request).`,
+        taken!.retryAfterSeconds,
       );
     }
     return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId } });

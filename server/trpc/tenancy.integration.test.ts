@@ -62,7 +62,7 @@ describe("tenancy", () => {
       };
       for (const [path] of procedures) {
         const caller = await makeCaller(a);
-        const fn = path.split(".").reduce<any>((node, key) => node[key], caller);
+        const fn = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller) as (input: unknown) => Promise<unknown>;
         const outcome = await fn(input).then(
           (data: unknown) => ({ data }),
           (error: { code: string }) => ({ error: error.code }),

@@ -1,15 +1,11 @@
-import { mkdtemp, chmod } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedServer } from "@/server/db/embedded";
+import type { EmbeddedServer } from "@/server/db/embedded";
+import { startOwnPostgres } from "@/test/own-postgres";
 
 // This file's own server, so that stopping it harms no other test.
 let server: EmbeddedServer;
 beforeAll(async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-health-"));
-  await chmod(dir, 0o755);
-  server = await startEmbeddedPostgres(dir, { persistent: false });
+  ({ server } = await startOwnPostgres("health"));
   process.env.DATABASE_URL = server.url("postgres");
 });
 afterAll(() => server.stop());

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { PendingInvitations } from "@/components/pending-invitations";
 import { ProjectSidebar } from "@/components/project-sidebar";
 import { pageCaller, requireProject } from "@/server/page-session";
 
@@ -11,7 +12,10 @@ export default async function ProjectLayout({ children, params }: { children: Re
     <div className="flex min-h-screen">
       <ProjectSidebar slug={project.slug} projects={projects} email={user.email} />
       <div className="min-w-0 flex-1">
-        <main className="mx-auto max-w-7xl px-8 py-8">{children}</main>
+        <main className="mx-auto max-w-7xl px-8 py-8">
+          <PendingInvitations />
+          {children}
+        </main>
       </div>
     </div>
   );

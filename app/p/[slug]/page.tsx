@@ -14,6 +14,7 @@ import { Card, PageHeader } from "@/components/ui";
 import { withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
 import { pageCaller, pageOrigin, requireProject } from "@/server/page-session";
+import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -38,7 +39,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   if (totals.current.calls === 0 && totals.previous.calls === 0) {
     // nothing here or just before: has this project ever had a call?
     const to = range.to;
-    const ever = await api.metrics.totals({ project: slug, range: { from: new Date(Date.parse(to) - 400 * 86_400_000).toISOString(), to } });
+    const ever = await api.metrics.totals({ project: slug, range: { from: new Date(Date.parse(to) - MAX_RANGE_DAYS * DAY_MS).toISOString(), to } });
     if (ever.current.calls === 0 && ever.previous.calls === 0) {
       return (
         <>

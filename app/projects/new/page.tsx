@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/auth-card";
 import { NewProjectForm } from "@/components/new-project-form";
-import { projectsOf } from "@/server/services/projects";
-import { requireUser } from "@/server/page-session";
+import { PendingInvitations } from "@/components/pending-invitations";
+import { pageCaller, requireUser } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "New project" };
 
 export default async function NewProjectPage() {
-  const user = await requireUser();
-  const projects = await projectsOf(user.id);
+  await requireUser();
+  const projects = await (await pageCaller()).projects.list();
   return (
     <AuthCard
       wide
@@ -17,9 +17,10 @@ export default async function NewProjectPage() {
       description={
         projects.length
           ? "A project has its own tool calls, members and API keys."
-          : "You are not a member of any project yet. Create one, or ask an owner to add you to theirs."
+          : "You are not a member of any project yet. Create one, or ask an owner to invite you to theirs."
       }
     >
+      <PendingInvitations />
       <NewProjectForm />
       {projects.length > 0 && (
         <p className="mt-5 text-center">

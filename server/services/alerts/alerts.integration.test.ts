@@ -1,12 +1,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
 import { prisma } from "../../db/client";
 import { evaluateAlerts } from "./evaluator";
-import { SIGNATURE_HEADER, verifySignature } from "./webhooks";
+import { SIGNATURE_HEADER } from "../../../contracts/alerts";
+import { verifySignature } from "./webhooks";
 
 /** A local webhook receiver that answers with the given status codes in turn (then 200). */
 function receiver(statuses: number[] = []) {

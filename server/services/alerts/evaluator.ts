@@ -1,4 +1,4 @@
-import { ALERT_METRIC_LABELS, formatMetric, type AlertMetricName } from "../../../contracts/alerts";
+import { ALERT_METRIC_LABELS, formatMetric, readAlertMetric } from "../../../contracts/alerts";
 import {
   checkWindow,
   evaluationTimes,
@@ -11,7 +11,8 @@ import {
 } from "../../domain/alert-rules";
 import { env } from "../../env";
 import { pool, prisma } from "../../db/client";
-import { CALL_ROLLUPS, filterSql, rollupRows } from "../metrics/rollup-source";
+import { filterSql, rollupRows } from "../rollups/read";
+import { CALL_ROLLUPS } from "../rollups/tables";
 import { deliver } from "./webhooks";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
@@ -64,7 +65,7 @@ async function ensureRegressionGuards(projectId?: string) {
 }
 
 const ruleSpec = (rule: Rule): RuleSpec => ({
-  metric: rule.metric as RuleSpec["metric"],
+  metric: readAlertMetric(rule.metric),
   condition: rule.condition === "threshold" ? { kind: "threshold", threshold: rule.threshold ?? 0 } : { kind: "baseline_factor", factor: rule.factor ?? 2 },
   windowMinutes: rule.windowMinutes,
   minCalls: rule.minCalls,
@@ -120,7 +121,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
     const check = checkWindow(spec, current, baseline);
     const transition = nextTransition(check, { open: !!open, clearSince }, at, rule.windowMinutes);
     if (transition.action === "fire") {
-      const metric = rule.metric as AlertMetricName;
+      const { metric } = spec;
       const summary = `${ALERT_METRIC_LABELS[metric]}${rule.category ? ` (${rule.category})` : ""} ${formatMetric(metric, check.value ?? 0)} is above ${formatMetric(metric, check.threshold ?? 0)} for ${describeScope(scope)} over ${rule.windowMinutes} min (${Math.round(check.calls)} calls).`;
       const incident = await openIncident(rule, check, at, "", scope, summary);
       fired.push(incident);

@@ -1,13 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { SIGNATURE_HEADER } from "../../../contracts/alerts";
 import { notFound } from "../../domain/errors";
 import { env } from "../../env";
 import { prisma } from "../../db/client";
-
-/**
- * Signature header, as Stripe does it: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`.
- * Receivers recompute it with the endpoint's secret and reject old timestamps.
- */
-export const SIGNATURE_HEADER = "X-Toolgate-Signature";
+import { checkWebhookTarget, postWebhook, WebhookTargetRefused, type TargetOptions } from "./webhook-target";
 
 export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
   const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
@@ -26,46 +22,44 @@ export function verifySignature(secret: string, body: string, header: string, to
 
 export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
-export type DeliveryOptions = { attempts?: number; backoffMs?: number; timeoutMs?: number };
+export type DeliveryOptions = { attempts?: number; backoffMs?: number; timeoutMs?: number; target?: TargetOptions };
 
 /**
  * POSTs the payload, retrying with exponential backoff (backoff, 2×, 4×, …) until a 2xx
- * or the last attempt; every attempt is logged. Returns whether it was delivered.
+ * or the last attempt; every attempt is logged. A target refused as internal (see
+ * webhook-target.ts) is logged once and not retried. Returns whether it was delivered.
  */
 export async function deliver(
   endpoint: { id: string; url: string; secret: string },
   event: string,
   payload: unknown,
   incidentId: string | null,
-  { attempts = 5, backoffMs = env().TOOLGATE_WEBHOOK_BACKOFF_MS, timeoutMs = 5000 }: DeliveryOptions = {},
+  { attempts = 5, backoffMs = env().TOOLGATE_WEBHOOK_BACKOFF_MS, timeoutMs = 5000, target }: DeliveryOptions = {},
 ): Promise<boolean> {
   const body = JSON.stringify(payload);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const started = Date.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    let refused = false;
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const response = await fetch(endpoint.url, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "User-Agent": "Toolgate-Webhook/1",
-          "X-Toolgate-Event": event,
-          [SIGNATURE_HEADER]: sign(endpoint.secret, body),
-        },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "manual",
-      });
-      statusCode = response.status;
-      await response.body?.cancel();
+      const headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Toolgate-Webhook/1",
+        "X-Toolgate-Event": event,
+        [SIGNATURE_HEADER]: sign(endpoint.secret, body),
+      };
+      statusCode = await postWebhook(endpoint.url, headers, body, signal, target);
     } catch (e) {
-      error = (e as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e as Error).message;
+      refused = e instanceof WebhookTargetRefused;
+      error = signal.aborted ? `no answer within ${timeoutMs} ms` : (e as Error).message;
     }
     await prisma().webhookDelivery.create({
       data: { endpointId: endpoint.id, incidentId, event, attempt, statusCode, error, durationMs: Date.now() - started },
     });
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) return true;
+    if (refused) return false;
     if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffMs * 2 ** (attempt - 1)));
   }
   return false;
@@ -79,7 +73,8 @@ export async function listWebhooks(projectId: string) {
   });
 }
 
-export async function createWebhook(projectId: string, name: string, url: string) {
+export async function createWebhook(projectId: string, name: string, url: string, target?: TargetOptions) {
+  await checkWebhookTarget(url, target);
   return prisma().webhookEndpoint.create({
     data: { projectId, name, url, secret: newWebhookSecret() },
     select: { id: true, name: true, url: true, secret: true, enabled: true, createdAt: true },
@@ -92,15 +87,16 @@ export async function deleteWebhook(projectId: string, id: string) {
 }
 
 /** "Send test": one signed test payload, attempted once, logged like the others. */
-export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }) {
+export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }, target?: TargetOptions) {
   const endpoint = await prisma().webhookEndpoint.findFirst({ where: { projectId, id }, select: { id: true, url: true, secret: true, name: true } });
   if (!endpoint) throw notFound("No such webhook endpoint in this project.");
+  await checkWebhookTarget(endpoint.url, target); // refused targets answer 400 with the reason, not a logged attempt
   const ok = await deliver(
     endpoint,
     "test",
     { text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`, event: "test", project },
     null,
-    { attempts: 1 },
+    { attempts: 1, target },
   );
   const last = await prisma().webhookDelivery.findFirst({ where: { endpointId: id }, orderBy: { at: "desc" }, select: { statusCode: true, error: true } });
   return { delivered: ok, statusCode: last?.statusCode ?? null, error: last?.error ?? null };

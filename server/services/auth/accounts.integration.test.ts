@@ -2,7 +2,22 @@ import { TRPCError } from "@trpc/server";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { callerWith, makeProject, makeUser, signedIn, TEST_PASSWORD, unique, withKey } from "../../../test/fixtures";
+import { SIGN_IN_LIMITS, UNKNOWN_ADDRESS } from "../../domain/throttle";
 import { prisma } from "../../db/client";
+import { createContext } from "../../trpc/init";
+import { createCaller } from "../../trpc/root";
+import { sweepExpiredBuckets } from "../rate-limits";
+
+/** A caller behind one trusted proxy that saw the client at `address`. */
+const fromAddress = (address: string, headers: Record<string, string> = {}) =>
+  createCaller(createContext({ headers: new Headers({ "x-forwarded-for": `6.6.6.6, ${address}`, ...headers }), trustedProxies: 1 }));
+const randomAddress = () => `10.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`;
+
+/** How many attempts were checked (wrong password) and how many were turned away before that. */
+async function outcomes(attempts: Promise<unknown>[]) {
+  const codes = await Promise.all(attempts.map((a) => codeOf(a)));
+  return { checked: codes.filter((c) => c === "UNAUTHORIZED").length, refused: codes.filter((c) => c === "TOO_MANY_REQUESTS").length, total: codes.length };
+}
 
 const codeOf = (promise: Promise<unknown>) =>
   promise.then(
@@ -41,10 +56,110 @@ describe("sign-in and sessions", () => {
       await expect(caller.auth.signIn({ email: user.email, password: "wrong password" })).rejects.toThrow("Wrong email or password.");
     }
     const slowed = caller.auth.signIn({ email: user.email, password: TEST_PASSWORD });
-    await expect(slowed).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+    await expect(slowed).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS", message: expect.stringMatching(/for this account: try again in \d+ s/) });
     expect(caller.ctx.resHeaders.get("retry-after")).toMatch(/^\d+$/);
     // the same account from another address is slowed too (per account)
     await expect(callerWith().auth.signIn({ email: user.email, password: TEST_PASSWORD })).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+  });
+});
+
+describe("sign-in throttling, atomic and in PostgreSQL", () => {
+  it("a parallel burst of 60 wrong passwords against one account (from 60 addresses) gets only the account's attempts checked", async () => {
+    const user = await makeUser();
+    const burst = await outcomes(Array.from({ length: 60 }, () => fromAddress(randomAddress()).auth.signIn({ email: user.email, password: "guess" })));
+    expect(burst).toEqual({ checked: SIGN_IN_LIMITS.account.capacity, refused: 60 - SIGN_IN_LIMITS.account.capacity, total: 60 });
+    // and the right password is turned away too until the bucket refills
+    await expect(fromAddress(randomAddress()).auth.signIn({ email: user.email, password: TEST_PASSWORD })).rejects.toMatchObject({ code: "TOO_MANY_REQUESTS" });
+  });
+
+  it("a parallel burst from one address across 60 accounts gets only the address's attempts checked", async () => {
+    const address = randomAddress();
+    const burst = await outcomes(
+      Array.from({ length: 60 }, (_, i) => fromAddress(address).auth.signIn({ email: `${unique(`spray${i}`)}@example.test`, password: "guess" })),
+    );
+    expect(burst).toEqual({ checked: SIGN_IN_LIMITS.address.capacity, refused: 60 - SIGN_IN_LIMITS.address.capacity, total: 60 });
+    const refused = fromAddress(address).auth.signIn({ email: "someone-else@example.test", password: "x" });
+    await expect(refused).rejects.toThrow(/from your address: try again in \d+ s/);
+  });
+
+  it("X-Forwarded-For counts only behind a trusted proxy: forged addresses all land in one bucket", async () => {
+    const forged = [randomAddress(), randomAddress()];
+    const callers = forged.map((address) => callerWith({ "x-forwarded-for": address }));
+    for (const caller of callers) expect(caller.ctx.address).toBe(UNKNOWN_ADDRESS);
+    for (const caller of callers)
+      await expect(caller.auth.signIn({ email: `${unique("xff")}@example.test`, password: "x" })).rejects.toThrow("Wrong email or password.");
+    const keys = (await prisma().rateLimit.findMany({ where: { key: { startsWith: "signin:address:" } }, select: { key: true } })).map((r) => r.key);
+    expect(keys).toContain(`signin:address:${UNKNOWN_ADDRESS}`);
+    for (const address of forged) expect(keys).not.toContain(`signin:address:${address}`);
+    // trusted: the proxy's entry (the last one), never the one the client wrote first
+    expect(createContext({ headers: new Headers({ "x-forwarded-for": `1.2.3.4, ${forged[0]}` }), trustedProxies: 1 }).address).toBe(forged[0]);
+  });
+
+  it("buckets that are full again are swept", async () => {
+    const key = `signin:account:${unique("old")}@example.test`;
+    await prisma().rateLimit.create({
+      data: { key, tokens: 0, capacity: 5, perMinute: 1, allowed: false, updatedAt: new Date(Date.now() - 3_600_000), expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await sweepExpiredBuckets()).toBeGreaterThanOrEqual(1);
+    expect(await prisma().rateLimit.count({ where: { key } })).toBe(0);
+  });
+});
+
+describe("password changes", () => {
+  it("end the user's other sessions and keep the current one", async () => {
+    const user = await makeUser();
+    const [current, laptop, phone] = [await signedIn(user.id), await signedIn(user.id), await signedIn(user.id)];
+    const other = await signedIn((await makeUser()).id);
+    await current.auth.changePassword({ current: TEST_PASSWORD, next: "a brand new password, long enough" });
+    expect(await current.projects.list()).toEqual([]);
+    expect(await codeOf(laptop.projects.list())).toBe("UNAUTHORIZED");
+    expect(await codeOf(phone.projects.list())).toBe("UNAUTHORIZED");
+    expect(await other.projects.list()).toEqual([]);
+  });
+});
+
+describe("invitations", () => {
+  it("members.add answers alike for known and unknown emails, and nobody is a member before accepting", async () => {
+    const p = await makeProject();
+    const owner = await p.asOwner();
+    const known = await makeUser();
+    const unknownEmail = `${unique("stranger")}@example.test`;
+    const forKnown = await owner.members.add({ project: p.project.slug, email: known.email, role: "member" });
+    const forUnknown = await owner.members.add({ project: p.project.slug, email: unknownEmail, role: "member" });
+    const shape = (answer: object) => Object.entries(answer).map(([k, v]) => [k, typeof v, k === "oneTimePassword" ? String(v).length : v]);
+    expect(shape({ ...forKnown, email: "x" })).toEqual(shape({ ...forUnknown, email: "x" }));
+    expect(forKnown.oneTimePassword).not.toBe(forUnknown.oneTimePassword);
+
+    const memberIds = async () => (await owner.members.list({ project: p.project.slug })).map((m) => m.id);
+    expect(await memberIds()).toEqual([p.owner.id]);
+    expect((await owner.members.invitations({ project: p.project.slug })).map((i) => i.email).sort()).toEqual([known.email, unknownEmail].sort());
+    // the known user's password is still their own
+    expect((await prisma().user.findUniqueOrThrow({ where: { id: known.id } })).mustChangePassword).toBe(false);
+
+    const invitee = await signedIn(known.id);
+    expect(await invitee.members.myInvitations()).toEqual([
+      { project: { slug: p.project.slug, name: p.project.name }, role: "member", invitedAt: expect.any(Date) },
+    ]);
+    expect(await invitee.projects.list()).toEqual([]);
+    expect(await invitee.members.accept({ project: p.project.slug })).toEqual({ project: p.project.slug, role: "member" });
+    expect(await memberIds()).toContain(known.id);
+    expect(await invitee.members.myInvitations()).toEqual([]);
+    expect(await codeOf(invitee.members.accept({ project: p.project.slug }))).toBe("NOT_FOUND");
+  });
+
+  it("a declined or revoked invitation makes no member; another user cannot take someone's invitation", async () => {
+    const p = await makeProject();
+    const owner = await p.asOwner();
+    const [declines, revoked, bystander] = [await makeUser(), await makeUser(), await makeUser()];
+    await owner.members.add({ project: p.project.slug, email: declines.email, role: "admin" });
+    await owner.members.add({ project: p.project.slug, email: revoked.email.toUpperCase(), role: "viewer" });
+    expect(await codeOf((await signedIn(bystander.id)).members.accept({ project: p.project.slug }))).toBe("NOT_FOUND");
+    await (await signedIn(declines.id)).members.decline({ project: p.project.slug });
+    await owner.members.revokeInvitation({ project: p.project.slug, email: revoked.email });
+    expect(await codeOf((await signedIn(revoked.id)).members.accept({ project: p.project.slug }))).toBe("NOT_FOUND");
+    expect(await owner.members.invitations({ project: p.project.slug })).toEqual([]);
+    expect((await owner.members.list({ project: p.project.slug })).map((m) => m.id)).toEqual([p.owner.id]);
+    await expect(owner.members.add({ project: p.project.slug, email: p.owner.email, role: "viewer" })).rejects.toThrow(/already a member \(owner\)/);
   });
 });
 
@@ -69,19 +184,21 @@ describe("roles", () => {
     expect(await codeOf(admin.members.add({ project: p.project.slug, email: "y@example.test", role: "viewer" }))).toBe("FORBIDDEN");
 
     const owner = await p.asOwner();
-    const added = await owner.members.add({ project: p.project.slug, email: `${unique("new")}@example.test`, role: "member" });
+    const member = await makeUser();
+    const added = await owner.members.add({ project: p.project.slug, email: member.email, role: "member" });
     expect(added.oneTimePassword).toMatch(/^[\w-]{16}$/);
+    await (await signedIn(member.id)).members.accept({ project: p.project.slug });
     await expect(owner.members.remove({ project: p.project.slug, userId: p.owner.id })).rejects.toThrow(/at least one owner/);
-    await owner.members.changeRole({ project: p.project.slug, userId: added.userId, role: "viewer" });
+    await owner.members.changeRole({ project: p.project.slug, userId: member.id, role: "viewer" });
     const members = await owner.members.list({ project: p.project.slug });
-    expect(members.find((m) => m.id === added.userId)).toMatchObject({ role: "viewer", invitePending: true });
+    expect(members.find((m) => m.id === member.id)).toMatchObject({ role: "viewer" });
   });
 
   it("an invited account can do nothing through the API but choose its own password", async () => {
     const p = await makeProject();
     const owner = await p.asOwner();
     const added = await owner.members.add({ project: p.project.slug, email: `${unique("invited")}@example.test`, role: "member" });
-    const invited = await signedIn(added.userId);
+    const invited = await signedIn((await prisma().user.findUniqueOrThrow({ where: { email: added.email } })).id);
     await expect(invited.projects.list()).rejects.toMatchObject({
       code: "FORBIDDEN",
       message: expect.stringMatching(/temporary password.*\/account\/password/),
@@ -89,7 +206,9 @@ describe("roles", () => {
     await expect(
       invited.metrics.totals({ project: p.project.slug, range: { from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" } }),
     ).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await invited.auth.changePassword({ current: added.oneTimePassword!, next: "a password of my own, long enough" });
+    await expect(invited.members.accept({ project: p.project.slug })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await invited.auth.changePassword({ current: added.oneTimePassword, next: "a password of my own, long enough" });
+    await invited.members.accept({ project: p.project.slug });
     expect(JSON.stringify(await invited.projects.list())).toContain(p.project.slug);
   });
 });

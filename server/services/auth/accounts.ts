@@ -1,25 +1,40 @@
 import type { Role } from "../../../contracts/roles";
 import { conflict, DomainError, invalid } from "../../domain/errors";
-import { loginDelayMs, recordFailure, type Failures } from "../../domain/throttle";
+import { SIGN_IN_LIMITS, UNKNOWN_ADDRESS } from "../../domain/throttle";
 import { prisma } from "../../db/client";
+import { resetBucket, takeTokens } from "../rate-limits";
+import { endOtherSessions } from "./sessions";
 import { checkPasswordStrength, hashPassword, oneTimePassword, verifyPassword } from "./passwords";
 
-const normalizeEmail = (email: string) => email.trim().toLowerCase();
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function userCount() {
   return prisma().user.count();
 }
 
-/** Login failures per account and per address, kept in memory (one process serves sign-ins). */
-const failures = new Map<string, Failures>();
+const accountBucket = (email: string) => `signin:account:${normalizeEmail(email)}`;
+const addressBucket = (address: string) => `signin:address:${address}`;
 
+/**
+ * Every attempt takes a token from its account's and its address's bucket before the
+ * password is checked, in one statement (server/services/rate-limits.ts): a parallel burst
+ * gets as many checks as the buckets hold, on every app instance together.
+ */
 export async function signIn(email: string, password: string, address: string) {
-  const keys = [`email:${normalizeEmail(email)}`, `ip:${address}`];
-  const now = Date.now();
-  const wait = Math.max(...keys.map((k) => loginDelayMs(failures.get(k), now)));
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    throw new DomainError("rate_limited", `Too many failed sign-ins: try again in ${seconds} s.`, seconds);
+  const account = accountBucket(email);
+  const from = addressBucket(address);
+  const unknown = address === UNKNOWN_ADDRESS;
+  const taken = await takeTokens({ [account]: SIGN_IN_LIMITS.account, [from]: unknown ? SIGN_IN_LIMITS.unknownAddress : SIGN_IN_LIMITS.address });
+  const refused = taken.filter((t) => !t.allowed).sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0];
+  if (refused) {
+    const seconds = refused.retryAfterSeconds;
+    const which =
+      refused.key === account
+        ? "for this account"
+        : unknown
+          ? "on this server (it cannot tell clients apart: behind a reverse proxy, the operator sets TOOLGATE_TRUST_PROXY)"
+          : "from your address";
+    throw new DomainError("rate_limited", `Too many sign-in attempts ${which}: try again in ${seconds} s.`, seconds);
   }
   const user = await prisma().user.findUnique({
     where: { email: normalizeEmail(email) },
@@ -27,11 +42,9 @@ export async function signIn(email: string, password: string, address: string) {
   });
   // verify against a dummy hash when there is no such user, so timing does not tell
   const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
-  if (!user || !ok) {
-    for (const k of keys) failures.set(k, recordFailure(failures.get(k), now));
-    throw new DomainError("unauthorized", "Wrong email or password.");
-  }
-  for (const k of keys) failures.delete(k);
+  if (!user || !ok) throw new DomainError("unauthorized", "Wrong email or password.");
+  // the account's owner is back: their next typos start from a full bucket (the address's stays)
+  await resetBucket(account);
   return user.id;
 }
 const DUMMY_HASH = await hashPassword("toolgate-dummy-password");
@@ -49,12 +62,17 @@ export async function createUser(input: { email: string; password: string; name?
   });
 }
 
-export async function changePassword(userId: string, current: string, next: string) {
+/** A new password ends every other session of the user: whoever knew the old one is signed out. */
+export async function changePassword(userId: string, current: string, next: string, sessionToken: string | undefined) {
   const user = await prisma().user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
   if (!(await verifyPassword(user.passwordHash, current))) throw invalid("The current password is wrong.");
   const weak = checkPasswordStrength(next);
   if (weak) throw invalid(weak);
-  await prisma().user.update({ where: { id: userId }, data: { passwordHash: await hashPassword(next), mustChangePassword: false } });
+  const passwordHash = await hashPassword(next);
+  await prisma().$transaction([
+    prisma().user.update({ where: { id: userId }, data: { passwordHash, mustChangePassword: false } }),
+    endOtherSessions(userId, sessionToken),
+  ]);
 }
 
 /**
@@ -92,7 +110,10 @@ export async function bootstrapAdminFromEnv(env: { TOOLGATE_ADMIN_EMAIL?: string
   }).catch((error: DomainError) => (error.kind === "conflict" ? null : Promise.reject(error)));
 }
 
-/** Adds a user to a project; creates the account with a one-time password when new. */
+/**
+ * The ops CLI (`users create`): whoever runs it operates the server, so the membership is
+ * made directly; a new account gets a one-time password. The app invites instead (invitations.ts).
+ */
 export async function addMember(projectId: string, email: string, role: Role) {
   const existing = await prisma().user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } });
   let password: string | null = null;

@@ -27,6 +27,11 @@ export async function deleteSession(token: string) {
   await prisma().session.deleteMany({ where: { id: sha256(token) } });
 }
 
+/** Ends every session of the user but the one with `keepToken` (e.g. after a password change). */
+export function endOtherSessions(userId: string, keepToken: string | undefined) {
+  return prisma().session.deleteMany({ where: { userId, ...(keepToken ? { NOT: { id: sha256(keepToken) } } : {}) } });
+}
+
 /** The Set-Cookie value for a session (or its removal when token is null). */
 export function sessionCookie(token: string | null, { secure, expiresAt }: { secure: boolean; expiresAt?: Date }) {
   const parts = [`${SESSION_COOKIE}=${token ?? ""}`, "Path=/", "HttpOnly", "SameSite=Lax"];

@@ -1,6 +1,6 @@
 import { notFound } from "../../domain/errors";
-import { attemptsUntilSuccess, orderRunCalls } from "../../domain/pairing";
-import { prisma, type Prisma } from "../../db/client";
+import { attemptsUntilSuccess, RUN_ORDER } from "../../domain/pairing";
+import { pool, prisma, type Prisma } from "../../db/client";
 
 export const callSelect = {
   id: true,
@@ -38,7 +38,7 @@ export const callSelect = {
   metadata: true,
 } satisfies Prisma.ToolCallSelect;
 
-/** One call with the model's next corrected call (stored link) and the schema it was checked against. */
+/** One call with the model's next corrected call (the stored link, as everywhere) and the schema it was checked against. */
 export async function callById(projectId: string, id: string) {
   const call = await prisma().toolCall.findUnique({ where: { projectId_id: { projectId, id } }, select: callSelect });
   if (!call) throw notFound(`No call "${id}" in this project.`);
@@ -51,13 +51,12 @@ export async function callById(projectId: string, id: string) {
         })
       : null,
   ]);
-  const run = orderRunCalls(
-    await prisma().toolCall.findMany({
-      where: { projectId, runId: call.runId },
-      select: { id: true, runId: true, tool: true, step: true, timestamp: true, correctsId: true, valid: true },
-      take: 5000,
-    }),
-  );
+  const run = await prisma().toolCall.findMany({
+    where: { projectId, runId: call.runId },
+    select: { id: true, valid: true, correctionId: true },
+    orderBy: [...RUN_ORDER],
+    take: 5000,
+  });
   const at = run.findIndex((c) => c.id === call.id);
   return {
     ...call,
@@ -69,4 +68,17 @@ export async function callById(projectId: string, id: string) {
     /** attempts the run needed before this tool call succeeded (null: it never did) */
     attemptsUntilSuccess: call.valid === false ? attemptsUntilSuccess(call, run) : null,
   };
+}
+
+/**
+ * One stored call as JSON text, written by PostgreSQL (so that no depth or size of the
+ * arguments can overflow a JSON.stringify here): the raw download behind the call page's
+ * cut views. Column names as stored; null when there is no such call.
+ */
+export async function rawCallJson(projectId: string, id: string): Promise<string | null> {
+  const { rows } = await pool().query<{ json: string }>(
+    "SELECT (to_jsonb(c) - 'project_id')::text AS json FROM tool_calls c WHERE project_id = $1 AND id = $2",
+    [projectId, id],
+  );
+  return rows[0]?.json ?? null;
 }

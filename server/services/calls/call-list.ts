@@ -1,46 +1,62 @@
 import { to as copyTo } from "pg-copy-streams";
 import type { CallsFilter } from "../../../contracts/metrics";
-import { invalid as invalidInput } from "../../domain/errors";
-import { orderRunCalls } from "../../domain/pairing";
-import { pool, prisma, type Prisma } from "../../db/client";
+import { DomainError, invalid as invalidInput } from "../../domain/errors";
+import { RUN_ORDER } from "../../domain/pairing";
+import { env } from "../../env";
+import { pool, prisma } from "../../db/client";
 import { callSelect } from "./call-detail";
 
-/** Prisma filter for the calls explorer; every filter is indexed or narrows an indexed scan. */
-function callsWhere(projectId: string, f: CallsFilter): Prisma.ToolCallWhereInput {
-  return {
-    projectId,
-    timestamp: { ...(f.from ? { gte: new Date(f.from) } : {}), ...(f.to ? { lt: new Date(f.to) } : {}) },
-    ...(f.tool ? { tool: f.tool } : {}),
-    ...(f.model ? { modelName: f.model } : {}),
-    ...(f.modelVersion ? { modelVersion: f.modelVersion } : {}),
-    ...(f.valid === "invalid" ? { valid: false } : f.valid === "valid" ? { NOT: { valid: false } } : {}),
-    ...(f.category ? { category: f.category } : {}),
-    ...(f.runId ? { runId: f.runId } : {}),
-    ...(f.q ? { message: { contains: f.q, mode: "insensitive" as const } } : {}),
-    ...(f.disagree ? { verdictsDiffer: true } : {}),
-  };
+/**
+ * The calls filter as SQL over tool_calls: the one translation that the explorer's list
+ * and its CSV export share, so that both always select the same calls. Values go into
+ * `values` as bind parameters ($1, $2, …). Every filter is indexed or narrows an indexed scan.
+ *
+ * "Valid only" means "not invalid": calls judged valid and calls nobody could check
+ * (`valid` is null: no schema registered and no harness verdict). Unchecked calls count as
+ * successes everywhere else too (attempts per success, run timelines).
+ */
+export function callsFilterSql(projectId: string, f: CallsFilter, values: unknown[]): string {
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const clauses = [`project_id = ${param(projectId)}::uuid`];
+  if (f.from) clauses.push(`timestamp >= ${param(f.from)}::timestamptz`);
+  if (f.to) clauses.push(`timestamp < ${param(f.to)}::timestamptz`);
+  if (f.tool) clauses.push(`tool = ${param(f.tool)}`);
+  if (f.model) clauses.push(`model_name = ${param(f.model)}`);
+  if (f.modelVersion) clauses.push(`model_version = ${param(f.modelVersion)}`);
+  if (f.valid === "invalid") clauses.push("valid = false");
+  if (f.valid === "valid") clauses.push("valid IS DISTINCT FROM false");
+  if (f.category) clauses.push(`category = ${param(f.category)}`);
+  if (f.runId) clauses.push(`run_id = ${param(f.runId)}`);
+  if (f.q) clauses.push(`message ILIKE ${param(`%${f.q.replace(/[\\%_]/g, "\\$&")}%`)}`);
+  if (f.disagree) clauses.push("verdicts_differ");
+  return clauses.join(" AND ");
 }
 
-const listSelect = {
-  id: true,
-  runId: true,
-  step: true,
-  timestamp: true,
-  modelName: true,
-  modelVersion: true,
-  tool: true,
-  valid: true,
-  category: true,
-  message: true,
-  verdictsDiffer: true,
-  correctionId: true,
-} satisfies Prisma.ToolCallSelect;
+/** One row of the explorer's list. */
+export type CallListRow = {
+  id: string;
+  runId: string;
+  step: number | null;
+  timestamp: Date;
+  modelName: string;
+  modelVersion: string | null;
+  tool: string;
+  valid: boolean | null;
+  category: string | null;
+  message: string | null;
+  verdictsDiffer: boolean;
+  correctionId: string | null;
+};
+
+const LIST_COLUMNS = `id, run_id AS "runId", step, timestamp, model_name AS "modelName", model_version AS "modelVersion", tool, valid, category,
+  message, verdicts_differ AS "verdictsDiffer", correction_id AS "correctionId"`;
 
 const encodeCursor = (c: { timestamp: Date; id: string }) => Buffer.from(JSON.stringify([c.timestamp.toISOString(), c.id])).toString("base64url");
 function decodeCursor(cursor: string) {
   try {
     const [timestamp, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [string, string];
-    return { timestamp: new Date(timestamp), id };
+    if (typeof id !== "string" || typeof timestamp !== "string" || Number.isNaN(Date.parse(timestamp))) throw new Error("not a cursor");
+    return { timestamp, id };
   } catch {
     throw invalidInput("The page cursor is not one this server gave out: start from the first page.");
   }
@@ -49,14 +65,16 @@ function decodeCursor(cursor: string) {
 /** Newest first, paged by a (timestamp, id) cursor. */
 export async function listCalls(projectId: string, filter: CallsFilter, cursor: string | undefined, limit: number) {
   const after = cursor ? decodeCursor(cursor) : undefined;
-  const rows = await prisma().toolCall.findMany({
-    where: {
-      AND: [callsWhere(projectId, filter), after ? { OR: [{ timestamp: { lt: after.timestamp } }, { timestamp: after.timestamp, id: { lt: after.id } }] } : {}],
-    },
-    orderBy: [{ timestamp: "desc" }, { id: "desc" }],
-    take: limit + 1,
-    select: listSelect,
-  });
+  const values: unknown[] = [];
+  let where = callsFilterSql(projectId, filter, values);
+  if (after) {
+    const t = `$${values.push(after.timestamp)}::timestamptz`;
+    where += ` AND (timestamp < ${t} OR (timestamp = ${t} AND id < $${values.push(after.id)}))`;
+  }
+  const { rows } = await pool().query<CallListRow>(
+    `SELECT ${LIST_COLUMNS} FROM tool_calls WHERE ${where} ORDER BY timestamp DESC, id DESC LIMIT $${values.push(limit + 1)}`,
+    values,
+  );
   const page = rows.slice(0, limit);
   return { calls: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
 }
@@ -86,57 +104,124 @@ const CSV_COLUMNS = [
   "output_tokens",
   "cost_usd",
 ];
+/** Columns holding text from harnesses or models (the others are numbers, booleans and timestamps). */
+const CSV_TEXT_COLUMNS = new Set([
+  "id",
+  "run_id",
+  "model_provider",
+  "model_name",
+  "model_version",
+  "tool",
+  "arguments",
+  "category",
+  "message",
+  "harness_category",
+  "checked_category",
+  "checked_path",
+  "correction_id",
+  "result_status",
+]);
 
 /**
- * The filtered calls as CSV, streamed by PostgreSQL's own CSV writer (COPY … TO STDOUT),
- * so no row limit and no rows held in memory. COPY takes no bind parameters: values are
- * escaped with the driver's escapeLiteral.
+ * A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
+ * carriage return: OWASP's CSV injection rule) gets a leading single quote, which makes it text.
  */
-export async function streamCallsCsv(projectId: string, f: CallsFilter): Promise<ReadableStream<Uint8Array>> {
-  const client = await pool().connect();
-  const lit = (v: string) => client.escapeLiteral(v);
-  const clauses = [`project_id = ${lit(projectId)}::uuid`];
-  if (f.from) clauses.push(`timestamp >= ${lit(f.from)}::timestamptz`);
-  if (f.to) clauses.push(`timestamp < ${lit(f.to)}::timestamptz`);
-  if (f.tool) clauses.push(`tool = ${lit(f.tool)}`);
-  if (f.model) clauses.push(`model_name = ${lit(f.model)}`);
-  if (f.modelVersion) clauses.push(`model_version = ${lit(f.modelVersion)}`);
-  if (f.valid === "invalid") clauses.push("valid = false");
-  if (f.valid === "valid") clauses.push("valid IS DISTINCT FROM false");
-  if (f.category) clauses.push(`category = ${lit(f.category)}`);
-  if (f.runId) clauses.push(`run_id = ${lit(f.runId)}`);
-  if (f.q) clauses.push(`message ILIKE ${lit(`%${f.q.replace(/[\\%_]/g, "\\$&")}%`)}`);
-  if (f.disagree) clauses.push("verdicts_differ");
-  const sql = `COPY (SELECT ${CSV_COLUMNS.map((c) => `"${c}"`).join(", ")} FROM tool_calls WHERE ${clauses.join(" AND ")}
+function csvCell(column: string) {
+  if (!CSV_TEXT_COLUMNS.has(column)) return `"${column}"`;
+  const text = column === "arguments" ? `"arguments"::text` : `"${column}"`;
+  return `CASE WHEN ${text} ~ '^[-=+@\\t\\r]' THEN '''' || ${text} ELSE ${text} END AS "${column}"`;
+}
+
+/** Inlines $n parameters as literals, for statements that take none (COPY). */
+const inline = (sql: string, values: unknown[], literal: (v: string) => string) =>
+  sql.replace(/\$(\d+)\b/g, (_, n: string) => literal(String(values[Number(n) - 1])));
+
+/** Exports running in this process: each holds a database connection until it ends. */
+let runningExports = 0;
+
+export type CsvOptions = {
+  /** cancel the export when the client has not asked for more for this long */
+  idleMs?: number;
+  /** bytes queued for the client before reading from PostgreSQL pauses */
+  highWaterMark?: number;
+};
+
+/**
+ * The filtered calls as CSV, written by PostgreSQL's own CSV writer (COPY … TO STDOUT) and
+ * streamed with backpressure: PostgreSQL is read only when the client has taken what was
+ * sent (pull), so a slow reader holds at most `highWaterMark` bytes here (plus socket
+ * buffers) while PostgreSQL waits. A client that goes away, or that reads nothing for
+ * `idleMs`, cancels the COPY and frees the connection.
+ */
+export async function streamCallsCsv(projectId: string, f: CallsFilter, options: CsvOptions = {}): Promise<ReadableStream<Uint8Array>> {
+  const { TOOLGATE_EXPORT_IDLE_SECONDS, TOOLGATE_EXPORT_MAX_CONCURRENT } = env();
+  const { idleMs = TOOLGATE_EXPORT_IDLE_SECONDS * 1000, highWaterMark = 64 * 1024 } = options;
+  if (runningExports >= TOOLGATE_EXPORT_MAX_CONCURRENT) {
+    throw new DomainError(
+      "rate_limited",
+      `${runningExports} CSV exports are already running on this server, the limit (TOOLGATE_EXPORT_MAX_CONCURRENT): retry when one has finished.`,
+      10,
+    );
+  }
+  runningExports++;
+  let client;
+  try {
+    client = await pool().connect();
+  } catch (error) {
+    runningExports--;
+    throw error;
+  }
+  const values: unknown[] = [];
+  const where = inline(callsFilterSql(projectId, f, values), values, (v) => client.escapeLiteral(v));
+  const sql = `COPY (SELECT ${CSV_COLUMNS.map(csvCell).join(", ")} FROM tool_calls WHERE ${where}
     ORDER BY timestamp DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`;
-  const stream = client.query(copyTo(sql));
-  let released = false;
-  const release = (error?: Error) => {
-    if (!released) client.release(error);
-    released = true;
+  const copy = client.query(copyTo(sql));
+  const chunks = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let idle: NodeJS.Timeout | undefined;
+  let finished = false;
+  const finish = (error?: Error) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(idle);
+    if (error) copy.destroy();
+    // a connection whose COPY was cut short is closed, which ends the query on the server
+    client.release(error);
+    runningExports--;
   };
-  return new ReadableStream({
-    start(controller) {
-      stream.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-      stream.on("end", () => {
-        release();
-        controller.close();
-      });
-      stream.on("error", (error) => {
-        release(error);
-        controller.error(error);
-      });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        clearTimeout(idle);
+        try {
+          const next = await chunks.next();
+          if (next.done) {
+            finish();
+            controller.close();
+            return;
+          }
+          controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+        } catch (error) {
+          finish(error as Error);
+          controller.error(error);
+          return;
+        }
+        idle = setTimeout(() => {
+          const error = new Error(`CSV export cancelled: the client read nothing for ${Math.round(idleMs / 1000)} s.`);
+          finish(error);
+          controller.error(error);
+        }, idleMs);
+      },
+      cancel() {
+        finish(new Error("CSV export cancelled: the client went away."));
+      },
     },
-    cancel() {
-      stream.destroy();
-      release(new Error("client went away"));
-    },
-  });
+    new ByteLengthQueuingStrategy({ highWaterMark }),
+  );
 }
 
 /** Every call of one run, in run order, with the run's totals. */
 export async function runTimeline(projectId: string, runId: string) {
-  const calls = orderRunCalls(await prisma().toolCall.findMany({ where: { projectId, runId }, select: callSelect, take: 5000 }));
+  const calls = await prisma().toolCall.findMany({ where: { projectId, runId }, select: callSelect, orderBy: [...RUN_ORDER], take: 5000 });
   if (!calls.length) return null;
   const successes = calls.filter((c) => c.valid !== false).length;
   return { runId, calls, attempts: calls.length, successes, invalid: calls.length - successes };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, type Category } from "../../../contracts/categories";
+import { CATEGORIES } from "../../../contracts/categories";
 import { eventSchema, type ToolCallEvent } from "../../../contracts/event";
 import { classifyCall, registryFrom } from "../../../isomorphic/classify";
-import { DEMO_MODELS, DEMO_TOOLS, ERROR_422, generateDemoEvents, LESSON_EXERCISE, lessonExercise, REGRESSION_DAYS_AGO } from "./demo-data";
-import { expectedTaskAttempts, invalidRate } from "../../../isomorphic/stats";
+import { DEMO_MODELS, DEMO_TOOLS, ERROR_422, generateDemoEvents, REGRESSION_DAYS_AGO } from "./demo-data";
+import { invalidRate } from "../../../isomorphic/stats";
 import { schemaVersion } from "../../domain/schema-version";
 
 const registry = registryFrom(DEMO_TOOLS.map((t) => ({ name: t.name, version: schemaVersion(t.parameters), parameters: t.parameters })));
@@ -111,27 +111,5 @@ describe("generateDemoEvents", () => {
     expect(fixed.opaque[0]).toBeGreaterThan(50);
     expect(rate(fixed.good)).toBeGreaterThan(0.7);
     expect(rate(fixed.opaque)).toBeLessThan(0.6);
-  });
-});
-
-describe("lessonExercise", () => {
-  it("has 1,000 requests, 60 invalid, sorted into unknown tools, missing arguments and wrong types: 6% → 6.38 attempts", () => {
-    const requests = lessonExercise(1);
-    expect(requests).toHaveLength(1000);
-    expect(requests.filter((e) => !eventSchema.safeParse(e).success)).toEqual([]);
-    const counts: Partial<Record<Category, number>> = {};
-    const validTools = new Set<string>();
-    for (const e of requests) {
-      const v = classifyCall({ tool: e.tool, arguments: e.arguments, registry });
-      if (v.valid) validTools.add(e.tool);
-      else counts[v.category!] = (counts[v.category!] ?? 0) + 1;
-    }
-    expect([...validTools].sort()).toEqual(["getloan", "listopenloans"]);
-    expect(counts).toEqual({ unknown_tool: 18, missing_argument: 24, wrong_type: 18 });
-    expect(counts).toEqual(LESSON_EXERCISE.invalid);
-    const p = invalidRate(60, requests.length)!;
-    expect(p).toBe(0.06);
-    expect(expectedTaskAttempts(p, 6)).toBeCloseTo(6.38, 2);
-    expect(lessonExercise(1)).toEqual(requests);
   });
 });

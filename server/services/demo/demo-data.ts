@@ -4,7 +4,7 @@ import type { JsonObject } from "../../../isomorphic/tool-schema";
 import { schemaVersion } from "../../domain/schema-version";
 
 /**
- * Demo traffic: a loan-servicing agent calling the lesson's tools (tool-calling-lesson.txt)
+ * Demo traffic: a loan-servicing agent calling its tools (`getloan`, `listopenloans` and a few more)
  * and a few more. Pure and deterministic: the same seed and `now` give the same events, and
  * event ids depend only on the seed, the day and the run, so loading again counts duplicates.
  */
@@ -19,7 +19,7 @@ const customerid = { type: "string", pattern: "^C[0-9]{6}$", description: "The c
 const date = (description: string) => ({ type: "string", format: "date", description });
 const object = (properties: JsonObject, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
 
-/** The lesson's two tools as JSON Schemas. */
+/** The two loan-servicing tools every example and test uses, as JSON Schemas. */
 export const LESSON_TOOLS: DemoTool[] = [
   {
     name: "getloan",
@@ -591,38 +591,4 @@ function resultFor(rng: Rng, tool: string): NonNullable<ToolCallEvent["result"]>
   const r = rng();
   const status = r < 0.015 ? "error" : (tool === "getloan" || tool === "getcustomer") && r < 0.08 ? "not_found" : "ok";
   return { status, latencyMs };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The lesson's exercise
-
-/** The lesson's exercise: 1,000 requests, 60 of them invalid, in these three categories. */
-export const LESSON_EXERCISE = {
-  requests: 1000,
-  invalid: { unknown_tool: 18, missing_argument: 24, wrong_type: 18 } satisfies Partial<Record<Category, number>>,
-};
-
-/** 1,000 getloan/listopenloans requests of which exactly 60 are invalid (unknown tool, missing argument, wrong type). */
-export function lessonExercise(seed = 1): ToolCallEvent[] {
-  const rng = mulberry32(mix(seed, 0x1e55));
-  const kinds: (Category | null)[] = Object.entries(LESSON_EXERCISE.invalid).flatMap(([c, n]) => Array<Category>(n).fill(c as Category));
-  kinds.push(...Array<null>(LESSON_EXERCISE.requests - kinds.length).fill(null));
-  for (let i = kinds.length - 1; i > 0; i--) {
-    const j = Math.floor(rng() * (i + 1));
-    [kinds[i], kinds[j]] = [kinds[j]!, kinds[i]!];
-  }
-  const start = Date.UTC(2026, 9, 2, 9);
-  return kinds.map((category, i) => {
-    const tool = rng() < 0.7 ? "getloan" : "listopenloans";
-    const valid = VALID[tool]!(rng, { customerid: "C104471", loans: ["4471", "5120", "88231"], day: "2026-10-02" });
-    const call = category ? corrupt(tool, valid, category, rng) : { tool, arguments: valid };
-    return {
-      id: `lesson-${seed}-${String(i).padStart(4, "0")}`,
-      runId: `lesson-${seed}-run-${String(Math.floor(i / 6)).padStart(3, "0")}`,
-      step: i % 6,
-      timestamp: new Date(start + i * 9000).toISOString(),
-      model: DEMO_MODELS.large09.model,
-      ...call,
-    };
-  });
 }

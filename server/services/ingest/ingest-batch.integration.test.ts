@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callerWith, makeProject, withKey } from "../../../test/fixtures";
 import { LESSON_TOOLS, makeEvent } from "../../../test/events";
-import { ROLLUPS_FROM_CALLS } from "../metrics/rebuild-rollups";
+import { ROLLUPS_FROM_CALLS } from "../rollups/rebuild";
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 afterAll(() => sql.end());

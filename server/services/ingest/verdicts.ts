@@ -12,7 +12,10 @@ export type CallVerdict = {
   differ: boolean;
 };
 
-export function verdictFor(event: ToolCallEvent, registry: ReturnType<typeof registryResolver>): CallVerdict {
+export function verdictFor(
+  event: Pick<ToolCallEvent, "tool" | "toolVersion" | "outcome"> & { arguments: unknown },
+  registry: ReturnType<typeof registryResolver>,
+): CallVerdict {
   let checked: CallVerdict["checked"] = null;
   // Toolgate checks only projects that registered schemas; otherwise every name would be unknown.
   if (!registry.isEmpty) {

@@ -1,7 +1,9 @@
 import type { PoolClient } from "pg";
 import type { ToolCallEvent } from "../../../contracts/event";
 import { patternOf } from "../../domain/failure-patterns";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey } from "../metrics/rollup-source";
+import { recoveredSql } from "../rollups/tables";
+import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
+import { runOrderSql } from "../../domain/pairing";
 import type { CallVerdict } from "./verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
@@ -45,31 +47,6 @@ const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
 const names = COLUMNS.map(([name]) => `"${name}"`).join(", ");
 const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
-const MESSAGE_KEY = messageKey("message");
-
-type Granularity = ReturnType<typeof granularities>[number];
-
-/** Adds the new calls (`ins`) to one of the call rollups. Sorted, so that concurrent batches lock rows in one order. */
-const addToCallRollup = ({ table, column, bucket }: Granularity) => `
-  INSERT INTO ${table} AS r (project_id, ${column}, tool, model_name, model_version, category, calls, invalid, input_tokens, output_tokens, cost_usd)
-  SELECT $1::uuid, ${bucket("timestamp")}, tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
-         count(*), count(*) FILTER (WHERE valid = false), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)
-    FROM ins GROUP BY 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6
-  ON CONFLICT (project_id, ${column}, tool, model_name, model_version, category) DO UPDATE SET
-    calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, input_tokens = r.input_tokens + excluded.input_tokens,
-    output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd`;
-
-/** Adds the new invalid calls' messages to one of the error-message rollups. */
-const addToMessageRollup = ({ table, column, bucket }: Granularity) => `
-  INSERT INTO ${table} AS r (project_id, ${column}, tool, message_hash, message, sent)
-  SELECT $1::uuid, ${bucket("timestamp")}, tool, ${MESSAGE_KEY}, coalesce(message, ''), count(*)
-    FROM ins WHERE valid = false GROUP BY 2, 3, 4, 5 ORDER BY 2, 3, 4
-  ON CONFLICT (project_id, ${column}, tool, message_hash) DO UPDATE SET sent = r.sent + excluded.sent`;
-
-/** One data-modifying CTE per rollup table (both granularities of the call and the message rollups). */
-const ROLLUP_WRITES = (calls: (g: Granularity) => string, messages: (g: Granularity) => string) =>
-  [...granularities(CALL_ROLLUPS).map(calls), ...granularities(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`).join(", ");
-
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
  * newly inserted ones to the hourly and daily rollups. Hours and days are UTC.
@@ -80,33 +57,14 @@ WITH ins AS (
   SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
   RETURNING id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
-), ${ROLLUP_WRITES(addToCallRollup, addToMessageRollup)}
+), ${rollupInsertCtes}
 SELECT run_id, count(*)::int AS inserted FROM ins GROUP BY run_id`;
 
-/** Applies `changed` (the re-linked invalid calls) to one call rollup's `corrected` count. */
-const correctCallRollup = ({ table, column, bucket }: Granularity) => `
-  UPDATE ${table} r SET corrected = r.corrected + c.change
-    FROM (SELECT ${bucket("timestamp")} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
-                 sum(followed) AS change
-            FROM changed GROUP BY 1, 2, 3, 4, 5 HAVING sum(followed) <> 0) c
-   WHERE r.project_id = $1 AND r.${column} = c.bucket AND r.tool = c.tool AND r.model_name = c.model_name
-     AND r.model_version = c.model_version AND r.category = c.category`;
-
-/** Applies `changed` to one error-message rollup's `followed` and `recovered` counts. */
-const correctMessageRollup = ({ table, column, bucket }: Granularity) => `
-  UPDATE ${table} r SET followed = r.followed + c.followed, recovered = r.recovered + c.recovered
-    FROM (SELECT ${bucket("timestamp")} AS bucket, tool, ${MESSAGE_KEY} AS message_hash, sum(followed) AS followed, sum(recovered) AS recovered
-            FROM changed GROUP BY 1, 2, 3 HAVING sum(followed) <> 0 OR sum(recovered) <> 0) c
-   WHERE r.project_id = $1 AND r.${column} = c.bucket AND r.tool = c.tool AND r.message_hash = c.message_hash`;
-
-/** 1 when a call's correction led somewhere: it exists and is not itself an invalid call. */
-const recovered = (correction: string) =>
-  `(${correction} IS NOT NULL AND NOT EXISTS (SELECT FROM tool_calls f WHERE f.project_id = $1 AND f.id = ${correction} AND f.valid = false))::int`;
-
 /**
- * Links each invalid call of the touched runs to its next corrected call (DESIGN.md):
- * the call naming it in corrects_id, otherwise the next call of the run, in step then
- * time order, that names the same tool. Recomputed per run, so corrections that arrive
+ * Links each invalid call of the touched runs to its next corrected call (docs/pairing.md):
+ * the call naming it in corrects_id, otherwise the next call of the run, in run order
+ * (runOrderSql), that names the same tool. This is the only place the rule is applied:
+ * every read follows the stored `correction_id`. Recomputed per run, so corrections that arrive
  * before, with or after the invalid call all end up linked. Each change of a link is
  * applied to the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
  * Runs and ids go in as arrays (`= ANY`), which index scans take as their condition, rather
@@ -119,12 +77,12 @@ WITH runs AS (
   SELECT array(SELECT unnest($2::text[]) UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])) AS ids
 ), ordered AS (
   SELECT c.id, c.valid, c.correction_id AS previous,
-         lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY c.step NULLS LAST, c.timestamp, c.id) AS next_id
+         lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY ${runOrderSql("c")}) AS next_id
     FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = ANY((SELECT ids FROM runs)::text[])
 ), explicit AS (
   SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
    WHERE project_id = $1 AND corrects_id = ANY(array(SELECT id FROM ordered WHERE valid = false))
-   ORDER BY corrects_id, step NULLS LAST, timestamp, id
+   ORDER BY corrects_id, ${runOrderSql()}
 ), changed AS (
   UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
     FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
@@ -132,8 +90,8 @@ WITH runs AS (
      AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)
   RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.message,
             (o.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
-            ${recovered("t.correction_id")} - ${recovered("o.previous")} AS recovered
-), ${ROLLUP_WRITES(correctCallRollup, correctMessageRollup)}
+            ${recoveredSql("t.correction_id")} - ${recoveredSql("o.previous")} AS recovered
+), ${rollupLinkCtes}
 SELECT`;
 
 /** Writes the calls in the caller's transaction; returns how many were new. */

@@ -1,6 +1,7 @@
 import { groupByTemplate } from "../../domain/message-templates";
 import { pool } from "../../db/client";
-import { ERROR_MESSAGE_ROLLUPS, rollupRows } from "./rollup-source";
+import { rollupRows } from "../rollups/read";
+import { ERROR_MESSAGE_ROLLUPS } from "../rollups/tables";
 
 /**
  * Distinct messages returned to models over a range, grouped by template, with how often the

@@ -1,6 +1,7 @@
 import type { SeriesDimension } from "../../../contracts/metrics";
 import { pool } from "../../db/client";
-import { CALL_ROLLUPS, dayOf, rollupRows } from "./rollup-source";
+import { rollupRows } from "../rollups/read";
+import { CALL_ROLLUPS, dayOf } from "../rollups/tables";
 
 /** Dashboards read only the rollups (whole UTC days from the daily table, hours from the hourly one), never raw calls. */
 export type Range = { from: Date; to: Date };

@@ -1,7 +1,8 @@
 import { closeMatch } from "../../../isomorphic/classify";
 import { daysOf, encodePattern, groupPatterns, type FailurePattern, type PatternDayRow } from "../../domain/failure-patterns";
 import { pool } from "../../db/client";
-import { CALL_ROLLUPS, dayOf, rollupRows } from "../metrics/rollup-source";
+import { rollupRows } from "../rollups/read";
+import { CALL_ROLLUPS, dayOf } from "../rollups/tables";
 
 export type Range = { from: Date; to: Date };
 

@@ -3,6 +3,7 @@ import { invalid } from "../../domain/errors";
 import { checkJsonSchema, normalizeToolInput } from "../../../isomorphic/tool-schema";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
+import { verdictFor } from "../ingest/verdicts";
 
 export type RegisterResult = { name: string; version: string; created: boolean };
 
@@ -65,4 +66,19 @@ export async function listTools(projectId: string) {
     orderBy: [{ name: "asc" }, { firstSeenAt: "desc" }],
     select: { name: true, version: true, description: true, parameters: true, firstSeenAt: true },
   });
+}
+
+/**
+ * tools.validate: the verdict ingestion would store for this call, computed by the same
+ * function (verdictFor). `valid: null` when ingestion would store the call unchecked: the
+ * project has no schemas yet, or the tool's stored schema cannot be compiled.
+ */
+export async function validateCall(projectId: string, input: { tool: string; arguments: unknown; toolVersion?: string }) {
+  const registry = registryResolver(await loadToolVersions(projectId));
+  const verdict = verdictFor({ tool: input.tool, arguments: input.arguments, toolVersion: input.toolVersion }, registry);
+  if (verdict.checked) return verdict.checked;
+  const message = registry.isEmpty
+    ? "Unchecked: this project has no tool schemas yet, so ingestion stores calls without a verdict of Toolgate's own. Register the tools' JSON Schemas with tools.register."
+    : `Unchecked: the stored schema of '${input.tool}' cannot be compiled, so ingestion stores this call without a verdict of Toolgate's own. Register a corrected schema with tools.register.`;
+  return { valid: null, message, violations: [], version: null };
 }

@@ -7,8 +7,10 @@ import { CATEGORIES, CATEGORY_LABELS } from "@/contracts/categories";
 import { FilterForm } from "@/components/calls/filter-form";
 import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
-import { Alert, Badge, buttonClass, Card, cx, Input, PageHeader, Select, Table, td, th } from "@/components/ui";
+import { Alert, buttonClass, Card, cx, Input, PageHeader, Select, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
+import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
+import { endOfCurrentHour } from "@/contracts/range";
 
 export const metadata: Metadata = { title: "Calls" };
 
@@ -114,7 +116,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               <Select id="f-valid" name="valid" defaultValue={p.valid ?? ""} className={control}>
                 <option value="">All verdicts</option>
                 <option value="invalid">Invalid only</option>
-                <option value="valid">Valid only</option>
+                <option value="valid">Not invalid (valid or unchecked)</option>
               </Select>
             </FilterField>
             <FilterField label="Category" htmlFor="f-category">
@@ -353,8 +355,6 @@ function withCurrent(values: string[], current: string | undefined): string[] {
 }
 
 function last400Days() {
-  const to = new Date();
-  to.setUTCMinutes(0, 0, 0);
-  to.setUTCHours(to.getUTCHours() + 1);
-  return { from: new Date(to.getTime() - 399 * 86_400_000).toISOString(), to: to.toISOString() };
+  const to = endOfCurrentHour();
+  return { from: new Date(to.getTime() - (MAX_RANGE_DAYS - 1) * DAY_MS).toISOString(), to: to.toISOString() };
 }

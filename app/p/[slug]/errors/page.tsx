@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { RANGE_PRESETS } from "@/contracts/metrics";
 import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
@@ -26,7 +25,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
 
   // range=<preset> or from/to (a preset wins), tool=<name>; empty fields of a plain GET form are dropped
   const preset = first(raw.range);
-  const range = resolveRange(preset && preset in RANGE_PRESETS ? { range: preset } : { range: preset, from: first(raw.from), to: first(raw.to) });
+  const range = resolveRange({ range: preset, from: first(raw.from), to: first(raw.to) });
   const tool = first(raw.tool);
   const clean: Record<string, string> = {
     ...(range.preset === "custom" ? { from: range.from, to: range.to } : preset ? { range: range.preset } : {}),

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { RateLineChart } from "@/components/charts";
-import { assignColors, type VersionComparison } from "@/components/charts/prepare";
+import { assignColors } from "@/components/charts/prepare";
+import type { VersionComparison } from "@/isomorphic/version-comparison";
 import { rateSeries } from "@/components/dashboard/chart-data";
 import { intervalAxisMax, parseVersionRef, versionLabel, versionRef } from "@/components/dashboard/derive";
 import { formatCount, formatPp, formatPValue, formatRate } from "@/components/dashboard/format";

@@ -8,7 +8,6 @@ import {
   explorerHref,
   firstSeen,
   formatMetricValue,
-  formatUtc,
   formatWindow,
   incidentAge,
   incidentWindows,
@@ -20,8 +19,10 @@ import {
   versionKey,
 } from "@/components/alerts/format";
 import { IncidentActions } from "@/components/alerts/incident-actions";
+import { formatUtc } from "@/components/dashboard/format";
 import { RateLineChart, type Marker } from "@/components/charts";
-import { timeSeries, type Bucket, type RateRow } from "@/components/charts/prepare";
+import { timeSeries, type RateRow } from "@/components/charts/prepare";
+import type { Bucket } from "@/isomorphic/buckets";
 import { buttonClass, Card, PageHeader, Table, td, th } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { hasRole } from "@/contracts/roles";

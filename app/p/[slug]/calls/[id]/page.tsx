@@ -4,8 +4,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { CATEGORY_DESCRIPTIONS, type Category } from "@/contracts/categories";
 import { ArgumentsDiff } from "@/components/calls/arguments-diff";
-import { callHref, categoryLabel, decodeParam, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
-import { ArgumentsView, JsonView } from "@/components/calls/json-view";
+import { callHref, categoryLabel, decodeParam, formatTime, linkClass, modelLabel, rawCallHref, runHref, VerdictBadge } from "@/components/calls/format";
+import { ArgumentsView, exceedsViewLimits, JsonView } from "@/components/calls/json-view";
 import { Badge, buttonClass, Card, cx, PageHeader } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
@@ -97,7 +97,7 @@ export default async function CallPage({ params }: { params: Promise<{ slug: str
           }
           actions={<VerdictBadge valid={call.valid} category={call.category} />}
         >
-          <ArgumentsView args={call.arguments} highlightPath={highlightPath} label="Arguments of this call" />
+          <ArgumentsView args={call.arguments} highlightPath={highlightPath} label="Arguments of this call" rawHref={rawCallHref(project.slug, call.id)} />
         </Card>
 
         <Card title="Request">
@@ -192,9 +192,15 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** Metadata as short badges: the first 50 entries, each cut at 200 characters (the raw JSON download has them whole). */
 function metadataEntries(metadata: unknown): [string, string][] {
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return [];
-  return Object.entries(metadata).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+  const entries = Object.entries(metadata);
+  const shown = entries.slice(0, 50).map(([k, v]): [string, string] => {
+    const text = typeof v === "string" ? v : exceedsViewLimits(v) ? "(large value: see the raw JSON)" : JSON.stringify(v);
+    return [k.length > 200 ? `${k.slice(0, 200)}…` : k, text.length > 200 ? `${text.slice(0, 200)}…` : text];
+  });
+  return entries.length > shown.length ? [...shown, ["…", `${entries.length - shown.length} more in the raw JSON`]] : shown;
 }
 
 function Message({ text, caption, testId }: { text: string | null; caption: string; testId?: string }) {

@@ -19,6 +19,7 @@ import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { withParams } from "@/contracts/range";
 import { pageCaller, requireProject } from "@/server/page-session";
+import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
 type Props = { params: Promise<{ slug: string; tool: string }>; searchParams: SearchParams };
 
@@ -58,7 +59,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   ]);
   const versions = definitions.filter((d) => d.name === tool); // newest first
   if (!versions.length && totals.current.calls === 0 && totals.previous.calls === 0) {
-    const ever = await api.metrics.totals({ ...input, range: { from: new Date(Date.parse(range.to) - 400 * 86_400_000).toISOString(), to: range.to } });
+    const ever = await api.metrics.totals({ ...input, range: { from: new Date(Date.parse(range.to) - MAX_RANGE_DAYS * DAY_MS).toISOString(), to: range.to } });
     if (ever.current.calls === 0 && ever.previous.calls === 0) notFound();
   }
 

@@ -1,5 +1,5 @@
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey } from "./rollup-source";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, recoveredSql } from "./tables";
 
 const callRollup = (bucket: string) => `
   SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
@@ -8,18 +8,16 @@ const callRollup = (bucket: string) => `
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd
     FROM tool_calls WHERE project_id = $1 GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
 
-// A correction counts as recovered unless it is itself an invalid call.
 const messageRollup = (bucket: string) => `
   SELECT x.project_id, ${bucket} AS bucket, x.tool, ${messageKey("x.message")} AS message_hash, coalesce(x.message, '') AS message,
-         count(*) AS sent, count(x.correction_id) AS followed, count(x.correction_id) - count(failed.id) AS recovered
+         count(*) AS sent, count(x.correction_id) AS followed, sum(${recoveredSql("x.correction_id")}) AS recovered
     FROM tool_calls x
-    LEFT JOIN tool_calls failed ON failed.project_id = x.project_id AND failed.id = x.correction_id AND failed.valid = false
    WHERE x.project_id = $1 AND x.valid = false
    GROUP BY 1, 2, 3, 5 ORDER BY 2, 3, 4`;
 
 /**
  * Every rollup table with the SELECT that computes its rows for project $1 from the raw calls,
- * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write-calls.ts).
+ * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write.ts).
  */
 export const ROLLUPS_FROM_CALLS = [
   ...granularities(CALL_ROLLUPS).map((g) => ({ table: g.table, bucket: g.column, columns: CALL_ROLLUPS.columns, select: callRollup(g.bucket("timestamp")) })),

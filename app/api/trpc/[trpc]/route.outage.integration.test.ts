@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { EmbeddedServer } from "@/server/db/embedded";
+import { applyMigrations } from "@/server/db/migrate";
+import { makeEvent } from "@/test/events";
+import { makeProject } from "@/test/fixtures";
+import { startOwnPostgres } from "@/test/own-postgres";
+
+// This file's own PostgreSQL, so that stopping it harms no other test.
+let server: EmbeddedServer;
+beforeAll(async () => {
+  ({ server } = await startOwnPostgres("outage"));
+  process.env.DATABASE_URL = server.url("postgres");
+  await applyMigrations(server.url("postgres"));
+});
+afterAll(() => server.stop());
+
+const batch = (key: string) =>
+  new Request("http://localhost/api/trpc/ingest.batch", {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ events: [makeEvent()] }),
+  });
+
+it("ingest.batch answers 503 with Retry-After and says the store is unavailable while PostgreSQL is down", async () => {
+  const { POST } = await import("./route");
+  const p = await makeProject();
+  const { key } = await p.key();
+  const up = await POST(batch(key));
+  expect(up.status).toBe(200);
+  expect((await up.json()).result.data.accepted).toBe(1);
+
+  await server.stop();
+  const down = await POST(batch(key));
+  expect(down.status).toBe(503);
+  expect(Number(down.headers.get("retry-after"))).toBeGreaterThan(0);
+  const body = await down.json();
+  expect(body.error.data.code).toBe("SERVICE_UNAVAILABLE");
+  expect(body.error.message).toMatch(/unavailable.*Retry after/);
+});

@@ -1,0 +1,33 @@
+import { describe, it, expect } from "vitest";
+import { compareVersions } from "./version-comparison";
+
+describe("compareVersions", () => {
+  it("gives a verdict per key", () => {
+    const result = compareVersions(
+      [
+        { key: "improved", invalid: 200, total: 1000 },
+        { key: "regressed", invalid: 60, total: 1000 },
+        { key: "same", invalid: 50, total: 500 },
+        { key: "tiny", invalid: 2, total: 3 },
+        { key: "gone", invalid: 5, total: 50 },
+      ],
+      [
+        { key: "improved", invalid: 60, total: 1000 },
+        { key: "regressed", invalid: 200, total: 1000 },
+        { key: "same", invalid: 52, total: 500 },
+        { key: "tiny", invalid: 6, total: 100 },
+        { key: "new", invalid: 1, total: 10 },
+      ],
+    );
+    const byKey = Object.fromEntries(result.map((r) => [r.key, r]));
+    expect(byKey.improved).toMatchObject({ verdict: "better", a: { rate: 0.2, n: 1000 }, b: { rate: 0.06, n: 1000 } });
+    expect(byKey.improved!.diff).toBeCloseTo(-0.14, 10);
+    expect(byKey.improved!.pValue).toBeLessThan(0.001);
+    expect(byKey.regressed!.verdict).toBe("worse");
+    expect(byKey.same!.verdict).toBe("no clear difference");
+    expect(byKey.tiny!.verdict).toBe("insufficient data");
+    expect(byKey.gone).toMatchObject({ verdict: "insufficient data", b: { rate: null, n: 0 }, diff: null, pValue: null });
+    expect(byKey.new).toMatchObject({ verdict: "insufficient data", a: { rate: null, n: 0 } });
+    expect(result.map((r) => r.key)).toEqual(["improved", "regressed", "same", "tiny", "gone", "new"]);
+  });
+});

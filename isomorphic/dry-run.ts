@@ -54,20 +54,14 @@ export function addCall(
     case "still_valid":
       tally.stillValid++;
       break;
-    case "fixed": {
-      tally.fixed++;
-      keep(tally.examples.fixed, call.id);
-      const entry = categoryEntry(tally, call.before.category ?? "");
-      entry.fixed++;
-      keep(entry.examples.fixed, call.id);
-      break;
-    }
+    case "fixed":
     case "broken": {
-      tally.broken++;
-      keep(tally.examples.broken, call.id);
-      const entry = categoryEntry(tally, call.after.category ?? "");
-      entry.broken++;
-      keep(entry.examples.broken, call.id);
+      // a fixed call counts under the category it had, a broken one under the one it would get
+      tally[outcome]++;
+      keep(tally.examples[outcome], call.id);
+      const entry = categoryEntry(tally, (outcome === "fixed" ? call.before : call.after).category ?? "");
+      entry[outcome]++;
+      keep(entry.examples[outcome], call.id);
       break;
     }
     case "still_invalid":

@@ -49,6 +49,8 @@ const KEEP = args.includes("--keep");
 const SKIP_RAW = args.includes("--skip-raw");
 const REUSE = raw("reuse", "BENCH_REUSE");
 const GOAL_MS = 150;
+/** Timed dry runs of 100,000 calls (after one warm-up run). */
+const DRY_RUNS = 3;
 const DAYS = 30;
 
 // ---------------------------------------------------------------------------------------------
@@ -186,6 +188,7 @@ const COPY_COLUMNS = [
   "cost_usd",
   "tool_version",
   "metadata",
+  "pattern",
 ];
 
 type Tool = { name: string; weight: number; params: string[]; invalidFactor: number; categories: number[]; messages: string[][]; version: string };
@@ -326,7 +329,8 @@ function* generateRows(projectId: string, count: number, end: number) {
       const value = int(1000, 99_999_999);
       const args = category === "malformed_arguments" ? `"{${param}: ${value}"` : category === "missing_argument" ? "{}" : `{"${param}":"${value}"}`;
       const messages = category ? c.tool.messages[c.category]! : undefined;
-      const message = messages ? messages[Math.floor(random() * messages.length)]! : N;
+      const variant = messages ? Math.floor(random() * messages.length) : -1;
+      const message = messages ? messages[variant]! : N;
       const harness = category === "not_allowed";
       const input = context + int(0, 400);
       const output = int(20, 400);
@@ -365,6 +369,7 @@ function* generateRows(projectId: string, count: number, end: number) {
           cost.toPrecision(6),
           c.tool.version,
           meta,
+          category ? benchPattern(category, c.tool, variant) : N,
         ].join("\t"),
       );
     }
@@ -374,6 +379,31 @@ function* generateRows(projectId: string, count: number, end: number) {
       lines = [];
     }
   }
+}
+
+/** The failure pattern ingestion would store (server/domain/failure-patterns.ts), tab-separated (escaped for COPY). */
+function benchPattern(category: Category, tool: Tool, variant: number): string {
+  const p = tool.params[0]!;
+  const pick = (items: string[]) => items[variant % items.length]!;
+  const [path, kind] = ((): [string, string] => {
+    switch (category) {
+      case "unknown_tool":
+        return ["", pick([`${tool.name}s`, tool.name.replace(/_/g, ""), `${tool.name}_v2`])];
+      case "extra_argument":
+        return [pick(["customer_name", "verbose"]), ""];
+      case "missing_argument":
+        return [pick(tool.params), ""];
+      case "wrong_type":
+        return [p, pick(["integer", "boolean", "array"])];
+      case "invalid_choice":
+        return [p, pick(['"pending"', '"Open"'])];
+      case "out_of_range":
+        return [p, "minLength"];
+      default:
+        return ["", ""];
+    }
+  })();
+  return [category, path, kind].join("\\t");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -596,6 +626,8 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const callList = await import("../server/services/calls/call-list");
   const { errorMessages } = await import("../server/services/metrics/error-messages");
   const { windowCounts } = await import("../server/services/alerts/evaluator");
+  const { failurePatterns } = await import("../server/services/tools/patterns");
+  const dryRuns = await import("../server/services/tools/dry-run");
 
   const plainClient = new pg.Client({ connectionString: url });
   await plainClient.connect();
@@ -836,6 +868,22 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       norm: windowNorm,
       size: () => 1,
     },
+    ...[
+      ["top tool", ranked[0]!.tool],
+      ["tool #10", sampleTool],
+    ].map(([label, tool]): Case => ({
+      name: `patterns 30d ${label}`,
+      reads: "index",
+      run: () => failurePatterns(projectId, tool!, d30, { names: TOOL_NAMES, parameters: undefined }),
+      plain: plain(
+        noIndexClient,
+        `SELECT pattern AS key, count(*)::int AS failures, count(correction_id)::int AS corrected
+           FROM tool_calls WHERE project_id = $1 AND tool = $2 AND valid = false AND timestamp >= $3 AND timestamp < $4 GROUP BY 1`,
+        [projectId, tool, d30.from, d30.to],
+      ),
+      norm: (r) => sortedLines((r as { key: string; failures: number; corrected: number }[]).map((x) => `${x.key}|${x.failures}|${x.corrected}`)),
+      size: length,
+    })),
   ];
 
   const loadBefore = os.loadavg();
@@ -864,6 +912,25 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       }
     }
   }
+  // A dry run over the newest 100,000 calls of the top tool: wall time, and the heap it holds.
+  const dryTool = ranked[0]!.tool;
+  const proposed = { type: "object", properties: Object.fromEntries(PARAMS.map((p) => [p, { type: "string", minLength: 4 }])), additionalProperties: false };
+  const dryTimes: number[] = [];
+  let dryResult: Awaited<ReturnType<typeof dryRuns.dryRun>> | undefined;
+  let peakHeap = 0;
+  for (let i = 0; i < DRY_RUNS + 1; i++) {
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed - heapBefore)), 20);
+    const t = performance.now();
+    dryResult = await dryRuns.dryRun(projectId, dryTool, { parameters: proposed }, d30, { limit: 100_000, maxMs: 600_000 });
+    clearInterval(sampler);
+    if (i > 0) dryTimes.push(performance.now() - t); // the first run warms the caches
+  }
+  const dry = stats(dryTimes);
+  const dryLine = `dry run 100,000 calls of ${dryTool}: p50 ${fmt(dry.p50)} ms, max ${fmt(dry.max)} ms over ${DRY_RUNS} runs; ${fmt(dryResult!.scanned)} replayed (${fmt(dryResult!.fixed)} fixed, ${fmt(dryResult!.broken)} broken); heap growth during a run ≤ ${fmt(peakHeap / 1024 ** 2, 1)} MB; RSS ${fmt(process.memoryUsage().rss / 1024 ** 2)} MB`;
+  log(dryLine);
+
   await plainClient.end();
   await noIndexClient.end();
   await prisma().$disconnect();
@@ -930,6 +997,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       "load average",
       `${loadBefore.map((l) => l.toFixed(1)).join(" ")} before, ${loadAfterDash.map((l) => l.toFixed(1)).join(" ")} after the dashboard queries`,
     ],
+    ["dry run", dryLine],
     ["Node.js", process.version],
     ["PostgreSQL", facts.version],
     ["machine", `${cpu.length} × ${cpu[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 1)} GB RAM, ${os.platform()} ${os.release()}`],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rangeInput } from "./metrics";
 
 /** Tools in our shape {name, description?, parameters}, or OpenAI's or Anthropic's; normalized on the server. */
 export const registerToolsInput = z.object({
@@ -10,3 +11,28 @@ export const validateCallInput = z.object({
   arguments: z.unknown(),
   toolVersion: z.string().max(100).optional(),
 });
+
+/** The schema to try: pasted (`parameters`) or a registered version of the tool. */
+const proposal = {
+  tool: z.string().min(1, "name the tool").max(200),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  version: z.string().min(1).max(100).optional(),
+};
+const oneProposal = (p: { parameters?: unknown; version?: string }) => (p.parameters === undefined) !== (p.version === undefined);
+const ONE_PROPOSAL = "send either `parameters` (the proposed JSON Schema) or `version` (a registered version), not both";
+
+/** tools.dryRun (API keys, e.g. CI): replay the newest calls of a range (default: the last 30 days) against a proposed schema. */
+export const dryRunInput = z
+  .object({
+    ...proposal,
+    range: rangeInput.optional(),
+    limit: z.number().int().min(1).max(100_000, "a dry run replays at most 100,000 calls").optional(),
+  })
+  .refine(oneProposal, ONE_PROPOSAL);
+
+const cursor = z.object({ timestamp: z.iso.datetime({ offset: true }), id: z.string().max(256) });
+
+/** One page of a dry run (the tool page replays page by page to show its progress). */
+export const dryRunPageInput = z
+  .object({ ...proposal, range: rangeInput, cursor: cursor.nullable().optional(), pageSize: z.number().int().min(1).max(5_000).optional() })
+  .refine(oneProposal, ONE_PROPOSAL);

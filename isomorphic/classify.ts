@@ -144,7 +144,7 @@ function isTypo(sent: string, candidate: string, d: number): boolean {
   return d <= Math.max(1, Math.floor(sent.length / 3)) && d < Math.min(sent.length, candidate.length);
 }
 
-function closeMatch(sent: string, candidates: string[]): string | undefined {
+export function closeMatch(sent: string, candidates: string[]): string | undefined {
   const ranked = candidates.map((candidate) => ({ candidate, d: distance(sent.toLowerCase(), candidate.toLowerCase()) }));
   const best = ranked.reduce<(typeof ranked)[number] | undefined>((a, b) => (!a || b.d < a.d ? b : a), undefined);
   return best && isTypo(sent, best.candidate, best.d) ? best.candidate : undefined;

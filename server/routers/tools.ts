@@ -1,4 +1,13 @@
-import { registerToolsInput, validateCallInput } from "../../contracts/tools";
+import { z } from "zod";
+import { rangeInput } from "../../contracts/metrics";
+import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
+import { isPlainObject } from "../../isomorphic/tool-schema";
+import { compareVersions } from "../../isomorphic/version-comparison";
+import { impactWindows } from "../domain/schema-change";
+import { suggestSchemaChanges } from "../domain/schema-suggestions";
+import { breakdown, totals } from "../services/metrics/rollups";
+import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
+import { failurePatterns } from "../services/tools/patterns";
 import { listTools, registerTools, validateCall } from "../services/tools/registry";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
@@ -20,4 +29,72 @@ export const toolsRouter = router({
       tools: await registerTools(ctx.project.id, input.tools),
     })),
   list: projectProcedure("viewer").query(({ ctx }) => listTools(ctx.project.id)),
+  /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
+  patterns: projectProcedure("viewer")
+    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .query(async ({ ctx, input }) => {
+      const versions = await listTools(ctx.project.id); // newest first per name
+      const latest = versions.find((v) => v.name === input.tool);
+      const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
+      const names = [...new Set(versions.map((v) => v.name))];
+      const patterns = await failurePatterns(ctx.project.id, input.tool, range, { names, parameters: latest?.parameters });
+      const parameters = latest && isPlainObject(latest.parameters) ? latest.parameters : undefined;
+      return {
+        version: latest?.version ?? null,
+        patterns,
+        /** what to change in the newest schema version, from these patterns and a lint of the schema */
+        suggestions: latest && parameters ? suggestSchemaChanges({ tool: input.tool, description: latest.description, parameters, patterns }) : [],
+      };
+    }),
+  /**
+   * Did the newest schema version help? The tool's invalid rate and each category's rate in equal
+   * windows before and after the version was first seen, with the model comparison's two-proportion test.
+   */
+  versionImpact: projectProcedure("viewer")
+    .input(z.object({ tool: z.string().min(1).max(200) }))
+    .query(async ({ ctx, input }) => {
+      const versions = (await listTools(ctx.project.id)).filter((v) => v.name === input.tool);
+      const windows = impactWindows(versions, new Date());
+      if (!windows) return null;
+      const scope = { tool: input.tool };
+      const counts = async (range: { from: Date; to: Date }) => {
+        const [all, categories] = await Promise.all([totals(ctx.project.id, range, scope), breakdown(ctx.project.id, range, "category", scope)]);
+        return {
+          all: [{ key: "all calls", invalid: all.invalid, total: all.calls }],
+          categories: categories.map((c) => ({ key: c.key, invalid: c.invalid, total: all.calls })),
+        };
+      };
+      const [before, after] = await Promise.all([counts(windows.before), counts(windows.after)]);
+      const [overall] = compareVersions(before.all, after.all);
+      return {
+        version: versions[0]!.version,
+        previousVersion: versions[1]!.version,
+        marker: windows.marker.toISOString(),
+        before: { from: windows.before.from.toISOString(), to: windows.before.to.toISOString() },
+        after: { from: windows.after.from.toISOString(), to: windows.after.to.toISOString() },
+        overall: overall!,
+        byCategory: compareVersions(before.categories, after.categories),
+      };
+    }),
+  /**
+   * CI: would this schema change refuse calls models already make? Replays the newest calls of the
+   * range (default: the last 30 days, at most 100,000) against it: fixed, broken, by category, with example ids.
+   */
+  dryRun: apiKeyProcedure("read").input(dryRunInput).mutation(({ ctx, input }) => {
+    const to = input.range ? new Date(input.range.to) : new Date();
+    const from = input.range ? new Date(input.range.from) : new Date(to.getTime() - 30 * 86_400_000);
+    return dryRun(ctx.project.id, input.tool, input, { from, to }, { limit: input.limit ?? DRY_RUN_MAX_CALLS });
+  }),
+  /** The tool page's dry run, one page at a time (admins): the page shows progress between pages. */
+  dryRunPage: projectProcedure("admin")
+    .input(dryRunPageInput)
+    .mutation(async ({ ctx, input }) => {
+      const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
+      const prepared = await prepareDryRun(ctx.project.id, input.tool, input);
+      const [page, total] = await Promise.all([
+        dryRunPage(ctx.project.id, input.tool, prepared, range, input.cursor ?? null, input.pageSize),
+        input.cursor ? null : dryRunTotal(ctx.project.id, input.tool, range),
+      ]);
+      return { ...page, total, limit: DRY_RUN_MAX_CALLS };
+    }),
 });

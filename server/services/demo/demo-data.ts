@@ -126,6 +126,28 @@ export const DEMO_TOOLS: DemoTool[] = [
 
 const TOOL_VERSIONS = new Map(DEMO_TOOLS.map((t) => [t.name, schemaVersion(t.parameters)]));
 
+/**
+ * The schema change the demo shows closing the loop: until this many days before `now` models
+ * often send getloan's loan number as a number (an extra LOAN_NUMBER_CONFUSION of its first
+ * attempts); then the loan number's description starts saying "digits, as a string", and that
+ * mistake falls back to the usual rate. Validation is the same, so is every verdict.
+ */
+export const SCHEMA_FIX_DAYS_AGO = 22;
+const LOAN_NUMBER_CONFUSION = 0.06;
+const getloanTool = LESSON_TOOLS[0]!;
+const getloanProperties = getloanTool.parameters.properties as Record<string, JsonObject>;
+export const DEMO_SCHEMA_FIX: DemoTool = {
+  ...getloanTool,
+  parameters: {
+    ...getloanTool.parameters,
+    properties: {
+      ...getloanProperties,
+      loannumber: { ...getloanProperties.loannumber, description: 'The loan number: 4 to 8 digits, as a string (for example "4471"), not a number.' },
+    },
+  },
+};
+const FIXED_VERSION = schemaVersion(DEMO_SCHEMA_FIX.parameters);
+
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness
 
@@ -513,7 +535,7 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
     const [inPrice, outPrice] = m.price;
     const inputTokens = 1400 + step * 380 + int(rng, 0, 200);
     const outputTokens = typeof call.arguments === "string" ? int(rng, 60, 160) : int(rng, 25, 110);
-    const known = TOOL_VERSIONS.get(call.tool);
+    const known = call.tool === DEMO_SCHEMA_FIX.name && at.daysAgo <= SCHEMA_FIX_DAYS_AGO ? FIXED_VERSION : TOOL_VERSIONS.get(call.tool);
     const invalidOutcome = verdict?.category === "not_allowed" || verdict?.message === ERROR_422;
     const event: ToolCallEvent = {
       id: `${runId}-${step}`,
@@ -538,19 +560,26 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
   for (const tool of tools) {
     const valid = VALID[tool]!(rng, ctx);
     let invalid = draw(`${m.key} first`, q);
+    // Before the schema fix, the loan number often goes out as a number (see SCHEMA_FIX_DAYS_AGO).
+    const confused = tool === DEMO_SCHEMA_FIX.name && at.daysAgo > SCHEMA_FIX_DAYS_AGO && !invalid && rng() < LOAN_NUMBER_CONFUSION;
+    invalid ||= confused;
     let previous: ToolCallEvent | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (!invalid) {
         emit({ tool, arguments: valid }, null, previous);
         break;
       }
-      const category = weighted(
-        rng,
-        categoriesFor(tool).map((c) => [c, CATEGORY_WEIGHTS[c] * (m.leans?.[c] ?? 1)] as const),
-      );
+      const asNumber = confused && attempt === 0;
+      const category: Category = asNumber
+        ? "wrong_type"
+        : weighted(
+            rng,
+            categoriesFor(tool).map((c) => [c, CATEGORY_WEIGHTS[c] * (m.leans?.[c] ?? 1)] as const),
+          );
       const says422 = category !== "not_allowed" && draw(`${m.key} 422`, m.error422 ?? 0);
       const message = category === "not_allowed" ? REFUND_POLICY_MESSAGE : says422 ? ERROR_422 : undefined;
-      previous = emit(corrupt(tool, valid, category, rng), { category, ...(message ? { message } : {}) }, previous);
+      const call = asNumber ? { tool, arguments: { ...valid, loannumber: Number(valid.loannumber) } } : corrupt(tool, valid, category, rng);
+      previous = emit(call, { category, ...(message ? { message } : {}) }, previous);
       invalid = says422 ? draw(`${m.key} after 422`, 1 - FIX_RATE.error422) : draw(`${m.key} after message`, 1 - FIX_RATE.goodMessage);
     }
   }

@@ -1,5 +1,7 @@
 import { MAX_EVENTS_PER_BATCH } from "../../../contracts/event";
-import { DEMO_TOOLS, generateDemoEvents, type DemoOptions } from "./demo-data";
+import { prisma } from "../../db/client";
+import { schemaVersion } from "../../domain/schema-version";
+import { DEMO_SCHEMA_FIX, DEMO_TOOLS, generateDemoEvents, SCHEMA_FIX_DAYS_AGO, type DemoOptions } from "./demo-data";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { registerTools } from "../tools/registry";
 
@@ -12,6 +14,19 @@ export type DemoLoadResult = { events: number; accepted: number; duplicates: num
  */
 export async function loadDemoData(projectId: string, options: DemoOptions): Promise<DemoLoadResult> {
   await registerTools(projectId, DEMO_TOOLS);
+  // The schemas as of the first demo day, and getloan's clearer description from SCHEMA_FIX_DAYS_AGO on
+  // (registered before the calls go in: ingestion checks each call against the newest version).
+  await registerTools(projectId, [DEMO_SCHEMA_FIX]);
+  const day = 86_400_000;
+  const now = options.now.getTime();
+  await prisma().toolDefinition.updateMany({
+    where: { projectId, OR: DEMO_TOOLS.map((t) => ({ name: t.name, version: schemaVersion(t.parameters) })) },
+    data: { firstSeenAt: new Date(now - Math.max(options.days ?? 30, SCHEMA_FIX_DAYS_AGO + 1) * day) },
+  });
+  await prisma().toolDefinition.updateMany({
+    where: { projectId, name: DEMO_SCHEMA_FIX.name, version: schemaVersion(DEMO_SCHEMA_FIX.parameters) },
+    data: { firstSeenAt: new Date(now - SCHEMA_FIX_DAYS_AGO * day) },
+  });
   const events = generateDemoEvents(options);
   const total: DemoLoadResult = { events: events.length, accepted: 0, duplicates: 0, rejected: 0 };
   for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH) {

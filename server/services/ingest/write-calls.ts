@@ -1,5 +1,6 @@
 import type { PoolClient } from "pg";
 import type { ToolCallEvent } from "../../../contracts/event";
+import { patternOf } from "../../domain/failure-patterns";
 import { recoveredSql } from "../rollups/tables";
 import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
 import { runOrderSql } from "../../domain/pairing";
@@ -40,6 +41,7 @@ const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
   ["cost_usd", "float8", (c) => c.event.usage?.costUsd ?? null],
   ["tool_version", "text", (c) => c.event.toolVersion ?? null],
   ["metadata", "jsonb", (c) => JSON.stringify(c.event.metadata ?? {})],
+  ["pattern", "text", (c) => patternOf({ ...c.event, ...c.verdict, violations: c.verdict.checked?.violations })],
 ];
 
 const names = COLUMNS.map(([name]) => `"${name}"`).join(", ");

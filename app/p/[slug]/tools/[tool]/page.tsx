@@ -11,7 +11,12 @@ import { RangePicker } from "@/components/dashboard/range-picker";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
 import { prettySchema } from "@/components/dashboard/schema-format";
 import { StatTile } from "@/components/dashboard/stat-tile";
+import { DryRunPanel } from "@/components/tools/dry-run-panel";
+import { PatternsTable } from "@/components/tools/patterns-table";
+import { SuggestionsList } from "@/components/tools/suggestions-list";
+import { VersionVerdict } from "@/components/tools/version-verdict";
 import { Badge, Card, PageHeader } from "@/components/ui";
+import { hasRole } from "@/contracts/roles";
 import { withParams } from "@/contracts/range";
 import { pageCaller, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
@@ -37,7 +42,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ToolPage({ params, searchParams }: Props) {
   const { slug, tool: segment } = await params;
   const tool = decode(segment);
-  const { project } = await requireProject(slug);
+  const { project, role } = await requireProject(slug);
   if (tool.length > 200) notFound(); // longer than any tool name the API accepts
   const query = await readParams(searchParams);
   const range = dashboardRange(query);
@@ -45,13 +50,15 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const input = { project: slug, range: apiRange(range), scope: { tool } };
   const byModel = query.by === "model";
 
-  const [totals, lines, categoryRows, categories, definitions, errors] = await Promise.all([
+  const [totals, lines, categoryRows, categories, definitions, errors, doctor, impact] = await Promise.all([
     api.metrics.totals(input),
     api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "none" }),
     api.metrics.series({ ...input, dimension: "category" }),
     api.metrics.breakdown({ ...input, dimension: "category" }),
     api.tools.list({ project: slug }),
     api.metrics.errors({ project: slug, range: apiRange(range), tool }),
+    api.tools.patterns({ project: slug, tool, range: apiRange(range) }),
+    api.tools.versionImpact({ project: slug, tool }),
   ]);
   const versions = definitions.filter((d) => d.name === tool); // newest first
   if (!versions.length && totals.current.calls === 0 && totals.previous.calls === 0) {
@@ -80,6 +87,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const [latest, ...earlier] = versions;
   const keep = rangeParams(query);
   const errorsHref = withParams(`/p/${project.slug}/errors`, keep, { tool });
+  const callHref = (id: string) => `/p/${project.slug}/calls/${encodeURIComponent(id)}`;
+  const patternFailures = doctor.patterns.reduce((sum, p) => sum + p.failures, 0);
 
   return (
     <>
@@ -216,6 +225,58 @@ export default async function ToolPage({ params, searchParams }: Props) {
             <p className="text-slate-500">No invalid calls in this range.</p>
           )}
         </Card>
+
+        <Card
+          title="Failure patterns"
+          description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}; corrected = followed by a corrected call`}
+        >
+          {doctor.patterns.length ? (
+            <PatternsTable patterns={doctor.patterns} callHref={callHref} />
+          ) : (
+            <p className="text-slate-500">No invalid calls in this range.</p>
+          )}
+        </Card>
+
+        <Card
+          title="Suggestions"
+          description="Changes to the schema and its descriptions, from the patterns above and a lint of the current version; deterministic rules, no language model"
+          actions={doctor.suggestions.length ? <Badge tone="indigo">{doctor.suggestions.length}</Badge> : undefined}
+        >
+          {doctor.suggestions.length ? (
+            <SuggestionsList suggestions={doctor.suggestions} callHref={callHref} canDryRun={hasRole(role, "admin")} />
+          ) : (
+            <p className="text-slate-500">
+              {latest ? "Nothing to suggest: no frequent pattern and a clean schema." : "Register a schema for this tool to get suggestions."}
+            </p>
+          )}
+        </Card>
+
+        {impact && (
+          <Card title="Did the schema change help?" description="The invalid rate before and after the newest schema version was first seen, per category">
+            <VersionVerdict impact={impact} />
+          </Card>
+        )}
+
+        {latest && (
+          <Card
+            title="Dry run"
+            description="Replay this tool's calls against a proposed schema before you ship it: which failures it fixes, which valid calls it would break"
+          >
+            {hasRole(role, "admin") ? (
+              <DryRunPanel
+                project={project.slug}
+                tool={tool}
+                versions={versions.map((v) => ({ version: v.version, firstSeenAt: v.firstSeenAt, parameters: v.parameters }))}
+                range={apiRange(range)}
+                callBase={`/p/${project.slug}/calls`}
+              />
+            ) : (
+              <p className="text-slate-500">
+                Admins can replay calls here; CI can call <code className="font-mono text-xs">tools.dryRun</code> with a read-scope API key.
+              </p>
+            )}
+          </Card>
+        )}
 
         <Card
           title="Schema"

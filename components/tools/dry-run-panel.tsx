@@ -1,0 +1,214 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../isomorphic/dry-run";
+import { prettySchema } from "../dashboard/schema-format";
+import { useTRPCClient } from "../trpc-provider";
+import { DRY_RUN_EVENT } from "./try-in-dry-run";
+import { Alert, Button, Select, Table, td, th } from "../ui";
+
+type Version = { version: string; firstSeenAt: string | Date; parameters: unknown };
+type Run = { tally: DryRunTally; total: number | null; done: boolean; stopped: boolean };
+
+const PAGE_SIZE = 2_000;
+
+/**
+ * Replays the tool's newest calls of the page's range against a proposed schema, page by page
+ * (each page one request, so the bar moves and the server stays responsive), with the shared
+ * classifier on the server: which invalid calls it would fix and which valid ones it would break.
+ */
+export function DryRunPanel({
+  project,
+  tool,
+  versions,
+  range,
+  callBase,
+}: {
+  project: string;
+  tool: string;
+  versions: Version[];
+  range: { from: string; to: string };
+  callBase: string;
+}) {
+  const client = useTRPCClient();
+  const [source, setSource] = useState<string>("edit");
+  const [text, setText] = useState(() => prettySchema(versions[0]?.parameters ?? { type: "object", properties: {} }));
+  const [run, setRun] = useState<Run | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const cancel = useRef(false);
+  const running = run !== null && !run.done;
+
+  // A suggestion's "Try in a dry run" hands its schema over.
+  useEffect(() => {
+    const take = (e: Event) => {
+      if (running) return;
+      setSource("edit");
+      setText(prettySchema((e as CustomEvent<unknown>).detail));
+      setRun(null);
+    };
+    window.addEventListener(DRY_RUN_EVENT, take);
+    return () => window.removeEventListener(DRY_RUN_EVENT, take);
+  }, [running]);
+
+  async function start() {
+    setError(null);
+    let proposal: { parameters: Record<string, unknown> } | { version: string };
+    if (source === "edit") {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("the schema must be a JSON object");
+        proposal = { parameters: parsed as Record<string, unknown> };
+      } catch (e) {
+        setError(`The proposed schema is not valid JSON: ${e instanceof Error ? e.message : String(e)}. Fix it and run again.`);
+        return;
+      }
+    } else proposal = { version: source };
+    cancel.current = false;
+    let state: Run = { tally: emptyTally(), total: null, done: false, stopped: false };
+    setRun(state);
+    let cursor: { timestamp: string; id: string } | null = null;
+    try {
+      do {
+        const page = await client.tools.dryRunPage.mutate({ project, tool, ...proposal, range, cursor, pageSize: PAGE_SIZE });
+        const tally = mergeTallies(state.tally, page.tally);
+        const atLimit = tally.scanned >= page.limit;
+        cursor = atLimit ? null : page.next;
+        state = { tally, total: state.total ?? page.total, done: !cursor || cancel.current, stopped: cancel.current };
+        setRun(state);
+      } while (cursor && !cancel.current);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setRun({ ...state, done: true, stopped: true });
+    }
+  }
+
+  const total = run?.total ?? 0;
+  const progress = run ? (total > 0 ? Math.min(1, run.tally.scanned / total) : run.done ? 1 : 0) : 0;
+  const callHref = (id: string) => `${callBase}/${encodeURIComponent(id)}`;
+
+  return (
+    <div className="scroll-mt-6 space-y-4" id="dry-run" data-testid="dry-run">
+      <div className="flex flex-wrap items-end gap-3">
+        <label className="text-xs font-medium text-slate-600">
+          Proposed schema
+          <Select className="mt-1 block w-72" value={source} onChange={(e) => setSource(e.target.value)} disabled={running} data-testid="dry-run-source">
+            <option value="edit">Edit the schema below</option>
+            {versions.map((v, i) => (
+              <option key={v.version} value={v.version}>
+                Version {v.version.slice(0, 7)}
+                {i === 0 ? " (current)" : ""} · {String(v.firstSeenAt).slice(0, 10)}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <Button onClick={start} disabled={running} data-testid="dry-run-start">
+          {running ? "Replaying…" : "Replay calls"}
+        </Button>
+        {running && (
+          <Button variant="secondary" onClick={() => (cancel.current = true)}>
+            Stop
+          </Button>
+        )}
+        <p className="text-xs text-slate-500">The newest calls of the range, up to 100,000, against the proposed schema.</p>
+      </div>
+      {source === "edit" && (
+        <textarea
+          aria-label="Proposed JSON Schema"
+          data-testid="dry-run-schema"
+          className="h-56 w-full rounded-md border border-slate-300 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+          spellCheck={false}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          disabled={running}
+        />
+      )}
+      {error && <Alert tone="error">{error}</Alert>}
+      {run && (
+        <div className="space-y-4">
+          <div>
+            <div className="mb-1 flex justify-between text-xs text-slate-600">
+              <span data-testid="dry-run-progress-text">
+                {run.tally.scanned.toLocaleString("en")} of {run.total === null ? "…" : total.toLocaleString("en")} calls replayed
+              </span>
+              <span>{run.done ? (run.stopped ? "stopped" : "done") : `${Math.round(progress * 100)}%`}</span>
+            </div>
+            <div
+              role="progressbar"
+              aria-label="Dry run progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(progress * 100)}
+              data-testid="dry-run-progress"
+              className="h-2 overflow-hidden rounded-full bg-slate-100"
+            >
+              <div className="h-full rounded-full bg-indigo-500 transition-[width]" style={{ width: `${progress * 100}%` }} />
+            </div>
+          </div>
+          {run.done && <DryRunResult tally={run.tally} callHref={callHref} />}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function DryRunResult({ tally, callHref }: { tally: DryRunTally; callHref: (id: string) => string }) {
+  const tiles: [string, number, string][] = [
+    ["Replayed", tally.scanned, "text-slate-900"],
+    ["Fixed: invalid → valid", tally.fixed, tally.fixed ? "text-emerald-700" : "text-slate-900"],
+    ["Broken: valid → invalid", tally.broken, tally.broken ? "text-red-700" : "text-slate-900"],
+    ["Still invalid", tally.stillInvalid, "text-slate-900"],
+  ];
+  const examples = (ids: string[]) =>
+    ids.map((id, i) => (
+      <Link key={id} href={callHref(id)} title={id} className="mr-2 font-medium text-indigo-700 hover:underline">
+        #{i + 1}
+      </Link>
+    ));
+  return (
+    <div className="space-y-4" data-testid="dry-run-result">
+      <Alert tone={tally.broken > 0 ? "warning" : "success"}>{summarizeDryRun(tally)}</Alert>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {tiles.map(([label, value, tone]) => (
+          <div key={label} className="rounded-md border border-slate-200 px-3 py-2">
+            <p className="text-xs text-slate-500">{label}</p>
+            <p className={`text-lg font-semibold tabular-nums ${tone}`} data-testid={`dry-run-${label.split(":")[0]!.toLowerCase().replace(/ /g, "-")}`}>
+              {value.toLocaleString("en")}
+            </p>
+          </div>
+        ))}
+      </div>
+      {tally.byCategory.length > 0 && (
+        <Table label="Dry run by category">
+          <thead>
+            <tr>
+              <th className={th}>Category</th>
+              <th className={`${th} text-right`}>Fixed</th>
+              <th className={`${th} text-right`}>Broken</th>
+              <th className={`${th} text-right`}>Still invalid</th>
+              <th className={th}>Examples</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {tally.byCategory
+              .slice()
+              .sort((a, b) => b.fixed + b.broken + b.stillInvalid - (a.fixed + a.broken + a.stillInvalid))
+              .map((c) => (
+                <tr key={c.category}>
+                  <td className={td}>{CATEGORY_LABELS[c.category as Category] ?? c.category}</td>
+                  <td className={`${td} text-right tabular-nums`}>{c.fixed.toLocaleString("en")}</td>
+                  <td className={`${td} text-right tabular-nums ${c.broken ? "text-red-700" : ""}`}>{c.broken.toLocaleString("en")}</td>
+                  <td className={`${td} text-right tabular-nums`}>{c.stillInvalid.toLocaleString("en")}</td>
+                  <td className={`${td} text-xs`}>
+                    {c.examples.broken.length > 0 && <span className="mr-2 text-red-700">broken: {examples(c.examples.broken)}</span>}
+                    {c.examples.fixed.length > 0 && <span className="text-emerald-700">fixed: {examples(c.examples.fixed)}</span>}
+                  </td>
+                </tr>
+              ))}
+          </tbody>
+        </Table>
+      )}
+    </div>
+  );
+}

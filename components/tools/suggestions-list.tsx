@@ -1,0 +1,56 @@
+import { Badge } from "../ui";
+import { SchemaDiff } from "./schema-diff";
+import { Ticks } from "./ticks";
+import { TryInDryRun } from "./try-in-dry-run";
+import type { SuggestionRow } from "./types";
+
+/** The schema doctor's suggestions: evidence, the change in words and as a diff of the tool. */
+export function SuggestionsList({
+  suggestions,
+  callHref,
+  canDryRun,
+}: {
+  suggestions: SuggestionRow[];
+  callHref: (id: string) => string;
+  /** the page has a dry-run panel (admins): each suggestion with a schema change can be tried there */
+  canDryRun: boolean;
+}) {
+  return (
+    <ol className="space-y-4" data-testid="suggestions">
+      {suggestions.map((s) => (
+        <li key={s.id} className="rounded-md border border-slate-200 p-4" data-testid="suggestion" data-kind={s.kind}>
+          <div className="flex items-start justify-between gap-3">
+            <h3 className="font-medium text-slate-900">
+              <Ticks text={s.title} />
+            </h3>
+            {s.source === "calls" ? <Badge tone="amber">{s.failures.toLocaleString("en")} failed calls</Badge> : <Badge>schema lint</Badge>}
+          </div>
+          <p className="mt-1 text-slate-600">
+            <Ticks text={s.evidence} />
+            {s.examples.length > 0 && (
+              <span className="ml-1 text-xs">
+                e.g.{" "}
+                {s.examples.map((id, i) => (
+                  <a key={id} href={callHref(id)} className="mr-1.5 font-medium text-indigo-700 hover:underline">
+                    call {i + 1}
+                  </a>
+                ))}
+              </span>
+            )}
+          </p>
+          <p className="mt-2 text-slate-800">
+            <Ticks text={s.change} />
+          </p>
+          <div className="mt-3">
+            <SchemaDiff before={s.before} after={s.after} />
+          </div>
+          {canDryRun && JSON.stringify(s.before.parameters) !== JSON.stringify(s.after.parameters) && (
+            <div className="mt-3 flex justify-end">
+              <TryInDryRun parameters={s.after.parameters} />
+            </div>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

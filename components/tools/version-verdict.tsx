@@ -1,0 +1,75 @@
+import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import type { VersionComparison } from "../../isomorphic/version-comparison";
+import { formatPp, formatPValue, formatRate, formatUtc } from "../dashboard/format";
+import { Alert, Badge, Table, td, th } from "../ui";
+
+export type VersionImpact = {
+  version: string;
+  previousVersion: string;
+  marker: string;
+  before: { from: string; to: string };
+  after: { from: string; to: string };
+  overall: VersionComparison;
+  byCategory: VersionComparison[];
+};
+
+const TONE = { better: "green", worse: "red", "no clear difference": "slate", "insufficient data": "amber" } as const;
+
+function headline(impact: VersionImpact) {
+  const { verdict, a, b } = impact.overall;
+  const rates = `invalid rate ${formatRate(a.rate)} before, ${formatRate(b.rate)} after`;
+  switch (verdict) {
+    case "better":
+      return { tone: "success" as const, text: `The change helped: ${rates}, a clear drop (two-proportion test).` };
+    case "worse":
+      return { tone: "error" as const, text: `The change made things worse: ${rates}, a clear rise (two-proportion test).` };
+    case "no clear difference":
+      return { tone: "info" as const, text: `No clear difference yet: ${rates}; the test cannot tell them apart.` };
+    default:
+      return { tone: "warning" as const, text: `Too few calls to tell yet: ${rates}.` };
+  }
+}
+
+/** Before/after the newest schema version: overall and per category, with the model comparison's verdicts. */
+export function VersionVerdict({ impact }: { impact: VersionImpact }) {
+  const head = headline(impact);
+  const days = (r: { from: string; to: string }) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / 3_600_000 / 24);
+  return (
+    <div className="space-y-4" data-testid="version-verdict" data-verdict={impact.overall.verdict}>
+      <Alert tone={head.tone}>{head.text}</Alert>
+      <p className="text-xs text-slate-500">
+        Version <span className="font-mono">{impact.version.slice(0, 7)}</span> replaced <span className="font-mono">{impact.previousVersion.slice(0, 7)}</span>{" "}
+        on {formatUtc(impact.marker)}; compared: {days(impact.before)} days before against {days(impact.after)} days after (
+        {impact.overall.a.n.toLocaleString("en")} and {impact.overall.b.n.toLocaleString("en")} calls).
+      </p>
+      {impact.byCategory.length > 0 && (
+        <Table label="Categories before and after the schema change">
+          <thead>
+            <tr>
+              <th className={th}>Category</th>
+              <th className={`${th} text-right`}>Before</th>
+              <th className={`${th} text-right`}>After</th>
+              <th className={`${th} text-right`}>Change</th>
+              <th className={`${th} text-right`}>p-value</th>
+              <th className={th}>Verdict</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {impact.byCategory.map((c) => (
+              <tr key={c.key}>
+                <td className={td}>{CATEGORY_LABELS[c.key as Category] ?? c.key}</td>
+                <td className={`${td} text-right tabular-nums`}>{formatRate(c.a.rate)}</td>
+                <td className={`${td} text-right tabular-nums`}>{formatRate(c.b.rate)}</td>
+                <td className={`${td} text-right tabular-nums`}>{formatPp(c.diff)}</td>
+                <td className={`${td} text-right tabular-nums`}>{formatPValue(c.pValue)}</td>
+                <td className={td}>
+                  <Badge tone={TONE[c.verdict]}>{c.verdict}</Badge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { classifyCall, registryFrom } from "../../isomorphic/classify";
+import { daysOf, decodePattern, describePattern, groupPatterns, patternOf, schemaAt } from "./failure-patterns";
+
+const parameters = {
+  type: "object",
+  properties: {
+    loannumber: { type: "string", pattern: "^[0-9]+$", minLength: 4 },
+    channel: { type: "string", enum: ["email", "sms"] },
+    items: { type: "array", items: { type: "object", properties: { qty: { type: "integer" } }, required: ["qty"] } },
+  },
+  required: ["loannumber"],
+  additionalProperties: false,
+};
+const registry = registryFrom([{ name: "getloan", version: "v1", parameters }]);
+
+function patternFor(tool: string, args: unknown) {
+  const verdict = classifyCall({ tool, arguments: args, registry });
+  const key = patternOf({ tool, arguments: args, valid: verdict.valid, category: verdict.category ?? null, violations: verdict.violations });
+  return key === null ? null : decodePattern(key);
+}
+
+describe("patternOf", () => {
+  it("is null for a valid call", () => {
+    expect(patternFor("getloan", { loannumber: "4471" })).toBeNull();
+  });
+
+  it("keeps the kind of value sent, per category", () => {
+    expect(patternFor("getloan", { loannumber: 4471 })).toEqual({ category: "wrong_type", path: "loannumber", kind: "integer" });
+    expect(patternFor("getloan", { loannumber: "4471", channel: "letter" })).toEqual({ category: "invalid_choice", path: "channel", kind: '"letter"' });
+    expect(patternFor("getloan", { loannumber: "12" })).toEqual({ category: "out_of_range", path: "loannumber", kind: "minLength" });
+    expect(patternFor("get_loan", { loannumber: "4471" })).toEqual({ category: "unknown_tool", path: "", kind: "get_loan" });
+    expect(patternFor("getloan", {})).toEqual({ category: "missing_argument", path: "loannumber", kind: "" });
+    expect(patternFor("getloan", { loannumber: "4471", name: "x" })).toEqual({ category: "extra_argument", path: "name", kind: "" });
+    expect(patternFor("getloan", "{loannumber: 4471")).toEqual({ category: "malformed_arguments", path: "", kind: "" });
+  });
+
+  it("puts every element of an array in one place, and reads raw JSON text", () => {
+    expect(patternFor("getloan", { loannumber: "4471", items: [{ qty: 1 }, { qty: "2" }] })).toEqual({
+      category: "wrong_type",
+      path: "items[].qty",
+      kind: "string",
+    });
+    expect(patternFor("getloan", '{"loannumber": 4471}')).toEqual({ category: "wrong_type", path: "loannumber", kind: "integer" });
+  });
+
+  it("has no path when the harness's category is not the one Toolgate found (a policy refusal)", () => {
+    const verdict = classifyCall({ tool: "getloan", arguments: { loannumber: "4471" }, registry });
+    expect(patternOf({ tool: "getloan", arguments: {}, valid: false, category: "not_allowed", violations: verdict.violations })).toBe("not_allowed\t\t");
+  });
+
+  it("keeps a long value out of the key", () => {
+    expect(patternFor("getloan", { loannumber: "4471", channel: "x".repeat(80) })?.kind).toBe("long string");
+  });
+});
+
+describe("describePattern", () => {
+  it("reads the expected type and the allowed values from the schema", () => {
+    expect(describePattern({ category: "wrong_type", path: "loannumber", kind: "integer" }, parameters)).toBe(
+      "`loannumber`: a whole number where a string is required",
+    );
+    expect(describePattern({ category: "invalid_choice", path: "channel", kind: '"letter"' }, parameters)).toBe('`channel`: "letter" is not one of email, sms');
+    expect(describePattern({ category: "unknown_tool", path: "", kind: "get_loan" })).toBe("name `get_loan` is not a registered tool");
+    expect(schemaAt(parameters, "items[].qty")).toEqual({ type: "integer" });
+  });
+});
+
+describe("groupPatterns", () => {
+  it("sums days into patterns with share, recovery and a trend, largest first", () => {
+    const days = daysOf(new Date("2026-11-01T06:00:00Z"), new Date("2026-11-03T00:00:00Z"));
+    expect(days).toEqual(["2026-11-01T00:00:00.000Z", "2026-11-02T00:00:00.000Z"]);
+    const a = "wrong_type\tloannumber\tinteger";
+    const b = "missing_argument\tloannumber\t";
+    const patterns = groupPatterns(
+      [
+        { pattern: b, day: days[0]!, failures: 1, corrected: 0 },
+        { pattern: a, day: days[0]!, failures: 2, corrected: 2 },
+        { pattern: a, day: days[1]!, failures: 4, corrected: 1 },
+      ],
+      days,
+      parameters,
+    );
+    expect(patterns.map((p) => [p.key, p.failures, p.corrected, p.trend, p.share, p.recoveryRate])).toEqual([
+      [a, 6, 3, [2, 4], 6 / 7, 0.5],
+      [b, 1, 0, [1, 0], 1 / 7, 0],
+    ]);
+  });
+});

@@ -1,0 +1,421 @@
+// Suggestions for a tool's schema and descriptions: deterministic rules over its failure patterns
+// (what models got wrong, how often) and a static lint of the schema. Each suggestion carries its
+// evidence, the change in words (with its trade-off) and the tool before and after the change,
+// for a diff. No language model. Pure: no I/O.
+
+import { closeMatch } from "../../isomorphic/classify";
+import { parsePath } from "../../isomorphic/json-path";
+import { isPlainObject, type JsonObject } from "../../isomorphic/tool-schema";
+import { schemaAt, type FailurePattern } from "./failure-patterns";
+
+export type SuggestionKind =
+  | "digits_as_string"
+  | "state_type"
+  | "name_enum_values"
+  | "alias_name"
+  | "state_limit"
+  | "missing_required"
+  | "extra_argument"
+  | "undescribed_parameter"
+  | "enum_unexplained"
+  | "limit_unstated"
+  | "nested_additional_properties";
+
+export type ToolText = { description: string; parameters: JsonObject };
+
+export type Suggestion = {
+  id: string;
+  kind: SuggestionKind;
+  /** from the calls (patterns), or from the schema alone (lint) */
+  source: "calls" | "lint";
+  path: string;
+  title: string;
+  /** what was seen: counts, values, share of the tool's failures */
+  evidence: string;
+  /** the change proposed, in words, with its alternative or trade-off */
+  change: string;
+  /** failures the suggestion addresses (0 for lint) */
+  failures: number;
+  examples: string[];
+  before: ToolText;
+  after: ToolText;
+};
+
+/** A pattern needs this many failures before a suggestion is made from it. */
+export const MIN_FAILURES = 3;
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+const times = (n: number) => `${n.toLocaleString("en")} time${n === 1 ? "" : "s"}`;
+const code = (text: string) => `\`${text}\``;
+
+/** A copy of the tool with the subschema at `path` (or the tool itself for "") changed by `edit`. */
+function edited(tool: ToolText, path: string, edit: (schema: JsonObject) => void): ToolText {
+  const copy = structuredClone(tool);
+  if (path === "") {
+    edit(copy.parameters);
+    return copy;
+  }
+  const target = schemaAt(copy.parameters, path);
+  if (target) edit(target);
+  return copy;
+}
+
+function appendSentence(text: unknown, sentence: string): string {
+  const base = typeof text === "string" ? text.trim() : "";
+  return base ? `${/[.!?]$/.test(base) ? base : `${base}.`} ${sentence}` : sentence;
+}
+
+const describe = (sentence: string) => (schema: JsonObject) => {
+  schema.description = appendSentence(schema.description, sentence);
+};
+
+const descriptionOf = (schema: JsonObject | undefined) => (typeof schema?.description === "string" ? schema.description : "");
+const types = (schema: JsonObject | undefined): string[] => [schema?.type ?? []].flat().map(String);
+
+/** The parent object schema and the property name of a path (`slot.time` → slot's schema, "time"). */
+function parentOf(parameters: JsonObject, path: string): { parent: JsonObject | undefined; name: string; parentPath: string } | undefined {
+  const segments = parsePath(path.replace(/\[\]/g, "[0]"));
+  const name = segments?.[segments.length - 1];
+  if (!segments || typeof name !== "string") return undefined;
+  const parentPath = path.slice(0, Math.max(0, path.length - name.length - 1));
+  return { parent: parentPath ? schemaAt(parameters, parentPath) : parameters, name, parentPath };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits in words
+
+const WORDS_FOR_FORMAT: Record<string, string> = {
+  date: "a date as YYYY-MM-DD",
+  "date-time": "a date and time such as 2026-10-02T09:30:00Z",
+  time: "a time such as 09:30:00Z",
+  email: "an email address",
+  uri: "a full URL",
+  uuid: "a UUID",
+};
+
+/** The limits a schema sets, as words a model can follow, and the numbers they need stated. */
+export function limitsOf(schema: JsonObject): { words: string; numbers: number[]; keyword: string }[] {
+  const n = (v: unknown) => (typeof v === "number" ? v : undefined);
+  const limits: { words: string; numbers: number[]; keyword: string }[] = [];
+  const [minL, maxL] = [n(schema.minLength), n(schema.maxLength)];
+  if (minL !== undefined || maxL !== undefined) {
+    const words =
+      minL !== undefined && maxL !== undefined
+        ? `${minL} to ${maxL} characters`
+        : minL !== undefined
+          ? `at least ${minL} characters`
+          : `at most ${maxL} characters`;
+    limits.push({ words, numbers: [minL, maxL].filter((x): x is number => x !== undefined), keyword: "length" });
+  }
+  const low = n(schema.minimum) ?? n(schema.exclusiveMinimum);
+  const high = n(schema.maximum) ?? n(schema.exclusiveMaximum);
+  if (low !== undefined || high !== undefined) {
+    const lowWords = n(schema.minimum) !== undefined ? `at least ${low}` : low !== undefined ? `more than ${low}` : "";
+    const highWords = n(schema.maximum) !== undefined ? `at most ${high}` : high !== undefined ? `less than ${high}` : "";
+    limits.push({
+      words: [lowWords, highWords].filter(Boolean).join(" and "),
+      numbers: [low, high].filter((x): x is number => x !== undefined),
+      keyword: "range",
+    });
+  }
+  const [minI, maxI] = [n(schema.minItems), n(schema.maxItems)];
+  if (minI !== undefined || maxI !== undefined) {
+    const words =
+      minI !== undefined && maxI !== undefined ? `${minI} to ${maxI} items` : minI !== undefined ? `at least ${minI} items` : `at most ${maxI} items`;
+    limits.push({ words, numbers: [minI, maxI].filter((x): x is number => x !== undefined), keyword: "items" });
+  }
+  if (schema.uniqueItems === true) limits.push({ words: "no item twice", numbers: [], keyword: "uniqueItems" });
+  if (typeof schema.pattern === "string") limits.push({ words: patternWords(schema.pattern), numbers: [], keyword: "pattern" });
+  if (typeof schema.format === "string")
+    limits.push({ words: WORDS_FOR_FORMAT[schema.format] ?? `in ${schema.format} format`, numbers: [], keyword: "format" });
+  return limits;
+}
+
+function patternWords(pattern: string): string {
+  if (/^\^\[0-9\]\+\$$|^\^\\d\+\$$/.test(pattern)) return "digits only";
+  return `matching the pattern ${pattern}`;
+}
+
+const KEYWORD_LIMIT: Record<string, string> = {
+  minLength: "length",
+  maxLength: "length",
+  minimum: "range",
+  maximum: "range",
+  exclusiveMinimum: "range",
+  exclusiveMaximum: "range",
+  minItems: "items",
+  maxItems: "items",
+  uniqueItems: "uniqueItems",
+  pattern: "pattern",
+  format: "format",
+};
+
+/** Whether a description already states a limit: its numbers, or for a pattern or format some words about it. */
+function stated(description: string, limit: { words: string; numbers: number[]; keyword: string }): boolean {
+  const text = description.toLowerCase();
+  if (limit.numbers.length) return limit.numbers.every((x) => new RegExp(`(^|[^0-9.])${String(x).replace(".", "\\.")}([^0-9]|$)`).test(text));
+  switch (limit.keyword) {
+    case "pattern":
+      return /digit|pattern|format|e\.g\.|for example|such as|hh:mm|yyyy/.test(text);
+    case "format":
+      return /format|yyyy|iso|e\.g\.|for example|such as|address|url|uuid/.test(text);
+    case "uniqueItems":
+      return /twice|duplicate|unique|repeat/.test(text);
+    default:
+      return text.includes(limit.words.toLowerCase());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// From the failure patterns
+
+type Context = { tool: string; text: ToolText; patterns: FailurePattern[] };
+
+function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
+  const suggestions: Suggestion[] = [];
+  const base = (p: { failures: number; examples: string[] }) => ({ source: "calls" as const, failures: p.failures, examples: p.examples, before: text });
+  const seen = (p: FailurePattern) => `sent ${times(p.failures)} (${percent(p.share)} of the tool's failures)`;
+  const frequent = patterns.filter((p) => p.failures >= MIN_FAILURES);
+
+  for (const p of frequent.filter((p) => p.category === "wrong_type" && p.path)) {
+    const schema = schemaAt(text.parameters, p.path);
+    if (!schema) continue;
+    const wanted = types(schema);
+    const description = descriptionOf(schema);
+    const numberForString = wanted.length === 1 && wanted[0] === "string" && (p.kind === "integer" || p.kind === "number");
+    if (numberForString) {
+      const digits = typeof schema.pattern === "string" && /\[0-9\]|\\d/.test(schema.pattern);
+      if (/as a string|in quotes|quoted/i.test(description)) continue;
+      const example = digits ? ' (for example "4471")' : "";
+      suggestions.push({
+        ...base(p),
+        id: `digits_as_string:${p.path}`,
+        kind: "digits_as_string",
+        path: p.path,
+        title: `Say that ${code(p.path)} is ${digits ? "digits" : "text"}, as a string`,
+        evidence: `A number instead of a string at ${code(p.path)}: ${seen(p)}.`,
+        change: `Add "${digits ? "Digits, as a string" : "Text, as a string"}${example}" to the description of ${code(p.path)}. Alternative: accept both types (type ["string", "integer"]) and convert in the tool — fewer refusals, but leading zeros are lost and every consumer must handle two types.`,
+        after: edited(text, p.path, describe(`${digits ? "Digits" : "Text"}, as a string${example}; not a number.`)),
+      });
+      continue;
+    }
+    const words = wanted.map(
+      (t) => ({ string: "a string", integer: "a whole number", number: "a number", boolean: "true or false", array: "an array", object: "an object" })[t] ?? t,
+    );
+    if (!wanted.length || wanted.some((t) => description.toLowerCase().includes(t === "boolean" ? "true or false" : t))) continue;
+    suggestions.push({
+      ...base(p),
+      id: `state_type:${p.path}`,
+      kind: "state_type",
+      path: p.path,
+      title: `Name the type of ${code(p.path)} in its description`,
+      evidence: `${p.label}: ${seen(p)}.`,
+      change: `Say "${words.join(" or ")}" in the description of ${code(p.path)}; models read descriptions more closely than types.`,
+      after: edited(text, p.path, describe(`Send ${words.join(" or ")}.`)),
+    });
+  }
+
+  // Values outside an enum, per path: near misses (case, plural, typo) and other words the model uses.
+  const choices = new Map<string, FailurePattern[]>();
+  for (const p of patterns.filter((p) => p.category === "invalid_choice" && p.path)) choices.set(p.path, [...(choices.get(p.path) ?? []), p]);
+  for (const [path, group] of choices) {
+    const failures = group.reduce((s, p) => s + p.failures, 0);
+    const schema = schemaAt(text.parameters, path);
+    const allowed = Array.isArray(schema?.enum) ? schema.enum.filter((v): v is string => typeof v === "string") : [];
+    if (failures < MIN_FAILURES || !schema || !allowed.length) continue;
+    const description = descriptionOf(schema);
+    if (allowed.every((v) => description.includes(v))) continue;
+    const sent = group.map((p) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(p.kind);
+      } catch {
+        value = p.kind;
+      }
+      const v = String(value);
+      const relation = allowed.find((a) => a.toLowerCase() === v.toLowerCase())
+        ? "other case"
+        : allowed.find((a) => a === v.replace(/e?s$/, "") || `${a}s` === v)
+          ? "plural"
+          : closeMatch(v, allowed)
+            ? `typo of ${closeMatch(v, allowed)}`
+            : "another word";
+      return `${JSON.stringify(v)} ×${p.failures} (${relation})`;
+    });
+    const near = sent.some((s) => !s.endsWith("(another word)"));
+    suggestions.push({
+      ...base({ failures, examples: group.flatMap((p) => p.examples).slice(0, 3) }),
+      id: `name_enum_values:${path}`,
+      kind: "name_enum_values",
+      path,
+      title: `Name the allowed values of ${code(path)} in its description`,
+      evidence: `Values outside ${allowed.join(", ")} at ${code(path)}: ${sent.join(", ")}.`,
+      change: `List the values in the description of ${code(path)}.${near ? " For the near misses, the harness could also normalise (lower-case, singular) before validating — at the cost of accepting what the schema says is wrong." : " When one of these words means an allowed value, say which in the description."}`,
+      after: edited(text, path, describe(`One of: ${allowed.join(", ")}.`)),
+    });
+  }
+
+  // Names the model misspells for this tool.
+  const aliases = frequent.filter((p) => p.category === "unknown_tool" && p.kind && p.kind !== tool);
+  if (aliases.length) {
+    const failures = aliases.reduce((s, p) => s + p.failures, 0);
+    suggestions.push({
+      ...base({ failures, examples: aliases.flatMap((p) => p.examples).slice(0, 3) }),
+      id: "alias_name",
+      kind: "alias_name",
+      path: "",
+      title: `Accept ${aliases.map((p) => code(p.kind)).join(", ")} as ${aliases.length > 1 ? "aliases" : "an alias"} of ${code(tool)}`,
+      evidence:
+        aliases.map((p) => `${code(p.kind)} ×${p.failures}`).join(", ") + ` (${percent(aliases.reduce((s, p) => s + p.share, 0))} of the tool's failures).`,
+      change: `Route ${aliases.length > 1 ? "these names" : "this name"} to ${tool} in the harness, or rename the tool to the spelling models use (e.g. ${code(aliases[0]!.kind)}) and keep the old name as the alias. Saying the exact name in the description also helps.`,
+      after: { ...text, description: appendSentence(text.description, `Call this tool exactly as "${tool}".`) },
+    });
+  }
+
+  for (const p of frequent.filter((p) => p.category === "out_of_range" && p.path)) {
+    const schema = schemaAt(text.parameters, p.path);
+    const family = KEYWORD_LIMIT[p.kind];
+    const limit = schema && limitsOf(schema).find((l) => l.keyword === family);
+    if (!schema || !limit || stated(descriptionOf(schema), limit)) continue;
+    suggestions.push({
+      ...base(p),
+      id: `state_limit:${p.path}:${family}`,
+      kind: "state_limit",
+      path: p.path,
+      title: `State the limit of ${code(p.path)}: ${limit.words}`,
+      evidence: `${p.label}: ${seen(p)}; the description does not say ${limit.words}.`,
+      change: `Add "${limit.words}" to the description of ${code(p.path)}. If the limit is not a real one, widen it instead (a dry run shows which calls that would let through).`,
+      after: edited(text, p.path, describe(`${limit.words[0]!.toUpperCase()}${limit.words.slice(1)}.`)),
+    });
+  }
+
+  for (const p of frequent.filter((p) => p.category === "missing_argument" && p.path)) {
+    const schema = schemaAt(text.parameters, p.path);
+    if (/required|always send|must send/i.test(descriptionOf(schema))) continue;
+    suggestions.push({
+      ...base(p),
+      id: `missing_required:${p.path}`,
+      kind: "missing_required",
+      path: p.path,
+      title: `Make ${code(p.path)} optional with a default, or say it is required`,
+      evidence: `${code(p.path)} left out ${times(p.failures)} (${percent(p.share)} of the tool's failures).`,
+      change: `If most calls would use one value, give ${code(p.path)} a default and drop it from "required". Otherwise start its description with "Required:" and say where the value comes from.`,
+      after: schema
+        ? edited(text, p.path, (s) => (s.description = `Required: ${descriptionOf(s) || `the ${parentOf(text.parameters, p.path)?.name ?? p.path}`}`))
+        : text,
+    });
+  }
+
+  for (const p of frequent.filter((p) => p.category === "extra_argument" && p.path)) {
+    const place = parentOf(text.parameters, p.path);
+    if (!place?.parent) continue;
+    suggestions.push({
+      ...base(p),
+      id: `extra_argument:${p.path}`,
+      kind: "extra_argument",
+      path: p.path,
+      title: `Models keep sending ${code(p.path)}: does ${code(tool)} lack it?`,
+      evidence: `${code(p.path)} sent ${times(p.failures)} though the schema has no such argument (${percent(p.share)} of the tool's failures).`,
+      change: `If the tool could use it, add ${code(place.name)} to the schema (as below, with its type). If not, say in the description what the tool does not take, e.g. "Takes only ${Object.keys(isPlainObject(place.parent.properties) ? place.parent.properties : {}).join(", ")}."`,
+      after: edited(text, place.parentPath, (s) => {
+        s.properties = { ...(isPlainObject(s.properties) ? s.properties : {}), [place.name]: { description: `(what ${place.name} means to this tool)` } };
+      }),
+    });
+  }
+  return suggestions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static lint of the schema
+
+function walkProperties(schema: JsonObject, path: string, visit: (schema: JsonObject, path: string, nested: boolean) => void) {
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  for (const [name, child] of Object.entries(properties)) {
+    if (!isPlainObject(child)) continue;
+    const at = path ? `${path}.${name}` : name;
+    visit(child, at, path !== "");
+    walkProperties(child, at, visit);
+    if (isPlainObject(child.items)) {
+      visit(child.items, `${at}[]`, true);
+      walkProperties(child.items, `${at}[]`, visit);
+    }
+  }
+}
+
+function lint(text: ToolText): Suggestion[] {
+  const suggestions: Suggestion[] = [];
+  const base = { source: "lint" as const, failures: 0, examples: [], before: text };
+  walkProperties(text.parameters, "", (schema, path) => {
+    const isItem = path.endsWith("[]");
+    const description = descriptionOf(schema);
+    if (!isItem && !description) {
+      suggestions.push({
+        ...base,
+        id: `undescribed_parameter:${path}`,
+        kind: "undescribed_parameter",
+        path,
+        title: `Describe ${code(path)}`,
+        evidence: `${code(path)} has no description: the model has only its name${types(schema).length ? ` and type (${types(schema).join(", ")})` : ""} to go on.`,
+        change: `Say what ${code(path)} is for, where its value comes from and, if it is optional, what happens without it.`,
+        after: edited(text, path, (s) => (s.description = `(what ${path} is for and where its value comes from)`)),
+      });
+    }
+    const values = Array.isArray(schema.enum) ? schema.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))) : [];
+    // An enum inside an array is explained by the array's description.
+    const explainedBy = isItem ? `${description} ${descriptionOf(schemaAt(text.parameters, path.slice(0, -2)))}` : description;
+    if (values.length && !values.every((v) => explainedBy.includes(v))) {
+      const at = isItem ? path.slice(0, -2) : path;
+      suggestions.push({
+        ...base,
+        id: `enum_unexplained:${path}`,
+        kind: "enum_unexplained",
+        path: at,
+        title: `Explain the values of ${code(at)}`,
+        evidence: `${code(at)} allows ${values.join(", ")}, but its description ${explainedBy.trim() ? "does not name them all" : "is empty"}.`,
+        change: `Name the values and when to use each; models guess synonyms (e.g. "pending" for "open") when they only see a type.`,
+        after: edited(text, at, describe(`${isItem ? "Each item is one" : "One"} of: ${values.join(", ")}.`)),
+      });
+    }
+    for (const limit of limitsOf(schema)) {
+      if (stated(explainedBy, limit)) continue;
+      const at = isItem ? path.slice(0, -2) : path;
+      suggestions.push({
+        ...base,
+        id: `limit_unstated:${path}:${limit.keyword}`,
+        kind: "limit_unstated",
+        path: at,
+        title: `State the limit of ${code(path)} in words: ${limit.words}`,
+        evidence: `The schema enforces ${limit.words} at ${code(path)}; the description does not say so.`,
+        change: `Add "${limit.words}" to the description of ${code(at)}: a limit the model cannot see is one it will break.`,
+        after: edited(text, at, describe(`${isItem ? "Each item: " : ""}${limit.words[0]!.toUpperCase()}${limit.words.slice(1)}.`)),
+      });
+    }
+  });
+  walkProperties(text.parameters, "", (schema, path) => {
+    if (!(types(schema).includes("object") || isPlainObject(schema.properties)) || "additionalProperties" in schema || "unevaluatedProperties" in schema)
+      return;
+    suggestions.push({
+      ...base,
+      id: `nested_additional_properties:${path}`,
+      kind: "nested_additional_properties",
+      path,
+      title: `Say whether ${code(path)} takes other keys`,
+      evidence: `${code(path)} is an object without "additionalProperties": keys the model invents there are accepted silently.`,
+      change: `Set "additionalProperties": false so that an invented key is refused with a message naming the allowed ones; or true (or a schema) when free keys are intended — then say so in the description.`,
+      after: edited(text, path, (s) => (s.additionalProperties = false)),
+    });
+  });
+  return suggestions;
+}
+
+/**
+ * Suggestions for one tool: from its failure patterns first (most failures first), then the lint
+ * of its schema, without a lint finding that a suggestion from the calls already covers.
+ */
+export function suggestSchemaChanges(input: { tool: string; description: string; parameters: JsonObject; patterns: FailurePattern[] }): Suggestion[] {
+  const text: ToolText = { description: input.description, parameters: input.parameters };
+  const fromCalls = fromPatterns({ tool: input.tool, text, patterns: input.patterns }).sort((a, b) => b.failures - a.failures || (a.id < b.id ? -1 : 1));
+  const covered = new Set(fromCalls.map((s) => s.path));
+  const linted = lint(text).filter((s) => !(covered.has(s.path) && (s.kind === "limit_unstated" || s.kind === "enum_unexplained")));
+  return [...fromCalls, ...linted];
+}

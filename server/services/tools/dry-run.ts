@@ -1,0 +1,134 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { classifyCall, type ToolRegistry } from "../../../isomorphic/classify";
+import { addCall, emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../../isomorphic/dry-run";
+import { checkJsonSchema } from "../../../isomorphic/tool-schema";
+import { invalid, notFound } from "../../domain/errors";
+import { schemaVersion } from "../../domain/schema-version";
+import { pool } from "../../db/client";
+import { totals } from "../metrics/rollups";
+import { loadToolVersions, registryResolver } from "./registry";
+
+/** At most this many calls are replayed per dry run (the newest of the range). */
+export const DRY_RUN_MAX_CALLS = 100_000;
+export const DRY_RUN_PAGE = 2_000;
+/** A dry run through the API stops after this long and says how far it got. */
+export const DRY_RUN_MAX_MS = 30_000;
+
+export type Range = { from: Date; to: Date };
+export type Cursor = { timestamp: string; id: string };
+export type Proposal = { parameters?: unknown; version?: string };
+
+/** What a dry run needs once: the proposed schema as a registry, and the registry calls were checked against. */
+export async function prepareDryRun(projectId: string, tool: string, proposal: Proposal) {
+  const versions = await loadToolVersions(projectId);
+  let parameters = proposal.parameters;
+  if (proposal.version !== undefined) {
+    const named = versions.find((v) => v.name === tool && v.version === proposal.version);
+    if (!named) {
+      const known = versions.filter((v) => v.name === tool).map((v) => v.version);
+      throw notFound(
+        `No version ${proposal.version} of ${tool}; its versions are ${known.join(", ") || "none (register the tool first)"}. Send one of them or the schema itself as parameters.`,
+      );
+    }
+    parameters = named.parameters;
+  }
+  if (parameters === undefined) throw invalid("Send the proposed schema as `parameters` (a JSON Schema object) or name a registered `version` of the tool.");
+  const check = checkJsonSchema(parameters);
+  if (!check.ok) throw invalid(`parameters: ${check.message}`);
+  const proposed = { version: `dry-run-${schemaVersion(parameters)}`, parameters: parameters as object };
+  const current = registryResolver(versions);
+  const names = [...new Set([...versions.map((v) => v.name), tool])];
+  const after: ToolRegistry = { names, get: (name) => (name === tool ? proposed : current.forCall(name).get(name)) };
+  return { current, after, proposedVersion: schemaVersion(parameters), parameters: parameters as object };
+}
+
+type Prepared = Awaited<ReturnType<typeof prepareDryRun>>;
+
+type CallRow = {
+  id: string;
+  timestamp: Date;
+  arguments: unknown;
+  valid: boolean | null;
+  category: string | null;
+  checked_valid: boolean | null;
+  checked_category: string | null;
+  tool_version: string | null;
+};
+
+/**
+ * One page of the tool's calls in the range, newest first, replayed against the proposed schema.
+ * "Before" is Toolgate's stored verdict, or for a call stored without one the verdict against
+ * the schema the tool has now (without any schema: the harness's verdict, else valid).
+ */
+export async function dryRunPage(projectId: string, tool: string, prepared: Prepared, range: Range, cursor: Cursor | null, pageSize = DRY_RUN_PAGE) {
+  const params: unknown[] = [projectId, tool, range.from, range.to, pageSize];
+  const after = cursor ? `AND (timestamp, id) < ($${params.push(cursor.timestamp)}::timestamptz, $${params.push(cursor.id)})` : "";
+  const { rows } = await pool().query<CallRow>(
+    `SELECT id, timestamp, arguments, valid, category, checked_valid, checked_category, tool_version FROM tool_calls
+      WHERE project_id = $1 AND tool = $2 AND timestamp >= $3 AND timestamp < $4 ${after}
+      ORDER BY timestamp DESC, id DESC LIMIT $5`,
+    params,
+  );
+  const tally = emptyTally();
+  for (const row of rows) {
+    let before: { valid: boolean; category?: string | null } = {
+      valid: row.checked_valid ?? row.valid ?? true,
+      category: row.checked_category ?? row.category,
+    };
+    if (row.checked_valid === null && !prepared.current.isEmpty && prepared.current.forCall(tool).get(tool)) {
+      before = classifyCall({ tool, arguments: row.arguments, registry: prepared.current.forCall(tool, row.tool_version ?? undefined) });
+    }
+    const verdict = classifyCall({ tool, arguments: row.arguments, registry: prepared.after });
+    addCall(tally, { id: row.id, before, after: verdict });
+  }
+  const last = rows[rows.length - 1];
+  const next: Cursor | null = rows.length === pageSize && last ? { timestamp: last.timestamp.toISOString(), id: last.id } : null;
+  return { tally, next };
+}
+
+/** How many calls a dry run over the range would replay (from the rollups), at most `limit`. */
+export async function dryRunTotal(projectId: string, tool: string, range: Range, limit = DRY_RUN_MAX_CALLS) {
+  return Math.min(limit, (await totals(projectId, range, { tool })).calls);
+}
+
+/**
+ * A whole dry run: pages of the newest calls until `limit` calls, the end of the range or
+ * `maxMs`, yielding to the event loop between pages so that other requests are served.
+ */
+export async function dryRun(
+  projectId: string,
+  tool: string,
+  proposal: Proposal,
+  range: Range,
+  { limit = DRY_RUN_MAX_CALLS, maxMs = DRY_RUN_MAX_MS }: { limit?: number; maxMs?: number } = {},
+) {
+  const started = performance.now();
+  const prepared = await prepareDryRun(projectId, tool, proposal);
+  let tally: DryRunTally = emptyTally();
+  let cursor: Cursor | null = null;
+  let stoppedBy: "limit" | "time" | null = null;
+  for (;;) {
+    const page = await dryRunPage(projectId, tool, prepared, range, cursor, Math.min(DRY_RUN_PAGE, limit - tally.scanned));
+    tally = mergeTallies(tally, page.tally);
+    cursor = page.next;
+    if (!cursor) break;
+    if (tally.scanned >= limit) {
+      stoppedBy = "limit";
+      break;
+    }
+    if (performance.now() - started > maxMs) {
+      stoppedBy = "time";
+      break;
+    }
+    await yieldToEventLoop();
+  }
+  return {
+    tool,
+    proposedVersion: prepared.proposedVersion,
+    ...tally,
+    complete: stoppedBy === null,
+    stoppedBy,
+    elapsedMs: Math.round(performance.now() - started),
+    summary: summarizeDryRun(tally) + (stoppedBy === "time" ? ` Stopped after ${Math.round(maxMs / 1000)} s: narrow the range for a complete run.` : ""),
+  };
+}

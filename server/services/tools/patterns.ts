@@ -1,0 +1,105 @@
+import { closeMatch } from "../../../isomorphic/classify";
+import { daysOf, encodePattern, groupPatterns, type FailurePattern, type PatternDayRow } from "../../domain/failure-patterns";
+import { pool } from "../../db/client";
+import { rollupRows } from "../rollups/read";
+import { CALL_ROLLUPS, dayOf } from "../rollups/tables";
+
+export type Range = { from: Date; to: Date };
+
+/** Patterns that get example call ids (the table shows the largest ones). */
+const WITH_EXAMPLES = 20;
+const EXAMPLES = 3;
+
+/**
+ * A tool's invalid calls over a range, grouped by pattern (category, path, kind of value sent),
+ * per UTC day, with how many the model followed with a corrected call. Its own calls come from
+ * the partial index of invalid calls (index-only: tool, time, pattern, correction, id); names
+ * the model misspelled for it (unknown tools close to its name) from the daily call rollups.
+ */
+export async function failurePatterns(
+  projectId: string,
+  tool: string,
+  range: Range,
+  registered: { names: string[]; parameters?: unknown },
+): Promise<FailurePattern[]> {
+  const [own, aliases] = await Promise.all([ownPatternDays(projectId, tool, range), misspelledNameDays(projectId, tool, range, registered.names)]);
+  const patterns = groupPatterns([...own, ...aliases.rows], daysOf(range.from, range.to), registered.parameters);
+  const top = patterns.slice(0, WITH_EXAMPLES);
+  const aliasKeys = new Set(aliases.rows.map((r) => r.pattern));
+  const examples = await exampleIds(
+    projectId,
+    tool,
+    range,
+    top.filter((p) => !aliasKeys.has(p.key)).map((p) => p.key),
+    aliases.names,
+  );
+  for (const p of top) p.examples = (aliasKeys.has(p.key) ? examples.byName.get(p.kind) : examples.byPattern.get(p.key)) ?? [];
+  return patterns;
+}
+
+async function ownPatternDays(projectId: string, tool: string, range: Range): Promise<PatternDayRow[]> {
+  const { rows } = await pool().query<{ pattern: string | null; day: Date; failures: number; corrected: number }>(
+    `SELECT pattern, ${dayOf("timestamp")} AS day, count(*)::int AS failures, count(correction_id)::int AS corrected
+       FROM tool_calls WHERE project_id = $1 AND tool = $2 AND valid = false AND timestamp >= $3 AND timestamp < $4
+      GROUP BY 1, 2`,
+    [projectId, tool, range.from, range.to],
+  );
+  return rows.map((r) => ({
+    pattern: r.pattern ?? encodePattern({ category: "", path: "", kind: "" }),
+    day: r.day.toISOString(),
+    failures: r.failures,
+    corrected: r.corrected,
+  }));
+}
+
+/** Unknown tool names that are a likely misspelling of `tool` (the classifier's own rule), per day, from the call rollups. */
+async function misspelledNameDays(projectId: string, tool: string, range: Range, names: string[]) {
+  if (!names.includes(tool)) return { rows: [], names: [] };
+  const params: unknown[] = [];
+  const from = rollupRows(CALL_ROLLUPS, projectId, range, { category: "unknown_tool" }, params);
+  const { rows } = await pool().query<{ tool: string; day: Date; failures: number; corrected: number }>(
+    `SELECT tool, ${dayOf("hour")} AS day, sum(invalid)::int AS failures, sum(corrected)::int AS corrected FROM ${from} GROUP BY 1, 2`,
+    params,
+  );
+  const registered = new Set(names);
+  const close = new Map<string, boolean>();
+  const isAlias = (name: string) => {
+    if (!close.has(name)) close.set(name, !registered.has(name) && closeMatch(name, names) === tool);
+    return close.get(name)!;
+  };
+  const aliasRows = rows.filter((r) => isAlias(r.tool));
+  return {
+    names: [...new Set(aliasRows.map((r) => r.tool))],
+    rows: aliasRows.map((r) => ({
+      pattern: encodePattern({ category: "unknown_tool", path: "", kind: r.tool }),
+      day: r.day.toISOString(),
+      failures: r.failures,
+      corrected: r.corrected,
+    })),
+  };
+}
+
+/** The newest few call ids of each pattern (of the tool itself) and of each misspelled name. */
+async function exampleIds(projectId: string, tool: string, range: Range, patterns: string[], names: string[]) {
+  const [byPattern, byName] = await Promise.all([
+    patterns.length
+      ? pool().query<{ key: string; ids: string[] }>(
+          `SELECT p.key, array(SELECT id FROM tool_calls
+                                WHERE project_id = $1 AND tool = $2 AND valid = false AND timestamp >= $3 AND timestamp < $4 AND pattern = p.key
+                                ORDER BY timestamp DESC LIMIT ${EXAMPLES}) AS ids
+             FROM unnest($5::text[]) AS p(key)`,
+          [projectId, tool, range.from, range.to, patterns],
+        )
+      : { rows: [] },
+    names.length
+      ? pool().query<{ key: string; ids: string[] }>(
+          `SELECT n.key, array(SELECT id FROM tool_calls
+                                WHERE project_id = $1 AND tool = n.key AND valid = false AND timestamp >= $2 AND timestamp < $3
+                                ORDER BY timestamp DESC LIMIT ${EXAMPLES}) AS ids
+             FROM unnest($4::text[]) AS n(key)`,
+          [projectId, range.from, range.to, names],
+        )
+      : { rows: [] },
+  ]);
+  return { byPattern: new Map(byPattern.rows.map((r) => [r.key, r.ids])), byName: new Map(byName.rows.map((r) => [r.key, r.ids])) };
+}

@@ -124,7 +124,7 @@ describe("reporter", () => {
 
   it("drops a batch the server refuses (4xx) without retrying, and counts rejected events", async () => {
     let n = 0;
-    const t = transport((q) =>
+    const t = transport(() =>
       ++n === 1
         ? Response.json({ error: { message: "Unknown API key tg_x_…: check that it was copied whole." } }, { status: 401 })
         : Response.json({

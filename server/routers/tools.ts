@@ -80,11 +80,13 @@ export const toolsRouter = router({
    * CI: would this schema change refuse calls models already make? Replays the newest calls of the
    * range (default: the last 30 days, at most 100,000) against it: fixed, broken, by category, with example ids.
    */
-  dryRun: apiKeyProcedure("read").input(dryRunInput).mutation(({ ctx, input }) => {
-    const to = input.range ? new Date(input.range.to) : new Date();
-    const from = input.range ? new Date(input.range.from) : new Date(to.getTime() - 30 * 86_400_000);
-    return dryRun(ctx.project.id, input.tool, input, { from, to }, { limit: input.limit ?? DRY_RUN_MAX_CALLS });
-  }),
+  dryRun: apiKeyProcedure("read")
+    .input(dryRunInput)
+    .mutation(({ ctx, input }) => {
+      const to = input.range ? new Date(input.range.to) : new Date();
+      const from = input.range ? new Date(input.range.from) : new Date(to.getTime() - 30 * 86_400_000);
+      return dryRun(ctx.project.id, input.tool, input, { from, to }, { limit: input.limit ?? DRY_RUN_MAX_CALLS });
+    }),
   /** The tool page's dry run, one page at a time (admins): the page shows progress between pages. */
   dryRunPage: projectProcedure("admin")
     .input(dryRunPageInput)

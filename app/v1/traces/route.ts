@@ -1,6 +1,6 @@
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
-import { DomainError } from "@/server/domain/errors";
+import { DomainError, isStoreUnavailable, storeUnavailable } from "@/server/domain/errors";
 import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, UndecodableBody, type Encoding } from "@/server/domain/otlp/wire";
 import { env } from "@/server/env";
 import { readLimited } from "@/server/services/http/read-limited";
@@ -28,9 +28,6 @@ function tooLarge(encoding: Encoding, limit: number) {
   const message = `Request body over the limit of ${limit} bytes (after decompression): export fewer spans per request (the batch span processor's maxExportBatchSize), or raise TOOLGATE_BODY_LIMIT_BYTES.`;
   return failure(encoding, 413, RPC.resourceExhausted, message);
 }
-
-/** Errors of the database being unreachable or overloaded: the exporter should retry. */
-const UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "53300", "57P01", "57P03", "08006", "08001"]);
 
 /** One line for partial_success: how many spans were unusable, and the first reasons. */
 function partialMessage(result: TracesResult): string | undefined {
@@ -87,9 +84,9 @@ export async function POST(req: Request): Promise<Response> {
         return failure(encoding, 429, RPC.resourceExhausted, error.message, { "Retry-After": String(error.retryAfterSeconds ?? 1) });
       }
     }
-    const code = (error as { code?: string }).code;
-    if ((code && UNAVAILABLE.has(code)) || /timeout exceeded when trying to connect/i.test((error as Error).message ?? "")) {
-      return failure(encoding, 503, RPC.unavailable, "Toolgate cannot reach its database right now: retry later.", { "Retry-After": "5" });
+    if (isStoreUnavailable(error)) {
+      const { message, retryAfterSeconds } = storeUnavailable();
+      return failure(encoding, 503, RPC.unavailable, message, { "Retry-After": String(retryAfterSeconds) });
     }
     console.error("[otlp] /v1/traces:", error);
     return failure(encoding, 500, RPC.internal, "Internal server error: the details are in the server log.");

@@ -21,8 +21,9 @@ const batch = (key: string) =>
     body: JSON.stringify({ events: [makeEvent()] }),
   });
 
-it("ingest.batch answers 503 with Retry-After and says the store is unavailable while PostgreSQL is down", async () => {
+it("ingest.batch and /v1/traces answer 503 with Retry-After and say the store is unavailable while PostgreSQL is down", async () => {
   const { POST } = await import("./route");
+  const traces = await import("../../../v1/traces/route");
   const p = await makeProject();
   const { key } = await p.key();
   const up = await POST(batch(key));
@@ -36,4 +37,16 @@ it("ingest.batch answers 503 with Retry-After and says the store is unavailable 
   const body = await down.json();
   expect(body.error.data.code).toBe("SERVICE_UNAVAILABLE");
   expect(body.error.message).toMatch(/unavailable.*Retry after/);
+
+  // the OTLP endpoint: the same answer in OTLP's shape, so that exporters retry
+  const spans = await traces.POST(
+    new Request("http://localhost/v1/traces", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ resourceSpans: [] }),
+    }),
+  );
+  expect(spans.status).toBe(503);
+  expect(Number(spans.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect((await spans.json()).message).toMatch(/unavailable.*Retry after/);
 });

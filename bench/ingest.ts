@@ -17,7 +17,7 @@ import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { freePort } from "../server/db/embedded";
 import { buildIfStale, nextBin } from "../scripts/lib/build";
-import { LESSON_TOOLS } from "../test/events";
+import { LOAN_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
 import { otlpBodies } from "./otlp-spans";
 import { option } from "./options";
@@ -214,7 +214,7 @@ async function main() {
   const { registerTools } = await import("../server/services/tools/registry");
   const makeProject = async (slug: string) => {
     const project = await prisma().project.create({ data: { slug, name: slug }, select: { id: true } });
-    await registerTools(project.id, LESSON_TOOLS);
+    await registerTools(project.id, LOAN_TOOLS);
     return { id: project.id, key: (await createApiKey(project.id, "bench")).key };
   };
   const measured = await makeProject("bench-http");

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { encodeRequest } from "../server/domain/otlp/wire";
-import { LESSON_TOOLS } from "../test/events";
+import { LOAN_TOOLS } from "../test/events";
 
 // OTLP mode: the same calls as an instrumented harness exports them (OpenTelemetry GenAI):
 // per step one `chat` span (tool calls in gen_ai.output.messages, the tool definitions, usage)
@@ -9,7 +9,7 @@ import { LESSON_TOOLS } from "../test/events";
 /** Protobuf ExportTraceServiceRequest bodies of `batch` events each, and how many spans they hold. */
 export function otlpBodies(events: Iterable<Record<string, unknown>>, batch: number) {
   const id = (text: string, bytes: number) => createHash("sha256").update(text).digest().subarray(0, bytes);
-  const definitions = JSON.stringify(LESSON_TOOLS.map((t) => ({ type: "function", ...t })));
+  const definitions = JSON.stringify(LOAN_TOOLS.map((t) => ({ type: "function", ...t })));
   const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
   const int = (key: string, value: number) => ({ key, value: { intValue: value } });
   const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);

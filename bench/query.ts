@@ -22,23 +22,12 @@ import { groupByTemplate } from "../server/domain/message-templates";
 import { applyMigrations } from "../server/db/migrate";
 import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/rollups/rebuild";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
+import { option, textOption } from "./options";
 
 // ---------------------------------------------------------------------------------------------
 // Options: flags win over environment variables, which win over the defaults.
 
 const args = process.argv.slice(2);
-function raw(flag: string, envName: string): string | undefined {
-  const at = args.findIndex((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
-  return at < 0 ? process.env[envName] : args[at]!.includes("=") ? args[at]!.split("=")[1] : args[at + 1];
-}
-function option(flag: string, envName: string, fallback: number): number {
-  const value = raw(flag, envName);
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value.replace(/[_,]/g, ""));
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} (${envName}) must be a whole number ≥ 1, got "${value}"`);
-  return n;
-}
-
 const CALLS = option("calls", "BENCH_CALLS", 10_000_000);
 const RUNS = option("runs", "BENCH_RUNS", 30);
 /** The raw aggregates read millions of rows: fewer repetitions (p95 of 5 runs is their maximum). */
@@ -47,7 +36,7 @@ const WARMUPS = 2;
 const RAW_WARMUPS = 1;
 const KEEP = args.includes("--keep");
 const SKIP_RAW = args.includes("--skip-raw");
-const REUSE = raw("reuse", "BENCH_REUSE");
+const REUSE = textOption("reuse", "BENCH_REUSE");
 const GOAL_MS = 150;
 /** Timed dry runs of 100,000 calls (after one warm-up run). */
 const DRY_RUNS = 3;

@@ -15,7 +15,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
-import { LESSON_TOOLS } from "../test/events";
+import { LOAN_TOOLS } from "../test/events";
 import { generateEvents } from "./events";
 import { option } from "./options";
 
@@ -47,7 +47,7 @@ const { sweepProject, setRetention } = await import("./../server/services/retent
 
 try {
   const project = await prisma().project.create({ data: { slug: "bench-retention", name: "bench" }, select: { id: true } });
-  await registerTools(project.id, LESSON_TOOLS);
+  await registerTools(project.id, LOAN_TOOLS);
   const now = Date.now();
 
   // 1. the table: N calls over the 30 days before now, with every index in place

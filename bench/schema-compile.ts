@@ -1,6 +1,6 @@
 /**
  * How long Ajv takes to check and compile tool schemas of growing size, depth and number of
- * subschemas: the measurements behind SCHEMA_LIMITS (docs/limits.md). Run: npx tsx bench/schema-compile.ts
+ * subschemas: the measurements behind SCHEMA_LIMITS (docs/limits.md). Run: npm run bench:schema
  * Each figure is the median of 3 runs, each on a fresh Ajv (as registration and the classifier do), in
  * CPU milliseconds of this process (less disturbed by other work on a shared machine than wall time).
  */

@@ -87,7 +87,7 @@ export function ProjectSidebar({ slug, projects, email }: { slug: string; projec
   );
 }
 
-export function SignOutButton() {
+function SignOutButton() {
   const trpc = useTRPC();
   // a full page load: nothing of this session stays in memory
   const signOut = useMutation(trpc.auth.signOut.mutationOptions({ onSettled: () => window.location.assign("/login") }));

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { projectSlugSchema, roleSchema } from "./roles";
 
 export const emailSchema = z.email("enter an email address such as ops@example.com").max(254);
-export const passwordSchema = z.string().min(12, "the password must be at least 12 characters").max(200);
+const passwordSchema = z.string().min(12, "the password must be at least 12 characters").max(200);
 export const projectNameSchema = z.string().trim().min(1, "a project needs a name").max(80);
 
 export const setupInput = z.object({
@@ -39,7 +39,7 @@ export function slugify(name: string) {
   );
 }
 
-/** Retention: raw calls and rollups older than this many days are deleted (rollups are kept at least as long as calls). */
+/** Retention: raw calls and rollups older than this many days are deleted (rollups are kept at least as long as calls). The column defaults in schema.prisma say the same. */
 export const RETENTION_DEFAULTS = { callsDays: 90, rollupsDays: 400 } as const;
 const retentionDays = (what: string) =>
   z.coerce

@@ -18,7 +18,7 @@ const issues = (value: unknown) => {
 };
 
 describe("eventSchema", () => {
-  it("accepts the event of DESIGN.md, with raw-string arguments too", () => {
+  it("accepts the documented example event (docs/events.md), with raw-string arguments too", () => {
     expect(issues(good)).toEqual([]);
     expect(issues({ ...good, arguments: "{loannumber: 4471" })).toEqual([]);
   });

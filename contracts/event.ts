@@ -4,7 +4,7 @@ import type { PathSegment } from "../isomorphic/json-path";
 import { pathOf, preview, unstorableText, walkJson } from "../isomorphic/json-walk";
 
 /**
- * One tool request a model wrote, as the harness saw it (DESIGN.md, "The event").
+ * One tool request a model wrote, as the harness saw it (docs/events.md explains each field).
  * Strict objects: an unknown field is refused by name, never silently dropped.
  */
 export const MAX_EVENTS_PER_BATCH = 1000;

@@ -29,7 +29,6 @@ export const summaryInput = z.object({
   modelVersion: z.string().max(200).optional(),
   runIdPrefix: z.string().min(1, "runIdPrefix must not be empty").max(256).optional(),
 });
-export type SummaryInput = z.infer<typeof summaryInput>;
 
 export const seriesDimension = z.enum(["tool", "modelVersion", "category", "none"]);
 export type SeriesDimension = z.infer<typeof seriesDimension>;

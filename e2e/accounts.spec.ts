@@ -117,9 +117,21 @@ test("an owner renames a project and deletes it after typing its slug", async ({
   await page.goto(`/p/${slug}/settings`);
   const renamed = unique("Renamed");
   await page.getByLabel("Name", { exact: true }).fill(renamed);
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
   await expect(page.locator("#project-switcher option:checked")).toHaveText(renamed);
+
+  // retention: a refusal says what is wrong; a valid change is kept across a reload
+  await page.getByLabel("Keep raw calls (days)").fill("30");
+  await page.getByLabel("Keep rollups (days)").fill("20");
+  await page.getByRole("button", { name: "Save retention" }).click();
+  await expect(page.getByText(/at least as long as/i).first()).toBeVisible();
+  await page.getByLabel("Keep rollups (days)").fill("365");
+  await page.getByRole("button", { name: "Save retention" }).click();
+  await expect(page.getByText("Saved. The next sweep applies it.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Keep raw calls (days)")).toHaveValue("30");
+  await expect(page.getByLabel("Keep rollups (days)")).toHaveValue("365");
 
   const remove = page.getByRole("button", { name: "Delete this project" });
   await expect(remove).toBeDisabled();

@@ -58,6 +58,9 @@ export async function createProjectViaUi(page: Page, name: string, slug?: string
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  // a click that lands before React has hydrated the page does nothing: click again until it signs out
+  await expect(async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login$/, { timeout: 3_000 });
+  }).toPass({ timeout: 15_000 });
 }

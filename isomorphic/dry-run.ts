@@ -7,7 +7,7 @@ export const DRY_RUN_EXAMPLES = 5;
 
 export type Outcome = "fixed" | "broken" | "still_invalid" | "still_valid";
 
-export type CategoryTally = { category: string; fixed: number; broken: number; stillInvalid: number; examples: { fixed: string[]; broken: string[] } };
+type CategoryTally = { category: string; fixed: number; broken: number; stillInvalid: number; examples: { fixed: string[]; broken: string[] } };
 
 export type DryRunTally = {
   scanned: number;

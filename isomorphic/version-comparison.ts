@@ -9,7 +9,7 @@ export interface VersionCounts {
   total: number;
 }
 
-export type Verdict = "better" | "worse" | "no clear difference" | "insufficient data";
+type Verdict = "better" | "worse" | "no clear difference" | "insufficient data";
 
 export interface VersionComparison {
   key: string;

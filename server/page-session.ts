@@ -16,7 +16,7 @@ import { createCaller } from "./trpc/root";
  */
 
 /** Set by proxy.ts on page requests: the path (and query) being rendered, for ?next=. */
-export const PATH_HEADER = "x-toolgate-path";
+const PATH_HEADER = "x-toolgate-path";
 
 /** A tRPC caller with this request's headers (cookie, forwarded address). */
 export async function pageCaller() {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 
 /** The loan-servicing tools (getloan, listopenloans) as JSON Schemas; defined with the demo data. */
-export { LESSON_TOOLS } from "../server/services/demo/demo-data";
+export { LOAN_TOOLS } from "../server/services/demo/demo-data";
 
 let counter = 0;
 /** A valid getloan event with unique ids; override any field. */

@@ -7,7 +7,7 @@ import { env } from "../server/env";
 import { pool, prisma } from "../server/db/client";
 import { SESSION_COOKIE, createSession } from "../server/services/auth/sessions";
 import { DELIVERY_ID_HEADER } from "../contracts/alerts";
-import { GETLOAN_INVALID_RULE, invalidBurst, LESSON_TOOLS } from "./events";
+import { GETLOAN_INVALID_RULE, invalidBurst, LOAN_TOOLS } from "./events";
 import { waitFor } from "./wait";
 import { makeProject, withKey } from "./fixtures";
 
@@ -121,7 +121,7 @@ describe("two app instances on one database", () => {
   it("ingests through both (each id stored once), fires one incident, notifies once, and the survivor finishes a delivery", async () => {
     const p = await makeProject();
     const key = (await p.key()).key;
-    await withKey(key).tools.register({ tools: LESSON_TOOLS });
+    await withKey(key).tools.register({ tools: LOAN_TOOLS });
     const owner = await p.asOwner();
     const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
     await owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE });

@@ -13,7 +13,7 @@ import { POST } from "../app/v1/traces/route";
  * The real OTLP route handler served over real HTTP on 127.0.0.1: a plain node server that
  * hands each request to the route's exported POST (e2e/connect.spec.ts covers the Next.js server).
  */
-export async function serveTraces() {
+async function serveTraces() {
   const server = createServer(async (req: IncomingMessage, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);

@@ -39,8 +39,8 @@ export function overallRecovery(rows: readonly TemplateRow[]): number | null {
 }
 
 /** Minimum retries before a rate is judged, and how far below the overall rate counts as low. */
-export const MIN_FOLLOWED = 10;
-export const LOW_MARGIN = 0.1;
+const MIN_FOLLOWED = 10;
+const LOW_MARGIN = 0.1;
 
 /**
  * Why a message deserves a rewrite: a recovery rate clearly below the rest (at least

@@ -15,7 +15,7 @@ export const EXPLORER_RANGES = [
   ...(Object.keys(RANGE_PRESETS) as RangePreset[]).map((value) => ({ value, label: RANGE_PRESET_LABELS[value] })),
   { value: "all", label: "All time" },
 ] as const;
-export const DEFAULT_RANGE = "7d";
+const DEFAULT_RANGE = "7d";
 
 const TEXT_KEYS = ["tool", "model", "modelVersion", "runId", "q"] as const;
 const MAX_TEXT: Record<(typeof TEXT_KEYS)[number], number> = { tool: 200, model: 200, modelVersion: 200, runId: 256, q: 200 };

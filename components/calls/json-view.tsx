@@ -8,7 +8,7 @@ import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type 
  * that a hostile or huge value (thousands of levels, megabytes) still renders a small page;
  * `rawHref` then links to the whole value.
  */
-export const JSON_VIEW_LIMITS = { depth: 20, entries: 200, stringChars: 2_000, lines: 2_000 };
+const JSON_VIEW_LIMITS = { depth: 20, entries: 200, stringChars: 2_000, lines: 2_000 };
 
 /**
  * Pretty JSON as React text (never HTML), two spaces per level, with the value at

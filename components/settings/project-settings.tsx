@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ROLE_DESCRIPTIONS, type Role } from "@/contracts/roles";
+import { RETENTION_DEFAULTS } from "@/contracts/accounts";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input } from "../ui";
@@ -48,7 +49,7 @@ export function RenameProject({ project, canRename }: { project: Project; canRen
         </Field>
         {canRename && (
           <Button type="submit" disabled={rename.isPending || name.trim() === project.name}>
-            {rename.isPending ? "Saving…" : "Save"}
+            {rename.isPending ? "Saving…" : "Save name"}
           </Button>
         )}
       </form>
@@ -93,7 +94,7 @@ function RetentionForm({ slug, canEdit, initial }: { slug: string; canEdit: bool
           label="Keep raw calls (days)"
           htmlFor="retention-calls"
           error={errors.field.callsDays}
-          hint={canEdit ? "Default 90." : "Admins and owners can change retention."}
+          hint={canEdit ? `Default ${RETENTION_DEFAULTS.callsDays}.` : "Admins and owners can change retention."}
         >
           <Input
             id="retention-calls"
@@ -108,7 +109,7 @@ function RetentionForm({ slug, canEdit, initial }: { slug: string; canEdit: bool
           label="Keep rollups (days)"
           htmlFor="retention-rollups"
           error={errors.field.rollupsDays}
-          hint="Hourly and daily counts behind the charts. Default 400."
+          hint={`Hourly and daily counts behind the charts. Default ${RETENTION_DEFAULTS.rollupsDays}.`}
         >
           <Input
             id="retention-rollups"
@@ -121,7 +122,7 @@ function RetentionForm({ slug, canEdit, initial }: { slug: string; canEdit: bool
         </Field>
         {canEdit && (
           <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : "Save"}
+            {save.isPending ? "Saving…" : "Save retention"}
           </Button>
         )}
       </form>

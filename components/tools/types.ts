@@ -2,7 +2,6 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../server/trpc/root";
 
 type Outputs = inferRouterOutputs<AppRouter>;
-export type PatternsAnswer = Outputs["tools"]["patterns"];
+type PatternsAnswer = Outputs["tools"]["patterns"];
 export type FailurePatternRow = PatternsAnswer["patterns"][number];
 export type SuggestionRow = PatternsAnswer["suggestions"][number];
-export type DryRunPageAnswer = Outputs["tools"]["dryRunPage"];

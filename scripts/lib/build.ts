@@ -22,7 +22,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
 }
 
 /** A hash of everything `next build` reads, so that a build is redone only when stale. */
-export async function sourceHash(root = process.cwd()): Promise<string> {
+async function sourceHash(root = process.cwd()): Promise<string> {
   const hash = createHash("sha256");
   const files: string[] = [];
   for (const dir of SOURCE_DIRS) for await (const f of walk(path.join(root, dir))) files.push(f);
@@ -36,7 +36,7 @@ export async function sourceHash(root = process.cwd()): Promise<string> {
   return hash.digest("hex");
 }
 
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", env });
     child.on("error", reject);

@@ -91,7 +91,7 @@ function isCallLike(item: unknown): boolean {
   return false;
 }
 
-export function normalizeCall(call: unknown): NormalizedCall {
+function normalizeCall(call: unknown): NormalizedCall {
   if (isPlainObject(call)) {
     if (isPlainObject(call.function) && typeof call.id === "string") {
       return { provider: "openai", callId: call.id, tool: String(call.function.name ?? ""), arguments: call.function.arguments };

@@ -4,7 +4,7 @@
  * printing the tools and messages that fail most. Exit 2: usage, configuration or network error.
  */
 
-export const CHECK_USAGE = `Usage: toolgate check --max-invalid-rate <5% | 0.05> [options]
+const CHECK_USAGE = `Usage: toolgate check --max-invalid-rate <5% | 0.05> [options]
 
   --since <2h | 30m | 7d>        the last hours, minutes or days (default 24h)
   --from <iso> --to <iso>        or an explicit range

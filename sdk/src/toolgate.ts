@@ -1,6 +1,6 @@
 import { classifyCall, type Verdict } from "../../isomorphic/classify";
 import { isPlainObject, truncate } from "../../isomorphic/tool-schema";
-import { normalizeCalls, toolResult, type NormalizedCall, type Provider, type ToolResultMessage } from "./calls";
+import { normalizeCalls, toolResult, type NormalizedCall, type ToolResultMessage } from "./calls";
 import type { ModelRef, ToolgateEvent, Usage } from "./event";
 import { Reporter, type ReporterOptions, type ReporterStats } from "./reporter";
 import { defineTool, ToolSet, type AnyToolSpec, type DefinedTool, type ToolSpec } from "./tools";
@@ -225,5 +225,3 @@ function asWritten(args: unknown): Record<string, unknown> | string {
 function parsedArguments(args: unknown): unknown {
   return typeof args === "string" ? JSON.parse(args) : args;
 }
-
-export type { Provider };

@@ -22,7 +22,7 @@ function open(): Db {
   return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
 
-export function db(): Db {
+function db(): Db {
   holder.toolgateDb ??= open();
   return holder.toolgateDb;
 }

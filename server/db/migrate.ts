@@ -14,7 +14,7 @@ export const defaultPrismaPaths: PrismaPaths = {
 const noFilters = { externalTables: [], externalEnums: [] };
 
 /** Reads the migrations folder in the shape the schema engine expects. */
-export async function readMigrations(migrationsDir: string): Promise<MigrationList> {
+async function readMigrations(migrationsDir: string): Promise<MigrationList> {
   await mkdir(migrationsDir, { recursive: true });
   const entries = await readdir(migrationsDir, { withFileTypes: true });
   const dirs = entries

@@ -7,7 +7,7 @@ import { observedAttemptsFromCounts, twoProportionTest } from "../../isomorphic/
  * has been clear for a whole window, so a value hovering at the threshold cannot flap.
  */
 
-export type RuleCondition = { kind: "threshold"; threshold: number } | { kind: "baseline_factor"; factor: number };
+type RuleCondition = { kind: "threshold"; threshold: number } | { kind: "baseline_factor"; factor: number };
 
 export type RuleSpec = { metric: AlertMetricName; condition: RuleCondition; windowMinutes: number; minCalls: number };
 

@@ -22,7 +22,7 @@ export const notFound = (message: string) => new DomainError("not_found", messag
 export const conflict = (message: string) => new DomainError("conflict", message);
 
 /** How long a client should wait before retrying while the database is unreachable. */
-export const STORE_RETRY_AFTER_SECONDS = 5;
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 // Socket errors of node's net/dns modules while connecting or talking to PostgreSQL.
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED"]);

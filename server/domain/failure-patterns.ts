@@ -24,12 +24,12 @@ export function decodePattern(key: string): PatternParts {
 }
 
 /** `items[2].qty` → `items[].qty`: every element of an array is one place. */
-export function patternPath(path: string): string {
+function patternPath(path: string): string {
   return path.replace(/\[\d+\]/g, "[]");
 }
 
 /** The JSON type of a value as JSON Schema names it (integer for whole numbers). */
-export function jsonType(value: unknown): string {
+function jsonType(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
@@ -38,7 +38,7 @@ export function jsonType(value: unknown): string {
 }
 
 /** The value at a human path (`slot.time`, `tags[2]`) of the arguments; undefined when absent or not a path. */
-export function valueAt(root: unknown, path: string): unknown {
+function valueAt(root: unknown, path: string): unknown {
   const segments = parsePath(path);
   if (!segments) return undefined;
   let current = root;

@@ -2,7 +2,7 @@
 // length before and after the moment the version was first seen (at most 14 days each, never
 // reaching back before the previous version). Pure.
 
-export const IMPACT_WINDOW_MS = 14 * 86_400_000;
+const IMPACT_WINDOW_MS = 14 * 86_400_000;
 const HOUR = 3_600_000;
 
 export type Span = { from: Date; to: Date };

@@ -21,7 +21,7 @@ export type SuggestionKind =
   | "limit_unstated"
   | "nested_additional_properties";
 
-export type ToolText = { description: string; parameters: JsonObject };
+type ToolText = { description: string; parameters: JsonObject };
 
 export type Suggestion = {
   id: string;
@@ -94,7 +94,7 @@ const WORDS_FOR_FORMAT: Record<string, string> = {
 };
 
 /** The limits a schema sets, as words a model can follow, and the numbers they need stated. */
-export function limitsOf(schema: JsonObject): { words: string; numbers: number[]; keyword: string }[] {
+function limitsOf(schema: JsonObject): { words: string; numbers: number[]; keyword: string }[] {
   const n = (v: unknown) => (typeof v === "number" ? v : undefined);
   const limits: { words: string; numbers: number[]; keyword: string }[] = [];
   const [minL, maxL] = [n(schema.minLength), n(schema.maxLength)];

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { GETLOAN_INVALID_RULE, invalidBurst, LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { GETLOAN_INVALID_RULE, invalidBurst, LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { waitFor } from "../../../test/wait";
 import { pool, prisma } from "../../db/client";
 import { startWorker } from "../jobs/work";
@@ -36,7 +36,7 @@ const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000).toISOStri
 async function burstProject(statuses: number[] = []) {
   const p = await makeProject();
   const api = withKey((await p.key()).key);
-  await api.tools.register({ tools: LESSON_TOOLS });
+  await api.tools.register({ tools: LOAN_TOOLS });
   const owner = await p.asOwner();
   const hook = await receiver(statuses);
   const endpoint = await owner.webhooks.create({ project: p.project.slug, name: "ops", url: hook.url });
@@ -180,7 +180,7 @@ describe("alert evaluation", () => {
   it("the regression guard flags a clearly worse new model version, and not a tiny sample", async () => {
     const p = await makeProject();
     const api = withKey((await p.key()).key);
-    await api.tools.register({ tools: LESSON_TOOLS });
+    await api.tools.register({ tools: LOAN_TOOLS });
     const at = (h: number) => new Date(now.getTime() - (24 - h) * 3_600_000).toISOString();
     const v = (version: string) => ({ provider: "acme", name: "acme-large", version });
     const batch = (n: number, invalidEvery: number, version: string, hour: number) =>
@@ -200,7 +200,7 @@ describe("alert evaluation", () => {
   it("the regression guard flags a tool schema version that made calls worse", async () => {
     const p = await makeProject();
     const api = withKey((await p.key()).key);
-    const [getloan] = LESSON_TOOLS;
+    const [getloan] = LOAN_TOOLS;
     await api.tools.register({ tools: [getloan] });
     const hour = (h: number) => new Date(now.getTime() - (48 - h) * 3_600_000).toISOString();
     const calls = (n: number, invalidEvery: number, h: number) =>

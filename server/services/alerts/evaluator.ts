@@ -20,7 +20,7 @@ type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
 
 const LOCK = "hashtext('toolgate:alert-evaluator')";
-export const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
+const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
 
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),

@@ -28,7 +28,7 @@ export type TargetOptions = {
 
 export type CheckedTarget = { url: URL; address: string; family: 4 | 6 };
 
-export const MAX_WEBHOOK_REDIRECTS = 3;
+const MAX_WEBHOOK_REDIRECTS = 3;
 
 const HOW_TO_ALLOW =
   "Toolgate does not send webhooks to internal networks by default: use a public URL, or set TOOLGATE_WEBHOOK_ALLOW_PRIVATE=true on the server if your receiver is internal.";

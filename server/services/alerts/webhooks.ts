@@ -4,7 +4,7 @@ import { notFound } from "../../domain/errors";
 import { prisma } from "../../db/client";
 import { checkWebhookTarget, postWebhook, WebhookTargetRefused, type TargetOptions } from "./webhook-target";
 
-export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
+function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
   const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
   return `t=${timestamp},v1=${mac}`;
 }
@@ -19,7 +19,7 @@ export function verifySignature(secret: string, body: string, header: string, to
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-export const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
+const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
 export type DeliveryOptions = { attempt?: number; deliveryId?: string; timeoutMs?: number; target?: TargetOptions };
 

@@ -13,7 +13,7 @@ export function oneTimePassword() {
   return randomBytes(12).toString("base64url");
 }
 
-export const PASSWORD_RULE = "at least 12 characters";
+const PASSWORD_RULE = "at least 12 characters";
 export function checkPasswordStrength(password: string): string | null {
   return password.length >= 12 ? null : `The password must be ${PASSWORD_RULE}; it has ${password.length}.`;
 }

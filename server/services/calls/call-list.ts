@@ -15,7 +15,7 @@ import { callSelect } from "./call-detail";
  * (`valid` is null: no schema registered and no harness verdict). Unchecked calls count as
  * successes everywhere else too (attempts per success, run timelines).
  */
-export function callsFilterSql(projectId: string, f: CallsFilter, values: unknown[]): string {
+function callsFilterSql(projectId: string, f: CallsFilter, values: unknown[]): string {
   const param = (value: unknown) => `$${values.push(value)}`;
   const clauses = [`project_id = ${param(projectId)}::uuid`];
   if (f.from) clauses.push(`timestamp >= ${param(f.from)}::timestamptz`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 
 // One table of pairing cases, run through the production path: ingest.batch stores the
 // correction link, and the call page and the run timeline must show exactly that link and
@@ -97,7 +97,7 @@ describe("pairing through ingestion, the call page and the run timeline", () => 
       const p = await makeProject();
       const { key } = await p.key();
       const api = withKey(key);
-      await api.tools.register({ tools: LESSON_TOOLS });
+      await api.tools.register({ tools: LOAN_TOOLS });
       const owner = await p.asOwner();
       const runId = `run-${p.project.slug}`;
       const ids = Object.fromEntries(c.calls.map((call) => [call.name, `${call.name}-${p.project.slug}`]));
@@ -143,7 +143,7 @@ describe("pairing through ingestion, the call page and the run timeline", () => 
     const p = await makeProject();
     const { key } = await p.key();
     const api = withKey(key);
-    await api.tools.register({ tools: LESSON_TOOLS });
+    await api.tools.register({ tools: LOAN_TOOLS });
     const owner = await p.asOwner();
     const runId = `run-${p.project.slug}`;
     const e = (id: string, step: number, valid: boolean, tool = "getloan") =>

@@ -20,7 +20,7 @@ const date = (description: string) => ({ type: "string", format: "date", descrip
 const object = (properties: JsonObject, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
 
 /** The two loan-servicing tools every example and test uses, as JSON Schemas. */
-export const LESSON_TOOLS: DemoTool[] = [
+export const LOAN_TOOLS: DemoTool[] = [
   {
     name: "getloan",
     description: "Returns the status, due date, outstanding amount and any fee for one personal loan. Use when you have a loan number.",
@@ -49,7 +49,7 @@ export const LESSON_TOOLS: DemoTool[] = [
 const REFUND_REASONS = ["late_fee_waiver", "duplicate_charge", "goodwill", "bank_error"];
 
 export const DEMO_TOOLS: DemoTool[] = [
-  ...LESSON_TOOLS,
+  ...LOAN_TOOLS,
   {
     name: "searchpayments",
     description: "Lists the payments received for one loan between two dates, newest first. Use to check whether and when a payment arrived.",
@@ -134,7 +134,7 @@ const TOOL_VERSIONS = new Map(DEMO_TOOLS.map((t) => [t.name, schemaVersion(t.par
  */
 export const SCHEMA_FIX_DAYS_AGO = 22;
 const LOAN_NUMBER_CONFUSION = 0.06;
-const getloanTool = LESSON_TOOLS[0]!;
+const getloanTool = LOAN_TOOLS[0]!;
 const getloanProperties = getloanTool.parameters.properties as Record<string, JsonObject>;
 export const DEMO_SCHEMA_FIX: DemoTool = {
   ...getloanTool,
@@ -152,7 +152,7 @@ const FIXED_VERSION = schemaVersion(DEMO_SCHEMA_FIX.parameters);
 // Seeded randomness
 
 /** mulberry32: a tiny, fast 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -240,9 +240,9 @@ function modelMix(daysAgo: number): [DemoModel, number][] {
 }
 
 /** The chance that the retry after an invalid call is valid: good messages teach, "Error 422" does not. */
-export const FIX_RATE = { goodMessage: 0.8, error422: 0.45 };
+const FIX_RATE = { goodMessage: 0.8, error422: 0.45 };
 export const ERROR_422 = "Error 422";
-export const REFUND_POLICY_MESSAGE = "Error: refunds above 500 need approval from a person. Ask the customer to wait for a callback.";
+const REFUND_POLICY_MESSAGE = "Error: refunds above 500 need approval from a person. Ask the customer to wait for a callback.";
 const MAX_ATTEMPTS = 6;
 
 /**

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { pool } from "../../db/client";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 
 /** What /api/health does: a round trip to the database through the app's pool. */
 const health = async () => (await pool().query<{ up: number }>("SELECT 1 AS up")).rows[0]!.up;
@@ -16,7 +16,7 @@ const inherited = { name: "inherited", parameters: { type: "object", required: [
 async function project() {
   const p = await makeProject();
   const api = withKey((await p.key()).key);
-  await api.tools.register({ tools: [...LESSON_TOOLS, redos, inherited] });
+  await api.tools.register({ tools: [...LOAN_TOOLS, redos, inherited] });
   return { ...p, api };
 }
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callerWith, makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { rollupsDifferFromRaw } from "../../../test/rollups";
 import { ROLLUPS_FROM_CALLS } from "../rollups/rebuild";
 
@@ -12,7 +12,7 @@ async function project() {
   const p = await makeProject();
   const { key } = await p.key();
   const api = withKey(key);
-  await api.tools.register({ tools: LESSON_TOOLS });
+  await api.tools.register({ tools: LOAN_TOOLS });
   const owner = await p.asOwner();
   return { ...p, api, owner };
 }

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS } from "../../../test/events";
+import { LOAN_TOOLS } from "../../../test/events";
 
 /**
  * Random and adversarial events through ingest.batch and the real database: the answer is never an
@@ -23,7 +23,7 @@ beforeAll(async () => {
   projectId = p.project.id;
   api = withKey((await p.key()).key);
   const redos = { name: "redos", parameters: { type: "object", properties: { code: { type: "string", pattern: "^(a+)+$" } } } };
-  await api.tools.register({ tools: [...LESSON_TOOLS, redos] });
+  await api.tools.register({ tools: [...LOAN_TOOLS, redos] });
 });
 
 // ---------------------------------------------------------------------------------------------

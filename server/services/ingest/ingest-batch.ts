@@ -4,8 +4,8 @@ import { invalid } from "../../domain/errors";
 import type { PoolClient } from "pg";
 import { timeSlicer } from "../../domain/time-slice";
 import { pool } from "../../db/client";
-import { loadToolVersions, registryResolver } from "../tools/registry";
-import { verdictFor } from "./verdicts";
+import { registryResolver, verdictFor } from "../../domain/verdicts";
+import { loadToolVersions } from "../tools/registry";
 import { writeCalls, type PreparedCall } from "./write-calls";
 
 /**

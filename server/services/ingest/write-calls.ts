@@ -4,7 +4,7 @@ import { patternOf } from "../../domain/failure-patterns";
 import { recoveredSql } from "../rollups/tables";
 import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
 import { runOrderSql } from "../../domain/pairing";
-import type { CallVerdict } from "./verdicts";
+import type { CallVerdict } from "../../domain/verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
 

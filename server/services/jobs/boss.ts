@@ -18,13 +18,13 @@ export const QUEUES = {
   retention: "retention-sweep",
 } as const;
 
-export const BOSS_SCHEMA = "pgboss";
+const BOSS_SCHEMA = "pgboss";
 
 /** Attempts per webhook delivery: the first plus four retries. */
-export const DELIVERY_ATTEMPTS = 5;
+const DELIVERY_ATTEMPTS = 5;
 
 /** pg-boss counts retry delays in whole seconds: TOOLGATE_WEBHOOK_BACKOFF_MS is rounded up. */
-export const deliveryBackoffSeconds = () => Math.max(1, Math.ceil(env().TOOLGATE_WEBHOOK_BACKOFF_MS / 1000));
+const deliveryBackoffSeconds = () => Math.max(1, Math.ceil(env().TOOLGATE_WEBHOOK_BACKOFF_MS / 1000));
 
 /** Creates (or updates) the queues; harmless to run on every start of every instance. */
 async function ensureQueues(boss: PgBoss) {

@@ -19,7 +19,7 @@ export type DeliveryJob = {
  * with exponential backoff (stored in its table, so a restart or another instance picks it
  * up); the attempt number is pg-boss's retry count + 1.
  */
-export async function runDelivery(job: PgBoss.JobWithMetadata<DeliveryJob>) {
+async function runDelivery(job: PgBoss.JobWithMetadata<DeliveryJob>) {
   const { projectId, endpointId, incidentId, event, payload } = job.data;
   const endpoint = await prisma().webhookEndpoint.findUnique({
     where: { projectId_id: { projectId, id: endpointId } },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { streamCallsCsv } from "../calls/call-list";
 
 const hour = (h: number, minute = 0) => new Date(Date.UTC(2026, 9, 1, h, minute)).toISOString();
@@ -9,7 +9,7 @@ const range = { from: "2026-10-01T00:00:00Z", to: "2026-10-02T00:00:00Z" };
 async function seeded() {
   const p = await makeProject();
   const api = withKey((await p.key()).key);
-  await api.tools.register({ tools: LESSON_TOOLS });
+  await api.tools.register({ tools: LOAN_TOOLS });
   const v1 = { provider: "acme", name: "acme", version: "v1" };
   const v2 = { provider: "acme", name: "acme", version: "v2" };
   const events = [
@@ -87,7 +87,7 @@ describe("metrics from the rollups", () => {
   it("a range of several days adds whole days to the partial first and last day", async () => {
     const p = await makeProject();
     const api = withKey((await p.key()).key);
-    await api.tools.register({ tools: LESSON_TOOLS });
+    await api.tools.register({ tools: LOAN_TOOLS });
     const failed = { arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } };
     const at = (iso: string, extra = {}) => makeEvent({ timestamp: iso, runId: iso, ...extra });
     const events = [
@@ -116,7 +116,7 @@ describe("metrics from the rollups", () => {
   it("a correction that is itself invalid is followed but not recovered", async () => {
     const p = await makeProject();
     const api = withKey((await p.key()).key);
-    await api.tools.register({ tools: LESSON_TOOLS });
+    await api.tools.register({ tools: LOAN_TOOLS });
     const failed = { arguments: {}, outcome: { valid: false, category: "missing_argument", message: "Error 422" } };
     const events = [
       makeEvent({ runId: "r", step: 0, timestamp: hour(5, 0), ...failed }),

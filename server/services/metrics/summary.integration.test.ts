@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 9, 1, 10, minute)).toISOString();
 const range = { from: "2026-10-01T00:00:00Z", to: "2026-10-02T00:00:00Z" };
@@ -9,7 +9,7 @@ async function seeded() {
   const p = await makeProject();
   const ingest = withKey((await p.key("harness")).key);
   const read = withKey((await p.key("ci", "read")).key);
-  await ingest.tools.register({ tools: LESSON_TOOLS });
+  await ingest.tools.register({ tools: LOAN_TOOLS });
   const v1 = { name: "acme", version: "v1" };
   const v2 = { name: "acme", version: "v2" };
   const missing = { outcome: { valid: false, category: "missing_argument", message: "Error: missing 'loannumber'." } };
@@ -31,7 +31,7 @@ describe("read API keys and metrics.summary", () => {
       code: "FORBIDDEN",
       message: expect.stringMatching(/has the read scope and cannot send events or tool schemas: use a key with the ingest scope/),
     });
-    await expect(read.tools.register({ tools: LESSON_TOOLS })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(read.tools.register({ tools: LOAN_TOOLS })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(ingest.metrics.summary({ range })).rejects.toMatchObject({
       code: "FORBIDDEN",
       message: expect.stringMatching(/has the ingest scope and cannot read figures/),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { pool } from "../../db/client";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
 import { sweepProject } from "./sweep";
@@ -13,7 +13,7 @@ const AGES = [200, 100, 61, 59, 30, 1];
 async function seeded() {
   const p = await makeProject();
   const api = withKey((await p.key()).key);
-  await api.tools.register({ tools: LESSON_TOOLS });
+  await api.tools.register({ tools: LOAN_TOOLS });
   const events = AGES.flatMap((age) => [makeEvent({ timestamp: daysAgo(age) }), makeEvent({ timestamp: daysAgo(age), arguments: { loannumber: "12" } })]);
   // step 1 kept (59 days), its correction at step 2 expired (a harness clock 2 days behind)
   const keptRun = { runId: `run-kept-${p.project.slug}` };

@@ -6,13 +6,14 @@ import { invalid, notFound } from "../../domain/errors";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool } from "../../db/client";
 import { totals } from "../metrics/rollups";
-import { loadToolVersions, registryResolver } from "./registry";
+import { registryResolver } from "../../domain/verdicts";
+import { loadToolVersions } from "./registry";
 
 /** At most this many calls are replayed per dry run (the newest of the range). */
 export const DRY_RUN_MAX_CALLS = 100_000;
-export const DRY_RUN_PAGE = 2_000;
+const DRY_RUN_PAGE = 2_000;
 /** A dry run through the API stops after this long and says how far it got. */
-export const DRY_RUN_MAX_MS = 30_000;
+const DRY_RUN_MAX_MS = 30_000;
 
 export type Range = { from: Date; to: Date };
 export type Cursor = { timestamp: string; id: string };

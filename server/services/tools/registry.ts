@@ -1,10 +1,10 @@
-import { registryFrom, type RegisteredTool, type ToolRegistry } from "../../../isomorphic/classify";
+import type { RegisteredTool } from "../../../isomorphic/classify";
 import { invalid } from "../../domain/errors";
 import { checkJsonSchema, normalizeToolInput, type ToolDefinition } from "../../../isomorphic/tool-schema";
 import { timeSlicer } from "../../domain/time-slice";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
-import { verdictFor } from "../ingest/verdicts";
+import { registryResolver, verdictFor } from "../../domain/verdicts";
 
 export type RegisterResult = { name: string; version: string; created: boolean };
 
@@ -49,22 +49,6 @@ export async function loadToolVersions(projectId: string) {
     [projectId],
   );
   return rows;
-}
-
-/**
- * The registry to check one call against: the version the harness named when the
- * project has it, otherwise each tool's newest version.
- */
-export function registryResolver(versions: RegisteredTool[]) {
-  const latest = registryFrom(versions.filter((v, i) => versions.findIndex((w) => w.name === v.name) === i));
-  const byVersion = new Map(versions.map((v) => [`${v.name}@${v.version}`, v]));
-  return {
-    isEmpty: versions.length === 0,
-    forCall(tool: string, toolVersion?: string): ToolRegistry {
-      const pinned = toolVersion ? byVersion.get(`${tool}@${toolVersion}`) : undefined;
-      return pinned ? { names: latest.names, get: (name) => (name === tool ? pinned : latest.get(name)) } : latest;
-    },
-  };
 }
 
 export async function listTools(projectId: string) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { makeEvent } from "../../../test/events";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { decodePattern } from "../../domain/failure-patterns";
-import { LESSON_TOOLS } from "../demo/demo-data";
+import { LOAN_TOOLS } from "../demo/demo-data";
 import { loadDemoData } from "../demo/load-demo";
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
@@ -74,7 +74,7 @@ describe("failure patterns", () => {
   });
 });
 
-const getloan = LESSON_TOOLS.find((t) => t.name === "getloan")!.parameters as { properties: Record<string, object> };
+const getloan = LOAN_TOOLS.find((t) => t.name === "getloan")!.parameters as { properties: Record<string, object> };
 const withLoannumber = (loannumber: object) => ({ ...getloan, properties: { ...getloan.properties, loannumber } });
 const ids = async (query: string) => (await sql.query<{ id: string }>(query, [demo.project.id, range.from, range.to])).rows.map((r) => r.id).sort();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
-import { LESSON_TOOLS, makeEvent } from "../../../test/events";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 
 // tools.validate answers "the verdict ingestion would store": both go through verdictFor.
 
@@ -8,7 +8,7 @@ async function setup(register: boolean) {
   const p = await makeProject();
   const { key } = await p.key();
   const api = withKey(key);
-  if (register) await api.tools.register({ tools: LESSON_TOOLS });
+  if (register) await api.tools.register({ tools: LOAN_TOOLS });
   return { ...p, api, owner: await p.asOwner() };
 }
 

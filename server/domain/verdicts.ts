@@ -1,9 +1,11 @@
-import type { Category } from "../../../contracts/categories";
-import type { ToolCallEvent } from "../../../contracts/event";
-import { classifyCall, ToolSchemaError, type Verdict } from "../../../isomorphic/classify";
-import type { registryResolver } from "../tools/registry";
+// What Toolgate decides about one call: the schema version to check it against, and the verdict
+// stored from the harness's and Toolgate's own. Pure: ingestion, OTLP, tools.validate and the
+// dry run call it with the versions they loaded.
+import type { Category } from "../../contracts/categories";
+import type { ToolCallEvent } from "../../contracts/event";
+import { classifyCall, registryFrom, ToolSchemaError, type RegisteredTool, type ToolRegistry, type Verdict } from "../../isomorphic/classify";
 
-/** A call's row fields that come from the verdicts (DESIGN.md: the harness's wins, both kept). */
+/** A call's row fields that come from the verdicts (the harness's wins, both kept: docs/events.md). */
 export type CallVerdict = {
   valid: boolean | null;
   category: Category | null;
@@ -11,6 +13,22 @@ export type CallVerdict = {
   checked: (Verdict & { version: string | null }) | null;
   differ: boolean;
 };
+
+/**
+ * The registry to check one call against: the version the harness named when the
+ * project has it, otherwise each tool's newest version.
+ */
+export function registryResolver(versions: RegisteredTool[]) {
+  const latest = registryFrom(versions.filter((v, i) => versions.findIndex((w) => w.name === v.name) === i));
+  const byVersion = new Map(versions.map((v) => [`${v.name}@${v.version}`, v]));
+  return {
+    isEmpty: versions.length === 0,
+    forCall(tool: string, toolVersion?: string): ToolRegistry {
+      const pinned = toolVersion ? byVersion.get(`${tool}@${toolVersion}`) : undefined;
+      return pinned ? { names: latest.names, get: (name) => (name === tool ? pinned : latest.get(name)) } : latest;
+    },
+  };
+}
 
 export function verdictFor(
   event: Pick<ToolCallEvent, "tool" | "toolVersion" | "outcome"> & { arguments: unknown },

@@ -1,0 +1,352 @@
+// The incident page's data: which metrics to ask for, and what each of its cards shows, shaped
+// from the answers of alerts.incident, metrics.series and metrics.breakdown. Pure and tested;
+// the page only loads, prepares and composes.
+
+import type { Marker } from "../charts";
+import { timeSeries, type RateRow, type TimeSeries } from "../charts/prepare";
+import { formatCount, formatRate, formatUtc } from "../dashboard/format";
+import type { Bucket } from "../../isomorphic/buckets";
+import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { DAY_MS } from "../../contracts/metrics";
+import { hasRole, type Role } from "../../contracts/roles";
+import {
+  categoryRateRows,
+  explorerHref,
+  firstSeen,
+  formatMetricValue,
+  formatWindow,
+  incidentAge,
+  incidentWindows,
+  isoSeconds,
+  isRateMetric,
+  metricLabel,
+  REGRESSION_METRIC,
+  scopeText,
+  versionKey,
+  type IncidentWindows,
+} from "./format";
+
+/** Rows of the top-N tables. */
+export const TOP = 6;
+/** How far back a regression looks for the day its new version first appeared. */
+const LOOKBACK_DAYS = 90;
+const HOUR = 3_600_000;
+
+type Time = Date | string;
+
+/** The parts of alerts.incident the page reads. */
+export interface IncidentInput {
+  id: string;
+  state: string;
+  severity: string;
+  summary: string;
+  value: number | null;
+  threshold: number | null;
+  calls: number;
+  firedAt: Time;
+  windowStart: Time;
+  resolvedAt: Time | null;
+  scopeTool: string | null;
+  scopeModel: string | null;
+  scopeVersion: string | null;
+  rule: { name: string; metric: string; category: string | null; windowMinutes: number };
+  events: readonly { kind: string; actor: string | null; at: Time; note: string | null }[];
+  deliveries: readonly {
+    endpoint: { name: string; url: string };
+    attempt: number;
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number | null;
+    at: Time;
+  }[];
+}
+
+/** metrics.series answers: rows per bucket (and key). */
+export interface SeriesInput {
+  bucket: Bucket;
+  rows: readonly { bucket: string; key: string; calls: number; invalid: number }[];
+}
+
+/** metrics.breakdown answers: one row per key over the whole range. */
+export type BreakdownInput = readonly { key: string; calls: number; invalid: number }[];
+
+type Range = { from: string; to: string };
+type Scope = { tool?: string; model?: string; modelVersion?: string };
+
+export interface IncidentPlan {
+  /** a regression of a model's new version (charted per version) rather than a rule's rate */
+  regression: boolean;
+  scope: Scope;
+  /** for a regression: the model's versions over the 90 days before it fired, to find when the new one appeared */
+  lookback: { from: number; range: Range; model: string } | null;
+}
+
+/** What to load before anything else: the incident's scope, and for a regression the versions' history. */
+export function planIncident(incident: IncidentInput): IncidentPlan {
+  const regression = incident.rule.metric === REGRESSION_METRIC && !!incident.scopeModel;
+  const scope: Scope = {
+    ...(incident.scopeTool ? { tool: incident.scopeTool } : {}),
+    ...(incident.scopeModel ? { model: incident.scopeModel } : {}),
+    ...(incident.scopeVersion ? { modelVersion: incident.scopeVersion } : {}),
+  };
+  const fired = new Date(incident.firedAt).getTime();
+  const from = fired - LOOKBACK_DAYS * DAY_MS;
+  const lookback = regression
+    ? { from, range: { from: isoSeconds(from), to: isoSeconds(Math.ceil((fired + 1) / HOUR) * HOUR) }, model: incident.scopeModel! }
+    : null;
+  return { regression, scope, lookback };
+}
+
+export interface IncidentRanges {
+  /** when a regression's new version first had calls (ms), or null */
+  since: number | null;
+  windows: IncidentWindows;
+  /** the chart's range (ms) */
+  chart: { from: number; to: number };
+  /** the same, for metrics.series */
+  chartQuery: Range;
+  /** the incident's window in whole hours, for metrics.breakdown */
+  rollup: Range;
+  /** the rule watches one category's rate: chart it from the category series */
+  category: string | null;
+}
+
+/** The ranges to ask for, once the versions' history (for a regression) is known. */
+export function incidentRanges(incident: IncidentInput, plan: IncidentPlan, lookback: SeriesInput | null, now: Date): IncidentRanges {
+  const since = plan.regression && lookback ? firstSeen(lookback.rows, versionKey(incident.scopeModel!, incident.scopeVersion)) : null;
+  const windows = incidentWindows(incident, now, since);
+  const chart = { from: Math.max(windows.chart.from, plan.lookback?.from ?? -Infinity), to: windows.chart.to };
+  const { rule } = incident;
+  return {
+    since,
+    windows,
+    chart,
+    chartQuery: { from: isoSeconds(chart.from), to: isoSeconds(chart.to) },
+    rollup: { from: isoSeconds(windows.rollupWindow.from), to: isoSeconds(windows.rollupWindow.to) },
+    category: rule.metric === "category_rate" && rule.category ? rule.category : null,
+  };
+}
+
+interface IncidentChart extends TimeSeries {
+  title: string;
+  description: string;
+  label: string;
+  bucket: Bucket;
+  markers: Marker[];
+  /** the rule's threshold, drawn when the chart shows the watched rate */
+  threshold: number | undefined;
+  explorerHref: string;
+}
+
+interface FailingTool {
+  key: string;
+  href: string;
+  invalid: string;
+  calls: string;
+  rate: string;
+}
+
+interface FailingCategory {
+  key: string;
+  label: string;
+  href: string;
+  invalid: string;
+  share: string;
+}
+
+interface TimelineEvent {
+  kind: string;
+  title: string;
+  /** the colour of its dot */
+  dot: string;
+  at: string;
+  note: string | null;
+}
+
+interface Delivery {
+  endpoint: string;
+  url: string;
+  attempt: string;
+  /** an HTTP status (ok when 2xx), or the error of an attempt that got no answer */
+  status: { text: string; answered: boolean; ok: boolean; title: string | undefined };
+  duration: string | null;
+  at: string;
+}
+
+export interface IncidentView {
+  title: string;
+  state: string;
+  severity: string;
+  /** "fired 3 h ago · 2026-11-30 14:05 UTC" */
+  age: string;
+  /** acknowledge / resolve */
+  canAct: boolean;
+  /** may add webhook endpoints (told where when there are no deliveries) */
+  canAddWebhooks: boolean;
+  whatFired: {
+    summary: string;
+    valueLabel: string;
+    value: string;
+    thresholdLabel: string;
+    threshold: string;
+    calls: string;
+    scope: string;
+    window: string;
+  };
+  chart: IncidentChart;
+  tools: { description: string; rows: FailingTool[]; more: string | null };
+  categories: FailingCategory[];
+  timeline: TimelineEvent[];
+  deliveries: Delivery[];
+}
+
+export interface IncidentData {
+  slug: string;
+  role: Role;
+  incident: IncidentInput;
+  now: Date;
+  plan: IncidentPlan;
+  ranges: IncidentRanges;
+  /** the model's versions (regression only) */
+  lookback: SeriesInput | null;
+  /** all calls of the scope per bucket (not for a regression) */
+  series: SeriesInput | null;
+  /** per category (category_rate rules only) */
+  categorySeries: SeriesInput | null;
+  tools: BreakdownInput;
+  categories: BreakdownInput;
+}
+
+const EVENT_DOT: Record<string, string> = {
+  fired: "bg-red-500",
+  notified: "bg-indigo-500",
+  acknowledged: "bg-amber-500",
+  resolved: "bg-emerald-500",
+};
+
+function eventTitle(event: { kind: string; actor: string | null }): string {
+  switch (event.kind) {
+    case "fired":
+      return "Fired";
+    case "notified":
+      return "Notified";
+    case "acknowledged":
+      return `Acknowledged by ${event.actor ?? "someone"}`;
+    case "resolved":
+      return event.actor ? `Resolved by ${event.actor}` : "Resolved automatically";
+    default:
+      return event.kind;
+  }
+}
+
+/** Keys with invalid calls, most first (ties by key). */
+const failing = (rows: BreakdownInput) => rows.filter((r) => r.invalid > 0).sort((a, b) => b.invalid - a.invalid || a.key.localeCompare(b.key));
+
+const share = (n: number, d: number) => formatRate(d > 0 ? n / d : null);
+
+/** Everything the incident page shows, from what it loaded. */
+export function prepareIncident(data: IncidentData): IncidentView {
+  const { slug, role, incident, now, plan, ranges } = data;
+  const { rule } = incident;
+  const { regression, scope } = plan;
+  const window = ranges.windows.window;
+  const fired = new Date(incident.firedAt).getTime();
+
+  // the chart: the watched rate with its threshold; other metrics get the invalid rate as context
+  const rateChart = isRateMetric(rule.metric);
+  const label = rateChart ? metricLabel(rule.metric, rule.category) : "Invalid rate";
+  let rows: RateRow[];
+  let bucket: Bucket;
+  if (regression) {
+    rows = (data.lookback?.rows ?? []).map((r) => ({ bucket: r.bucket, series: r.key, numerator: r.invalid, denominator: r.calls }));
+    bucket = data.lookback?.bucket ?? "day";
+  } else if (ranges.category && data.categorySeries) {
+    rows = categoryRateRows(data.series?.rows ?? [], data.categorySeries.rows, ranges.category, label);
+    bucket = data.series?.bucket ?? data.categorySeries.bucket;
+  } else {
+    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.invalid, denominator: r.calls }));
+    bucket = data.series?.bucket ?? "hour";
+  }
+  const markers: Marker[] = [
+    ...(regression && ranges.since !== null && ranges.since > ranges.chart.from ? [{ at: ranges.since, label: `${incident.scopeVersion} first seen` }] : []),
+    { at: fired, label: "fired" },
+  ];
+  const description = [
+    regression ? `${incident.scopeModel}, one line per version; the dashed red line is the previous version's rate` : scopeText(scope),
+    rateChart && !regression ? " · the dashed red line is the threshold" : "",
+    !rateChart ? ` · the rule watches ${metricLabel(rule.metric).toLowerCase()}, shown above; this is the invalid rate for context` : "",
+    ` · per ${bucket}, UTC`,
+  ].join("");
+
+  const tools = failing(data.tools);
+  const windowCalls = data.tools.reduce((n, t) => n + t.calls, 0);
+  const windowInvalid = data.tools.reduce((n, t) => n + t.invalid, 0);
+  const windowText = regression ? `since ${incident.scopeVersion} first appeared` : `${formatWindow(rule.windowMinutes)} before it fired`;
+
+  return {
+    title: rule.name,
+    state: incident.state,
+    severity: incident.severity,
+    age: `${incident.state === "resolved" ? incidentAge(incident, now) : `fired ${incidentAge(incident, now)}`} · ${formatUtc(incident.firedAt)}`,
+    canAct: hasRole(role, "member") && incident.state !== "resolved",
+    canAddWebhooks: hasRole(role, "admin"),
+    whatFired: {
+      summary: incident.summary,
+      valueLabel: regression ? "New version" : metricLabel(rule.metric, rule.category),
+      value: formatMetricValue(rule.metric, incident.value),
+      thresholdLabel: regression ? "Previous version" : "Threshold",
+      threshold: formatMetricValue(rule.metric, incident.threshold),
+      calls: formatCount(incident.calls),
+      scope: scopeText(scope),
+      window: `${formatUtc(window.from)} – ${formatUtc(window.to)} (${windowText})`,
+    },
+    chart: {
+      ...timeSeries(rows, { from: new Date(ranges.chart.from), to: new Date(ranges.chart.to), bucket }),
+      title: `${label} around the incident`,
+      description,
+      label,
+      bucket,
+      markers,
+      threshold: rateChart ? (incident.threshold ?? undefined) : undefined,
+      explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null),
+    },
+    tools: {
+      description: `In the window: ${formatCount(windowInvalid)} of ${formatCount(windowCalls)} calls invalid`,
+      rows: tools.slice(0, TOP).map((t) => ({
+        key: t.key,
+        href: explorerHref(slug, { ...scope, tool: t.key }, window),
+        invalid: formatCount(t.invalid),
+        calls: formatCount(t.calls),
+        rate: share(t.invalid, t.calls),
+      })),
+      more: tools.length > TOP ? `${TOP} of ${tools.length} failing tools.` : null,
+    },
+    categories: failing(data.categories)
+      .slice(0, TOP)
+      .map((c) => ({
+        key: c.key,
+        label: CATEGORY_LABELS[c.key as Category] ?? c.key,
+        href: explorerHref(slug, scope, window, c.key),
+        invalid: formatCount(c.invalid),
+        share: share(c.invalid, windowInvalid),
+      })),
+    timeline: incident.events.map((event) => ({
+      kind: event.kind,
+      title: eventTitle(event),
+      dot: EVENT_DOT[event.kind] ?? "bg-slate-400",
+      at: formatUtc(event.at),
+      note: event.note || null,
+    })),
+    deliveries: incident.deliveries.map((d) => ({
+      endpoint: d.endpoint.name,
+      url: d.endpoint.url,
+      attempt: `#${d.attempt}`,
+      status:
+        d.statusCode !== null
+          ? { text: `HTTP ${d.statusCode}`, answered: true, ok: d.statusCode >= 200 && d.statusCode < 300, title: undefined }
+          : { text: d.error ?? "no answer", answered: false, ok: false, title: d.error ?? undefined },
+      duration: d.durationMs !== null ? `${d.durationMs} ms` : null,
+      at: formatUtc(d.at),
+    })),
+  };
+}

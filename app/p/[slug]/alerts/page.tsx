@@ -38,7 +38,6 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
     api.alerts.rules({ project: slug }),
   ]);
   const everything = all ?? incidents;
-  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
   const now = new Date();
   const open = everything.filter((i) => i.state !== "resolved").length;
   const firing = everything.filter((i) => i.state === "firing").length;
@@ -58,8 +57,8 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
           action={base}
           current={filter}
           rules={rules.map((r) => ({ value: r.id, label: r.name }))}
-          tools={distinct(everything.map((i) => i.scopeTool))}
-          models={distinct(everything.map((i) => i.scopeModel))}
+          tools={everything.map((i) => i.scopeTool)}
+          models={everything.map((i) => i.scopeModel)}
         />
         <Card>
           {incidents.length === 0 ? (

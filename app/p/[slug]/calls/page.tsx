@@ -1,10 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { CATEGORIES, CATEGORY_LABELS } from "@/contracts/categories";
-import { FilterForm } from "@/components/calls/filter-form";
+import { FilterField, OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { FilterForm } from "@/components/filters/filter-form";
 import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
 import { Alert, buttonClass, Card, cx, Input, PageHeader, Select, th } from "@/components/ui";
@@ -42,8 +42,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   ]);
 
   const p = view.params;
-  const modelNames = unique(models.map((m) => m.key));
-  const versions = unique(models.filter((m) => m.version && (!p.model || m.key === p.model)).map((m) => m.version));
+  const versions = models.filter((m) => !p.model || m.key === p.model).map((m) => m.version);
   const { cursor: _cursor, ...firstPage } = p;
   const csvHref = `/api/projects/${project.slug}/calls.csv${csvQuery(view.filter)}`;
   const calls = result?.calls ?? [];
@@ -64,53 +63,16 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
         <FilterForm key={queryString(p)} action={base} label="Filter calls" className="space-y-3">
           <div className="grid grid-cols-2 gap-x-3 gap-y-2.5 lg:grid-cols-4">
             <FilterField label="Time range" htmlFor="f-range">
-              <Select id="f-range" name="range" defaultValue={view.range.key} className={control}>
-                {view.range.key === "custom" && <option value="custom">{view.range.label}</option>}
-                {EXPLORER_RANGES.map((r) => (
-                  <option key={r.value} value={r.value}>
-                    {r.label}
-                  </option>
-                ))}
-              </Select>
-              {view.range.key === "custom" && (
-                <>
-                  <input type="hidden" name="from" value={p.from} />
-                  <input type="hidden" name="to" value={p.to} />
-                </>
-              )}
+              <RangeSelect id="f-range" range={{ ...view.range, from: p.from, to: p.to }} choices={EXPLORER_RANGES} className={control} />
             </FilterField>
             <FilterField label="Tool" htmlFor="f-tool">
-              <Select id="f-tool" name="tool" defaultValue={p.tool ?? ""} className={control}>
-                <option value="">All tools</option>
-                {withCurrent(
-                  tools.map((t) => t.key),
-                  p.tool,
-                ).map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
-              </Select>
+              <OptionSelect id="f-tool" name="tool" values={tools.map((t) => t.key)} current={p.tool} all="All tools" className={control} />
             </FilterField>
             <FilterField label="Model" htmlFor="f-model">
-              <Select id="f-model" name="model" defaultValue={p.model ?? ""} className={control}>
-                <option value="">All models</option>
-                {withCurrent(modelNames, p.model).map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </Select>
+              <OptionSelect id="f-model" name="model" values={models.map((m) => m.key)} current={p.model} all="All models" className={control} />
             </FilterField>
             <FilterField label="Model version" htmlFor="f-version">
-              <Select id="f-version" name="modelVersion" defaultValue={p.modelVersion ?? ""} className={control}>
-                <option value="">All versions</option>
-                {withCurrent(versions, p.modelVersion).map((v) => (
-                  <option key={v} value={v}>
-                    {v}
-                  </option>
-                ))}
-              </Select>
+              <OptionSelect id="f-version" name="modelVersion" values={versions} current={p.modelVersion} all="All versions" className={control} />
             </FilterField>
             <FilterField label="Verdict" htmlFor="f-valid">
               <Select id="f-valid" name="valid" defaultValue={p.valid ?? ""} className={control}>
@@ -292,17 +254,6 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   );
 }
 
-function FilterField({ label, htmlFor, children }: { label: string; htmlFor: string; children: ReactNode }) {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={htmlFor} className="block text-xs font-medium text-slate-600">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
-
 function EmptyResult({ base, params, rangeLabel, rangeKey }: { base: string; params: Record<string, string>; rangeLabel: string; rangeKey: string }) {
   const active = activeFilters(params);
   const { cursor: _c, ...rest } = params;
@@ -342,16 +293,6 @@ function EmptyResult({ base, params, rangeLabel, rangeKey }: { base: string; par
       </div>
     </Card>
   );
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values.filter(Boolean))];
-}
-
-/** The list's values, plus the current one when it is not among them (so the select shows it). */
-function withCurrent(values: string[], current: string | undefined): string[] {
-  const list = unique(values).sort((a, b) => a.localeCompare(b));
-  return current && !list.includes(current) ? [current, ...list] : list;
 }
 
 function last400Days() {

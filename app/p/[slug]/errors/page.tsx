@@ -4,9 +4,10 @@ import { redirect } from "next/navigation";
 import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
-import { FilterForm } from "@/components/calls/filter-form";
+import { OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
-import { Alert, Badge, buttonClass, cx, PageHeader, Select, th } from "@/components/ui";
+import { Alert, Badge, buttonClass, cx, PageHeader, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
@@ -46,7 +47,6 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
   const shown = showAll ? sorted : sorted.slice(0, TOP);
   const anyFlagged = flagged.some((f) => f.lowRecovery || f.opaque);
   const totalSent = sorted.reduce((s, r) => s + r.count, 0);
-  const toolOptions = [...new Set([...(tool ? [tool] : []), ...tools.map((t) => t.key)])].sort((a, b) => a.localeCompare(b));
   const explorerRange = range.preset === "custom" ? { from: range.from, to: range.to } : { range: range.preset };
 
   return (
@@ -56,33 +56,14 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
           <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex shrink-0 items-end gap-2">
-            {range.preset === "custom" && (
-              <>
-                <input type="hidden" name="from" value={range.from} />
-                <input type="hidden" name="to" value={range.to} />
-              </>
-            )}
             <label className="sr-only" htmlFor="e-range">
               Time range
             </label>
-            <Select id="e-range" name="range" defaultValue={range.preset} className="w-40 py-1.5">
-              {range.preset === "custom" && <option value="custom">{range.label}</option>}
-              <option value="24h">Last 24 hours</option>
-              <option value="7d">Last 7 days</option>
-              <option value="30d">Last 30 days</option>
-              <option value="90d">Last 90 days</option>
-            </Select>
+            <RangeSelect id="e-range" range={{ ...range, key: range.preset }} className="w-40 py-1.5" />
             <label className="sr-only" htmlFor="e-tool">
               Tool
             </label>
-            <Select id="e-tool" name="tool" defaultValue={tool ?? ""} className="w-44 py-1.5">
-              <option value="">All tools</option>
-              {toolOptions.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </Select>
+            <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
             <noscript>
               <button type="submit" className={buttonClass("secondary")}>
                 Apply

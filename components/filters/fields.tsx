@@ -1,0 +1,102 @@
+// The fields of the filter forms (explorer, error messages, incidents): a labelled field, and a
+// select of options that keeps the current value even when it is not in the list, and the time range.
+
+import type { ReactNode } from "react";
+import { RANGE_PRESET_LABELS } from "../../contracts/metrics";
+import { cx, Select } from "../ui";
+import { withCurrent } from "./options";
+
+const labels = {
+  plain: "block text-xs font-medium text-slate-600",
+  caps: "block text-xs font-medium uppercase tracking-wide text-slate-500",
+};
+
+export function FilterField({
+  label,
+  htmlFor,
+  look = "plain",
+  className,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  look?: keyof typeof labels;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={cx("space-y-1", className)}>
+      <label htmlFor={htmlFor} className={labels[look]}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+/** A select of `values` after an "all" choice (value ""), showing `current` even when the values lack it. */
+export function OptionSelect({
+  id,
+  name,
+  values,
+  current,
+  all,
+  className,
+}: {
+  id: string;
+  name: string;
+  values: readonly (string | null | undefined)[];
+  current: string | undefined;
+  all: string;
+  className?: string;
+}) {
+  return (
+    <Select id={id} name={name} defaultValue={current ?? ""} className={className}>
+      <option value="">{all}</option>
+      {withCurrent(values, current).map((v) => (
+        <option key={v} value={v}>
+          {v}
+        </option>
+      ))}
+    </Select>
+  );
+}
+
+const PRESETS = Object.entries(RANGE_PRESET_LABELS).map(([value, label]) => ({ value, label }));
+
+/**
+ * The time range: a select of presets (`choices`, the dashboards' by default). A custom range
+ * (from/to in the URL) is its first choice, labelled with its dates and carried by hidden fields;
+ * the form drops them when a preset is chosen.
+ */
+export function RangeSelect({
+  id,
+  range,
+  choices = PRESETS,
+  className,
+}: {
+  id: string;
+  range: { key: string; label: string; from?: string; to?: string };
+  choices?: readonly { value: string; label: string }[];
+  className?: string;
+}) {
+  const custom = range.key === "custom";
+  return (
+    <>
+      <Select id={id} name="range" defaultValue={range.key} className={className}>
+        {custom && <option value="custom">{range.label}</option>}
+        {choices.map((r) => (
+          <option key={r.value} value={r.value}>
+            {r.label}
+          </option>
+        ))}
+      </Select>
+      {custom && (
+        <>
+          <input type="hidden" name="from" value={range.from} />
+          <input type="hidden" name="to" value={range.to} />
+        </>
+      )}
+    </>
+  );
+}

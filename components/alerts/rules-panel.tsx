@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, cx } from "../ui";
+import { ConfirmButton } from "../confirm-button";
 import { SeverityBadge } from "./badges";
 import { formatUtc } from "../dashboard/format";
 import { RuleForm } from "./rule-form";
@@ -27,9 +28,8 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
   const [refreshing, startTransition] = useTransition();
   const refresh = () => startTransition(() => router.refresh());
   const [editing, setEditing] = useState<RuleView | "new" | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
   const toggle = useMutation(trpc.alerts.setRuleEnabled.mutationOptions({ onSettled: refresh }));
-  const remove = useMutation(trpc.alerts.deleteRule.mutationOptions({ onSuccess: () => setConfirming(null), onSettled: refresh }));
+  const remove = useMutation(trpc.alerts.deleteRule.mutationOptions({ onSettled: refresh }));
   const guard = rules.find((r) => r.builtIn);
   const custom = rules.filter((r) => !r.builtIn);
   const webhookName = new Map(webhooks.map((w) => [w.id, w.name]));
@@ -126,26 +126,19 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
                 </div>
                 {canManage && (
                   <div className="flex shrink-0 items-center gap-2">
-                    {confirming === rule.id ? (
-                      <>
-                        <span className="text-slate-600">Delete it and its incidents?</span>
-                        <Button variant="danger" size="sm" disabled={remove.isPending} onClick={() => remove.mutate({ project: slug, id: rule.id })}>
-                          Delete
-                        </Button>
-                        <Button variant="secondary" size="sm" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </Button>
-                      </>
-                    ) : (
-                      <>
+                    <ConfirmButton
+                      label={`Delete ${rule.name}`}
+                      question="Delete it and its incidents?"
+                      pending={remove.isPending}
+                      onConfirm={(close) => remove.mutate({ project: slug, id: rule.id }, { onSuccess: close })}
+                      beside={
                         <Button variant="secondary" size="sm" aria-label={`Edit ${rule.name}`} onClick={() => setEditing(rule)}>
                           Edit
                         </Button>
-                        <Button variant="dangerSubtle" size="sm" aria-label={`Delete ${rule.name}`} onClick={() => setConfirming(rule.id)}>
-                          Delete
-                        </Button>
-                      </>
-                    )}
+                      }
+                    >
+                      Delete
+                    </ConfirmButton>
                   </div>
                 )}
               </li>

@@ -6,6 +6,7 @@ import { CopyButton } from "../copy-button";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input } from "../ui";
+import { ConfirmButton } from "../confirm-button";
 import { SIGNATURE_HEADER } from "../../contracts/alerts";
 import { formatUtc } from "../dashboard/format";
 
@@ -40,7 +41,6 @@ export function WebhooksPanel({ slug }: { slug: string }) {
   const [name, setName] = useState("");
   const [url, setUrl] = useState("");
   const [revealed, setRevealed] = useState<Set<string>>(new Set());
-  const [confirming, setConfirming] = useState<string | null>(null);
   const [tests, setTests] = useState<Record<string, TestResult | { failed: string }>>({});
 
   const create = useMutation(
@@ -53,7 +53,7 @@ export function WebhooksPanel({ slug }: { slug: string }) {
       },
     }),
   );
-  const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: () => setConfirming(null), onSettled: invalidate }));
+  const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSettled: invalidate }));
   const sendTest = useMutation(
     trpc.webhooks.sendTest.mutationOptions({
       onSuccess: (result, input) => setTests((t) => ({ ...t, [input.id]: result })),
@@ -141,18 +141,12 @@ export function WebhooksPanel({ slug }: { slug: string }) {
                       <p className="mt-0.5 text-xs text-slate-400">Added {formatUtc(w.createdAt)}</p>
                     </div>
                     <div className="flex shrink-0 items-center gap-2">
-                      {confirming === w.id ? (
-                        <>
-                          <span className="text-slate-600">Delete this endpoint?</span>
-                          <Button variant="danger" size="sm" disabled={remove.isPending} onClick={() => remove.mutate({ project: slug, id: w.id })}>
-                            Delete
-                          </Button>
-                          <Button variant="secondary" size="sm" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </Button>
-                        </>
-                      ) : (
-                        <>
+                      <ConfirmButton
+                        label={`Delete ${w.name}`}
+                        question="Delete this endpoint?"
+                        pending={remove.isPending}
+                        onConfirm={(close) => remove.mutate({ project: slug, id: w.id }, { onSuccess: close })}
+                        beside={
                           <Button
                             variant="secondary"
                             size="sm"
@@ -162,11 +156,10 @@ export function WebhooksPanel({ slug }: { slug: string }) {
                           >
                             {sendTest.isPending && sendTest.variables?.id === w.id ? "Sending…" : "Send test"}
                           </Button>
-                          <Button variant="dangerSubtle" size="sm" aria-label={`Delete ${w.name}`} onClick={() => setConfirming(w.id)}>
-                            Delete
-                          </Button>
-                        </>
-                      )}
+                        }
+                      >
+                        Delete
+                      </ConfirmButton>
                     </div>
                   </div>
                   {test && (

@@ -7,6 +7,7 @@ import { formatDateTime, formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../../contracts/accounts";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
+import { ConfirmButton } from "../confirm-button";
 
 export function ApiKeysPanel({ slug }: { slug: string }) {
   const trpc = useTRPC();
@@ -16,7 +17,6 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
   const [name, setName] = useState("");
   const [scope, setScope] = useState<ApiKeyScope>("ingest");
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
 
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
@@ -29,7 +29,6 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
   );
   const revoke = useMutation(
     trpc.apiKeys.revoke.mutationOptions({
-      onSuccess: () => setConfirming(null),
       onSettled: invalidate,
     }),
   );
@@ -153,20 +152,16 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
                   <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</td>
                   <td className={td}>{k.revokedAt ? <Badge tone="red">revoked {formatDateTime(k.revokedAt)}</Badge> : <Badge tone="green">active</Badge>}</td>
                   <td className={`${td} text-right`}>
-                    {k.revokedAt ? null : confirming === k.id ? (
-                      <span className="inline-flex items-center gap-2">
-                        <span className="text-slate-600">Revoke this key?</span>
-                        <Button variant="danger" size="sm" disabled={revoke.isPending} onClick={() => revoke.mutate({ project: slug, keyId: k.id })}>
-                          {revoke.isPending ? "Revoking…" : "Revoke"}
-                        </Button>
-                        <Button variant="secondary" size="sm" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </Button>
-                      </span>
-                    ) : (
-                      <Button variant="dangerSubtle" size="sm" aria-label={`Revoke ${k.name}`} onClick={() => setConfirming(k.id)}>
+                    {k.revokedAt ? null : (
+                      <ConfirmButton
+                        label={`Revoke ${k.name}`}
+                        question="Revoke this key?"
+                        pending={revoke.isPending}
+                        pendingText="Revoking…"
+                        onConfirm={(close) => revoke.mutate({ project: slug, keyId: k.id }, { onSuccess: close })}
+                      >
                         Revoke
-                      </Button>
+                      </ConfirmButton>
                     )}
                   </td>
                 </tr>

@@ -8,6 +8,7 @@ import { ShownOnce } from "../shown-once";
 import { formatDateTime, formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
+import { ConfirmButton } from "../confirm-button";
 
 type Invited = { email: string; role: Role; oneTimePassword: string };
 
@@ -18,7 +19,6 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
   const members = useQuery(trpc.members.list.queryOptions({ project: slug }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey({ project: slug }) });
   const [rowError, setRowError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
 
   const changeRole = useMutation(
     trpc.members.changeRole.mutationOptions({
@@ -32,7 +32,7 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
     trpc.members.remove.mutationOptions({
       onMutate: () => setRowError(null),
       onError: (e) => setRowError(e.message),
-      onSuccess: (_data, input) => (input.userId === currentUserId ? window.location.assign("/") : setConfirming(null)),
+      onSuccess: (_data, input) => (input.userId === currentUserId ? window.location.assign("/") : undefined),
       onSettled: invalidate,
     }),
   );
@@ -103,27 +103,16 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
                   <td className={`${td} text-slate-500`}>{formatDateTime(m.since)}</td>
                   {canManage && (
                     <td className={`${td} text-right`}>
-                      {confirming === m.id ? (
-                        <span className="inline-flex items-center gap-2">
-                          <span className="text-slate-600">{m.id === currentUserId ? "Leave this project?" : "Remove from project?"}</span>
-                          <Button
-                            variant="danger"
-                            size="sm"
-                            disabled={remove.isPending}
-                            aria-label={`Confirm removing ${m.email}`}
-                            onClick={() => remove.mutate({ project: slug, userId: m.id })}
-                          >
-                            {remove.isPending ? "Removing…" : "Remove"}
-                          </Button>
-                          <Button variant="secondary" size="sm" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </Button>
-                        </span>
-                      ) : (
-                        <Button variant="dangerSubtle" size="sm" onClick={() => setConfirming(m.id)} aria-label={`Remove ${m.email}`}>
-                          Remove
-                        </Button>
-                      )}
+                      <ConfirmButton
+                        label={`Remove ${m.email}`}
+                        question={m.id === currentUserId ? "Leave this project?" : "Remove from project?"}
+                        confirmLabel={`Confirm removing ${m.email}`}
+                        pending={remove.isPending}
+                        pendingText="Removing…"
+                        onConfirm={(close) => remove.mutate({ project: slug, userId: m.id }, { onSuccess: close })}
+                      >
+                        Remove
+                      </ConfirmButton>
                     </td>
                   )}
                 </tr>

@@ -1,0 +1,57 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { Button } from "./ui";
+
+/**
+ * A button that asks before it deletes, revokes or removes: the first click replaces it with
+ * `question`, the confirming button and Cancel. `onConfirm` gets a `close` to call once the
+ * action succeeded; on failure the question stays, for another try or Cancel. `beside` (the
+ * row's other actions) is hidden while it asks.
+ */
+export function ConfirmButton({
+  children,
+  label,
+  question,
+  confirmLabel,
+  pending = false,
+  pendingText,
+  onConfirm,
+  beside,
+}: {
+  /** the text of both buttons: "Delete", "Revoke", "Remove" */
+  children: string;
+  /** the accessible name of the first button, naming what it acts on: "Delete Pager" */
+  label: string;
+  question: string;
+  /** the accessible name of the confirming button, when its text is not enough */
+  confirmLabel?: string;
+  pending?: boolean;
+  /** the confirming button's text while the action runs: "Removing…" */
+  pendingText?: string;
+  onConfirm: (close: () => void) => void;
+  beside?: ReactNode;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <>
+        {beside}
+        <Button variant="dangerSubtle" size="sm" aria-label={label} onClick={() => setAsking(true)}>
+          {children}
+        </Button>
+      </>
+    );
+  }
+  return (
+    <span className="inline-flex items-center gap-2">
+      <span className="text-slate-600">{question}</span>
+      <Button variant="danger" size="sm" disabled={pending} aria-label={confirmLabel} onClick={() => onConfirm(() => setAsking(false))}>
+        {pending && pendingText ? pendingText : children}
+      </Button>
+      <Button variant="secondary" size="sm" onClick={() => setAsking(false)}>
+        Cancel
+      </Button>
+    </span>
+  );
+}

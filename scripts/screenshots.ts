@@ -56,14 +56,20 @@ try {
   const [name, value] = cookie.split("=") as [string, string];
   await context.addCookies([{ name, value, url: base }]);
   const page = await context.newPage();
-  for (const [file, path] of [
-    ["overview", "/p/demo?range=30d"],
-    ["call-detail", `/p/demo/calls/${encodeURIComponent(call!.id)}`],
-  ] as const) {
+  // `from`: start the picture at this heading (a long page), `height` pixels tall
+  const shots: { file: string; path: string; from?: string; height?: number }[] = [
+    { file: "overview", path: "/p/demo?range=30d" },
+    { file: "call-detail", path: `/p/demo/calls/${encodeURIComponent(call!.id)}` },
+    { file: "schema-doctor", path: "/p/demo/tools/getloan?range=30d", from: "Failure patterns", height: 1900 },
+    { file: "connect", path: "/p/demo/settings/connect" },
+  ];
+  for (const { file, path, from, height } of shots) {
     await page.goto(`${base}${path}`);
     await page.waitForLoadState("networkidle");
     await page.waitForTimeout(500);
-    await page.screenshot({ path: `docs/screenshots/${file}.png`, fullPage: true });
+    const box = from ? await page.getByRole("heading", { name: from, exact: true }).first().boundingBox() : null;
+    const clip = box ? { x: 0, y: Math.max(0, box.y - 40), width: 1440, height: height ?? 960 } : undefined;
+    await page.screenshot({ path: `docs/screenshots/${file}.png`, fullPage: true, clip });
     console.log(`docs/screenshots/${file}.png ← ${path}`);
   }
   await browser.close();

@@ -7,15 +7,8 @@ export const callHref = (slug: string, id: string) => `/p/${slug}/calls/${encode
 /** The call as stored, as a JSON download (app/api/projects/[slug]/calls/[id]/raw). */
 export const rawCallHref = (slug: string, id: string) => `/api/projects/${slug}/calls/${encodeURIComponent(id)}/raw`;
 export const runHref = (slug: string, runId: string) => `/p/${slug}/runs/${encodeURIComponent(runId)}`;
-
-/** Route params arrive percent-encoded or not depending on the characters: decode once, safely. */
-export function decodeParam(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
+/** The calls explorer of a project, without filters. */
+export const explorerHref = (slug: string) => `/p/${slug}/calls`;
 
 const asDate = (d: Date | string) => (typeof d === "string" ? new Date(d) : d);
 

@@ -60,7 +60,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from openinference.instrumentation.openai import OpenAIInstrumentor
 
-provider = TracerProvider()  # the exporter reads the two variables above
+provider = TracerProvider()  # the exporter reads the environment variables above
 provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
 OpenAIInstrumentor().instrument(tracer_provider=provider)`;
 
@@ -99,17 +99,17 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
             )}
           </dl>
         ) : (
-          <p className="text-slate-600">No span has arrived yet. Set the two variables below in your harness and run it once.</p>
+          <p className="text-slate-600">No span has arrived yet. Set the environment variables below in your harness and run it once.</p>
         )}
       </Card>
 
       <Card
         title="Point your harness at Toolgate"
-        description="Harnesses instrumented with OpenTelemetry need no code change: two environment variables send their traces here."
+        description="Harnesses instrumented with OpenTelemetry need no code change: the endpoint and a key in environment variables send their traces here."
       >
         <div className="space-y-5">
           <p className="text-slate-600">
-            Replace <code className="font-mono">{KEY}</code> with a key of this project (
+            Replace <code className="font-mono">{KEY}</code> with an ingest-scope key of this project (
             {canCreateKeys ? (
               <Link className="text-blue-700 hover:underline" href={`/p/${slug}/settings/keys`}>
                 Settings → API keys

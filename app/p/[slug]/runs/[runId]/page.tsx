@@ -1,55 +1,23 @@
-import { TRPCError } from "@trpc/server";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { queryString } from "@/components/calls/explorer-params";
-import { callHref, decodeParam, formatClock, formatOffset, formatTime, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
-import { buttonClass, Card, cx, PageHeader, Table, td, th } from "@/components/ui";
+import { DetailHeader, NotFoundPage } from "@/components/calls/detail-page";
+import { callHref, explorerHref, formatClock, formatOffset, formatTime, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
+import { decodeParam, findByRouteId } from "@/components/calls/route-id";
+import { buttonClass, cx, Table, td, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
-
-type Caller = Awaited<ReturnType<typeof pageCaller>>;
-type Run = Awaited<ReturnType<Caller["calls"]["run"]>>;
 
 export async function generateMetadata({ params }: { params: Promise<{ runId: string }> }): Promise<Metadata> {
   const { runId } = await params;
   return { title: `Run ${decodeParam(runId)}` };
 }
 
-async function findRun(caller: Caller, project: string, runId: string): Promise<Run | null> {
-  for (const candidate of [...new Set([runId, decodeParam(runId)])]) {
-    if (candidate.length < 1 || candidate.length > 256) continue;
-    try {
-      return await caller.calls.run({ project, runId: candidate });
-    } catch (error) {
-      if (!(error instanceof TRPCError) || (error.code !== "NOT_FOUND" && error.code !== "BAD_REQUEST")) throw error;
-    }
-  }
-  return null;
-}
-
 export default async function RunPage({ params }: { params: Promise<{ slug: string; runId: string }> }) {
   const { slug, runId: rawRunId } = await params;
   const { project } = await requireProject(slug);
-  const run = await findRun(await pageCaller(), project.slug, rawRunId);
-  const explorer = `/p/${project.slug}/calls`;
-
-  if (!run) {
-    return (
-      <>
-        <PageHeader title="Run not found" />
-        <Card>
-          <p className="text-slate-700">
-            There is no call with the run id <code className="rounded bg-slate-100 px-1 font-mono text-[13px]">{decodeParam(rawRunId)}</code> in this project.
-            Run ids must match exactly, including case.
-          </p>
-          <p className="mt-3">
-            <Link href={explorer} className={linkClass}>
-              Search the calls explorer
-            </Link>
-          </p>
-        </Card>
-      </>
-    );
-  }
+  const caller = await pageCaller();
+  const run = await findByRouteId(rawRunId, (runId) => caller.calls.run({ project: project.slug, runId }));
+  if (!run) return <NotFoundPage kind="run" slug={project.slug} rawId={rawRunId} />;
 
   const calls = run.calls;
   const start = calls[0]!.timestamp.getTime();
@@ -66,15 +34,12 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
 
   return (
     <>
-      <PageHeader
-        title={
-          <>
-            Run <span className="font-mono text-lg">{run.runId}</span>
-          </>
-        }
+      <DetailHeader
+        kind="run"
+        id={run.runId}
         description={`${models.join(", ")} · started ${formatTime(calls[0]!.timestamp)} UTC · ${formatOffset(end - start).slice(1)} from first to last call`}
         actions={
-          <Link href={`${explorer}${queryString({ range: "all", runId: run.runId })}`} className={buttonClass("secondary")}>
+          <Link href={`${explorerHref(project.slug)}${queryString({ range: "all", runId: run.runId })}`} className={buttonClass("secondary")}>
             Open in calls explorer
           </Link>
         }

@@ -1,4 +1,4 @@
-import { decodeParam } from "@/components/calls/format";
+import { decodeParam, idCandidates } from "@/components/calls/route-id";
 import { rawCallJson } from "@/server/services/calls/call-detail";
 import { errorResponse } from "@/server/trpc/init";
 import { projectForRequest } from "@/server/http-access";
@@ -11,7 +11,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ slug: st
   try {
     const project = await projectForRequest(req, slug);
     // ids are the harness's and may hold any character: tried as given, then percent-decoded (as the call page does)
-    for (const candidate of new Set([id, decodeParam(id)])) {
+    for (const candidate of idCandidates(id)) {
       const json = await rawCallJson(project.id, candidate);
       if (json === null) continue;
       const file = `toolgate-${project.slug}-call-${candidate.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100)}.json`;

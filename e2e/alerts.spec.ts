@@ -162,3 +162,25 @@ test("webhooks: an endpoint is added with its secret, and 'Send test' shows the 
   await expect(row.getByTestId("test-result")).toHaveText(/HTTP \d{3}/);
   await shot("webhooks");
 });
+
+test("deleting asks first: Cancel keeps the endpoint and the rule, confirming deletes them", async () => {
+  const row = page.getByTestId("webhook-row");
+  await row.getByRole("button", { name: "Delete Ops channel" }).click();
+  await expect(row).toContainText("Delete this endpoint?");
+  await expect(row.getByRole("button", { name: "Send test to Ops channel" })).toHaveCount(0);
+  await row.getByRole("button", { name: "Cancel" }).click();
+  await expect(row).not.toContainText("Delete this endpoint?");
+  await expect(row.getByRole("button", { name: "Send test to Ops channel" })).toBeVisible();
+  await row.getByRole("button", { name: "Delete Ops channel" }).click();
+  await row.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("no-webhooks")).toBeVisible();
+
+  await page.goto(`/p/${slug}/alerts/rules`);
+  const rule = page.getByTestId("rule-row").filter({ hasText: "Any invalid calls today" });
+  await rule.getByRole("button", { name: "Delete Any invalid calls today" }).click();
+  await expect(rule).toContainText("Delete it and its incidents?");
+  await expect(rule.getByRole("button", { name: "Edit Any invalid calls today" })).toHaveCount(0);
+  await rule.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("rule-row")).toHaveCount(1);
+  await expect(page.getByTestId("rule-row")).not.toContainText("Any invalid calls today");
+});

@@ -101,10 +101,11 @@ describe("request card texts", () => {
     expect([resultTone("ok"), resultTone("error"), resultTone("not_found")]).toEqual(["green", "red", "amber"]);
   });
 
-  it("writes the usage with thousands separators and the cost to four places, or nothing without tokens in or a cost", () => {
+  it("writes the usage with thousands separators and the cost to four places: whatever was reported, nothing when nothing was", () => {
     expect(usageText({ inputTokens: 1868, outputTokens: 62, costUsd: 0.00654 })).toBe("1,868 in · 62 out · $0.0065");
     expect(usageText({ inputTokens: 12000, outputTokens: null, costUsd: null })).toBe("12,000 in");
-    expect(usageText({ inputTokens: null, outputTokens: 62, costUsd: null })).toBeNull();
+    expect(usageText({ inputTokens: null, outputTokens: 62, costUsd: null })).toBe("62 out");
+    expect(usageText({ inputTokens: null, outputTokens: null, costUsd: 0.0123 })).toBe("$0.0123");
     expect(usageText({ inputTokens: null, outputTokens: null, costUsd: null })).toBeNull();
   });
 });

@@ -73,12 +73,12 @@ export function resultTone(status: string): "green" | "red" | "amber" {
 
 /** "1,868 in · 62 out · $0.0065", or null when the call reported neither input tokens nor a cost. */
 export function usageText(call: Pick<CallDetail, "inputTokens" | "outputTokens" | "costUsd">): string | null {
-  if (call.inputTokens === null && call.costUsd === null) return null;
-  return [
-    call.inputTokens !== null ? `${call.inputTokens.toLocaleString("en-US")} in` : "",
-    call.outputTokens !== null ? ` · ${call.outputTokens.toLocaleString("en-US")} out` : "",
-    call.costUsd !== null ? ` · $${call.costUsd.toFixed(4)}` : "",
-  ].join("");
+  const parts = [
+    call.inputTokens !== null ? `${call.inputTokens.toLocaleString("en-US")} in` : null,
+    call.outputTokens !== null ? `${call.outputTokens.toLocaleString("en-US")} out` : null,
+    call.costUsd !== null ? `$${call.costUsd.toFixed(4)}` : null,
+  ].filter((part) => part !== null);
+  return parts.length ? parts.join(" · ") : null;
 }
 
 /** Metadata as short badges: the first 50 entries, each cut at 200 characters (the raw JSON download has them whole). */

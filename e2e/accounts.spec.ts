@@ -210,5 +210,15 @@ test("an invited member signs in with the one-time password, must choose a new o
   await expect(invitee.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
   await signIn(invitee, email, chosen);
   await expect(invitee).toHaveURL(`/p/${slug}`);
+
+  // the owner removes them: asked first, then gone; their next visit to the project is refused
+  await page.reload();
+  const row = page.getByTestId("member-row").filter({ hasText: email });
+  await row.getByRole("button", { name: `Remove ${email}` }).click();
+  await expect(row).toContainText("Remove from project?");
+  await row.getByRole("button", { name: `Confirm removing ${email}` }).click();
+  await expect(row).toHaveCount(0);
+  const refused = await invitee.goto(`/p/${slug}`);
+  expect(refused?.status()).toBe(404);
   await invitee.close();
 });

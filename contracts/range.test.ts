@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveRange, withParams } from "./range";
+import { rangeOrLastDays, resolveRange, withParams } from "./range";
 
 describe("resolveRange", () => {
   const now = new Date("2026-11-30T10:20:00Z");
@@ -18,5 +18,17 @@ describe("resolveRange", () => {
   });
   it("builds links that keep the other parameters", () => {
     expect(withParams("/p/x/calls", { range: "7d", tool: "getloan" }, { tool: undefined, valid: "invalid" })).toBe("/p/x/calls?range=7d&valid=invalid");
+  });
+});
+
+describe("rangeOrLastDays", () => {
+  it("takes the range given, otherwise the last N days up to now", () => {
+    const now = new Date("2026-12-01T03:25:10Z");
+    expect(rangeOrLastDays({ from: "2026-11-01T00:00:00Z", to: "2026-11-02T00:00:00Z" }, 30, now)).toEqual({
+      from: new Date("2026-11-01T00:00:00Z"),
+      to: new Date("2026-11-02T00:00:00Z"),
+    });
+    expect(rangeOrLastDays(undefined, 30, now)).toEqual({ from: new Date("2026-11-01T03:25:10Z"), to: now });
+    expect(rangeOrLastDays(undefined, 1, now)).toEqual({ from: new Date("2026-11-30T03:25:10Z"), to: now });
   });
 });

@@ -29,6 +29,12 @@ export function resolveRange(params: { range?: string; from?: string; to?: strin
   return { from: start.toISOString(), to: end.toISOString(), preset, label: RANGE_PRESET_LABELS[preset] };
 }
 
+/** An API's optional `{from, to}`, or the last `days` days up to `now` (not hour-aligned: automation asks "until now"). */
+export function rangeOrLastDays(range: { from: string; to: string } | undefined, days: number, now = new Date()): { from: Date; to: Date } {
+  if (range) return { from: new Date(range.from), to: new Date(range.to) };
+  return { from: new Date(now.getTime() - days * DAY_MS), to: now };
+}
+
 /** The same page with some URL parameters changed (undefined removes one). */
 export function withParams(path: string, current: Record<string, string | undefined>, changes: Record<string, string | undefined>) {
   const merged = { ...current, ...changes };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rangeInput, scopeInput, seriesDimension, summaryInput } from "../../contracts/metrics";
+import { rangeOrLastDays } from "../../contracts/range";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
@@ -17,8 +18,7 @@ export const metricsRouter = router({
     .input(summaryInput)
     .query(({ ctx, input }) => {
       const { range, ...scope } = input;
-      const to = range ? new Date(range.to) : new Date();
-      return summary(ctx.project.id, { from: range ? new Date(range.from) : new Date(to.getTime() - 86_400_000), to }, scope);
+      return summary(ctx.project.id, rangeOrLastDays(range, 1), scope);
     }),
   /** Totals over the range and over the previous period of equal length. */
   totals: projectProcedure("viewer")

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rangeInput } from "../../contracts/metrics";
+import { rangeOrLastDays } from "../../contracts/range";
 import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
 import { isPlainObject } from "../../isomorphic/tool-schema";
 import { compareVersions } from "../../isomorphic/version-comparison";
@@ -82,11 +83,7 @@ export const toolsRouter = router({
    */
   dryRun: apiKeyProcedure("read")
     .input(dryRunInput)
-    .mutation(({ ctx, input }) => {
-      const to = input.range ? new Date(input.range.to) : new Date();
-      const from = input.range ? new Date(input.range.from) : new Date(to.getTime() - 30 * 86_400_000);
-      return dryRun(ctx.project.id, input.tool, input, { from, to }, { limit: input.limit ?? DRY_RUN_MAX_CALLS });
-    }),
+    .mutation(({ ctx, input }) => dryRun(ctx.project.id, input.tool, input, rangeOrLastDays(input.range, 30), { limit: input.limit ?? DRY_RUN_MAX_CALLS })),
   /** The tool page's dry run, one page at a time (admins): the page shows progress between pages. */
   dryRunPage: projectProcedure("admin")
     .input(dryRunPageInput)

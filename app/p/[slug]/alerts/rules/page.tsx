@@ -3,20 +3,19 @@ import { AlertsTabs } from "@/components/alerts/alerts-tabs";
 import { ruleView } from "@/components/alerts/rule-view";
 import { RulesPanel } from "@/components/alerts/rules-panel";
 import { PageHeader } from "@/components/ui";
+import { resolveRange } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alert rules" };
-
-const DAY = 86_400_000;
 
 export default async function AlertRulesPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
   const admin = hasRole(role, "admin");
   const api = await pageCaller();
-  const to = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
-  const range = { from: new Date(to.getTime() - 30 * DAY).toISOString(), to: to.toISOString() };
+  const { from, to } = resolveRange({ range: "30d" });
+  const range = { from, to };
   const [{ rules, regressionTest }, webhooks, tools, models] = await Promise.all([
     api.alerts.rules({ project: slug }),
     admin ? api.webhooks.list({ project: slug }) : [],

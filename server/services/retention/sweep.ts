@@ -1,8 +1,8 @@
 import type { RetentionInput } from "../../../contracts/accounts";
+import { DAY_MS } from "../../../contracts/metrics";
+import { BUCKET_MS } from "../../../isomorphic/buckets";
 import { pool, prisma } from "../../db/client";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
-
-const DAY = 86_400_000;
 
 export async function getRetention(projectId: string): Promise<RetentionInput> {
   const p = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { callRetentionDays: true, rollupRetentionDays: true } });
@@ -16,8 +16,17 @@ export async function setRetention(projectId: string, r: RetentionInput): Promis
 
 export type SweepReport = { projectId: string; calls: number; rollups: number; batches: number };
 
-/** The bucket width of each rollup table: a row goes once its whole bucket is older than the cutoff. */
-const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities).map((g) => ({ ...g, width: g.column === "hour" ? 3_600_000 : DAY }));
+const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities);
+
+/** Runs a `DELETE … LIMIT $last` statement until a batch comes back short; adds its rows and batches to the report. */
+async function deleteInBatches(sql: string, params: unknown[], batchSize: number, report: SweepReport, counter: "calls" | "rollups") {
+  for (;;) {
+    const { rowCount } = await pool().query(sql, [...params, batchSize]);
+    report.batches++;
+    report[counter] += rowCount ?? 0;
+    if ((rowCount ?? 0) < batchSize) return;
+  }
+}
 
 /**
  * Deletes one project's expired rows in small batches, each its own short statement: raw
@@ -28,29 +37,25 @@ const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularitie
 export async function sweepProject(projectId: string, now = new Date(), { batchSize = 5000 } = {}): Promise<SweepReport> {
   const { callsDays, rollupsDays } = await getRetention(projectId);
   const report: SweepReport = { projectId, calls: 0, rollups: 0, batches: 0 };
-  const callCutoff = new Date(now.getTime() - callsDays * DAY);
-  for (;;) {
-    const { rowCount } = await pool().query(
-      `DELETE FROM tool_calls WHERE project_id = $1 AND id IN (
-         SELECT id FROM tool_calls WHERE project_id = $1 AND timestamp < $2 LIMIT $3 FOR UPDATE SKIP LOCKED)`,
-      [projectId, callCutoff, batchSize],
+  await deleteInBatches(
+    `DELETE FROM tool_calls WHERE project_id = $1 AND id IN (
+       SELECT id FROM tool_calls WHERE project_id = $1 AND timestamp < $2 LIMIT $3 FOR UPDATE SKIP LOCKED)`,
+    [projectId, new Date(now.getTime() - callsDays * DAY_MS)],
+    batchSize,
+    report,
+    "calls",
+  );
+  // a rollup row goes once its whole bucket is older than the cutoff
+  const rollupCutoff = now.getTime() - rollupsDays * DAY_MS;
+  for (const { table, column } of ROLLUP_TABLES) {
+    await deleteInBatches(
+      `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM ${table} WHERE project_id = $1 AND ${column} <= $2 LIMIT $3 FOR UPDATE SKIP LOCKED))`,
+      [projectId, new Date(rollupCutoff - BUCKET_MS[column])],
+      batchSize,
+      report,
+      "rollups",
     );
-    report.batches++;
-    report.calls += rowCount ?? 0;
-    if ((rowCount ?? 0) < batchSize) break;
-  }
-  const rollupCutoff = now.getTime() - rollupsDays * DAY;
-  for (const { table, column, width } of ROLLUP_TABLES) {
-    for (;;) {
-      const { rowCount } = await pool().query(
-        `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
-           SELECT ctid FROM ${table} WHERE project_id = $1 AND ${column} <= $2 LIMIT $3 FOR UPDATE SKIP LOCKED))`,
-        [projectId, new Date(rollupCutoff - width), batchSize],
-      );
-      report.batches++;
-      report.rollups += rowCount ?? 0;
-      if ((rowCount ?? 0) < batchSize) break;
-    }
   }
   return report;
 }

@@ -26,8 +26,8 @@ export const ERROR_MESSAGE_ROLLUPS: RollupTables = {
 
 /** The two tables of a rollup: each with its time column and the bucket expression of a timestamp column. */
 export const granularities = (tables: RollupTables) => [
-  { table: tables.hourly, column: "hour", bucket: hourOf },
-  { table: tables.daily, column: "day", bucket: dayOf },
+  { table: tables.hourly, column: "hour" as const, bucket: hourOf },
+  { table: tables.daily, column: "day" as const, bucket: dayOf },
 ];
 
 /**

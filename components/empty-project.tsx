@@ -67,9 +67,8 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
           </p>
         </li>
         <li>
-          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as{" "}
-          <em>unchecked</em>: register the schemas with <code className="font-mono text-xs">tools.register</code>, through the SDK, or let OpenTelemetry send
-          them with the model spans.
+          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as <em>unchecked</em>: register the
+          schemas with <code className="font-mono text-xs">tools.register</code>, through the SDK, or let OpenTelemetry send them with the model spans.
         </li>
       </ol>
     </Card>

@@ -152,6 +152,21 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
   );
 }
 
+/**
+ * A name or id that may be long (tool, model, run names): one line cut with an ellipsis at
+ * `max` width, the whole text on hover (title) and to screen readers.
+ */
+export function Truncated({ text, max = "max-w-[18rem]", className }: { text: string; max?: string; className?: string }) {
+  return (
+    <span title={text} className={cx("inline-block max-w-full truncate align-bottom", max, className)}>
+      {text}
+    </span>
+  );
+}
+
+/** An option label of at most `max` characters (a long name would widen the select and its form). */
+export const shortLabel = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /** A table with subtle borders; pass <thead>/<tbody> as children. */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (

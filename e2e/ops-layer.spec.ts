@@ -133,3 +133,19 @@ test("200-character names never widen a page, at 1440 and at 390 px", async ({ p
   }
   expect(wide, wide.join("\n")).toEqual([]);
 });
+
+test("a missing call, run, tool or incident is one not-found page: HTTP 404, inside the project's frame", async ({ page }) => {
+  const { slug } = demoProject();
+  for (const [path, heading, text] of [
+    [`/p/${slug}/calls/no-such%20call`, "Call not found", "no-such call"],
+    [`/p/${slug}/runs/no-such-run`, "Run not found", "no-such-run"],
+    [`/p/${slug}/tools/no_such_tool`, "Tool not found", "no_such_tool"],
+    [`/p/${slug}/alerts/00000000-0000-4000-8000-000000000000`, "Incident not found", "00000000-0000-4000-8000-000000000000"],
+  ] as const) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByText(text, { exact: true })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Project" })).toBeVisible();
+  }
+});

@@ -264,6 +264,7 @@ async function main() {
     PORT: String(port),
     TOOLGATE_DATA_DIR: dataDir, // start.ts keeps its pid file there: never clash with a running `npm start`
     TOOLGATE_API_RATE_PER_MINUTE: "100000000",
+    TOOLGATE_PROJECT_RATE_PER_MINUTE: "100000000",
     NEXT_TELEMETRY_DISABLED: "1",
   };
   // --cpu-prof is refused in NODE_OPTIONS, so the profiled run starts `next start` itself

@@ -17,9 +17,13 @@ export async function startHttpApp() {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    // as Next.js does: the request's signal aborts when its client closes the connection before the answer
+    const gone = new AbortController();
+    res.once("close", () => res.writableFinished || gone.abort());
     const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
       method: req.method,
       headers,
+      signal: gone.signal,
       ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
     });
     const response = await (req.method === "POST" ? POST : GET)(request);

@@ -4,11 +4,21 @@ import { afterAll, beforeAll } from "vitest";
 
 /**
  * The app's tRPC route handler (app/api/trpc/[trpc]/route.ts, what `npm start` serves) over real
- * HTTP on 127.0.0.1, on the real test database. `stop()` closes the port and every open
+ * HTTP on 127.0.0.1, on the real test database, with the OTLP endpoint (/v1/traces) and the CSV
+ * export (/api/projects/<slug>/calls.csv) beside it. `stop()` closes the port and every open
  * connection; `start()` opens the same port again.
  */
 export async function startHttpApp() {
   const { GET, POST } = await import("../app/api/trpc/[trpc]/route");
+  const traces = await import("../app/v1/traces/route");
+  const csv = await import("../app/api/projects/[slug]/calls.csv/route");
+  const route = (request: Request) => {
+    const { pathname } = new URL(request.url);
+    const slug = /^\/api\/projects\/([^/]+)\/calls\.csv$/.exec(pathname)?.[1];
+    if (pathname === "/v1/traces" && request.method === "POST") return traces.POST(request);
+    if (slug) return csv.GET(request, { params: Promise.resolve({ slug }) });
+    return (request.method === "POST" ? POST : GET)(request);
+  };
   let port = 0;
   let server: Server | null = null;
 
@@ -26,7 +36,7 @@ export async function startHttpApp() {
       signal: gone.signal,
       ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
     });
-    const response = await (req.method === "POST" ? POST : GET)(request);
+    const response = await route(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   }

@@ -84,7 +84,9 @@ export async function longRuns() {
           let statements = 0;
           await client.query(`SET LOCAL statement_timeout = ${BASELINE_TIMEOUT_S * 1000}`);
           const swapped = pair
-            ? ({ query: (sql: string, params: unknown[]) => (statements++ ? client.query(pair, [projectId, runIds, []]) : client.query(sql, params)) } as unknown as PoolClient)
+            ? ({
+                query: (sql: string, params: unknown[]) => (statements++ ? client.query(pair, [projectId, runIds, []]) : client.query(sql, params)),
+              } as unknown as PoolClient)
             : client;
           await writeCalls(swapped, projectId, calls);
         }).catch((error: Error & { code?: string }) => {
@@ -129,7 +131,12 @@ export async function longRuns() {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(widths[i]!)).join("  ")}`;
     console.log(`\n${[line(header), ...rows.map(line)].join("\n")}\n`);
-    log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}`);
+    log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}`,
+    );
     await prisma().$disconnect();
     await pool().end();
   } finally {

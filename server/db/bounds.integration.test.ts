@@ -26,7 +26,10 @@ describe("bounded statements on every connection", () => {
       await client.query("SET LOCAL statement_timeout = 100");
       await client.query("SELECT pg_sleep(5)");
     });
-    const error = await slow.then(() => undefined, (e: unknown) => e);
+    const error = await slow.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(asDomainError(error)).toMatchObject({ kind: "unavailable", retryAfterSeconds: 5 });
     expect(asDomainError(error)?.message).toMatch(/ran longer than TOOLGATE_STATEMENT_TIMEOUT_MS and was cancelled.*Send less per request/);
 
@@ -35,14 +38,20 @@ describe("bounded statements on every connection", () => {
         await tx.$executeRawUnsafe("SET LOCAL statement_timeout = 100");
         await tx.$queryRawUnsafe("SELECT pg_sleep(5)");
       })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(asDomainError(viaPrisma)?.message).toMatch(/TOOLGATE_STATEMENT_TIMEOUT_MS/);
   });
 
   it("a statement waiting too long for a lock is cancelled and answered 503 naming the lock timeout", async () => {
     // a row of the rate-limit table, held by another transaction
     const key = `bounds-test-${Date.now()}`;
-    await pool().query("INSERT INTO rate_limits (key, tokens, capacity, per_minute, allowed, updated_at, expires_at) VALUES ($1, 1, 1, 1, true, now(), now())", [key]);
+    await pool().query(
+      "INSERT INTO rate_limits (key, tokens, capacity, per_minute, allowed, updated_at, expires_at) VALUES ($1, 1, 1, 1, true, now(), now())",
+      [key],
+    );
     const holder = await pool().connect();
     try {
       await holder.query("BEGIN");
@@ -50,7 +59,10 @@ describe("bounded statements on every connection", () => {
       const waiting = await inTransaction(async (client) => {
         await client.query("SET LOCAL lock_timeout = 100");
         await client.query("UPDATE rate_limits SET tokens = 1 WHERE key = $1", [key]);
-      }).then(() => undefined, (e: unknown) => e);
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(asDomainError(waiting)?.message).toMatch(/waited longer than TOOLGATE_LOCK_TIMEOUT_MS/);
     } finally {
       await holder.query("ROLLBACK");
@@ -65,17 +77,24 @@ describe("bounded statements on every connection", () => {
       inTransaction(async (client) => {
         await client.query("SELECT pg_sleep(6), 'bounds-test-cancel'");
       }),
-    ).then(() => undefined, (e: unknown) => e);
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     // wait until PostgreSQL runs it, then let the client go
-    for (let seen = false; !seen; ) {
-      const { rows } = await pool().query("SELECT 1 FROM pg_stat_activity WHERE query LIKE '%bounds-test-cancel%' AND state = 'active' AND pid <> pg_backend_pid()");
+    for (let seen = false; !seen;) {
+      const { rows } = await pool().query(
+        "SELECT 1 FROM pg_stat_activity WHERE query LIKE '%bounds-test-cancel%' AND state = 'active' AND pid <> pg_backend_pid()",
+      );
       seen = rows.length > 0;
     }
     gone.abort();
     const error = await running;
     // cancelled at the request's end, not at the 7 s statement timeout and not after its 6 s sleep
     expect(asDomainError(error)?.message).toMatch(/cancelled in the database because its client closed the connection/);
-    const { rows } = await pool().query("SELECT 1 FROM pg_stat_activity WHERE query LIKE '%bounds-test-cancel%' AND state = 'active' AND pid <> pg_backend_pid()");
+    const { rows } = await pool().query(
+      "SELECT 1 FROM pg_stat_activity WHERE query LIKE '%bounds-test-cancel%' AND state = 'active' AND pid <> pg_backend_pid()",
+    );
     expect(rows).toEqual([]);
   });
 });

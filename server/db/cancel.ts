@@ -12,8 +12,7 @@ import { env } from "../env";
 const requestSignal = new AsyncLocalStorage<AbortSignal>();
 
 /** Runs `work` with `signal` as the current request's: connections taken for it are cancelled when it aborts. */
-export const whileRequestOpen = <T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> =>
-  signal ? requestSignal.run(signal, work) : work();
+export const whileRequestOpen = <T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> => (signal ? requestSignal.run(signal, work) : work());
 
 /** Sends PostgreSQL a cancel for backend `pid` on a connection of its own (the pool may be full). */
 async function cancelBackend(pid: number, stillOurs: () => boolean) {

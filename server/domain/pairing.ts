@@ -30,10 +30,7 @@ export function sameToolNeighbourSql(c: string, direction: "next" | "previous"):
   const stepped = lookup(`${c}.step IS NOT NULL AND (n.step, n.timestamp, n.id) ${cmp} (${c}.step, ${c}.timestamp, ${c}.id)`, byStep);
   const unstepped = lookup(`${c}.step IS NULL AND n.step IS NULL AND (n.timestamp, n.id) ${cmp} (${c}.timestamp, ${c}.id)`, byTime);
   // across the boundary: after a stepped call, the first unstepped one; before an unstepped call, the last stepped one
-  const across =
-    direction === "next"
-      ? lookup(`${c}.step IS NOT NULL AND n.step IS NULL`, byTime)
-      : lookup(`${c}.step IS NULL AND n.step IS NOT NULL`, byStep);
+  const across = direction === "next" ? lookup(`${c}.step IS NOT NULL AND n.step IS NULL`, byTime) : lookup(`${c}.step IS NULL AND n.step IS NOT NULL`, byStep);
   return direction === "next" ? `coalesce(${stepped}, ${across}, ${unstepped})` : `coalesce(${stepped}, ${unstepped}, ${across})`;
 }
 

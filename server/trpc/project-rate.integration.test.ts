@@ -14,8 +14,10 @@ it("a project's keys together stop at the per-project rate; another project's ke
   const caller = callerWith({ authorization: `Bearer ${keys[2]!.key}` });
   const refused = await caller.system.whoami().catch((e: { code: string; message: string }) => e);
   expect(refused).toMatchObject({ code: "TOO_MANY_REQUESTS" });
-  expect((refused as Error).message).toMatch(
-    new RegExp(`Rate limit of 5 requests a minute for all API keys of project "${p.project.slug}" together exceeded: retry after \\d+ s .*TOOLGATE_PROJECT_RATE_PER_MINUTE`),
+  expect((refused as { message: string }).message).toMatch(
+    new RegExp(
+      `Rate limit of 5 requests a minute for all API keys of project "${p.project.slug}" together exceeded: retry after \\d+ s .*TOOLGATE_PROJECT_RATE_PER_MINUTE`,
+    ),
   );
   expect(Number(caller.ctx.resHeaders.get("retry-after"))).toBeGreaterThanOrEqual(1);
 

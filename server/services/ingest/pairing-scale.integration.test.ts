@@ -22,7 +22,14 @@ const valid = { valid: true, category: null, message: null, checked: null, diffe
 type Call = { id: string; runId: string; step: number | null; timestamp: string; tool: string; valid: boolean; correctsId?: string };
 
 const prepared = (c: Call): PreparedCall => ({
-  event: makeEvent({ id: c.id, runId: c.runId, step: c.step ?? undefined, timestamp: c.timestamp, tool: c.tool, correctsId: c.correctsId }) as PreparedCall["event"],
+  event: makeEvent({
+    id: c.id,
+    runId: c.runId,
+    step: c.step ?? undefined,
+    timestamp: c.timestamp,
+    tool: c.tool,
+    correctsId: c.correctsId,
+  }) as PreparedCall["event"],
   verdict: c.valid ? valid : invalid,
 });
 

@@ -94,11 +94,13 @@ export const toolsRouter = router({
     .input(dryRunPageInput)
     .mutation(async ({ ctx, input }) => {
       const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
-      const prepared = await prepareDryRun(ctx.project.id, input.tool, input);
-      const [page, total] = await Promise.all([
-        dryRunPage(ctx.project.id, input.tool, prepared, range, input.cursor ?? null, input.pageSize),
-        input.cursor ? null : dryRunTotal(ctx.project.id, input.tool, range),
-      ]);
-      return { ...page, total, limit: DRY_RUN_MAX_CALLS };
+      return withProjectShare(ctx.project, "tools.dryRunPage", async () => {
+        const prepared = await prepareDryRun(ctx.project.id, input.tool, input);
+        const [page, total] = await Promise.all([
+          dryRunPage(ctx.project.id, input.tool, prepared, range, input.cursor ?? null, input.pageSize),
+          input.cursor ? null : dryRunTotal(ctx.project.id, input.tool, range),
+        ]);
+        return { ...page, total, limit: DRY_RUN_MAX_CALLS };
+      });
     }),
 });

@@ -5,7 +5,7 @@ import { runMcp } from "./mcp-cli";
 const args = process.argv.slice(2);
 const run =
   args[0] === "mcp"
-    ? runMcp(args.slice(1), process.env, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr })
+    ? runMcp(args.slice(1), process.env, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signals: true })
     : runCheck(args, process.env, (line) => console.log(line));
 run.then(
   (code) => (process.exitCode = code),

@@ -29,6 +29,8 @@ export interface McpCliIo {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
+  /** Passes SIGTERM/SIGINT/SIGHUP on to the server and flushes in a hurry (the CLI; a client kills soon after). */
+  signals?: boolean;
 }
 
 type Parsed = {
@@ -106,6 +108,7 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
           url,
           apiKey,
           exitFlushTimeoutMs: 0, // flushed below, when the server has exited
+          flushIntervalMs: 250, // a session's calls are few: send them soon, a client may kill the gateway when it closes
           onError: (error) => {
             // one line per kind of trouble, not one per retry
             const line = `${error.kind}: ${error.message}`;
@@ -155,6 +158,14 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
   // closing stdin ends the server, as it would without the gateway (once the calls held for the tool list went on)
   io.stdin.on("end", () => void gateway.settled().then(() => child.stdin.end()));
 
+  let flushMs = 5000;
+  const onSignal = (signal: NodeJS.Signals) => {
+    flushMs = 1500; // the SDK's client sends SIGKILL 2 s after SIGTERM
+    child.kill(signal);
+  };
+  const signals = io.signals ? (["SIGTERM", "SIGINT", "SIGHUP"] as const) : [];
+  for (const signal of signals) process.on(signal, onSignal);
+
   const exit = await new Promise<number>((resolve) => {
     child.on("error", (error) => {
       say(`cannot start "${options.command.join(" ")}": ${error.message}`);
@@ -163,12 +174,12 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber[signal] ?? 0) : 1)));
   });
   gateway.close();
-  if (typeof (io.stdin as { destroy?: () => void }).destroy === "function" && io.stdin !== process.stdin) io.stdin.destroy();
-  else io.stdin.pause();
+  io.stdin.destroy(); // the client may keep its end open: nothing more is read
   if (reporter) {
-    const stats = await reporter.shutdown({ timeoutMs: 5000 });
+    const stats = await reporter.shutdown({ timeoutMs: flushMs });
     if (stats.dropped > 0) say(`${stats.dropped} events could not be sent to Toolgate.`);
   }
+  for (const signal of signals) process.off(signal, onSignal);
   return exit;
 }
 

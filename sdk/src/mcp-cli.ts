@@ -84,7 +84,8 @@ export function parseMcpArgs(args: string[]): Parsed {
         break;
     }
   }
-  if (command.length === 0) throw new UsageError('No server command given: write it after "--", e.g. toolgate mcp -- npx -y @modelcontextprotocol/server-memory');
+  if (command.length === 0)
+    throw new UsageError('No server command given: write it after "--", e.g. toolgate mcp -- npx -y @modelcontextprotocol/server-memory');
   return parsed;
 }
 
@@ -153,8 +154,14 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
       say(`could not handle a message from the ${what}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  splitLines(child.stdout, guard("server", (line) => gateway.fromServer(line)));
-  splitLines(io.stdin, guard("client", (line) => gateway.fromClient(line)));
+  splitLines(
+    child.stdout,
+    guard("server", (line) => gateway.fromServer(line)),
+  );
+  splitLines(
+    io.stdin,
+    guard("client", (line) => gateway.fromClient(line)),
+  );
   // closing stdin ends the server, as it would without the gateway (once the calls held for the tool list went on)
   io.stdin.on("end", () => void gateway.settled().then(() => child.stdin.end()));
 

@@ -33,11 +33,14 @@ function harness(options: Partial<GatewayOptions> = {}, pages: unknown[][] = [[e
   });
   async function start() {
     gateway.fromClient(encode({ jsonrpc: "2.0", id: 0, method: "initialize", params: { clientInfo: { name: "client", version: "9" } } }));
-    gateway.fromServer(encode({ jsonrpc: "2.0", id: 0, result: { capabilities: { tools: { listChanged: true } }, serverInfo: { name: "srv", version: "1" } } }));
+    gateway.fromServer(
+      encode({ jsonrpc: "2.0", id: 0, result: { capabilities: { tools: { listChanged: true } }, serverInfo: { name: "srv", version: "1" } } }),
+    );
     gateway.fromClient(encode({ jsonrpc: "2.0", method: "notifications/initialized" }));
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  const call = (id: number, name: string, args: unknown) => gateway.fromClient(encode({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }));
+  const call = (id: number, name: string, args: unknown) =>
+    gateway.fromClient(encode({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }));
   return { gateway, toClient, toServer, events, start, call, lists: () => lists };
 }
 
@@ -142,7 +145,10 @@ describe("McpGateway", () => {
   it("names tools by --namespace, or by their own name with --no-namespace", async () => {
     expect(parseMcpArgs(["--namespace", "fs", "--", "x"]).namespace).toBe("fs");
     expect(parseMcpArgs(["--no-namespace", "--", "x"]).namespace).toBe("");
-    expect(parseMcpArgs(["--model", "claude@4.5", "--", "npx", "-y", "srv"])).toMatchObject({ model: { name: "claude", version: "4.5" }, command: ["npx", "-y", "srv"] });
+    expect(parseMcpArgs(["--model", "claude@4.5", "--", "npx", "-y", "srv"])).toMatchObject({
+      model: { name: "claude", version: "4.5" },
+      command: ["npx", "-y", "srv"],
+    });
     expect(() => parseMcpArgs(["--enforce", "maybe", "--", "x"])).toThrow(/--enforce takes report or off/);
     expect(() => parseMcpArgs(["--model", "m"])).toThrow(/No server command given/);
     const h = harness({ namespace: "" });

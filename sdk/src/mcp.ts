@@ -318,7 +318,6 @@ export class McpGateway {
 
   /** The first listing starts once the server said it has tools and the client said it is initialized. */
   private firstListing(): void {
-
     if (this.firstListed || !this.serverHasTools || !this.clientInitialized) return;
     this.firstListed = true;
     this.listTools();
@@ -341,7 +340,11 @@ export class McpGateway {
         }
         for (const tool of Array.isArray(result.tools) ? result.tools : []) {
           if (isPlainObject(tool) && typeof tool.name === "string" && isPlainObject(tool.inputSchema))
-            tools.set(tool.name, { name: tool.name, ...(typeof tool.description === "string" ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
+            tools.set(tool.name, {
+              name: tool.name,
+              ...(typeof tool.description === "string" ? { description: tool.description } : {}),
+              inputSchema: tool.inputSchema,
+            });
         }
         if (typeof result.nextCursor === "string" && result.nextCursor !== "" && ++pages < MAX_LIST_PAGES) page(result.nextCursor);
         else this.finishListing(listing, tools);
@@ -353,7 +356,6 @@ export class McpGateway {
   }
 
   private finishListing(listing: McpGateway["listing"], tools: Map<string, Tool> | null): void {
-
     if (!listing) return;
     if (tools) {
       this.tools = tools;

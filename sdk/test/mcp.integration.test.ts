@@ -82,7 +82,12 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
     expect(calls[2]).toMatchObject({ resultStatus: "ok", modelName: "toolgate-test-client", modelVersion: "1.2.3" });
     expect(calls[2]!.resultSummary).toMatch(/Successfully wrote to/);
     expect(calls[0]).toMatchObject({ resultStatus: "error", message: "Error: 'content' is required by write_file and was not sent. Add 'content' (string)." });
-    expect(calls[0]!.metadata).toMatchObject({ mcp_server: "secure-filesystem-server", mcp_client: "toolgate-test-client", mcp_client_version: "1.2.3", model_from: "mcp clientInfo" });
+    expect(calls[0]!.metadata).toMatchObject({
+      mcp_server: "secure-filesystem-server",
+      mcp_client: "toolgate-test-client",
+      mcp_client_version: "1.2.3",
+      model_from: "mcp clientInfo",
+    });
 
     const schemas = await prisma().toolDefinition.findMany({ where: { projectId: p.project.id } });
     expect(schemas.find((s) => s.name === tool)).toMatchObject({ source: "mcp:secure-filesystem-server" });
@@ -121,11 +126,9 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-everything", () 
     const sum = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
     const structured = await client.callTool({ name: "get-structured-content", arguments: { location: "New York" } });
     const image = await client.callTool({ name: "get-tiny-image", arguments: {} });
-    const long = await client.callTool(
-      { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
-      undefined,
-      { onprogress: (p) => void progress.push(p.progress) },
-    );
+    const long = await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    });
     const resources = (await client.listResources()).resources.map((r) => r.uri);
     const resource = await client.readResource({ uri: resources[0]! });
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
@@ -136,7 +139,22 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-everything", () 
     await waitFor(() => logs.length > 0, "a log notification", 10_000);
     const ping = await client.ping();
     // how many progress notifications arrive before the result is up to the server's timers, on either path
-    return { tools, echo, sum, structured, image, long, progressed: progress.length > 0, resources, resource, prompts, prompt, args, ping, logged: logs.length > 0 };
+    return {
+      tools,
+      echo,
+      sum,
+      structured,
+      image,
+      long,
+      progressed: progress.length > 0,
+      resources,
+      resource,
+      prompts,
+      prompt,
+      args,
+      ping,
+      logged: logs.length > 0,
+    };
   }
 
   it("tools, resources, prompts, progress and notifications behave the same through the gateway as directly", async () => {
@@ -177,7 +195,10 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-memory", () => {
     });
     const bad = await session.client.callTool({ name: "create_entities", arguments: { entities: "Alice" } });
     expect(bad.isError).toBe(true);
-    const good = await session.client.callTool({ name: "create_entities", arguments: { entities: [{ name: "Alice", entityType: "person", observations: [] }] } });
+    const good = await session.client.callTool({
+      name: "create_entities",
+      arguments: { entities: [{ name: "Alice", entityType: "person", observations: [] }] },
+    });
     expect(good.isError).toBeFalsy();
     await session.close();
     const calls = await waitFor(async () => {
@@ -216,7 +237,9 @@ describe("a hostile server cannot hang the gateway or get an invalid call throug
     const { session, forwarded } = await hostile("huge-schema");
     const refused = await session.client.callTool({ name: "huge", arguments: { field_0: "x" } });
     expect(refused.isError).toBe(true);
-    expect(text(refused)).toMatch(/^Error: Toolgate cannot check calls of 'huge' because the server's schema for it cannot be used: .*The call was not sent to the server\.$/);
+    expect(text(refused)).toMatch(
+      /^Error: Toolgate cannot check calls of 'huge' because the server's schema for it cannot be used: .*The call was not sent to the server\.$/,
+    );
     expect((await session.client.callTool({ name: "small", arguments: { id: "1" } })).isError).toBe(true);
     expect(text(await session.client.callTool({ name: "small", arguments: { id: 1 } }))).toBe("FORWARDED small");
     await session.close();

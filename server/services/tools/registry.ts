@@ -35,7 +35,9 @@ export async function registerTools(projectId: string, inputs: unknown[], source
   const results: RegisterResult[] = [];
   for (const tool of tools) {
     const { count } = await prisma().toolDefinition.createMany({
-      data: [{ projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object, source: tool.source }],
+      data: [
+        { projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object, source: tool.source },
+      ],
       skipDuplicates: true,
     });
     results.push({ name: tool.name, version: tool.version, created: count === 1 });

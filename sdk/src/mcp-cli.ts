@@ -120,7 +120,7 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
       : null;
   if (!reporter) say("TOOLGATE_URL or TOOLGATE_API_KEY is not set: gating calls, recording nothing.");
 
-  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !OWN_ENV.includes(name)));
+  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !OWN_ENV.includes(name))) as NodeJS.ProcessEnv;
   const child = spawn(options.command[0]!, options.command.slice(1), {
     env: childEnv,
     stdio: ["pipe", "pipe", "pipe"],

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../../server/db/client";
+import type { ToolCall } from "../../server/db/generated/client";
 import { httpAppForTests } from "../../test/http-app";
 import { makeProject } from "../../test/fixtures";
 import { waitFor } from "../../test/wait";
@@ -66,9 +67,9 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
     await expect(session.client.callTool({ name: "ls<|channel|>commentary", arguments: {} })).rejects.toThrow(/no tool named 'ls<\|channel\|>commentary'/);
     await session.close();
 
-    const calls = await waitFor(async () => {
+    const calls = await waitFor(async (): Promise<ToolCall[] | false> => {
       const rows = await prisma().toolCall.findMany({ where: { projectId: p.project.id }, orderBy: { step: "asc" } });
-      return rows.length === 4 ? rows : null;
+      return rows.length === 4 && rows;
     }, `the four calls in Toolgate (the gateway said: ${session.stderr()})`);
     const tool = "secure-filesystem-server/write_file";
     expect(calls.map((c) => [c.tool, c.runId, c.step, c.valid, c.category])).toEqual([
@@ -201,9 +202,9 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-memory", () => {
     });
     expect(good.isError).toBeFalsy();
     await session.close();
-    const calls = await waitFor(async () => {
+    const calls = await waitFor(async (): Promise<ToolCall[] | false> => {
       const rows = await prisma().toolCall.findMany({ where: { projectId: p.project.id }, orderBy: { step: "asc" } });
-      return rows.length === 2 ? rows : null;
+      return rows.length === 2 && rows;
     }, "two calls");
     expect(calls.map((c) => [c.tool, c.valid, c.modelName, c.modelVersion])).toEqual([
       ["memory/create_entities", false, "claude-test", "2026-01"],

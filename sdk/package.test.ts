@@ -95,7 +95,12 @@ describe("the npm package", () => {
     mkdirSync(data);
     const server = path.join(root, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "claude-desktop", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "claude-desktop", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write_file", arguments: { path: path.join(data, "a.txt") } } },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "write_file", arguments: { path: path.join(data, "a.txt"), content: "hi" } } },
@@ -106,9 +111,15 @@ describe("the npm package", () => {
       encoding: "utf8",
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_x" },
     });
-    const answers = out.trim().split("\n").map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean; content: { text: string }[] } });
+    const answers = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean; content: { text: string }[] } });
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
-    expect(answers[1]!.result).toEqual({ content: [{ type: "text", text: "Error: 'content' is required by write_file and was not sent. Add 'content' (string)." }], isError: true });
+    expect(answers[1]!.result).toEqual({
+      content: [{ type: "text", text: "Error: 'content' is required by write_file and was not sent. Add 'content' (string)." }],
+      isError: true,
+    });
     expect(answers[2]!.result!.content[0]!.text).toMatch(/Successfully wrote/);
     expect(readFileSync(path.join(data, "a.txt"), "utf8")).toBe("hi");
   });

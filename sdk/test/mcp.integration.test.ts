@@ -39,6 +39,16 @@ async function connect(command: string[], options: { gateway?: string[]; env?: R
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
+/** The project's calls in step order, once `count` of them are stored. */
+async function storedCalls(projectId: string, count: number, what: string): Promise<ToolCall[]> {
+  let calls: ToolCall[] = [];
+  await waitFor(async () => {
+    calls = await prisma().toolCall.findMany({ where: { projectId }, orderBy: { step: "asc" } });
+    return calls.length === count;
+  }, what);
+  return calls;
+}
+
 const gatewayEnv = (apiKey: string) => ({ TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: apiKey });
 const node = (file: string, ...args: string[]) => [file, ...args];
 
@@ -67,10 +77,7 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
     await expect(session.client.callTool({ name: "ls<|channel|>commentary", arguments: {} })).rejects.toThrow(/no tool named 'ls<\|channel\|>commentary'/);
     await session.close();
 
-    const calls = await waitFor(async (): Promise<ToolCall[] | false> => {
-      const rows = await prisma().toolCall.findMany({ where: { projectId: p.project.id }, orderBy: { step: "asc" } });
-      return rows.length === 4 && rows;
-    }, `the four calls in Toolgate (the gateway said: ${session.stderr()})`);
+    const calls = await storedCalls(p.project.id, 4, `the four calls in Toolgate (the gateway said: ${session.stderr()})`);
     const tool = "secure-filesystem-server/write_file";
     expect(calls.map((c) => [c.tool, c.runId, c.step, c.valid, c.category])).toEqual([
       [tool, "mcp-fs-run", 0, false, "missing_argument"],
@@ -202,10 +209,7 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-memory", () => {
     });
     expect(good.isError).toBeFalsy();
     await session.close();
-    const calls = await waitFor(async (): Promise<ToolCall[] | false> => {
-      const rows = await prisma().toolCall.findMany({ where: { projectId: p.project.id }, orderBy: { step: "asc" } });
-      return rows.length === 2 && rows;
-    }, "two calls");
+    const calls = await storedCalls(p.project.id, 2, "two calls");
     expect(calls.map((c) => [c.tool, c.valid, c.modelName, c.modelVersion])).toEqual([
       ["memory/create_entities", false, "claude-test", "2026-01"],
       ["memory/create_entities", true, "claude-test", "2026-01"],

@@ -10,7 +10,7 @@ import type { ModelRef } from "./event";
  * both ways. docs/mcp.md.
  */
 
-export const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]
+const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]
 
   --model <name[@version]>   the model behind the client (default: the client's clientInfo)
   --run-id <id>              the run the session's calls belong to (default: one new run per session)

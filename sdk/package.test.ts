@@ -109,7 +109,7 @@ describe("the npm package", () => {
       cwd: dir,
       input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
       encoding: "utf8",
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_x" },
+      env: { ...process.env, TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_x" },
     });
     const answers = out
       .trim()

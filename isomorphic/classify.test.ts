@@ -144,6 +144,12 @@ describe("classifyCall: malformed_arguments and unknown_tool", () => {
     expect(typo).toMatch(/tools: cancel_order, .*Did you mean 'cancel_order'\?$/);
   });
 
+  it("leaves out the safe-integer bounds zod's .int() writes into a schema", () => {
+    const schema = { type: "object", properties: { stars: { type: "integer", minimum: -9007199254740991, maximum: 5 } } };
+    const registry = registryFrom([{ name: "rate", version: "1", parameters: schema }]);
+    expect(classifyCall({ tool: "rate", arguments: { stars: 9 }, registry }).message).toBe("Error: 'stars' must be at most 5, you sent 9.");
+  });
+
   it("likelyTool: one rule for the classifier and the dashboard", () => {
     const tools = ["getloan", "listopenloans", "schedulecallback", "createticket", "ls", "get_weather"];
     expect(likelyTool("functions.get_weather", tools)).toBe("get_weather");

@@ -504,7 +504,9 @@ function countRange(min: unknown, max: unknown, unit: string, units = `${unit}s`
 
 /** "between 1 and 100", "at least 1", "greater than 0 and less than 1". */
 function numberRange(schema: JsonObject): string {
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
+  // zod's .int() writes the safe-integer range as bounds: no model needs to be told about those
+  const bound = (value: unknown) => (typeof value === "number" && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined);
+  const [minimum, maximum, exclusiveMinimum, exclusiveMaximum] = [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum].map(bound);
   if (typeof minimum === "number" && typeof maximum === "number") return `between ${minimum} and ${maximum}`;
   const lower = typeof minimum === "number" ? `at least ${minimum}` : typeof exclusiveMinimum === "number" ? `greater than ${exclusiveMinimum}` : "";
   const upper = typeof maximum === "number" ? `at most ${maximum}` : typeof exclusiveMaximum === "number" ? `less than ${exclusiveMaximum}` : "";

@@ -103,6 +103,25 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
     expect(calls[2]!.toolVersion).toBe(schemas.find((s) => s.name === tool)!.version);
   });
 
+  it("stores the calls made while Toolgate was stopped once it is back, each once", async () => {
+    const p = await makeProject();
+    const { key } = await p.key();
+    const dir = mkdtempSync(path.join(work, "fs-outage-"));
+    const session = await connect(node(serverBin("server-filesystem"), dir), { gateway: [], env: gatewayEnv(key) });
+    await server.app.stop();
+    try {
+      expect((await session.client.callTool({ name: "write_file", arguments: { path: path.join(dir, "a.txt") } })).isError).toBe(true);
+      await session.client.callTool({ name: "write_file", arguments: { path: path.join(dir, "a.txt"), content: "x" } });
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the reporter's first attempts fail
+    } finally {
+      await server.app.start();
+    }
+    await session.close();
+    const calls = await storedCalls(p.project.id, 2, `both calls after the outage (the gateway said: ${session.stderr()})`);
+    expect(calls.map((c) => c.valid)).toEqual([false, true]);
+    expect(session.stderr()).toMatch(/\[toolgate\] network: .*cannot reach/);
+  });
+
   it("works the same with Toolgate down, and --enforce report forwards an invalid call", async () => {
     const dir = mkdtempSync(path.join(work, "fs-down-"));
     const file = path.join(dir, "a.txt");

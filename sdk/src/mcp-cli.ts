@@ -50,6 +50,7 @@ export function parseMcpArgs(args: string[]): Parsed {
   const own = dash === -1 ? args : args.slice(0, dash);
   const command = dash === -1 ? [] : args.slice(dash + 1);
   const parsed: Parsed = { command, enforce: "on" };
+  if (own.includes("--help") || own.includes("-h")) throw new UsageError("toolgate mcp: an MCP gateway in front of a stdio server (docs/mcp.md).");
   for (let i = 0; i < own.length; i++) {
     const arg = own[i]!;
     if (arg === "--no-namespace") {

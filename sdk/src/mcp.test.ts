@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolgateEvent } from "./event";
 import { McpGateway, type GatewayOptions } from "./mcp";
 import { parseMcpArgs } from "./mcp-cli";
+import type { Reporter, ToolRegistration } from "./reporter";
 
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
 const text = (line: string | Uint8Array) => (typeof line === "string" ? line : new TextDecoder().decode(line));
@@ -155,5 +156,18 @@ describe("McpGateway", () => {
     await h.start();
     h.call(1, "echo", {});
     expect(h.events[0]!.tool).toBe("echo");
+  });
+
+  it("registers each listed schema under the namespaced name with its mcp: source, leaving out those tools.register would refuse", async () => {
+    const registered: ToolRegistration[] = [];
+    const reporter = { registerTools: (tools: ToolRegistration[]) => void registered.push(...tools), record: () => {} } as unknown as Reporter;
+    const tools = [
+      echo,
+      { ...echo, name: "x".repeat(130) },
+      { ...echo, name: "old", inputSchema: { ...echo.inputSchema, $schema: "http://json-schema.org/draft-04/schema#" } },
+    ];
+    const h = harness({ reporter }, [tools]);
+    await h.start();
+    expect(registered).toEqual([{ name: "srv/echo", parameters: echo.inputSchema, source: "mcp:srv" }]);
   });
 });

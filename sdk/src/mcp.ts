@@ -1,5 +1,5 @@
 import { classifyCall, registryFrom, ToolSchemaError, type ToolRegistry, type Verdict } from "../../isomorphic/classify";
-import { canonicalJson, checkSchemaCost, isPlainObject, truncate, type JsonObject } from "../../isomorphic/tool-schema";
+import { canonicalJson, checkSchemaCost, isPlainObject, schemaDraft, TOOL_NAME_MAX, truncate, type JsonObject } from "../../isomorphic/tool-schema";
 import type { ModelRef, ToolgateEvent } from "./event";
 import type { Reporter, ToolRegistration } from "./reporter";
 
@@ -376,13 +376,22 @@ export class McpGateway {
     const source = `mcp:${this.serverInfo.name}`;
     const registrations: ToolRegistration[] = [];
     for (const tool of tools) {
+      // the cheap part of what tools.register checks: one schema it refuses would take the other tools of its request with it
+      const name = this.toolgateName(tool.name);
       const cost = checkSchemaCost(tool.inputSchema);
-      if (!cost.ok) {
-        this.options.log(`not registering the schema of '${tool.name}': ${cost.message}`);
+      const problem = !cost.ok
+        ? cost.message
+        : !schemaDraft(tool.inputSchema)
+          ? `its $schema ${truncate(String(tool.inputSchema.$schema))} is not draft 2020-12 or draft-07`
+          : name.length > TOOL_NAME_MAX
+            ? `'${truncate(name)}' is longer than ${TOOL_NAME_MAX} characters (use a shorter --namespace)`
+            : null;
+      if (problem) {
+        this.options.log(`not registering the schema of '${tool.name}': ${problem}`);
         continue;
       }
       registrations.push({
-        name: this.toolgateName(tool.name),
+        name,
         ...(tool.description === undefined ? {} : { description: truncate(tool.description, 4000) }),
         parameters: tool.inputSchema,
         source,

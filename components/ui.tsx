@@ -145,7 +145,7 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
     <div className="mb-6 flex flex-wrap items-start justify-between gap-x-4 gap-y-3">
       <div className="min-w-0 max-w-full">
         <h1 className="truncate text-xl font-semibold text-slate-900">{title}</h1>
-        {description && <p className="mt-1 text-slate-500">{description}</p>}
+        {description && <p className="mt-1 text-slate-500 [overflow-wrap:anywhere]">{description}</p>}
       </div>
       {actions}
     </div>

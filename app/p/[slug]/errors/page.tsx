@@ -7,7 +7,7 @@ import { queryString, type RawParams } from "@/components/calls/explorer-params"
 import { OptionSelect, RangeSelect } from "@/components/filters/fields";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
-import { Alert, Badge, buttonClass, cx, PageHeader, th } from "@/components/ui";
+import { Alert, Badge, buttonClass, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
@@ -125,8 +125,8 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
             .
           </div>
         ) : (
-          <div className="px-4">
-            <table aria-label="Error messages by template" className="w-full table-fixed text-left">
+          <ScrollRegion label="Error messages by template" className="px-4">
+            <table aria-label="Error messages by template" className="w-full min-w-[36rem] table-fixed text-left">
               <colgroup>
                 <col />
                 <col className="w-[4.5rem]" />
@@ -220,7 +220,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                 )}
               </p>
             )}
-          </div>
+          </ScrollRegion>
         )}
       </section>
       <p className="mt-3 text-xs text-slate-500">

@@ -2,8 +2,8 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
-import { joinPath } from "./json-path";
-import { preview } from "./json-walk";
+import { joinPath } from "../contracts/json-path";
+import { preview } from "../contracts/json-walk";
 import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, storedKeyOrder, truncate, type JsonObject } from "./tool-schema";
 
 export interface RegisteredTool {

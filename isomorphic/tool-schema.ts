@@ -4,7 +4,7 @@ import type AjvCore from "ajv/dist/core";
 import type { RegExpEngine } from "ajv/dist/types";
 import addFormats from "ajv-formats";
 import { RE2JS } from "re2js";
-import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "./json-walk";
+import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "../contracts/json-walk";
 
 export { truncate };
 

@@ -4,7 +4,7 @@
 // written at read time against the tool's current schema. Pure: no I/O.
 
 import type { Violation } from "../../isomorphic/classify";
-import { parsePath, type PathSegment } from "../../isomorphic/json-path";
+import { parsePath, type PathSegment } from "../../contracts/json-path";
 import { isPlainObject, truncate, type JsonObject } from "../../isomorphic/tool-schema";
 
 /** What a pattern key holds: category, the path with array indexes dropped (`items[].qty`), and the kind of value sent. */

@@ -4,7 +4,7 @@
 // for a diff. No language model. Pure: no I/O.
 
 import { closeMatch } from "../../isomorphic/classify";
-import { parsePath } from "../../isomorphic/json-path";
+import { parsePath } from "../../contracts/json-path";
 import { isPlainObject, type JsonObject } from "../../isomorphic/tool-schema";
 import { schemaAt, type FailurePattern } from "./failure-patterns";
 

@@ -4,7 +4,7 @@ import { env } from "@/server/env";
 import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
 import { readLimited } from "@/server/services/http/read-limited";
 import { createContext } from "@/server/trpc/init";
-import { appRouter } from "@/server/trpc/root";
+import { appRouter } from "@/server/routers/root";
 
 export const dynamic = "force-dynamic";
 

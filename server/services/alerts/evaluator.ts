@@ -13,8 +13,7 @@ import { env } from "../../env";
 import { pool, prisma, type Prisma } from "../../db/client";
 import { filterSql, rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS } from "../rollups/tables";
-import { jobs, QUEUES, stableUuid, type SqlExecutor } from "../jobs/boss";
-import type { DeliveryJob } from "../jobs/work";
+import { jobs, QUEUES, stableUuid, type DeliveryJob, type SqlExecutor } from "../jobs/boss";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };

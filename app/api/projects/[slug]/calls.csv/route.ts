@@ -1,8 +1,8 @@
 import { callsFilterInput } from "@/contracts/metrics";
 import { describeIssues, issueLine } from "@/contracts/issues";
 import { streamCallsCsv } from "@/server/services/calls/call-list";
-import { errorResponse } from "@/server/trpc/init";
-import { projectForRequest } from "@/server/http-access";
+import { errorResponse } from "@/server/http/error-response";
+import { projectForRequest } from "@/server/http/project-access";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@ import { rangeOrLastDays } from "../../contracts/range";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
-import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/rollups";
+import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/call-figures";
 import { summary } from "../services/metrics/summary";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 

@@ -6,7 +6,7 @@ import { isPlainObject } from "../../isomorphic/tool-schema";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { impactWindows } from "../domain/schema-change";
 import { suggestSchemaChanges } from "../domain/schema-suggestions";
-import { breakdown, totals } from "../services/metrics/rollups";
+import { breakdown, totals } from "../services/metrics/call-figures";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { failurePatterns } from "../services/tools/patterns";
 import { listTools, registerTools, validateCall } from "../services/tools/registry";

@@ -4,7 +4,6 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { FLOORS, type Floor } from "./eslint.config.mjs";
 
-
 const code = (items: readonly string[]) => items.map((item) => `\`${item}\``).join(", ");
 
 /** One floor as a row of the table in docs/maintaining.md. */

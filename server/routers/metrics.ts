@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { summaryOutput } from "../../contracts/api-answers";
 import { rangeInput, scopeInput, seriesDimension, summaryInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
 import { chooseBucket } from "../../isomorphic/buckets";
@@ -16,6 +17,7 @@ export const metricsRouter = router({
   /** For automation with a `read` API key (CI gates): the overview's figures by tool, model version and category. */
   summary: apiKeyProcedure("read")
     .input(summaryInput)
+    .output(summaryOutput)
     .query(({ ctx, input }) => {
       const { range, ...scope } = input;
       return summary(ctx.project.id, rangeOrLastDays(range, 1), scope);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
 import { rangeInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
 import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
@@ -16,12 +17,14 @@ export const toolsRouter = router({
   /** Harnesses register their tools' JSON Schemas; a changed schema becomes a new version. */
   register: apiKeyProcedure("ingest")
     .input(registerToolsInput)
+    .output(registerToolsOutput)
     .mutation(async ({ ctx, input }) => ({
       tools: await registerTools(ctx.project.id, input.tools),
     })),
   /** The verdict ingestion would store for this request. */
   validate: apiKeyProcedure("ingest")
     .input(validateCallInput)
+    .output(validateCallOutput)
     .mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
   /** Signed-in admins register schemas from the UI (same rules as the API). */
   registerFromUi: projectProcedure("admin")
@@ -83,6 +86,7 @@ export const toolsRouter = router({
    */
   dryRun: apiKeyProcedure("read")
     .input(dryRunInput)
+    .output(dryRunOutput)
     .mutation(({ ctx, input }) => dryRun(ctx.project.id, input.tool, input, rangeOrLastDays(input.range, 30), { limit: input.limit ?? DRY_RUN_MAX_CALLS })),
   /** The tool page's dry run, one page at a time (admins): the page shows progress between pages. */
   dryRunPage: projectProcedure("admin")

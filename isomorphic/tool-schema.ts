@@ -33,6 +33,17 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** How every message names a JSON Schema type: "must be a whole number", "a string where a number is required". */
+export const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: "a string",
+  number: "a number",
+  integer: "a whole number",
+  boolean: "a boolean (true or false)",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
+
 /** A short, human description of any value, for "you sent …". */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";

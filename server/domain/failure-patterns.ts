@@ -5,7 +5,7 @@
 
 import type { Violation } from "../../isomorphic/classify";
 import { parsePath, type PathSegment } from "../../contracts/json-path";
-import { isPlainObject, truncate, type JsonObject } from "../../isomorphic/tool-schema";
+import { isPlainObject, truncate, TYPE_WORDS, type JsonObject } from "../../isomorphic/tool-schema";
 
 /** What a pattern key holds: category, the path with array indexes dropped (`items[].qty`), and the kind of value sent. */
 export type PatternParts = { category: string; path: string; kind: string };
@@ -121,16 +121,7 @@ export function schemaAt(parameters: unknown, path: string): JsonObject | undefi
   return isPlainObject(current) ? current : undefined;
 }
 
-const A_TYPE: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "a whole number",
-  boolean: "a boolean",
-  object: "an object",
-  array: "an array",
-  null: "null",
-  nothing: "nothing",
-};
+const A_TYPE: Record<string, string> = { ...TYPE_WORDS, nothing: "nothing" };
 const typeWords = (types: unknown) =>
   [types]
     .flat()

@@ -80,12 +80,14 @@ function disagreements(doc: DocShape, schema: SchemaShape, at = ""): string[] {
     const actual = schema.get(name);
     if (!actual) found.push(`${at}${name}: documented, not in the answer`);
     else {
-      if (field.optional !== actual.optional) found.push(`${at}${name}: documented as ${field.optional ? "optional" : "always there"}, the answer says otherwise`);
+      if (field.optional !== actual.optional)
+        found.push(`${at}${name}: documented as ${field.optional ? "optional" : "always there"}, the answer says otherwise`);
       if (field.shape && actual.inner) found.push(...disagreements(field.shape, actual.inner, `${at}${name}.`));
       if (field.shape && !actual.inner) found.push(`${at}${name}: documented with fields, the answer has none`);
     }
   }
-  if (!doc.open) for (const name of schema.keys()) if (!doc.fields.has(name)) found.push(`${at}${name}: in the answer, not documented (or end the list with …)`);
+  if (!doc.open)
+    for (const name of schema.keys()) if (!doc.fields.has(name)) found.push(`${at}${name}: in the answer, not documented (or end the list with …)`);
   return found;
 }
 
@@ -109,7 +111,9 @@ describe("parseShape and disagreements", () => {
       "skipped: documented, not in the answer",
       "rejected.id: documented as always there, the answer says otherwise",
     ]);
-    expect(disagreements(parseShape("{accepted, rejected: [{index, …}]}"), schema)).toEqual(["duplicates: in the answer, not documented (or end the list with …)"]);
+    expect(disagreements(parseShape("{accepted, rejected: [{index, …}]}"), schema)).toEqual([
+      "duplicates: in the answer, not documented (or end the list with …)",
+    ]);
   });
 });
 

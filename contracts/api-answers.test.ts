@@ -1,17 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { dryRunOutput, ingestBatchOutput, registerToolsOutput, summaryOutput, validateCallOutput, whoamiOutput } from "./api-answers";
+import { API_KEY_ANSWERS, ingestBatchOutput } from "./api-answers";
 
-/** The procedures an API key can call, with the `.output()` schema each answers by. */
-const ANSWERS: Record<string, z.ZodType> = {
-  "ingest.batch": ingestBatchOutput,
-  "tools.register": registerToolsOutput,
-  "tools.validate": validateCallOutput,
-  "metrics.summary": summaryOutput,
-  "tools.dryRun": dryRunOutput,
-  "system.whoami": whoamiOutput,
-};
+const ANSWERS: Record<string, z.ZodType> = API_KEY_ANSWERS;
 
 /**
  * An answer as the docs write it: `{accepted, id?, rejected: [{index, path}], …}`. A field may

@@ -54,3 +54,13 @@ export const dryRunOutput = z.object({
 });
 
 export const whoamiOutput = z.object({ project: z.string(), scope: apiKeyScopeSchema });
+
+/** The procedures an API key can call, each with the schema it answers by. */
+export const API_KEY_ANSWERS = {
+  "ingest.batch": ingestBatchOutput,
+  "tools.register": registerToolsOutput,
+  "tools.validate": validateCallOutput,
+  "metrics.summary": summaryOutput,
+  "tools.dryRun": dryRunOutput,
+  "system.whoami": whoamiOutput,
+} as const;

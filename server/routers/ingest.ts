@@ -1,6 +1,7 @@
 import { ingestBatchOutput } from "../../contracts/api-answers";
 import { ingestBatchInput } from "../../contracts/event";
 import { ingestBatch } from "../services/ingest/ingest-batch";
+import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, router } from "../trpc/init";
 
 export const ingestRouter = router({
@@ -8,5 +9,5 @@ export const ingestRouter = router({
   batch: apiKeyProcedure("ingest")
     .input(ingestBatchInput)
     .output(ingestBatchOutput)
-    .mutation(({ ctx, input }) => ingestBatch(ctx.project.id, input.events)),
+    .mutation(({ ctx, input }) => withProjectShare(ctx.project, "ingest.batch", () => ingestBatch(ctx.project.id, input.events))),
 });

@@ -611,7 +611,7 @@ async function main() {
 
 async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof load>> | undefined) {
   const { pool, prisma } = await import("../server/db/client");
-  const rollups = await import("../server/services/metrics/rollups");
+  const rollups = await import("../server/services/metrics/call-figures");
   const callList = await import("../server/services/calls/call-list");
   const { errorMessages } = await import("../server/services/metrics/error-messages");
   const { windowCounts } = await import("../server/services/alerts/evaluator");

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
-import type { AppRouter } from "@/server/trpc/root";
+import type { AppRouter } from "@/server/routers/root";
 
 const context = createTRPCContext<AppRouter>();
 

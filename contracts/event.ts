@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
-import type { PathSegment } from "../isomorphic/json-path";
-import { pathOf, preview, unstorableText, walkJson } from "../isomorphic/json-walk";
+import type { PathSegment } from "./json-path";
+import { pathOf, preview, unstorableText, walkJson } from "./json-walk";
 
 /**
  * One tool request a model wrote, as the harness saw it (docs/events.md explains each field).

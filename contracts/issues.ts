@@ -1,5 +1,5 @@
 import type { ZodError } from "zod";
-import { joinPath } from "../isomorphic/json-path";
+import { joinPath } from "./json-path";
 
 /** `events[3].timestamp`-style paths for zod issues, under an optional root path. */
 export function describeIssues(error: ZodError, root = ""): { path: string; message: string }[] {

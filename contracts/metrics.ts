@@ -3,7 +3,8 @@ import { categorySchema } from "./categories";
 
 /** The longest range a dashboard, an export or a metric procedure covers. */
 export const MAX_RANGE_DAYS = 400;
-export const DAY_MS = 86_400_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
 
 /** A time range [from, to) for dashboards; at most MAX_RANGE_DAYS. */
 export const rangeInput = z

@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS } from "../contracts/metrics";
 // Time buckets of the charts and the metric queries: hours up to 3 days, days beyond (UTC).
 // Browser-safe: the server picks the bucket of a series, the charts lay out the same buckets.
 
@@ -10,7 +11,7 @@ export interface Range {
   bucket: Bucket;
 }
 
-export const BUCKET_MS: Record<Bucket, number> = { hour: 3_600_000, day: 86_400_000 };
+export const BUCKET_MS: Record<Bucket, number> = { hour: HOUR_MS, day: DAY_MS };
 const MAX_BUCKETS = 10_000;
 
 export function toMs(value: BucketInput): number {

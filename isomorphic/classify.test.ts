@@ -245,7 +245,7 @@ describe("classifyCall: nested objects and arrays", () => {
       { sku: "ABC-3", qty: "3" },
     ];
     expect(only(classify("createorder", { ...validOrder, items }), "wrong_type", "items[2].qty")).toBe(
-      `Error: 'items[2].qty' must be an integer, you sent the string "3". Send it as 3.`,
+      `Error: 'items[2].qty' must be a whole number, you sent the string "3". Send it as 3.`,
     );
     expect(only(classify("createorder", { ...validOrder, customer: '{"id": "c1"}' }), "wrong_type", "customer")).toBe(
       `Error: 'customer' must be an object, you sent the string "{\\"id\\": \\"c1\\"}". Send the value itself, not a string containing JSON.`,

@@ -2,10 +2,21 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
-import { joinPath } from "./json-path";
+import { joinPath } from "../contracts/json-path";
+import { preview } from "../contracts/json-walk";
 import { likelyTool, rankToolNames } from "./tool-names";
-import { preview } from "./json-walk";
-import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, storedKeyOrder, truncate, type JsonObject } from "./tool-schema";
+import {
+  checkSchemaCost,
+  createAjv,
+  describeValue,
+  isPlainObject,
+  schemaDraft,
+  schemaForAjv,
+  storedKeyOrder,
+  truncate,
+  TYPE_WORDS,
+  type JsonObject,
+} from "./tool-schema";
 
 export interface RegisteredTool {
   name: string;
@@ -441,18 +452,8 @@ const FORMAT_EXAMPLES: Record<string, string> = {
   ipv4: "192.0.2.1",
 };
 
-const TYPE_NAMES: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "an integer",
-  boolean: "a boolean (true or false)",
-  object: "an object",
-  array: "an array",
-  null: "null",
-};
-
 function typeNames(types: string[]): string {
-  return types.map((t) => TYPE_NAMES[t] ?? t).join(" or ");
+  return types.map((t) => TYPE_WORDS[t] ?? t).join(" or ");
 }
 
 function typeFix(expected: string[], value: unknown): string {

@@ -4,7 +4,7 @@ import type AjvCore from "ajv/dist/core";
 import type { RegExpEngine } from "ajv/dist/types";
 import addFormats from "ajv-formats";
 import { RE2JS } from "re2js";
-import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "./json-walk";
+import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "../contracts/json-walk";
 
 export { truncate };
 
@@ -32,6 +32,17 @@ const SHAPES =
 export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** How every message names a JSON Schema type: "must be a whole number", "a string where a number is required". */
+export const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: "a string",
+  number: "a number",
+  integer: "a whole number",
+  boolean: "a boolean (true or false)",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
 
 /** A short, human description of any value, for "you sent …". */
 export function describeValue(value: unknown): string {

@@ -8,7 +8,7 @@ import { userCount } from "./services/auth/accounts";
 import { SESSION_COOKIE, userForSession, type SessionUser } from "./services/auth/sessions";
 import { membership } from "./services/projects";
 import { createContext } from "./trpc/init";
-import { createCaller } from "./trpc/root";
+import { createCaller } from "./routers/root";
 
 /**
  * Session helpers for server components. Every page except /setup and /login goes

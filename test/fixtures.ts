@@ -6,7 +6,7 @@ import { createApiKey } from "../server/services/auth/api-keys";
 import { createSession, SESSION_COOKIE } from "../server/services/auth/sessions";
 import { hashPassword } from "../server/services/auth/passwords";
 import { createContext } from "../server/trpc/init";
-import { createCaller } from "../server/trpc/root";
+import { createCaller } from "../server/routers/root";
 
 /** Test data with unique names, so tests never depend on each other or on order. */
 export const unique = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;

@@ -2,11 +2,9 @@
 
 import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric } from "../../contracts/alerts";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 
 export const REGRESSION_METRIC = "regression";
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 export const isRateMetric = (metric: string) => metric === "invalid_rate" || metric === "category_rate" || metric === REGRESSION_METRIC;
 
@@ -71,8 +69,8 @@ export const stateTone = (state: string) => (state === "firing" ? "red" : state 
 /** ISO 8601 without milliseconds: "2026-11-30T04:00:00Z". */
 export const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
-const floorHour = (ms: number) => Math.floor(ms / HOUR) * HOUR;
-const ceilHour = (ms: number) => Math.ceil(ms / HOUR) * HOUR;
+const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
+const ceilHour = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
 export type IncidentWindows = {
   /** what the incident is about: the rule's window, or a new version's life until it fired */
@@ -93,12 +91,12 @@ export function incidentWindows(incident: { windowStart: Date | string; firedAt:
   const start = since ?? new Date(incident.windowStart).getTime();
   const length = Math.max(fired - start, 60_000);
   const end = Math.min(ceilHour(fired + 1), ceilHour(now.getTime()));
-  const rollupWindow = { from: floorHour(start), to: Math.max(ceilHour(fired + 1), floorHour(start) + HOUR) };
+  const rollupWindow = { from: floorHour(start), to: Math.max(ceilHour(fired + 1), floorHour(start) + HOUR_MS) };
   if (since != null) {
-    const from = floorHour(Math.min(start - length, fired - 14 * DAY));
+    const from = floorHour(Math.min(start - length, fired - 14 * DAY_MS));
     return { window: { from: start, to: fired }, rollupWindow, chart: { from, to: end } };
   }
-  const pad = Math.max(6 * length, 12 * HOUR);
+  const pad = Math.max(6 * length, 12 * HOUR_MS);
   return {
     window: { from: start, to: fired },
     rollupWindow,

@@ -7,7 +7,7 @@ import { timeSeries, type RateRow, type TimeSeries } from "../charts/prepare";
 import { formatCount, formatRate, formatUtc } from "../dashboard/format";
 import type { Bucket } from "../../isomorphic/buckets";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
-import { DAY_MS } from "../../contracts/metrics";
+import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 import { hasRole, type Role } from "../../contracts/roles";
 import {
   categoryRateRows,
@@ -30,7 +30,6 @@ import {
 export const TOP = 6;
 /** How far back a regression looks for the day its new version first appeared. */
 const LOOKBACK_DAYS = 90;
-const HOUR = 3_600_000;
 
 type Time = Date | string;
 
@@ -92,7 +91,7 @@ export function planIncident(incident: IncidentInput): IncidentPlan {
   const fired = new Date(incident.firedAt).getTime();
   const from = fired - LOOKBACK_DAYS * DAY_MS;
   const lookback = regression
-    ? { from, range: { from: isoSeconds(from), to: isoSeconds(Math.ceil((fired + 1) / HOUR) * HOUR) }, model: incident.scopeModel! }
+    ? { from, range: { from: isoSeconds(from), to: isoSeconds(Math.ceil((fired + 1) / HOUR_MS) * HOUR_MS) }, model: incident.scopeModel! }
     : null;
   return { regression, scope, lookback };
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { cx } from "../ui";
 import { changedCount, diffArguments, type DiffLine, type DiffOp } from "./json-diff";
-import { parsedArguments } from "../../isomorphic/json-path";
+import { parsedArguments } from "../../contracts/json-path";
 import { exceedsViewLimits } from "./json-view";
 
 const STYLE: Record<DiffOp, { sign: string; row: string; words: string }> = {

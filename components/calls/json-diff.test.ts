@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { changedCount, diffArguments } from "./json-diff";
-import { existingPrefix, formatPath, joinPath, parsedArguments, parsePath } from "../../isomorphic/json-path";
+import { existingPrefix, formatPath, joinPath, parsedArguments, parsePath } from "../../contracts/json-path";
 
 describe("diffArguments", () => {
   it("marks a changed value and keeps the unchanged ones as context", () => {

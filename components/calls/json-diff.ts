@@ -1,4 +1,4 @@
-import { joinPath, parsedArguments } from "../../isomorphic/json-path";
+import { joinPath, parsedArguments } from "../../contracts/json-path";
 
 /**
  * A leaf-level diff of two tool-call arguments: one line per leaf value (or per empty

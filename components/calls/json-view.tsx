@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { cx } from "../ui";
-import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type PathSegment } from "../../isomorphic/json-path";
+import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type PathSegment } from "../../contracts/json-path";
 
 /**
  * What one view shows of a value at most: nesting levels, entries per object or array,

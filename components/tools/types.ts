@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "../../server/trpc/root";
+import type { AppRouter } from "../../server/routers/root";
 
 type Outputs = inferRouterOutputs<AppRouter>;
 type PatternsAnswer = Outputs["tools"]["patterns"];

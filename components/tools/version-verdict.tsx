@@ -2,6 +2,7 @@ import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { VersionComparison } from "../../isomorphic/version-comparison";
 import { formatPp, formatPValue, formatRate, formatUtc } from "../dashboard/format";
 import { Alert, Badge, Table, td, th } from "../ui";
+import { DAY_MS } from "../../contracts/metrics";
 
 export type VersionImpact = {
   version: string;
@@ -33,7 +34,7 @@ function headline(impact: VersionImpact) {
 /** Before/after the newest schema version: overall and per category, with the model comparison's verdicts. */
 export function VersionVerdict({ impact }: { impact: VersionImpact }) {
   const head = headline(impact);
-  const days = (r: { from: string; to: string }) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / 3_600_000 / 24);
+  const days = (r: { from: string; to: string }) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / DAY_MS);
   return (
     <div className="space-y-4" data-testid="version-verdict" data-verdict={impact.overall.verdict}>
       <Alert tone={head.tone}>{head.text}</Alert>

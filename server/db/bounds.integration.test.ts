@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asDomainError } from "../domain/errors";
+import { asDomainError } from "./unavailable";
 import { inTransaction } from "../services/ingest/ingest-batch";
 import { whileRequestOpen } from "./cancel";
 import { pool, prisma } from "./client";

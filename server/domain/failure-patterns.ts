@@ -4,8 +4,9 @@
 // written at read time against the tool's current schema. Pure: no I/O.
 
 import type { Violation } from "../../isomorphic/classify";
-import { parsePath, type PathSegment } from "../../isomorphic/json-path";
-import { isPlainObject, truncate, type JsonObject } from "../../isomorphic/tool-schema";
+import { parsePath, type PathSegment } from "../../contracts/json-path";
+import { isPlainObject, truncate, TYPE_WORDS, type JsonObject } from "../../isomorphic/tool-schema";
+import { DAY_MS } from "../../contracts/metrics";
 
 /** What a pattern key holds: category, the path with array indexes dropped (`items[].qty`), and the kind of value sent. */
 export type PatternParts = { category: string; path: string; kind: string };
@@ -121,16 +122,7 @@ export function schemaAt(parameters: unknown, path: string): JsonObject | undefi
   return isPlainObject(current) ? current : undefined;
 }
 
-const A_TYPE: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "a whole number",
-  boolean: "a boolean",
-  object: "an object",
-  array: "an array",
-  null: "null",
-  nothing: "nothing",
-};
+const A_TYPE: Record<string, string> = { ...TYPE_WORDS, nothing: "nothing" };
 const typeWords = (types: unknown) =>
   [types]
     .flat()
@@ -241,6 +233,6 @@ export function groupPatterns(rows: readonly PatternDayRow[], days: readonly str
 /** UTC midnights (ISO) of every day that overlaps [from, to). */
 export function daysOf(from: Date, to: Date): string[] {
   const days: string[] = [];
-  for (let t = Math.floor(from.getTime() / 86_400_000) * 86_400_000; t < to.getTime(); t += 86_400_000) days.push(new Date(t).toISOString());
+  for (let t = Math.floor(from.getTime() / DAY_MS) * DAY_MS; t < to.getTime(); t += DAY_MS) days.push(new Date(t).toISOString());
   return days;
 }

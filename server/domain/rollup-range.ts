@@ -1,5 +1,4 @@
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 
 export type Span = { from: Date; to: Date };
 
@@ -10,10 +9,10 @@ export type Span = { from: Date; to: Date };
  * day fits, or with `wholeDays` false (everything from the hourly table).
  */
 export function splitRange(range: Span, wholeDays = true): { hours: Span[]; days: Span | null } {
-  const fromHour = Math.floor(range.from.getTime() / HOUR) * HOUR;
+  const fromHour = Math.floor(range.from.getTime() / HOUR_MS) * HOUR_MS;
   const to = range.to.getTime();
-  const firstDay = Math.ceil(fromHour / DAY) * DAY;
-  const endDay = Math.floor(to / DAY) * DAY;
+  const firstDay = Math.ceil(fromHour / DAY_MS) * DAY_MS;
+  const endDay = Math.floor(to / DAY_MS) * DAY_MS;
   const span = (a: number, b: number) => ({ from: new Date(a), to: new Date(b) });
   if (!wholeDays || firstDay >= endDay) return { hours: to > fromHour ? [span(fromHour, to)] : [], days: null };
   return {

@@ -4,8 +4,8 @@
 // for a diff. No language model. Pure: no I/O.
 
 import { closeMatch } from "../../isomorphic/classify";
-import { parsePath } from "../../isomorphic/json-path";
-import { isPlainObject, type JsonObject } from "../../isomorphic/tool-schema";
+import { parsePath } from "../../contracts/json-path";
+import { isPlainObject, TYPE_WORDS, type JsonObject } from "../../isomorphic/tool-schema";
 import { schemaAt, type FailurePattern } from "./failure-patterns";
 
 export type SuggestionKind =
@@ -199,9 +199,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
       });
       continue;
     }
-    const words = wanted.map(
-      (t) => ({ string: "a string", integer: "a whole number", number: "a number", boolean: "true or false", array: "an array", object: "an object" })[t] ?? t,
-    );
+    const words = wanted.map((t) => TYPE_WORDS[t] ?? t);
     if (!wanted.length || wanted.some((t) => description.toLowerCase().includes(t === "boolean" ? "true or false" : t))) continue;
     suggestions.push({
       ...base(p),

@@ -1,3 +1,4 @@
+import { ingestBatchOutput } from "../../contracts/api-answers";
 import { ingestBatchInput } from "../../contracts/event";
 import { ingestBatch } from "../services/ingest/ingest-batch";
 import { withProjectShare } from "../services/tenancy/shares";
@@ -7,5 +8,6 @@ export const ingestRouter = router({
   /** Harnesses: up to 1,000 tool-call events; answers accepted, duplicates and every rejected event. */
   batch: apiKeyProcedure("ingest")
     .input(ingestBatchInput)
+    .output(ingestBatchOutput)
     .mutation(({ ctx, input }) => withProjectShare(ctx.project, "ingest.batch", () => ingestBatch(ctx.project.id, input.events))),
 });

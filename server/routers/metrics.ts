@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { summaryOutput } from "../../contracts/api-answers";
 import { rangeInput, scopeInput, seriesDimension, summaryInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
-import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/rollups";
+import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/call-figures";
 import { summary } from "../services/metrics/summary";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
@@ -17,6 +18,7 @@ export const metricsRouter = router({
   /** For automation with a `read` API key (CI gates): the overview's figures by tool, model version and category. */
   summary: apiKeyProcedure("read")
     .input(summaryInput)
+    .output(summaryOutput)
     .query(({ ctx, input }) => {
       const { range, ...scope } = input;
       return withProjectShare(ctx.project, "metrics.summary", () => summary(ctx.project.id, rangeOrLastDays(range, 1), scope));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
 import { rangeInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
 import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
@@ -6,7 +7,7 @@ import { isPlainObject } from "../../isomorphic/tool-schema";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { impactWindows } from "../domain/schema-change";
 import { suggestSchemaChanges } from "../domain/schema-suggestions";
-import { breakdown, totals } from "../services/metrics/rollups";
+import { breakdown, totals } from "../services/metrics/call-figures";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { failurePatterns } from "../services/tools/patterns";
 import { listTools, registerTools, validateCall } from "../services/tools/registry";
@@ -17,12 +18,14 @@ export const toolsRouter = router({
   /** Harnesses register their tools' JSON Schemas; a changed schema becomes a new version. */
   register: apiKeyProcedure("ingest")
     .input(registerToolsInput)
+    .output(registerToolsOutput)
     .mutation(async ({ ctx, input }) => ({
       tools: await withProjectShare(ctx.project, "tools.register", () => registerTools(ctx.project.id, input.tools)),
     })),
   /** The verdict ingestion would store for this request. */
   validate: apiKeyProcedure("ingest")
     .input(validateCallInput)
+    .output(validateCallOutput)
     .mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
   /** Signed-in admins register schemas from the UI (same rules as the API). */
   registerFromUi: projectProcedure("admin")
@@ -84,6 +87,7 @@ export const toolsRouter = router({
    */
   dryRun: apiKeyProcedure("read")
     .input(dryRunInput)
+    .output(dryRunOutput)
     .mutation(({ ctx, input }) =>
       withProjectShare(ctx.project, "tools.dryRun", () =>
         dryRun(ctx.project.id, input.tool, input, rangeOrLastDays(input.range, 30), { limit: input.limit ?? DRY_RUN_MAX_CALLS }),

@@ -14,7 +14,7 @@ process.env.TOOLGATE_API_RATE_PER_MINUTE = String(PER_MINUTE);
  */
 const INSTANCE = `
   import { createContext } from "./server/trpc/init";
-  import { createCaller } from "./server/trpc/root";
+  import { createCaller } from "./server/routers/root";
   const [key, count] = [process.env.KEY, Number(process.env.COUNT)];
   const answers = [];
   for (let i = 0; i < count; i++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, unique, withKey } from "../../test/fixtures";
 import { prisma } from "../db/client";
-import { appRouter } from "./root";
+import { appRouter } from "../routers/root";
 
 /**
  * Walks EVERY procedure of the app router as a user (and an API key) of project A,

@@ -1,14 +1,15 @@
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
-import { DomainError, isStoreUnavailable, storeUnavailable } from "@/server/domain/errors";
+import { isStoreUnavailable, storeUnavailable } from "@/server/db/unavailable";
+import { DomainError } from "@/server/domain/errors";
 import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, UndecodableBody, type Encoding } from "@/server/domain/otlp/wire";
 import { env } from "@/server/env";
-import { readLimited } from "@/server/services/http/read-limited";
+import { readLimited } from "@/server/http/read-limited";
 import { ingestTraces, type TracesResult } from "@/server/services/otlp/ingest-traces";
+import { apiKeyWithinRate } from "@/server/services/auth/api-key-rate";
 import { checkKeyScope } from "@/server/services/auth/api-keys";
 import { whileRequestOpen } from "@/server/db/cancel";
 import { withProjectShare } from "@/server/services/tenancy/shares";
-import { apiKeyWithinRate } from "@/server/trpc/init";
 
 export const dynamic = "force-dynamic";
 

@@ -13,8 +13,8 @@ import { env } from "../../env";
 import { pool, prisma, type Prisma } from "../../db/client";
 import { filterSql, rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS } from "../rollups/tables";
-import { jobs, QUEUES, stableUuid, type SqlExecutor } from "../jobs/boss";
-import type { DeliveryJob } from "../jobs/work";
+import { jobs, QUEUES, stableUuid, type DeliveryJob, type SqlExecutor } from "../jobs/boss";
+import { HOUR_MS } from "../../../contracts/metrics";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -30,7 +30,7 @@ export async function windowCounts(projectId: string, from: Date, to: Date, scop
   const params: unknown[] = [];
   const filters = { tool: scope.tool, model_name: scope.model, model_version: scope.version };
   let sql: string;
-  if (to.getTime() - from.getTime() < 3_600_000) {
+  if (to.getTime() - from.getTime() < HOUR_MS) {
     params.push(projectId, from, to, category ?? "");
     sql = `SELECT count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
                   (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::float8 AS corrected,

@@ -5,7 +5,7 @@ import { callerWith, makeProject, makeUser, signedIn, TEST_PASSWORD, unique, wit
 import { SIGN_IN_LIMITS, UNKNOWN_ADDRESS } from "../../domain/throttle";
 import { prisma } from "../../db/client";
 import { createContext } from "../../trpc/init";
-import { createCaller } from "../../trpc/root";
+import { createCaller } from "../../routers/root";
 import { sweepExpiredBuckets } from "../rate-limits";
 
 /** A caller behind one trusted proxy that saw the client at `address`. */

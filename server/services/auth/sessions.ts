@@ -1,6 +1,7 @@
 import { env } from "../../env";
 import { prisma } from "../../db/client";
 import { randomToken, sha256 } from "./tokens";
+import { DAY_MS } from "../../../contracts/metrics";
 
 export const SESSION_COOKIE = "tg_session";
 
@@ -8,7 +9,7 @@ export type SessionUser = { id: string; email: string; name: string; mustChangeP
 
 export async function createSession(userId: string) {
   const token = randomToken();
-  const expiresAt = new Date(Date.now() + env().TOOLGATE_SESSION_DAYS * 86_400_000);
+  const expiresAt = new Date(Date.now() + env().TOOLGATE_SESSION_DAYS * DAY_MS);
   await prisma().session.create({ data: { id: sha256(token), userId, expiresAt } });
   return { token, expiresAt };
 }

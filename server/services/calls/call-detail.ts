@@ -1,5 +1,5 @@
 import { notFound } from "../../domain/errors";
-import { attemptsUntilSuccess, RUN_ORDER } from "../../domain/pairing";
+import { attemptsUntilSuccess, RUN_ORDER } from "../../domain/run-order";
 import { pool, prisma, type Prisma } from "../../db/client";
 
 export const callSelect = {

@@ -1,7 +1,7 @@
 import { to as copyTo } from "pg-copy-streams";
 import type { CallsFilter } from "../../../contracts/metrics";
 import { DomainError, invalid as invalidInput } from "../../domain/errors";
-import { RUN_ORDER } from "../../domain/pairing";
+import { RUN_ORDER } from "../../domain/run-order";
 import { env } from "../../env";
 import { pool, prisma } from "../../db/client";
 import { callSelect } from "./call-detail";

@@ -2,6 +2,7 @@ import type { Category } from "../../../contracts/categories";
 import type { ToolCallEvent } from "../../../contracts/event";
 import type { JsonObject } from "../../../isomorphic/tool-schema";
 import { schemaVersion } from "../../domain/schema-version";
+import { DAY_MS, HOUR_MS } from "../../../contracts/metrics";
 
 /**
  * Demo traffic: a loan-servicing agent calling its tools (`getloan`, `listopenloans` and a few more)
@@ -263,7 +264,7 @@ type Ctx = { customerid: string; loans: string[]; day: string };
 type Call = { tool: string; arguments: Args | string };
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
-const daysBefore = (day: string, n: number) => iso(new Date(Date.parse(day) - n * 86_400_000));
+const daysBefore = (day: string, n: number) => iso(new Date(Date.parse(day) - n * DAY_MS));
 
 const VALID: Record<string, (rng: Rng, ctx: Ctx) => Args> = {
   getloan: (rng, ctx) => ({ loannumber: pick(rng, ctx.loans), ...(rng() < 0.3 ? { includehistory: true } : {}) }),
@@ -490,11 +491,11 @@ export type DemoOptions = { now: Date; days?: number; seed?: number; runsPerDay?
  */
 export function generateDemoEvents({ now, days = 30, seed = 1, runsPerDay = 200 }: DemoOptions): ToolCallEvent[] {
   const events: ToolCallEvent[] = [];
-  const today = Math.floor(now.getTime() / 86_400_000);
+  const today = Math.floor(now.getTime() / DAY_MS);
   for (let dayNumber = today - days + 1; dayNumber <= today; dayNumber++) {
     const rng = mulberry32(mix(seed, dayNumber)); // one stream per day: a day's runs do not depend on `days`
     const draw = steadyDraws(rng);
-    const dayStart = dayNumber * 86_400_000;
+    const dayStart = dayNumber * DAY_MS;
     const day = iso(new Date(dayStart));
     const runs = Math.round(runsPerDay * WEEKDAYS[new Date(dayStart).getUTCDay()]! * (0.9 + 0.2 * rng()));
     for (let r = 0; r < runs; r++) {
@@ -504,9 +505,9 @@ export function generateDemoEvents({ now, days = 30, seed = 1, runsPerDay = 200 
           rng,
           HOURS.map((w, h) => [h, w] as const),
         ) *
-          3_600_000 +
-        Math.floor(rng() * 3_600_000);
-      const run = generateRun(rng, draw, { seed, day, index: r, start, daysAgo: (now.getTime() - start) / 86_400_000 });
+          HOUR_MS +
+        Math.floor(rng() * HOUR_MS);
+      const run = generateRun(rng, draw, { seed, day, index: r, start, daysAgo: (now.getTime() - start) / DAY_MS });
       if (Date.parse(run[run.length - 1]!.timestamp) <= now.getTime()) events.push(...run);
     }
   }

@@ -4,6 +4,7 @@ import { schemaVersion } from "../../domain/schema-version";
 import { DEMO_SCHEMA_FIX, DEMO_TOOLS, generateDemoEvents, SCHEMA_FIX_DAYS_AGO, type DemoOptions } from "./demo-data";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { registerTools } from "../tools/registry";
+import { DAY_MS } from "../../../contracts/metrics";
 
 export type DemoLoadResult = { events: number; accepted: number; duplicates: number; rejected: number };
 
@@ -17,7 +18,7 @@ export async function loadDemoData(projectId: string, options: DemoOptions): Pro
   // The schemas as of the first demo day, and getloan's clearer description from SCHEMA_FIX_DAYS_AGO on
   // (registered before the calls go in: ingestion checks each call against the newest version).
   await registerTools(projectId, [DEMO_SCHEMA_FIX]);
-  const day = 86_400_000;
+  const day = DAY_MS;
   const now = options.now.getTime();
   await prisma().toolDefinition.updateMany({
     where: { projectId, OR: DEMO_TOOLS.map((t) => ({ name: t.name, version: schemaVersion(t.parameters) })) },

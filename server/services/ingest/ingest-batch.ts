@@ -2,7 +2,7 @@ import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEven
 import { describeIssues, issueLine } from "../../../contracts/issues";
 import { invalid } from "../../domain/errors";
 import type { PoolClient } from "pg";
-import { timeSlicer } from "../../domain/time-slice";
+import { timeSlicer } from "../time-slice";
 import { cancelWhenRequestGone } from "../../db/cancel";
 import { pool } from "../../db/client";
 import { registryResolver, verdictFor } from "../../domain/verdicts";

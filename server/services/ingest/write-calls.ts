@@ -3,7 +3,7 @@ import type { ToolCallEvent } from "../../../contracts/event";
 import { patternOf } from "../../domain/failure-patterns";
 import { recoveredSql } from "../rollups/tables";
 import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
-import { runOrderSql, sameToolNeighbourSql } from "../../domain/pairing";
+import { runOrderSql, sameToolNeighbourSql } from "../../domain/run-order";
 import type { CallVerdict } from "../../domain/verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };

@@ -18,6 +18,15 @@ export const QUEUES = {
   retention: "retention-sweep",
 } as const;
 
+/** What a webhook delivery job carries: queued by the alert evaluator, run by the worker (server/services/jobs/work.ts). */
+export type DeliveryJob = {
+  projectId: string;
+  endpointId: string;
+  incidentId: string | null;
+  event: string;
+  payload: { deliveryId: string } & Record<string, unknown>;
+};
+
 const BOSS_SCHEMA = "pgboss";
 
 /** Attempts per webhook delivery: the first plus four retries. */

@@ -4,15 +4,7 @@ import { prisma } from "../../db/client";
 import { evaluateAlerts } from "../alerts/evaluator";
 import { deliver } from "../alerts/webhooks";
 import { sweepRetention } from "../retention/sweep";
-import { QUEUES, startBoss } from "./boss";
-
-export type DeliveryJob = {
-  projectId: string;
-  endpointId: string;
-  incidentId: string | null;
-  event: string;
-  payload: { deliveryId: string } & Record<string, unknown>;
-};
+import { QUEUES, startBoss, type DeliveryJob } from "./boss";
 
 /**
  * One attempt of one delivery. A failure throws, and pg-boss schedules the next attempt

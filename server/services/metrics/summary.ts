@@ -1,7 +1,7 @@
 import type { Category } from "../../../contracts/categories";
 import { invalidRate, observedAttemptsFromCounts } from "../../../isomorphic/stats";
 import { errorMessages } from "./error-messages";
-import { breakdown, toolTable, totals, type Range, type Scope } from "./rollups";
+import { breakdown, toolTable, totals, type Range, type Scope } from "./call-figures";
 
 type Counts = { calls: number; invalid: number; corrected: number };
 const figures = (t: Counts) => ({

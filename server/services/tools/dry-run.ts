@@ -5,7 +5,7 @@ import { checkJsonSchema } from "../../../isomorphic/tool-schema";
 import { invalid, notFound } from "../../domain/errors";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool } from "../../db/client";
-import { totals } from "../metrics/rollups";
+import { totals } from "../metrics/call-figures";
 import { registryResolver } from "../../domain/verdicts";
 import { loadToolVersions } from "./registry";
 

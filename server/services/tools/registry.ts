@@ -1,7 +1,7 @@
 import type { RegisteredTool } from "../../../isomorphic/classify";
 import { invalid } from "../../domain/errors";
 import { checkJsonSchema, describeValue, isPlainObject, normalizeToolInput, type ToolDefinition } from "../../../isomorphic/tool-schema";
-import { timeSlicer } from "../../domain/time-slice";
+import { timeSlicer } from "../time-slice";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
 import { registryResolver, verdictFor } from "../../domain/verdicts";

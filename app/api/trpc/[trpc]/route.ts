@@ -1,11 +1,11 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { whileRequestOpen } from "@/server/db/cancel";
-import { crossSiteRefusal } from "@/server/domain/cross-site";
+import { crossSiteRefusal } from "@/server/http/cross-site";
 import { env } from "@/server/env";
 import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
-import { readLimited } from "@/server/services/http/read-limited";
+import { readLimited } from "@/server/http/read-limited";
 import { createContext } from "@/server/trpc/init";
-import { appRouter } from "@/server/trpc/root";
+import { appRouter } from "@/server/routers/root";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +33,7 @@ function ownOrigins(req: Request) {
 }
 
 async function handler(req: Request) {
-  // the one place where browser requests from other origins are refused (server/domain/cross-site.ts)
+  // the one place where browser requests from other origins are refused (server/http/cross-site.ts)
   const crossSite = crossSiteRefusal(
     {
       method: req.method,

@@ -1,9 +1,9 @@
 import { callsFilterInput } from "@/contracts/metrics";
 import { describeIssues, issueLine } from "@/contracts/issues";
 import { streamCallsCsv } from "@/server/services/calls/call-list";
+import { errorResponse } from "@/server/http/error-response";
+import { projectForRequest } from "@/server/http/project-access";
 import { takeProjectShare } from "@/server/services/tenancy/shares";
-import { errorResponse } from "@/server/trpc/init";
-import { projectForRequest } from "@/server/http-access";
 
 export const dynamic = "force-dynamic";
 

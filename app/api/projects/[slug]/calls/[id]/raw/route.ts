@@ -1,8 +1,8 @@
 import { decodeParam } from "@/components/calls/decode-param";
 import { idCandidates } from "@/components/calls/route-id";
 import { rawCallJson } from "@/server/services/calls/call-detail";
-import { errorResponse } from "@/server/trpc/init";
-import { projectForRequest } from "@/server/http-access";
+import { errorResponse } from "@/server/http/error-response";
+import { projectForRequest } from "@/server/http/project-access";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attemptsUntilSuccess, type LinkedCall } from "./pairing";
+import { attemptsUntilSuccess, type LinkedCall } from "./run-order";
 
 // The links themselves are made by ingestion; server/services/calls/pairing.integration.test.ts
 // runs the table of pairing cases through it. Here: the walk along stored links.

@@ -1,9 +1,10 @@
-// Pairing: which call corrected an invalid one (docs/pairing.md).
+// A run's order, and the walk along it that counts attempts (docs/pairing.md).
 //
-// The rule is applied once, at ingestion, by PAIR_SQL (server/services/ingest/write-calls.ts),
-// which stores the link in `correction_id`. Every read follows that stored link; nothing
-// re-derives it. What lives here is the one definition of a run's order, spelled for SQL and
-// for Prisma side by side, and the walk along stored links that counts attempts.
+// The pairing rule itself (which call corrected an invalid one) is PAIR_SQL in
+// server/services/ingest/write-calls.ts, applied once at ingestion, which stores the link in
+// `correction_id`. Every read follows that stored link; nothing re-derives it. What lives here is
+// the one definition of a run's order, spelled for SQL and for Prisma side by side, and the walk
+// along stored links that counts attempts.
 
 /**
  * The order of one run's calls: by step; calls without a step after the stepped ones; then by

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { asDomainError, DomainError, isStoreUnavailable } from "./errors";
+import { DomainError } from "../domain/errors";
+import { asDomainError, isStoreUnavailable } from "./unavailable";
 
 const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
 

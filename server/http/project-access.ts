@@ -1,5 +1,5 @@
-import { createContext } from "./trpc/init";
-import { createCaller } from "./trpc/root";
+import { createContext } from "../trpc/init";
+import { createCaller } from "../routers/root";
 
 /**
  * For HTTP routes beside tRPC (CSV export, raw downloads): the project of `slug` for the

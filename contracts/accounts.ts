@@ -21,6 +21,15 @@ export const createProjectInput = z.object({ name: projectNameSchema, slug: proj
 
 export const addMemberInput = z.object({ email: emailSchema, role: roleSchema });
 
+/** The secret of an invitation link (`/invite/<token>`). */
+export const invitationTokenSchema = z
+  .string()
+  .regex(/^[\w-]{43}$/, "this is not an invitation link's code: copy the whole link the owner gave you")
+  .describe("invitation token");
+export const invitationInput = z.object({ token: invitationTokenSchema });
+/** A new account made by accepting an invitation: the address is the holder's choice (it is only a sign-in name). */
+export const acceptAsNewAccountInput = invitationInput.extend({ email: emailSchema, password: passwordSchema, name: z.string().trim().max(80).optional() });
+
 export const apiKeyNameSchema = z.string().trim().min(1, "name the key after the harness that uses it").max(80);
 
 /** What an API key may do: `ingest` sends events and tool schemas (harnesses), `read` fetches figures (CI gates). */

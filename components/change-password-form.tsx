@@ -6,14 +6,16 @@ import { formErrors } from "./form-errors";
 import { useTRPC } from "./trpc-provider";
 import { Alert, Button, Field, Input } from "./ui";
 
-export function ChangePasswordForm({ firstSignIn }: { firstSignIn: boolean }) {
+export function ChangePasswordForm({ firstSignIn, pageError }: { firstSignIn: boolean; pageError?: string }) {
   const trpc = useTRPC();
   const [mismatch, setMismatch] = useState(false);
   const change = useMutation(trpc.auth.changePassword.mutationOptions({ onSuccess: () => window.location.assign("/") }));
-  const errors = formErrors(change.error, ["current", "next"]);
+  const errors = formErrors(change.error, ["current", "next"], change.isIdle && !mismatch ? pageError : null);
 
   return (
     <form
+      method="post"
+      action="/api/forms/change-password"
       className="space-y-4"
       noValidate
       onSubmit={(e) => {

@@ -146,7 +146,10 @@ function Invitations({ slug }: { slug: string }) {
   );
   if (!invitations.data?.length) return null;
   return (
-    <Card title="Pending invitations" description="Whoever opens the link you handed over joins when they accept it; an expired link opens nothing (invite again for a new one).">
+    <Card
+      title="Pending invitations"
+      description="Whoever opens the link you handed over joins when they accept it; an expired link opens nothing (invite again for a new one)."
+    >
       {revoke.error && (
         <Alert tone="error" className="mb-4">
           {revoke.error.message}

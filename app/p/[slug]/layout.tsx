@@ -11,9 +11,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
     <div className="flex min-h-screen">
       <ProjectSidebar slug={project.slug} projects={projects} email={user.email} />
       <div className="min-w-0 flex-1">
-        <main className="mx-auto max-w-7xl px-8 py-8">
-          {children}
-        </main>
+        <main className="mx-auto max-w-7xl px-8 py-8">{children}</main>
       </div>
     </div>
   );

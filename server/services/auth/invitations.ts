@@ -46,7 +46,8 @@ export async function invitationByToken(token: string): Promise<OpenInvitation> 
     where: { tokenHash: sha256(token) },
     select: { id: true, projectId: true, email: true, role: true, expiresAt: true, project: { select: { slug: true, name: true } } },
   });
-  if (!invitation) throw notFound("This invitation link is not valid: it was revoked, replaced by a newer one, or already used. Ask the project's owner for a new link.");
+  if (!invitation)
+    throw notFound("This invitation link is not valid: it was revoked, replaced by a newer one, or already used. Ask the project's owner for a new link.");
   if (invitation.expiresAt <= new Date()) {
     throw notFound(`This invitation link expired on ${invitation.expiresAt.toISOString()}. Ask the project's owner for a new link.`);
   }

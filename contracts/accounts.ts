@@ -53,14 +53,10 @@ export const RETENTION_DEFAULTS = { callsDays: 90, rollupsDays: 400 } as const;
 /** Whole days: a JSON number, or the decimal digits a form field or command line sends ("30"); never true, [5], "0x10" or "1e2". */
 const retentionDays = (what: string) =>
   z
-    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)], { error: (issue) => `${what}: enter a whole number of days (got ${JSON.stringify(issue.input)})` })
-    .pipe(
-      z
-        .number()
-        .int(`${what}: whole days only`)
-        .min(1, `${what}: at least 1 day`)
-        .max(3650, `${what}: at most 3650 days (10 years)`),
-    );
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)], {
+      error: (issue) => `${what}: enter a whole number of days (got ${JSON.stringify(issue.input)})`,
+    })
+    .pipe(z.number().int(`${what}: whole days only`).min(1, `${what}: at least 1 day`).max(3650, `${what}: at most 3650 days (10 years)`));
 export const retentionInput = z
   .object({ callsDays: retentionDays("raw calls"), rollupsDays: retentionDays("rollups") })
   .refine((r) => r.rollupsDays >= r.callsDays, {

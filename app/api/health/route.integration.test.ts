@@ -19,7 +19,13 @@ it("/api/health says down when the database is frozen (it accepts connections bu
   expect((await GET()).status).toBe(200);
   const postmaster = Number((await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
   // the postmaster and every backend (the pool's open connections too)
-  const frozen = [postmaster, ...execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" }).trim().split("\n").map(Number)];
+  const frozen = [
+    postmaster,
+    ...execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map(Number),
+  ];
   for (const pid of frozen) process.kill(pid, "SIGSTOP");
   try {
     const answer = await GET();

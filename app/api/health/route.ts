@@ -1,3 +1,4 @@
+import type { QueryConfig } from "pg";
 import { pool } from "@/server/db/client";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,8 @@ export async function GET() {
     timer = setTimeout(() => reject(new Error("no answer in time")), HEALTH_TIMEOUT_MS);
   });
   // query_timeout also drops the connection the stuck query was sent on (the pool discards a client whose query failed)
-  const query = pool().query({ text: "SELECT 1", query_timeout: HEALTH_TIMEOUT_MS });
+  // (pg reads a per-query query_timeout; its types list it only for the whole client)
+  const query = pool().query({ text: "SELECT 1", query_timeout: HEALTH_TIMEOUT_MS } as QueryConfig);
   query.catch(() => {}); // answered by the race below; a late failure needs no handling
   try {
     await Promise.race([query, deadline]);

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { expect, it, vi } from "vitest";
@@ -33,4 +33,5 @@ it("a process that started the server does not stop it while another uses it; th
   const pid = Number((await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
   await app.stop();
   expect(() => process.kill(pid, 0), "stopped by the last one out").toThrow();
+  await rm(dir, { recursive: true, force: true });
 });

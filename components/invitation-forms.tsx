@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { formErrors } from "./form-errors";
+import { NewPasswordFields } from "./new-password-fields";
 import { useTRPC } from "./trpc-provider";
 import { Alert, Button, Field, Input } from "./ui";
 
@@ -68,12 +69,7 @@ export function JoinWithNewAccountForm({ token, invitedEmail, pageError }: { tok
       >
         <Input id="email" name="email" type="email" autoComplete="username" required defaultValue={invitedEmail} invalid={!!errors.field.email} />
       </Field>
-      <Field label="Password" htmlFor="password" error={errors.field.password} hint="At least 12 characters.">
-        <Input id="password" name="password" type="password" autoComplete="new-password" required invalid={!!errors.field.password} />
-      </Field>
-      <Field label="Repeat the password" htmlFor="repeat" error={mismatch ? "The two passwords differ." : null}>
-        <Input id="repeat" name="repeat" type="password" autoComplete="new-password" required invalid={mismatch} />
-      </Field>
+      <NewPasswordFields name="password" label="Password" error={errors.field.password} mismatch={mismatch} />
       <Button type="submit" className="w-full" disabled={join.isPending || join.isSuccess}>
         {join.isPending || join.isSuccess ? "Creating your account…" : "Create account and join"}
       </Button>

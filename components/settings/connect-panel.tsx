@@ -21,7 +21,11 @@ function Snippet({ id, title, code }: { id: string; title: string; code: string 
         <h3 className="font-medium text-slate-800">{title}</h3>
         <CopyButton value={code} selectId={id} />
       </div>
-      <pre id={id} className="overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200">
+      <pre
+        id={id}
+        tabIndex={0}
+        className="overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+      >
         {code}
       </pre>
     </div>
@@ -111,7 +115,7 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <p className="text-slate-600">
             Replace <code className="font-mono">{KEY}</code> with an ingest-scope key of this project (
             {canCreateKeys ? (
-              <Link className="text-blue-700 hover:underline" href={`/p/${slug}/settings/keys`}>
+              <Link className="text-blue-700 underline underline-offset-2" href={`/p/${slug}/settings/keys`}>
                 Settings → API keys
               </Link>
             ) : (

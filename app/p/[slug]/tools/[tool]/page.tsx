@@ -291,7 +291,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
             <div className="space-y-3">
               <pre
                 data-testid="schema-json"
-                className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+                tabIndex={0}
+                className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
               >
                 {prettySchema(latest.parameters)}
               </pre>

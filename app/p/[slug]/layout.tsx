@@ -17,14 +17,9 @@ export default async function ProjectLayout({ children, params }: { children: Re
       </a>
       <ProjectSidebar slug={project.slug} projects={projects} email={user.email} />
       <div className="min-w-0 flex-1">
-<<<<<<< HEAD
-        <main className="mx-auto max-w-7xl px-8 py-8">{children}</main>
-=======
         <main id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
-          <PendingInvitations />
           {children}
         </main>
->>>>>>> main
       </div>
     </div>
   );

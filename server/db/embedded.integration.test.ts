@@ -26,12 +26,12 @@ it("a process that started the server does not stop it while another uses it; th
   const appConnection = new pg.Client({ connectionString: app.url("postgres") });
   await appConnection.connect();
 
-  await worker.stop();
+  await worker.release();
   expect((await appConnection.query("SELECT 1 AS up")).rows, "the app's database is still up").toEqual([{ up: 1 }]);
 
   await appConnection.end();
   const pid = Number((await readFile(path.join(dir, "postgres", "postmaster.pid"), "utf8")).split("\n")[0]);
-  await app.stop();
+  await app.release();
   expect(() => process.kill(pid, 0), "stopped by the last one out").toThrow();
   await rm(dir, { recursive: true, force: true });
 });

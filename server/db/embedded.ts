@@ -14,7 +14,10 @@ export type EmbeddedServer = {
   url: (database: string) => string;
   port: number;
   owned: boolean;
+  /** stops the server if this process started it (whoever else uses it) */
   stop: () => Promise<void>;
+  /** what a Toolgate process does on exit: stops the server, started here or not, unless another process still uses it (stopWhenUnused) */
+  release: () => Promise<void>;
   watch: (onExit: () => void, intervalMs?: number) => () => void;
 };
 
@@ -75,8 +78,8 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
 
   const running = await runningServer(pgDir);
   if (running) {
-    const stop = () => stopWhenUnused(url(running.port)("postgres"), async () => stopByPid(running.pid));
-    return { url: url(running.port), port: running.port, owned: false, stop, watch: watcher(running.pid) };
+    const release = () => stopWhenUnused(url(running.port)("postgres"), () => stopByPid(running.pid));
+    return { url: url(running.port), port: running.port, owned: false, stop: async () => {}, release, watch: watcher(running.pid) };
   }
 
   const port = await freePort();
@@ -97,8 +100,8 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
   const started = await runningServer(pgDir);
   if (!started) throw new Error(`PostgreSQL started on port ${port} but ${pgDir}/postmaster.pid names no live server.`);
   // a server that died (kill -9) never reports its exit again: stopping it would wait forever
-  const stop = () => stopWhenUnused(url(port)("postgres"), async () => (isAlive(started.pid) ? server.stop() : undefined));
-  return { url: url(port), port, owned: true, stop, watch: watcher(started.pid) };
+  const stop = async () => (isAlive(started.pid) ? server.stop() : undefined);
+  return { url: url(port), port, owned: true, stop, release: () => stopWhenUnused(url(port)("postgres"), stop), watch: watcher(started.pid) };
 }
 
 /** Client connections to the server other than the asking one (another Toolgate process: `npm start`, `npm run worker`, a CLI). */

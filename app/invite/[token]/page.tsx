@@ -5,7 +5,8 @@ import { formatDateTime, pageError } from "@/components/form-errors";
 import { AcceptInvitationForm, JoinWithNewAccountForm } from "@/components/invitation-forms";
 import { pageCaller, sessionState } from "@/server/page-session";
 
-export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
+// same-origin: the link's secret never goes to another site as a Referer, while the page's own form posts keep their Origin (no-referrer would send "Origin: null", which app/api/forms refuses)
+export const metadata: Metadata = { title: "Invitation", referrer: "same-origin" };
 
 /** An invitation link (`/invite/<token>`): whoever holds it joins, signed in or with a new account. */
 export default async function InvitationPage({

@@ -6,8 +6,13 @@ const sentence = (text: string) => {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 };
 
-export function formErrors(error: { message: string; data?: unknown } | null | undefined, fields: readonly string[]) {
+/**
+ * `pageError` is the message a form post without JavaScript came back with (`?error=` of
+ * app/api/forms): shown until the form is submitted again.
+ */
+export function formErrors(error: { message: string; data?: unknown } | null | undefined, fields: readonly string[], pageError?: string | null) {
   const field: Record<string, string> = {};
+  if (!error && pageError) return { form: pageError, field };
   if (!error) return { form: null as string | null, field };
   const issues = (error.data as { issues?: Issue[] } | null | undefined)?.issues;
   if (!issues?.length) return { form: error.message, field };
@@ -18,6 +23,9 @@ export function formErrors(error: { message: string; data?: unknown } | null | u
   }
   return { form: rest.length ? sentence(rest.join("; ")) : null, field };
 }
+
+/** The `?error=` a form post without JavaScript came back with (app/api/forms), for the page to hand to its form. */
+export const pageError = (raw: string | string[] | undefined) => (typeof raw === "string" && raw ? raw.slice(0, 500) : undefined);
 
 /** "2026-11-30 14:05" in the browser's time zone. */
 export function formatDateTime(value: string | Date | null | undefined) {

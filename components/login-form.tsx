@@ -5,14 +5,16 @@ import { formErrors } from "./form-errors";
 import { useTRPC } from "./trpc-provider";
 import { Alert, Button, Field, Input } from "./ui";
 
-export function LoginForm({ next }: { next: string }) {
+export function LoginForm({ next, pageError }: { next: string; pageError?: string }) {
   const trpc = useTRPC();
   // a full page load: nothing cached from before the sign-in survives
   const signIn = useMutation(trpc.auth.signIn.mutationOptions({ onSuccess: () => window.location.assign(next) }));
-  const errors = formErrors(signIn.error, ["email", "password"]);
+  const errors = formErrors(signIn.error, ["email", "password"], signIn.isIdle ? pageError : null);
 
   return (
     <form
+      method="post"
+      action="/api/forms/sign-in"
       className="space-y-4"
       noValidate
       onSubmit={(e) => {
@@ -22,6 +24,7 @@ export function LoginForm({ next }: { next: string }) {
       }}
     >
       {errors.form && <Alert tone="error">{errors.form}</Alert>}
+      <input type="hidden" name="next" value={next} />
       <Field label="Email" htmlFor="email" error={errors.field.email}>
         <Input id="email" name="email" type="email" autoComplete="username" required autoFocus invalid={!!errors.field.email} />
       </Field>

@@ -6,13 +6,15 @@ import { ProjectNameFields } from "./slug-fields";
 import { useTRPC } from "./trpc-provider";
 import { Alert, Button, Field, Input } from "./ui";
 
-export function SetupForm() {
+export function SetupForm({ pageError }: { pageError?: string }) {
   const trpc = useTRPC();
   const setup = useMutation(trpc.auth.setup.mutationOptions({ onSuccess: ({ project }) => window.location.assign(`/p/${project}`) }));
-  const errors = formErrors(setup.error, ["email", "password", "name", "projectName", "projectSlug"]);
+  const errors = formErrors(setup.error, ["email", "password", "name", "projectName", "projectSlug"], setup.isIdle ? pageError : null);
 
   return (
     <form
+      method="post"
+      action="/api/forms/setup"
       className="space-y-5"
       noValidate
       onSubmit={(e) => {

@@ -21,6 +21,15 @@ export const createProjectInput = z.object({ name: projectNameSchema, slug: proj
 
 export const addMemberInput = z.object({ email: emailSchema, role: roleSchema });
 
+/** The secret of an invitation link (`/invite/<token>`). */
+export const invitationTokenSchema = z
+  .string()
+  .regex(/^[\w-]{43}$/, "this is not an invitation link's code: copy the whole link the owner gave you")
+  .describe("invitation token");
+export const invitationInput = z.object({ token: invitationTokenSchema });
+/** A new account made by accepting an invitation: the address is the holder's choice (it is only a sign-in name). */
+export const acceptAsNewAccountInput = invitationInput.extend({ email: emailSchema, password: passwordSchema, name: z.string().trim().max(80).optional() });
+
 export const apiKeyNameSchema = z.string().trim().min(1, "name the key after the harness that uses it").max(80);
 
 /** What an API key may do: `ingest` sends events and tool schemas (harnesses), `read` fetches figures (CI gates). */
@@ -41,12 +50,13 @@ export function slugify(name: string) {
 
 /** Retention: raw calls and rollups older than this many days are deleted (rollups are kept at least as long as calls). The column defaults in schema.prisma say the same. */
 export const RETENTION_DEFAULTS = { callsDays: 90, rollupsDays: 400 } as const;
+/** Whole days: a JSON number, or the decimal digits a form field or command line sends ("30"); never true, [5], "0x10" or "1e2". */
 const retentionDays = (what: string) =>
-  z.coerce
-    .number({ error: `${what}: enter a number of days` })
-    .int(`${what}: whole days only`)
-    .min(1, `${what}: at least 1 day`)
-    .max(3650, `${what}: at most 3650 days (10 years)`);
+  z
+    .union([z.number(), z.string().regex(/^\d+$/).transform(Number)], {
+      error: (issue) => `${what}: enter a whole number of days (got ${JSON.stringify(issue.input)})`,
+    })
+    .pipe(z.number().int(`${what}: whole days only`).min(1, `${what}: at least 1 day`).max(3650, `${what}: at most 3650 days (10 years)`));
 export const retentionInput = z
   .object({ callsDays: retentionDays("raw calls"), rollupsDays: retentionDays("rollups") })
   .refine((r) => r.rollupsDays >= r.callsDays, {

@@ -165,35 +165,28 @@ test("a project name with markup shows as literal text and runs nothing", async 
   expect(dialogs).toEqual([]);
 });
 
-test("an invited member signs in with the one-time password, must choose a new one, and joins by accepting", async ({ page, browser }) => {
+test("an invited member joins through the link with an account of their own; removed, the account goes", async ({ page, browser }) => {
   const slug = await createProjectViaUi(page, unique("Invites"));
   await page.goto(`/p/${slug}/settings/members`);
   const email = `${unique("invitee")}@example.test`;
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption("viewer");
   await page.getByRole("button", { name: "Invite", exact: true }).click();
-  await expect(page.getByText("If they have no account yet, this one-time password is their first one")).toBeVisible();
-  const oneTimePassword = (await page.getByTestId("one-time-password").textContent())?.trim() ?? "";
-  expect(oneTimePassword.length).toBeGreaterThanOrEqual(12);
-  await expect(page.getByTestId("invitation-row").filter({ hasText: email })).toContainText("invite pending");
+  await expect(page.getByText("Having an account with this address is not enough to join.")).toBeVisible();
+  const link = (await page.getByTestId("invitation-link").textContent())?.trim() ?? "";
+  expect(link).toMatch(/^http:\/\/localhost:\d+\/invite\/[\w-]{43}$/);
+  await expect(page.getByTestId("invitation-row").filter({ hasText: email })).toBeVisible();
   await expect(page.getByTestId("member-row").filter({ hasText: email }), "not a member before accepting").toHaveCount(0);
 
-  // the invitee signs in in a browser of their own; the admin's session stays as it is
+  // the invitee opens the link in a browser of their own; the admin's session stays as it is
   const invitee = await browser.newPage({ storageState: SIGNED_OUT });
-  await invitee.goto("/login");
-  await signIn(invitee, email, oneTimePassword);
-  await expect(invitee).toHaveURL(/\/account\/password$/);
-  await invitee.goto(`/p/${slug}/settings`);
-  await expect(invitee, "nothing else before a new password").toHaveURL(/\/account\/password$/);
-
+  await invitee.goto(link);
+  await expect(invitee.getByRole("heading", { name: /^Join / })).toBeVisible();
+  await expect(invitee.getByLabel("Email")).toHaveValue(email);
   const chosen = "my very own password";
-  await invitee.getByLabel("One-time password").fill(oneTimePassword);
-  await invitee.getByLabel("New password", { exact: true }).fill(chosen);
-  await invitee.getByLabel("Repeat the new password").fill(chosen);
-  await invitee.getByRole("button", { name: "Set new password" }).click();
-  // no project yet: the invitation waits above the new-project form
-  await expect(invitee).toHaveURL(/\/projects\/new$/);
-  await invitee.getByTestId("invitation").getByRole("button", { name: "Accept" }).click();
+  await invitee.getByLabel("Password", { exact: true }).fill(chosen);
+  await invitee.getByLabel("Repeat the password").fill(chosen);
+  await invitee.getByRole("button", { name: "Create account and join" }).click();
   await expect(invitee).toHaveURL(`/p/${slug}`);
   await expect(invitee.getByTestId("signed-in-email")).toHaveText(email);
 
@@ -204,21 +197,20 @@ test("an invited member signs in with the one-time password, must choose a new o
   await expect(invitee.getByRole("button", { name: /Remove/ })).toHaveCount(0);
   await expect(invitee.getByRole("link", { name: "API keys" })).toHaveCount(0);
 
-  // the one-time password no longer works
-  await signOut(invitee);
-  await signIn(invitee, email, oneTimePassword);
-  await expect(invitee.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
-  await signIn(invitee, email, chosen);
-  await expect(invitee).toHaveURL(`/p/${slug}`);
+  // the link opened once
+  await invitee.goto(link);
+  await expect(invitee.getByRole("heading", { name: "This invitation cannot be used" })).toBeVisible();
 
-  // the owner removes them: asked first, then gone; their next visit to the project is refused
+  // the owner removes them: asked first, then gone; the account was made by the link and is used nowhere else, so it goes too
   await page.reload();
   const row = page.getByTestId("member-row").filter({ hasText: email });
   await row.getByRole("button", { name: `Remove ${email}` }).click();
   await expect(row).toContainText("Remove from project?");
   await row.getByRole("button", { name: `Confirm removing ${email}` }).click();
   await expect(row).toHaveCount(0);
-  const refused = await invitee.goto(`/p/${slug}`);
-  expect(refused?.status()).toBe(404);
+  await invitee.goto(`/p/${slug}`);
+  await expect(invitee).toHaveURL(/\/login/);
+  await signIn(invitee, email, chosen);
+  await expect(invitee.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
   await invitee.close();
 });

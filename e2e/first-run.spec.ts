@@ -6,7 +6,7 @@ import { ADMIN, completeSetup, signOut } from "./helpers";
 // that may be busy: the time accounts.spec.ts gives its journeys.
 test.describe.configure({ timeout: 120_000 });
 
-test("first run: every page goes to /setup; setup creates the admin and lands on the project", async ({ page, request }) => {
+test("first run: every page goes to /setup; setup creates the admin and lands on the project", async ({ page, request, browser }) => {
   const status = await request.get("/api/trpc/auth.status");
   const fresh = (await status.json()).result.data.needsSetup as boolean;
   test.info().annotations.push({ type: "database", description: fresh ? "fresh: first run exercised" : "already set up by another spec" });
@@ -16,6 +16,20 @@ test("first run: every page goes to /setup; setup creates the admin and lands on
       await page.goto(path);
       await expect(page, `${path} goes to /setup`).toHaveURL(/\/setup$/);
     }
+    // before any JavaScript runs, the form posts (never a GET with the password in the URL) and shows what was wrong
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const early = await noScript.newPage();
+    const urls: string[] = [];
+    early.on("request", (r) => urls.push(r.url()));
+    await early.goto("/setup");
+    await early.getByLabel("Email").fill(ADMIN.email);
+    await early.getByLabel("Password").fill("sekrit-9x");
+    await early.getByRole("button", { name: "Create admin and project" }).click();
+    await expect(early).toHaveURL(/\/setup\?error=/);
+    await expect(early.getByRole("alert")).toContainText("at least 12 characters");
+    expect(urls.filter((u) => u.includes("sekrit-9x"))).toEqual([]);
+    expect(urls.some((u) => u.includes("/api/forms/setup"))).toBe(true);
+    await noScript.close();
     await completeSetup(page);
     await expect(page.getByRole("heading", { level: 1, name: ADMIN.projectName })).toBeVisible();
     await expect(page.getByText("No events yet")).toBeVisible();

@@ -46,6 +46,8 @@ let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
+  // this process's own connections (first-run admin) closed first: the embedded server stops only when nobody else (a worker) uses it
+  await (await import("../server/db/client")).closeDatabase().catch(() => {});
   await db.stop().catch((e: Error) => console.error(`Could not stop the database cleanly: ${e.message}`));
   rmSync(lockFile, { force: true });
   process.exit(code);

@@ -34,6 +34,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     console.log(`\n${signal}: finishing the jobs in hand…`);
     await worker.stop(true).catch((e: Error) => console.error(e.message));
+    // its own connections closed first: the embedded server stops only when nobody else (npm start) uses it
+    await (await import("../server/db/client")).closeDatabase().catch(() => {});
     await db?.stop().catch(() => {});
     process.exit(0);
   });

@@ -14,6 +14,8 @@ const envSchema = z.object({
     .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug")
     .default("default"),
   TOOLGATE_SESSION_DAYS: z.coerce.number().positive().default(14),
+  /** how long an invitation link can be accepted */
+  TOOLGATE_INVITATION_DAYS: z.coerce.number().positive().default(7),
   TOOLGATE_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()

@@ -3,7 +3,7 @@ import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { projectSlugSchema } from "../contracts/roles";
-import { env } from "./env";
+import { publicOrigin } from "./http/project-access";
 import { userCount } from "./services/auth/accounts";
 import { SESSION_COOKIE, userForSession, type SessionUser } from "./services/auth/sessions";
 import { membership } from "./services/projects";
@@ -71,10 +71,5 @@ export const requireProject = cache(async (slug: string) => {
 
 /** The origin harnesses should call: TOOLGATE_PUBLIC_URL, else what this request came to. */
 export async function pageOrigin() {
-  const configured = env().TOOLGATE_PUBLIC_URL;
-  if (configured) return configured.replace(/\/+$/, "");
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
-  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
-  return `${proto}://${host}`;
+  return publicOrigin(new Headers(await headers()));
 }

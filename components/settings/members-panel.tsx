@@ -10,7 +10,7 @@ import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 
-type Invited = { email: string; role: Role; oneTimePassword: string };
+type Invited = { email: string; role: Role; path: string; expiresAt: string };
 
 export function MembersPanel({ slug, canManage, currentUserId }: { slug: string; canManage: boolean; currentUserId: string }) {
   const trpc = useTRPC();
@@ -146,7 +146,10 @@ function Invitations({ slug }: { slug: string }) {
   );
   if (!invitations.data?.length) return null;
   return (
-    <Card title="Pending invitations" description="They become members when they accept, after signing in.">
+    <Card
+      title="Pending invitations"
+      description="Whoever opens the link you handed over joins when they accept it; an expired link opens nothing (invite again for a new one)."
+    >
       {revoke.error && (
         <Alert tone="error" className="mb-4">
           {revoke.error.message}
@@ -158,6 +161,7 @@ function Invitations({ slug }: { slug: string }) {
             <th className={th}>Email</th>
             <th className={th}>Role</th>
             <th className={th}>Invited</th>
+            <th className={th}>Link expires</th>
             <th className={th}>
               <span className="sr-only">Actions</span>
             </th>
@@ -167,10 +171,11 @@ function Invitations({ slug }: { slug: string }) {
           {invitations.data.map((i) => (
             <tr key={i.email} data-testid="invitation-row">
               <td className={td}>
-                <span className="font-medium text-slate-900">{i.email}</span> <Badge tone="amber">invite pending</Badge>
+                <span className="font-medium text-slate-900">{i.email}</span>
               </td>
               <td className={td}>{i.role}</td>
               <td className={`${td} text-slate-500`}>{formatDateTime(i.createdAt)}</td>
+              <td className={`${td} text-slate-500`}>{i.expired ? <Badge tone="amber">expired</Badge> : formatDateTime(i.expiresAt)}</td>
               <td className={`${td} text-right`}>
                 <Button
                   variant="dangerSubtle"
@@ -208,15 +213,19 @@ function InviteMember({ slug }: { slug: string }) {
   const errors = formErrors(add.error, ["email", "role"]);
 
   return (
-    <Card title="Invite a member" description="They join when they accept the invitation, after signing in.">
+    <Card title="Invite a member" description="You get a link to hand over; they join when they open it and accept.">
       {invited && (
-        <ShownOnce id="one-time-password" value={invited.oneTimePassword} footer={<p className="mt-2 text-xs text-amber-800">It is shown only now.</p>}>
+        <ShownOnce
+          id="invitation-link"
+          value={new URL(invited.path, window.location.origin).href}
+          footer={<p className="mt-2 text-xs text-amber-800">It is shown only now. Inviting {invited.email} again makes a new link and ends this one.</p>}
+        >
           <p className="font-medium text-amber-900">
-            Invited {invited.email} as {invited.role}.
+            Invited {invited.email} as {invited.role}: the link works until {formatDateTime(invited.expiresAt)}.
           </p>
           <p className="mt-1 text-amber-900">
-            Tell them to sign in and accept. If they have no account yet, this one-time password is their first one (they then choose their own); an existing
-            account keeps its own password, and this one opens nothing.
+            Hand this link to them yourself (chat, in person). Whoever opens it can join: with the account they are signed in with, or a new one. Having an
+            account with this address is not enough to join.
           </p>
         </ShownOnce>
       )}

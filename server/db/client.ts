@@ -34,3 +34,10 @@ function db(): Db {
 
 export const prisma = () => db().prisma;
 export const pool = () => db().pool;
+
+/** Closes this process's pool, when it has one (before stopping an embedded server: see stopWhenUnused). */
+export async function closeDatabase() {
+  const open = holder.toolgateDb;
+  holder.toolgateDb = undefined;
+  await open?.pool.end();
+}

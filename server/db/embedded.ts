@@ -14,7 +14,10 @@ export type EmbeddedServer = {
   url: (database: string) => string;
   port: number;
   owned: boolean;
+  /** stops the server if this process started it (whoever else uses it) */
   stop: () => Promise<void>;
+  /** what a Toolgate process does on exit: stops the server, started here or not, unless another process still uses it (stopWhenUnused) */
+  release: () => Promise<void>;
   watch: (onExit: () => void, intervalMs?: number) => () => void;
 };
 
@@ -74,7 +77,10 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
   const url = (port: number) => (database: string) => `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
   const running = await runningServer(pgDir);
-  if (running) return { url: url(running.port), port: running.port, owned: false, stop: async () => {}, watch: watcher(running.pid) };
+  if (running) {
+    const release = () => stopWhenUnused(url(running.port)("postgres"), () => stopByPid(running.pid));
+    return { url: url(running.port), port: running.port, owned: false, stop: async () => {}, release, watch: watcher(running.pid) };
+  }
 
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -95,7 +101,47 @@ export async function startEmbeddedPostgres(dataDir: string, { persistent = true
   if (!started) throw new Error(`PostgreSQL started on port ${port} but ${pgDir}/postmaster.pid names no live server.`);
   // a server that died (kill -9) never reports its exit again: stopping it would wait forever
   const stop = async () => (isAlive(started.pid) ? server.stop() : undefined);
-  return { url: url(port), port, owned: true, stop, watch: watcher(started.pid) };
+  return { url: url(port), port, owned: true, stop, release: () => stopWhenUnused(url(port)("postgres"), stop), watch: watcher(started.pid) };
+}
+
+/** Client connections to the server other than the asking one (another Toolgate process: `npm start`, `npm run worker`, a CLI). */
+async function otherClients(adminUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The last one out stops the embedded server: whichever Toolgate process started it or
+ * reused it (`npm start` and `npm run worker` on one data folder) stops it on exit only when
+ * no other process is connected, so that a worker started first never takes the app's
+ * database down with it. The caller closes its own connections first; connections that are
+ * closing get two seconds to go.
+ */
+async function stopWhenUnused(adminUrl: string, stop: () => Promise<void>) {
+  for (let waited = 0; ; waited += 200) {
+    const others = await otherClients(adminUrl).catch(() => 0); // unreachable: nothing left to protect
+    if (others === 0) return stop();
+    if (waited >= 2_000) {
+      console.log(`PostgreSQL left running: ${others} other connection(s) still use it (the last Toolgate process to exit stops it).`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Fast shutdown of a server this process did not start (SIGINT to its postmaster), waiting until it is gone. */
+async function stopByPid(pid: number) {
+  if (!isAlive(pid)) return;
+  process.kill(pid, "SIGINT");
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 /** Creates `database` on the server behind `adminUrl` when it does not exist yet. */

@@ -20,7 +20,8 @@ export async function openDatabase(env: Env = readEnv()): Promise<OpenDatabase> 
   return {
     url: server.url("toolgate"),
     description: `embedded PostgreSQL on port ${server.port}, data in ${where}${server.owned ? "" : " (already running)"}`,
-    stop: server.stop,
+    // the last Toolgate process out stops the embedded server (npm start and npm run worker share it)
+    stop: server.release,
     watch: server.watch,
   };
 }

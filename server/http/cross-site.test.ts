@@ -37,4 +37,14 @@ describe("crossSiteRefusal", () => {
     // a client that is not a browser (no Origin, no Sec-Fetch-Site) signing in with JSON
     expect(crossSiteRefusal({ ...browser, origin: null, secFetchSite: null, hasSession: false, contentType: "text/plain" }, own)).toBeNull();
   });
+
+  it("lets the app's own urlencoded form posts through only when they say they come from its pages", () => {
+    const form = { ...browser, contentType: "application/x-www-form-urlencoded", ownForm: true };
+    expect(crossSiteRefusal(form, own)).toBeNull();
+    expect(crossSiteRefusal({ ...form, secFetchSite: null }, own)).toBeNull();
+    expect(crossSiteRefusal({ ...form, origin: null }, own)).toBeNull();
+    expect(crossSiteRefusal({ ...form, origin: null, secFetchSite: null }, own)).toMatch(/neither where it comes from/);
+    expect(crossSiteRefusal({ ...form, origin: "http://evil.example", secFetchSite: "cross-site" }, own)).toMatch(/cross-site/);
+    expect(crossSiteRefusal({ ...form, origin: "http://evil.example", secFetchSite: null }, own)).toMatch(/evil\.example/);
+  });
 });

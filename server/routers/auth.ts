@@ -1,5 +1,6 @@
-import { changePasswordInput, setupInput, signInInput } from "../../contracts/accounts";
+import { acceptAsNewAccountInput, changePasswordInput, setupInput, signInInput } from "../../contracts/accounts";
 import { changePassword, setupFirstAdmin, signIn, userCount } from "../services/auth/accounts";
+import { acceptAsNewAccount } from "../services/auth/invitations";
 import { createSession, deleteSession, readCookie, SESSION_COOKIE, sessionCookie, userForSession } from "../services/auth/sessions";
 import { publicProcedure, router, sessionProcedure, type Context } from "../trpc/init";
 
@@ -25,6 +26,13 @@ export const authRouter = router({
     const userId = await signIn(input.email, input.password, ctx.address);
     await startSession(ctx, userId);
     return { ok: true };
+  }),
+
+  /** A new account for whoever holds an invitation link, signed in and a member of its project. */
+  acceptInvitationAsNewAccount: publicProcedure.input(acceptAsNewAccountInput).mutation(async ({ ctx, input }) => {
+    const { userId, project, role } = await acceptAsNewAccount(input);
+    await startSession(ctx, userId);
+    return { project, role };
   }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {

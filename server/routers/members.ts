@@ -1,18 +1,18 @@
 import { z } from "zod";
-import { addMemberInput, emailSchema } from "../../contracts/accounts";
+import { addMemberInput, emailSchema, invitationInput } from "../../contracts/accounts";
 import { roleSchema } from "../../contracts/roles";
-import { acceptInvitation, declineInvitation, invitationsFor, inviteMember, listInvitations, revokeInvitation } from "../services/auth/invitations";
+import { acceptInvitation, declineInvitation, invitationByToken, inviteMember, listInvitations, revokeInvitation } from "../services/auth/invitations";
 import { changeRole, listMembers, removeMember } from "../services/projects";
-import { invitationProcedure, projectProcedure, router, userProcedure } from "../trpc/init";
+import { projectProcedure, publicProcedure, router, userProcedure } from "../trpc/init";
 
 const memberRef = z.object({ userId: z.uuid() });
 
 export const membersRouter = router({
   list: projectProcedure("viewer").query(({ ctx }) => listMembers(ctx.project.id)),
   /**
-   * Invites an email: the same answer whether or not it has an account (a one-time password
-   * that is the first password of a new account and opens nothing otherwise). The membership
-   * exists once the invitee accepts.
+   * Invites an email: the answer is a link with a secret for the owner to hand over (the same
+   * whether or not the address has an account). Whoever opens it joins by accepting; an account
+   * that merely has the address gets nothing.
    */
   add: projectProcedure("owner")
     .input(addMemberInput)
@@ -37,13 +37,15 @@ export const membersRouter = router({
       return { ok: true };
     }),
 
-  /** The signed-in user's pending invitations (any project). */
-  myInvitations: userProcedure.query(async ({ ctx }) =>
-    (await invitationsFor(ctx.user.email)).map((i) => ({ project: i.project, role: i.role, invitedAt: i.createdAt })),
-  ),
-  accept: invitationProcedure.mutation(({ ctx }) => acceptInvitation(ctx.user.id, ctx.invitation)),
-  decline: invitationProcedure.mutation(async ({ ctx }) => {
-    await declineInvitation(ctx.invitation);
+  /** What an invitation link opens (project, role, expiry), for its page; anyone with the link may look. */
+  invitation: publicProcedure.input(invitationInput).query(async ({ input }) => {
+    const { project, role, email, expiresAt } = await invitationByToken(input.token);
+    return { project, role, email, expiresAt };
+  }),
+  /** Joins the project as the signed-in user: needs the link's secret, whatever the user's address. */
+  accept: userProcedure.input(invitationInput).mutation(({ ctx, input }) => acceptInvitation(ctx.user.id, input.token)),
+  decline: userProcedure.input(invitationInput).mutation(async ({ input }) => {
+    await declineInvitation(input.token);
     return { ok: true };
   }),
 });

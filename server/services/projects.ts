@@ -72,5 +72,9 @@ export async function removeMember(projectId: string, userId: string) {
   if (current.role === "owner" && (await ownersLeftWithout(projectId, userId)) === 0) {
     throw invalid("A project needs at least one owner: make someone else owner first.");
   }
-  await prisma().membership.delete({ where: { userId_projectId: { userId, projectId } } });
+  await prisma().$transaction(async (tx) => {
+    await tx.membership.delete({ where: { userId_projectId: { userId, projectId } } });
+    // an account made by this project's invitation link and a member of nothing else goes with it
+    await tx.user.deleteMany({ where: { id: userId, invitedIntoProjectId: projectId, memberships: { none: {} } } });
+  });
 }

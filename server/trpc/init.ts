@@ -3,11 +3,11 @@ import { z, ZodError } from "zod";
 import type { ApiKeyScope } from "../../contracts/accounts";
 import { describeIssues, issueLine } from "../../contracts/issues";
 import { hasRole, projectSlugSchema, type Role } from "../../contracts/roles";
+import { requestOrigin } from "../domain/forwarded";
 import { clientAddress } from "../domain/throttle";
 import { env } from "../env";
 import { apiKeyWithinRate } from "../services/auth/api-key-rate";
 import { checkKeyScope } from "../services/auth/api-keys";
-import { invitationFor } from "../services/auth/invitations";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
 import { domainCause, lastLine, toTRPCError } from "./errors";
@@ -17,9 +17,10 @@ export type Context = { headers: Headers; resHeaders: Headers; secure: boolean; 
 
 /** `trustedProxies` defaults to TOOLGATE_TRUST_PROXY (see clientAddress). */
 export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string; trustedProxies?: number }): Context {
-  const proto = opts.headers.get("x-forwarded-proto") ?? (opts.url ? new URL(opts.url).protocol.replace(":", "") : "http");
-  const address = clientAddress(opts.headers.get("x-forwarded-for"), opts.trustedProxies ?? env().TOOLGATE_TRUST_PROXY);
-  return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure: proto === "https", address };
+  const trustedProxies = opts.trustedProxies ?? env().TOOLGATE_TRUST_PROXY;
+  const secure = requestOrigin(opts.headers, trustedProxies).proto === "https" || env().TOOLGATE_PUBLIC_URL?.startsWith("https:") === true;
+  const address = clientAddress(opts.headers.get("x-forwarded-for"), trustedProxies);
+  return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure, address };
 }
 
 // No transformer: the wire is plain JSON so that any language can call it with curl.
@@ -58,7 +59,7 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(mapErrors);
 
-/** Signed in, possibly still with the temporary password of an invitation: only for choosing one's own. */
+/** Signed in, possibly still with the one-time password the ops CLI gave the account: only for choosing one's own. */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const user = await userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE));
   if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: no valid session." });
@@ -70,7 +71,7 @@ export const userProcedure = sessionProcedure.use(({ ctx, next }) => {
   if (ctx.user.mustChangePassword) {
     throw new TRPCError({
       code: "FORBIDDEN",
-      message: "This account still has the temporary password it was invited with: choose your own at /account/password first.",
+      message: "This account still has the temporary password it was created with: choose your own at /account/password first.",
     });
   }
   return next();
@@ -89,18 +90,6 @@ export const projectProcedure = (minRole: Role) =>
     }
     return next({ ctx: { project: member.project, role: member.role } });
   });
-
-/**
- * Signed in, with a pending invitation into the input's `project` for the user's own email:
- * for accepting or declining it (the user is not a member yet).
- */
-export const invitationProcedure = userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, next }) => {
-  const invitation = await invitationFor(ctx.user.email, input.project);
-  if (!invitation) {
-    throw new TRPCError({ code: "NOT_FOUND", message: `No pending invitation into project "${input.project}" for ${ctx.user.email}.` });
-  }
-  return next({ ctx: { invitation } });
-});
 
 /**
  * Harness calls: the project comes from `Authorization: Bearer <key>`, checked before the

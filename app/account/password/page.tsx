@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/auth-card";
 import { ChangePasswordForm } from "@/components/change-password-form";
+import { pageError } from "@/components/form-errors";
 import { requireSession } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Choose a password" };
 
-export default async function ChangePasswordPage() {
+export default async function ChangePasswordPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
+  const { error } = await searchParams;
   const user = await requireSession();
   return (
     <AuthCard
@@ -23,7 +25,7 @@ export default async function ChangePasswordPage() {
         )
       }
     >
-      <ChangePasswordForm firstSignIn={user.mustChangePassword} />
+      <ChangePasswordForm firstSignIn={user.mustChangePassword} pageError={pageError(error)} />
       {!user.mustChangePassword && (
         <p className="mt-5 text-center">
           <Link href="/" className="text-indigo-700 hover:underline">

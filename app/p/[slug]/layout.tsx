@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { PendingInvitations } from "@/components/pending-invitations";
 import { ProjectSidebar } from "@/components/project-sidebar";
 import { pageCaller, requireProject } from "@/server/page-session";
 
@@ -19,7 +18,6 @@ export default async function ProjectLayout({ children, params }: { children: Re
       <ProjectSidebar slug={project.slug} projects={projects} email={user.email} />
       <div className="min-w-0 flex-1">
         <main id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
-          <PendingInvitations />
           {children}
         </main>
       </div>

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/auth-card";
 import { NewProjectForm } from "@/components/new-project-form";
-import { PendingInvitations } from "@/components/pending-invitations";
 import { pageCaller, requireUser } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "New project" };
@@ -17,10 +16,9 @@ export default async function NewProjectPage() {
       description={
         projects.length
           ? "A project has its own tool calls, members and API keys."
-          : "You are not a member of any project yet. Create one, or ask an owner to invite you to theirs."
+          : "You are not a member of any project yet. Create one, or ask an owner of theirs for an invitation link."
       }
     >
-      <PendingInvitations />
       <NewProjectForm />
       {projects.length > 0 && (
         <p className="mt-5 text-center">

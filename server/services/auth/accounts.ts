@@ -49,7 +49,7 @@ export async function signIn(email: string, password: string, address: string) {
 }
 const DUMMY_HASH = await hashPassword("toolgate-dummy-password");
 
-export async function createUser(input: { email: string; password: string; name?: string; mustChangePassword?: boolean }) {
+export async function createUser(input: { email: string; password: string; name?: string; mustChangePassword?: boolean; invitedIntoProjectId?: string }) {
   const weak = checkPasswordStrength(input.password);
   if (weak) throw invalid(weak);
   const email = normalizeEmail(input.email);
@@ -57,7 +57,13 @@ export async function createUser(input: { email: string; password: string; name?
     throw conflict(`A user with the email ${email} already exists.`);
   }
   return prisma().user.create({
-    data: { email, name: input.name ?? "", passwordHash: await hashPassword(input.password), mustChangePassword: input.mustChangePassword ?? false },
+    data: {
+      email,
+      name: input.name ?? "",
+      passwordHash: await hashPassword(input.password),
+      mustChangePassword: input.mustChangePassword ?? false,
+      invitedIntoProjectId: input.invitedIntoProjectId,
+    },
     select: { id: true, email: true },
   });
 }

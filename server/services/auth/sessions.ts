@@ -41,10 +41,16 @@ export function sessionCookie(token: string | null, { secure, expiresAt }: { sec
   return parts.join("; ");
 }
 
+/** The cookie's value; a malformed one (bad %-escapes: not ours, our tokens are base64url) counts as none. */
 export function readCookie(header: string | null, name: string): string | undefined {
   for (const part of header?.split(";") ?? []) {
     const [key, ...value] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(value.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -29,6 +29,13 @@ export type DeliveryJob = {
 
 const BOSS_SCHEMA = "pgboss";
 
+/**
+ * How long one retention job sweeps before it stops and hands the rest to a new job
+ * (work.ts). Its job expires a minute after that: a sweep killed with its process is
+ * retried within minutes, while a live one never outlasts its job's expiry.
+ */
+export const RETENTION_SWEEP_BUDGET_SECONDS = 240;
+
 /** Attempts per webhook delivery: the first plus four retries. */
 const DELIVERY_ATTEMPTS = 5;
 
@@ -48,7 +55,7 @@ async function ensureQueues(boss: PgBoss) {
     },
     // singleton: at most one evaluation (one sweep) active at a time across all instances
     { name: QUEUES.evaluate, policy: "singleton", retryLimit: 0, expireInSeconds: 300 },
-    { name: QUEUES.retention, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: 3600 },
+    { name: QUEUES.retention, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: RETENTION_SWEEP_BUDGET_SECONDS + 60 },
   ];
   // pg-boss's create_queue makes a table partition: two instances starting at once on a new
   // database deadlock there, so they take turns (a session lock on a connection of its own)

@@ -4,7 +4,7 @@ import { prisma } from "../../db/client";
 import { evaluateAlerts } from "../alerts/evaluator";
 import { deliver } from "../alerts/webhooks";
 import { sweepRetention } from "../retention/sweep";
-import { QUEUES, startBoss, type DeliveryJob } from "./boss";
+import { QUEUES, RETENTION_SWEEP_BUDGET_SECONDS, startBoss, type DeliveryJob } from "./boss";
 
 /**
  * One attempt of one delivery. A failure throws, and pg-boss schedules the next attempt
@@ -51,8 +51,10 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
     if (schedules) await boss.schedule(QUEUES.evaluate, "* * * * *");
   }
   await boss.work(QUEUES.retention, { pollingIntervalSeconds: 10 }, async () => {
-    const reports = await sweepRetention();
-    return { calls: reports.reduce((n, r) => n + r.calls, 0), rollups: reports.reduce((n, r) => n + r.rollups, 0) };
+    // at most the budget per job (its expiry is set to match in boss.ts); what is left goes on in the next job
+    const { reports, finished } = await sweepRetention(new Date(), { budgetSeconds: RETENTION_SWEEP_BUDGET_SECONDS });
+    if (!finished) await boss.send(QUEUES.retention, {}, { startAfter: 1 });
+    return { calls: reports.reduce((n, r) => n + r.calls, 0), rollups: reports.reduce((n, r) => n + r.rollups, 0), finished };
   });
   if (schedules) await boss.schedule(QUEUES.retention, "17 * * * *");
   return {

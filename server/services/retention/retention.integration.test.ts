@@ -93,3 +93,18 @@ describe("retention", () => {
     }
   });
 });
+
+describe("a sweep with a deadline", () => {
+  it("stops between batches once its time is up, says it did not finish, and the next sweep goes on where it stopped", async () => {
+    const a = await seeded();
+    await a.owner.projects.setRetention({ project: a.project.slug, callsDays: 60, rollupsDays: 60 });
+    const expired = a.events.filter((e) => new Date(e.timestamp).getTime() < now.getTime() - 60 * 86_400_000).length;
+    const stopped = await sweepProject(a.project.id, now, { batchSize: 2, stopAt: Date.now() });
+    // one batch of calls, then the deadline: the expired rollups are left for the next sweep
+    expect(stopped).toMatchObject({ finished: false, batches: 1, rollups: 0 });
+    const rest = await sweepProject(a.project.id, now, { batchSize: 2 });
+    expect(rest.finished).toBe(true);
+    expect(rest.rollups).toBeGreaterThan(0);
+    expect(stopped.calls + rest.calls).toBe(expired);
+  });
+});

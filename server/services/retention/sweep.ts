@@ -14,17 +14,22 @@ export async function setRetention(projectId: string, r: RetentionInput): Promis
   return r;
 }
 
-export type SweepReport = { projectId: string; calls: number; rollups: number; batches: number };
+/** `finished` is false when the sweep stopped at its deadline with rows left (the next sweep goes on). */
+export type SweepReport = { projectId: string; calls: number; rollups: number; batches: number; finished: boolean };
 
 const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities);
 
-/** Runs a `DELETE … LIMIT $last` statement until a batch comes back short; adds its rows and batches to the report. */
-async function deleteInBatches(sql: string, params: unknown[], batchSize: number, report: SweepReport, counter: "calls" | "rollups") {
+/** Runs a `DELETE … LIMIT $last` statement until a batch comes back short or `stopAt` (epoch ms) has passed; adds its rows and batches to the report. */
+async function deleteInBatches(sql: string, params: unknown[], batchSize: number, report: SweepReport, counter: "calls" | "rollups", stopAt: number) {
   for (;;) {
     const { rowCount } = await pool().query(sql, [...params, batchSize]);
     report.batches++;
     report[counter] += rowCount ?? 0;
     if ((rowCount ?? 0) < batchSize) return;
+    if (Date.now() >= stopAt) {
+      report.finished = false;
+      return;
+    }
   }
 }
 
@@ -34,9 +39,9 @@ async function deleteInBatches(sql: string, params: unknown[], batchSize: number
  * sweep), then rollup rows older than rollupsDays. Deleting calls never touches the rollups:
  * charts of older ranges keep reading them.
  */
-export async function sweepProject(projectId: string, now = new Date(), { batchSize = 5000 } = {}): Promise<SweepReport> {
+export async function sweepProject(projectId: string, now = new Date(), { batchSize = 5000, stopAt = Infinity } = {}): Promise<SweepReport> {
   const { callsDays, rollupsDays } = await getRetention(projectId);
-  const report: SweepReport = { projectId, calls: 0, rollups: 0, batches: 0 };
+  const report: SweepReport = { projectId, calls: 0, rollups: 0, batches: 0, finished: true };
   await deleteInBatches(
     `DELETE FROM tool_calls WHERE project_id = $1 AND id IN (
        SELECT id FROM tool_calls WHERE project_id = $1 AND timestamp < $2 LIMIT $3 FOR UPDATE SKIP LOCKED)`,
@@ -44,10 +49,12 @@ export async function sweepProject(projectId: string, now = new Date(), { batchS
     batchSize,
     report,
     "calls",
+    stopAt,
   );
   // a rollup row goes once its whole bucket is older than the cutoff
   const rollupCutoff = now.getTime() - rollupsDays * DAY_MS;
   for (const { table, column } of ROLLUP_TABLES) {
+    if (!report.finished) break;
     await deleteInBatches(
       `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
          SELECT ctid FROM ${table} WHERE project_id = $1 AND ${column} <= $2 LIMIT $3 FOR UPDATE SKIP LOCKED))`,
@@ -55,15 +62,25 @@ export async function sweepProject(projectId: string, now = new Date(), { batchS
       batchSize,
       report,
       "rollups",
+      stopAt,
     );
   }
   return report;
 }
 
-/** The hourly sweep: every project, one after the other. */
-export async function sweepRetention(now = new Date()) {
+/**
+ * The hourly sweep: every project, one after the other, until `budgetSeconds` have passed
+ * (checked between batches). A sweep that stops early reports `finished: false` for the
+ * project it was in and leaves the later ones untouched: the caller starts another.
+ */
+export async function sweepRetention(now = new Date(), { budgetSeconds = Infinity } = {}) {
+  const stopAt = Date.now() + budgetSeconds * 1000;
   const projects = await prisma().project.findMany({ select: { id: true }, orderBy: { id: "asc" } });
   const reports: SweepReport[] = [];
-  for (const p of projects) reports.push(await sweepProject(p.id, now));
-  return reports;
+  for (const p of projects) {
+    const report = await sweepProject(p.id, now, { stopAt });
+    reports.push(report);
+    if (!report.finished) break;
+  }
+  return { reports, finished: reports.every((r) => r.finished) && reports.length === projects.length };
 }

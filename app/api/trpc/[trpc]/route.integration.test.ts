@@ -51,6 +51,14 @@ describe("mutations from other origins", () => {
     expect(await userForSession(token), "signed out").toBeNull();
   });
 
+  it("an Origin matching a client's own X-Forwarded-Host is foreign unless TOOLGATE_TRUST_PROXY says a proxy sets it", async () => {
+    const { token } = await signedIn((await makeUser()).id);
+    const headers = { cookie: `${SESSION_COOKIE}=${token}`, "content-type": "application/json", origin: "https://evil.example" };
+    const spoofed = await post("auth.signOut", { ...headers, "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" });
+    expect(spoofed.status).toBe(403);
+    expect(await userForSession(token), "still signed in").not.toBeNull();
+  });
+
   it("a signed-in form post is refused even without Origin; API-key calls need no Origin and may name any", async () => {
     const p = await makeProject();
     const owner = await signedIn(p.owner.id);
@@ -67,5 +75,16 @@ describe("mutations from other origins", () => {
       expect(whoami.status).toBe(200);
       expect((await whoami.json()).result.data).toEqual({ project: p.project.slug, scope: "ingest" });
     }
+  });
+});
+
+describe("a malformed session cookie", () => {
+  it("counts as signed out (401, or the public answer), never a 500", async () => {
+    const cookie = `${SESSION_COOKIE}=%E0%A4%A`;
+    const status = await fetch(`${base}/api/trpc/auth.status`, { headers: { cookie } });
+    expect(status.status).toBe(200);
+    expect((await status.json()).result.data.user).toBeNull();
+    const list = await fetch(`${base}/api/trpc/projects.list`, { headers: { cookie } });
+    expect(list.status).toBe(401);
   });
 });

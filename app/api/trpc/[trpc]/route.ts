@@ -2,6 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { whileRequestOpen } from "@/server/db/cancel";
 import { crossSiteRefusal } from "@/server/http/cross-site";
 import { env } from "@/server/env";
+import { ownOrigins } from "@/server/http/project-access";
 import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
 import { readLimited } from "@/server/http/read-limited";
 import { createContext } from "@/server/trpc/init";
@@ -21,15 +22,6 @@ function tooLarge(limit: number) {
     413,
     `Request body over the limit of ${mb} MB (${limit} bytes): send fewer events per ingest.batch call (at most 1,000), or raise TOOLGATE_BODY_LIMIT_BYTES.`,
   );
-}
-
-/** The origins this request may come from: the one it was sent to (Host, or the proxy's X-Forwarded-Host) and TOOLGATE_PUBLIC_URL. */
-function ownOrigins(req: Request) {
-  const url = new URL(req.url);
-  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.slice(0, -1);
-  const hosts = [req.headers.get("x-forwarded-host"), req.headers.get("host")].filter((h): h is string => !!h);
-  const configured = env().TOOLGATE_PUBLIC_URL;
-  return [...new Set([...hosts.map((host) => `${proto}://${host}`), url.origin, ...(configured ? [new URL(configured).origin] : [])])];
 }
 
 async function handler(req: Request) {

@@ -1,0 +1,137 @@
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { invitationTokenSchema } from "@/contracts/accounts";
+import { describeIssues, issueLine } from "@/contracts/issues";
+import { crossSiteRefusal } from "@/server/http/cross-site";
+import { ownOrigins } from "@/server/http/project-access";
+import { safeNextPath } from "@/server/page-session";
+import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
+import { readLimited } from "@/server/http/read-limited";
+import { createContext } from "@/server/trpc/init";
+import { createCaller } from "@/server/routers/root";
+
+export const dynamic = "force-dynamic";
+
+type Caller = ReturnType<typeof createCaller>;
+type Form = {
+  /** the page the form is on, where an error is shown (`?error=`) */
+  page: (data: URLSearchParams) => string;
+  /** runs the form's procedure and answers where to go next */
+  submit: (caller: Caller, data: URLSearchParams) => Promise<string>;
+};
+
+const invitationPage = (data: URLSearchParams) => {
+  const token = invitationTokenSchema.safeParse(data.get("token"));
+  return token.success ? `/invite/${token.data}` : "/";
+};
+const text = (data: URLSearchParams, key: string) => data.get(key) ?? "";
+function sameNewPassword(data: URLSearchParams, field: string) {
+  if (text(data, field) !== text(data, "repeat"))
+    throw new TRPCError({ code: "BAD_REQUEST", message: "The two new passwords differ: type the same one twice." });
+  return text(data, field);
+}
+
+/**
+ * The forms that carry a secret (sign-in, first-run setup, change of password, invitation
+ * links) post here when the page's JavaScript has not taken over yet (a slow network): the
+ * same tRPC procedures, then a redirect — never the fields in a URL. With JavaScript the
+ * forms call tRPC themselves and never come here.
+ */
+const FORMS: Record<string, Form> = {
+  "sign-in": {
+    page: (data) => `/login?next=${encodeURIComponent(safeNextPath(data.get("next")))}`,
+    submit: async (caller, data) => {
+      await caller.auth.signIn({ email: text(data, "email"), password: text(data, "password") });
+      return safeNextPath(data.get("next"));
+    },
+  },
+  setup: {
+    page: () => "/setup",
+    submit: async (caller, data) => {
+      const { project } = await caller.auth.setup({
+        email: text(data, "email"),
+        password: text(data, "password"),
+        name: text(data, "name").trim() || undefined,
+        projectName: text(data, "projectName"),
+        projectSlug: text(data, "projectSlug"),
+      });
+      return `/p/${project}`;
+    },
+  },
+  "change-password": {
+    page: () => "/account/password",
+    submit: async (caller, data) => {
+      await caller.auth.changePassword({ current: text(data, "current"), next: sameNewPassword(data, "next") });
+      return "/";
+    },
+  },
+  "accept-invitation": {
+    page: invitationPage,
+    submit: async (caller, data) => `/p/${(await caller.members.accept({ token: text(data, "token") })).project}`,
+  },
+  "decline-invitation": {
+    page: invitationPage,
+    submit: async (caller, data) => {
+      await caller.members.decline({ token: text(data, "token") });
+      return "/";
+    },
+  },
+  "join-invitation": {
+    page: invitationPage,
+    submit: async (caller, data) => {
+      const joined = await caller.auth.acceptInvitationAsNewAccount({
+        token: text(data, "token"),
+        email: text(data, "email"),
+        password: sameNewPassword(data, "password"),
+        name: text(data, "name").trim() || undefined,
+      });
+      return `/p/${joined.project}`;
+    },
+  },
+};
+
+const FORM_BODY_LIMIT = 64 * 1024;
+
+function redirect(location: string, headers = new Headers()) {
+  headers.set("Location", location);
+  headers.set("Cache-Control", "no-store");
+  return new Response(null, { status: 303, headers });
+}
+
+const withError = (page: string, message: string) => `${page}${page.includes("?") ? "&" : "?"}error=${encodeURIComponent(message)}`;
+
+/** The error as the form shows it: what tRPC would answer (input issues spelled out); a bug only as a pointer to the log. */
+async function messageOf(error: unknown, form: string) {
+  if (error instanceof TRPCError && error.cause instanceof ZodError) return `Invalid input: ${describeIssues(error.cause).map(issueLine).join("; ")}`;
+  if (error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR") return error.message;
+  console.error(`[form] ${form}:`, error);
+  return "Internal server error: the details are in the server log.";
+}
+
+export async function POST(req: Request, { params }: { params: Promise<{ form: string }> }) {
+  const form = FORMS[(await params).form];
+  if (!form) return Response.json({ error: `No such form: the forms are ${Object.keys(FORMS).join(", ")}.` }, { status: 404 });
+  const refusal = crossSiteRefusal(
+    {
+      method: "POST",
+      authorization: null,
+      origin: req.headers.get("origin"),
+      secFetchSite: req.headers.get("sec-fetch-site"),
+      contentType: req.headers.get("content-type"),
+      hasSession: !!readCookie(req.headers.get("cookie"), SESSION_COOKIE),
+      ownForm: true,
+    },
+    ownOrigins(req),
+  );
+  if (refusal) return Response.json({ error: refusal }, { status: 403 });
+  const body = await readLimited(req, FORM_BODY_LIMIT);
+  if (!body) return Response.json({ error: `A form post over ${FORM_BODY_LIMIT} bytes: these forms hold a few short fields.` }, { status: 413 });
+  const data = new URLSearchParams(body.toString("utf8"));
+  const resHeaders = new Headers();
+  const caller = createCaller(createContext({ headers: req.headers, resHeaders, url: req.url }));
+  try {
+    return redirect(await form.submit(caller, data), resHeaders);
+  } catch (error) {
+    return redirect(withError(form.page(data), await messageOf(error, (await params).form)));
+  }
+}

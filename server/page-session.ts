@@ -3,7 +3,8 @@ import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { projectSlugSchema } from "../contracts/roles";
-import { publicOrigin } from "./http/project-access";
+import { safeNextPath } from "../isomorphic/next-path";
+import { publicOrigin } from "./services/origins";
 import { userCount } from "./services/auth/accounts";
 import { SESSION_COOKIE, userForSession, type SessionUser } from "./services/auth/sessions";
 import { membership } from "./services/projects";
@@ -32,12 +33,6 @@ const sessionUser = cache(async (): Promise<SessionUser | null> => {
 export async function sessionState() {
   const user = await sessionUser();
   return { user, needsSetup: user ? false : (await userCount()) === 0 };
-}
-
-/** Only same-site paths: "/p/x?tab=1" stays, "//evil.example", "https://…" and "/\\x" become "/". */
-export function safeNextPath(raw: string | null | undefined): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\") || /[\u0000-\u001f]/.test(raw)) return "/";
-  return raw;
 }
 
 async function loginRedirect(): Promise<never> {

@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth-card";
 import { pageError } from "@/components/form-errors";
 import { LoginForm } from "@/components/login-form";
-import { safeNextPath, sessionState } from "@/server/page-session";
+import { safeNextPath } from "@/isomorphic/next-path";
+import { sessionState } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

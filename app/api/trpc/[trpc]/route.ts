@@ -2,7 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { whileRequestOpen } from "@/server/db/cancel";
 import { crossSiteRefusal } from "@/server/http/cross-site";
 import { env } from "@/server/env";
-import { ownOrigins } from "@/server/http/project-access";
+import { ownOrigins } from "@/server/services/origins";
 import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
 import { readLimited } from "@/server/http/read-limited";
 import { createContext } from "@/server/trpc/init";

@@ -1,9 +1,8 @@
 import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEvent } from "../../../contracts/event";
 import { describeIssues, issueLine } from "../../../contracts/issues";
 import { invalid } from "../../domain/errors";
-import type { PoolClient } from "pg";
 import { timeSlicer } from "../../domain/time-slice";
-import { pool } from "../../db/client";
+import { inTransaction } from "../../db/transaction";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
 import { writeCalls, type PreparedCall } from "./write-calls";
@@ -52,29 +51,4 @@ export async function ingestBatch(projectId: string, events: unknown[]): Promise
   return { accepted, duplicates: duplicates + calls.length - accepted, rejected };
 }
 
-const DEADLOCK = "40P01";
-
-/**
- * Concurrent batches that touch the same runs update each other's calls (pairing) and
- * rollup rows; PostgreSQL may then abort one of them as a deadlock. Nothing of it was
- * written, so it is simply tried again.
- */
 const writeInTransaction = (projectId: string, calls: PreparedCall[]) => inTransaction((client) => writeCalls(client, projectId, calls));
-
-/** Runs `work` in a transaction of its own, tried again (up to three times) when PostgreSQL aborts it as a deadlock. */
-export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const client = await pool().connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error;
-    } finally {
-      client.release();
-    }
-  }
-}

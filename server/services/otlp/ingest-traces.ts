@@ -1,10 +1,11 @@
 import { MAX_EVENTS_PER_BATCH } from "../../../contracts/event";
 import { DomainError } from "../../domain/errors";
-import { assemble, spanKey, type AssembledCall, type AssembledResult } from "../../domain/otlp/assemble";
-import type { Definition } from "../../domain/otlp/pieces";
-import type { DecodedRequest, SpanProblem } from "../../domain/otlp/wire";
+import { assemble, spanKey, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
+import type { Definition } from "../../adapters/otlp/pieces";
+import type { DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
 import { pool } from "../../db/client";
-import { inTransaction, ingestBatch } from "../ingest/ingest-batch";
+import { inTransaction } from "../../db/transaction";
+import { ingestBatch } from "../ingest/ingest-batch";
 import { pairRuns } from "../ingest/write-calls";
 import { registerTools } from "../tools/registry";
 

@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opentelemetry/api";
+import { context } from "@opentelemetry/api";
+import { AsyncContext } from "./async-context";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
@@ -58,22 +58,6 @@ export function exporter(kind: "proto" | "json", url: string, key: string, gzip 
 /** Sends spans through an exporter; resolves with the export result code (0 = success). */
 export const exportSpans = (target: SpanExporter, spans: ReadableSpan[]) =>
   new Promise<{ code: number; error?: Error }>((resolve) => target.export(spans, resolve));
-
-/** Async context for the OpenTelemetry API (what @opentelemetry/context-async-hooks does), so child spans join their parent's trace. */
-class AsyncContext implements ContextManager {
-  private storage = new AsyncLocalStorage<Context>();
-  active = () => this.storage.getStore() ?? ROOT_CONTEXT;
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
-    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(ctx: Context, target: T): T {
-    if (typeof target !== "function") return target;
-    const run = (...args: unknown[]) => this.with(ctx, () => (target as (...a: unknown[]) => unknown)(...args));
-    return run as T;
-  }
-  enable = () => this;
-  disable = () => (this.storage.disable(), this);
-}
 
 let contextSet = false;
 

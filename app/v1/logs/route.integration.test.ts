@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeLogsRequest } from "@/server/adapters/otlp/wire";
-import { makeProject } from "@/test/fixtures";
+import { makeProject, projectWithKey } from "@/test/fixtures";
 import { servedTraces } from "@/test/otlp";
 
 // This file's limits: small enough to reach in a test (env() reads them at the first request).
@@ -17,11 +17,7 @@ afterAll(() => {
 const served = servedTraces();
 const { sql } = served;
 
-async function project() {
-  const p = await makeProject();
-  const { key } = await p.key();
-  return { ...p, key };
-}
+const project = projectWithKey;
 
 let counter = 0;
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");

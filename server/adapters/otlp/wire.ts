@@ -266,58 +266,39 @@ function collectLogs(request: Loose, id: (v: unknown) => string, bytesToBase64: 
 const bytesHex = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : "");
 const bytesB64 = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : "");
 
-export function decodeProtobuf(body: Uint8Array): DecodedRequest {
+/** A protobuf request body as a plain object (ids and bytes as Uint8Array, int64 as strings). */
+function protobufObject(type: protobuf.Type, body: Uint8Array): Loose {
   let message;
   try {
-    message = RequestType.decode(body);
+    message = type.decode(body);
   } catch (error) {
-    throw new UndecodableBody(`The body is not a protobuf ExportTraceServiceRequest (${(error as Error).message}).`);
+    throw new UndecodableBody(`The body is not a protobuf ${type.name} (${(error as Error).message}).`);
   }
-  const object = RequestType.toObject(message, { longs: String, arrays: true }) as Loose;
-  return collect(object, bytesHex, bytesB64);
+  return type.toObject(message, { longs: String, arrays: true }) as Loose;
 }
 
-/** OTLP/JSON: hex ids (any case), int64 as a string or a number, enums as integers, unknown fields ignored. */
-export function decodeJson(body: Uint8Array): DecodedRequest {
+/** An OTLP/JSON request body: an object whose `root` list, if present, is an array. */
+function jsonObject(body: Uint8Array, type: string, root: string): Loose {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(body).toString("utf8"));
   } catch (error) {
     throw new UndecodableBody(`The body is not JSON (${(error as Error).message}).`);
   }
-  if (!isObject(parsed) || (parsed.resourceSpans !== undefined && !Array.isArray(parsed.resourceSpans))) {
-    throw new UndecodableBody('The body is not an ExportTraceServiceRequest: expected {"resourceSpans": [...]}.');
+  if (!isObject(parsed) || (parsed[root] !== undefined && !Array.isArray(parsed[root]))) {
+    throw new UndecodableBody(`The body is not an ${type}: expected {"${root}": [...]}.`);
   }
-  const hex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
-  const b64 = (v: unknown) => (typeof v === "string" ? v : "");
-  return collect(parsed, hex, b64);
+  return parsed;
 }
 
-export function decodeLogsProtobuf(body: Uint8Array): DecodedLogs {
-  let message;
-  try {
-    message = LogsRequestType.decode(body);
-  } catch (error) {
-    throw new UndecodableBody(`The body is not a protobuf ExportLogsServiceRequest (${(error as Error).message}).`);
-  }
-  const object = LogsRequestType.toObject(message, { longs: String, arrays: true }) as Loose;
-  return collectLogs(object, bytesHex, bytesB64);
-}
+// OTLP/JSON: hex ids (any case), int64 as a string or a number, enums as integers, unknown fields ignored.
+const jsonHex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
+const jsonB64 = (v: unknown) => (typeof v === "string" ? v : "");
 
-export function decodeLogsJson(body: Uint8Array): DecodedLogs {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(body).toString("utf8"));
-  } catch (error) {
-    throw new UndecodableBody(`The body is not JSON (${(error as Error).message}).`);
-  }
-  if (!isObject(parsed) || (parsed.resourceLogs !== undefined && !Array.isArray(parsed.resourceLogs))) {
-    throw new UndecodableBody('The body is not an ExportLogsServiceRequest: expected {"resourceLogs": [...]}.');
-  }
-  const hex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
-  const b64 = (v: unknown) => (typeof v === "string" ? v : "");
-  return collectLogs(parsed, hex, b64);
-}
+export const decodeProtobuf = (body: Uint8Array): DecodedRequest => collect(protobufObject(RequestType, body), bytesHex, bytesB64);
+export const decodeJson = (body: Uint8Array): DecodedRequest => collect(jsonObject(body, "ExportTraceServiceRequest", "resourceSpans"), jsonHex, jsonB64);
+export const decodeLogsProtobuf = (body: Uint8Array): DecodedLogs => collectLogs(protobufObject(LogsRequestType, body), bytesHex, bytesB64);
+export const decodeLogsJson = (body: Uint8Array): DecodedLogs => collectLogs(jsonObject(body, "ExportLogsServiceRequest", "resourceLogs"), jsonHex, jsonB64);
 
 export type Encoding = "protobuf" | "json";
 export type Signal = keyof typeof RESPONSES;

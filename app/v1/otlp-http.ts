@@ -2,9 +2,11 @@ import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
 import { encodeResponse, encodeStatus, UndecodableBody, type Encoding, type Signal } from "@/server/adapters/otlp/wire";
 import { DomainError, isStoreUnavailable, storeUnavailable } from "@/server/domain/errors";
+import { whileRequestOpen } from "@/server/db/cancel";
 import { env } from "@/server/env";
 import { checkKeyScope } from "@/server/services/auth/api-keys";
 import { readLimited } from "@/server/services/http/read-limited";
+import { withProjectShare } from "@/server/services/tenancy/shares";
 import { apiKeyWithinRate } from "@/server/trpc/init";
 
 /**
@@ -73,7 +75,11 @@ export function otlpExport(signal: Signal, handle: (projectId: string, body: Uin
       } else if (contentEncoding !== "identity") {
         return failure(encoding, 415, RPC.invalidArgument, `Unsupported Content-Encoding "${contentEncoding.slice(0, 40)}": send gzip or no encoding.`);
       }
-      const outcome = await handle(key.projectId, body, encoding);
+      const decompressed = body;
+      const project = { id: key.projectId, slug: key.projectSlug };
+      const outcome = await withProjectShare(project, `OTLP ${signal} export`, () =>
+        whileRequestOpen(req.signal, () => handle(key.projectId, decompressed, encoding)),
+      );
       const partial = outcome.message ? { rejected: outcome.rejected, errorMessage: outcome.message } : undefined;
       return answer(encoding, 200, encodeResponse(encoding, partial, signal));
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { PoolClient } from "pg";
+import { cancelWhenRequestGone } from "./cancel";
 import { pool } from "./client";
 
 const DEADLOCK = "40P01";
@@ -12,6 +13,7 @@ const DEADLOCK = "40P01";
 export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool().connect();
+    const detach = cancelWhenRequestGone(client);
     try {
       await client.query("BEGIN");
       const result = await work(client);
@@ -21,6 +23,7 @@ export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>)
       await client.query("ROLLBACK").catch(() => {});
       if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error;
     } finally {
+      detach();
       client.release();
     }
   }

@@ -122,11 +122,16 @@ const CSV_TEXT_COLUMNS = new Set([
   "result_status",
 ]);
 
+const CSV_BOOLEAN_COLUMNS = new Set(["valid", "harness_valid", "checked_valid"]);
+
 /**
- * A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
+ * A cell as spreadsheets and other tools read it: timestamps in ISO 8601 (UTC, milliseconds),
+ * booleans `true`/`false` (PostgreSQL writes `t`/`f`), unknown values empty. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
  * carriage return: OWASP's CSV injection rule) gets a leading single quote, which makes it text.
  */
 function csvCell(column: string) {
+  if (column === "timestamp") return `to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`;
+  if (CSV_BOOLEAN_COLUMNS.has(column)) return `CASE WHEN "${column}" THEN 'true' WHEN NOT "${column}" THEN 'false' END AS "${column}"`;
   if (!CSV_TEXT_COLUMNS.has(column)) return `"${column}"`;
   const text = column === "arguments" ? `"arguments"::text` : `"${column}"`;
   return `CASE WHEN ${text} ~ '^[-=+@\\t\\r]' THEN '''' || ${text} ELSE ${text} END AS "${column}"`;
@@ -144,6 +149,8 @@ export type CsvOptions = {
   idleMs?: number;
   /** bytes queued for the client before reading from PostgreSQL pauses */
   highWaterMark?: number;
+  /** called once when a started export ends, whichever way (the caller gives its project share back) */
+  onEnd?: () => void;
 };
 
 /**
@@ -155,7 +162,7 @@ export type CsvOptions = {
  */
 export async function streamCallsCsv(projectId: string, f: CallsFilter, options: CsvOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const { TOOLGATE_EXPORT_IDLE_SECONDS, TOOLGATE_EXPORT_MAX_CONCURRENT } = env();
-  const { idleMs = TOOLGATE_EXPORT_IDLE_SECONDS * 1000, highWaterMark = 64 * 1024 } = options;
+  const { idleMs = TOOLGATE_EXPORT_IDLE_SECONDS * 1000, highWaterMark = 64 * 1024, onEnd = () => {} } = options;
   if (runningExports >= TOOLGATE_EXPORT_MAX_CONCURRENT) {
     throw new DomainError(
       "rate_limited",
@@ -167,14 +174,17 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter, options:
   let client;
   try {
     client = await pool().connect();
+    // a whole project's export may take minutes: it is bounded by its idle time, not by the statement timeout
+    await client.query("SET statement_timeout = 0");
   } catch (error) {
+    client?.release(true);
     runningExports--;
     throw error;
   }
   const values: unknown[] = [];
   const where = inline(callsFilterSql(projectId, f, values), values, (v) => client.escapeLiteral(v));
   const sql = `COPY (SELECT ${CSV_COLUMNS.map(csvCell).join(", ")} FROM tool_calls WHERE ${where}
-    ORDER BY timestamp DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`;
+    ORDER BY tool_calls.timestamp DESC, tool_calls.id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`;
   const copy = client.query(copyTo(sql));
   const chunks = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let idle: NodeJS.Timeout | undefined;
@@ -184,9 +194,11 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter, options:
     finished = true;
     clearTimeout(idle);
     if (error) copy.destroy();
-    // a connection whose COPY was cut short is closed, which ends the query on the server
-    client.release(error);
+    // closed, not kept: a COPY cut short is ended on the server that way, and the connection's
+    // statement timeout was lifted for this export
+    client.release(true);
     runningExports--;
+    onEnd();
   };
   return new ReadableStream<Uint8Array>(
     {

@@ -55,7 +55,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         title="Error messages"
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
-          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex shrink-0 items-end gap-2">
+          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex flex-wrap items-end gap-2">
             <label className="sr-only" htmlFor="e-range">
               Time range
             </label>
@@ -234,7 +234,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
 function RecoveryBar({ rate, low, title }: { rate: number | null; low: boolean; title: string }) {
   if (rate === null)
     return (
-      <span className="text-slate-400" title="no retries to measure">
+      <span className="text-slate-500" title="no retries to measure">
         —
       </span>
     );

@@ -47,6 +47,13 @@ export const FLOORS = [
     noPackages: ["pg", "pg-*", "@prisma/*", "node:fs*", "node:net", "node:http*", "node:dns*", "node:child_process"],
   },
   {
+    name: "server/adapters",
+    paths: ["server/adapters"],
+    holds: "protocol adapters, pure: decode a wire format (OTLP) and map it to the events `ingest.batch` takes",
+    mayImport: ["contracts", "isomorphic", "server/domain"],
+    noPackages: ["pg", "pg-*", "@prisma/*", "node:fs*", "node:net", "node:http*", "node:dns*", "node:child_process"],
+  },
+  {
     name: "server/db",
     paths: ["server/db"],
     holds: "the PostgreSQL client, migrations and what the database's errors mean",
@@ -56,13 +63,13 @@ export const FLOORS = [
     name: "server/services",
     paths: ["server/services"],
     holds: "I/O: ingestion, metrics, alerts, accounts, jobs",
-    mayImport: ["contracts", "isomorphic", "server/env", "server/domain", "server/db"],
+    mayImport: ["contracts", "isomorphic", "server/env", "server/domain", "server/adapters", "server/db"],
   },
   {
     name: "server/trpc",
     paths: ["server/trpc"],
     holds: "the tRPC context, the procedure kinds (tenancy and authorisation) and the mapping of errors onto answers",
-    mayImport: ["contracts", "isomorphic", "server/env", "server/domain", "server/db", "server/services"],
+    mayImport: ["contracts", "isomorphic", "server/env", "server/domain", "server/adapters", "server/db", "server/services"],
   },
   {
     name: "server/routers",
@@ -74,7 +81,7 @@ export const FLOORS = [
     name: "server/http",
     paths: ["server/http"],
     holds: "helpers of the plain HTTP routes beside tRPC: body limits, cross-site refusal, error answers, project access",
-    mayImport: ["contracts", "isomorphic", "server/env", "server/domain", "server/db", "server/services", "server/trpc", "server/routers"],
+    mayImport: ["contracts", "isomorphic", "server/env", "server/domain", "server/adapters", "server/db", "server/services", "server/trpc", "server/routers"],
   },
   {
     name: "server/page-session",
@@ -105,6 +112,7 @@ export const FLOORS = [
       "isomorphic",
       "server/env",
       "server/domain",
+      "server/adapters",
       "server/db",
       "server/services",
       "server/trpc",

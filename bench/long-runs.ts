@@ -59,7 +59,7 @@ export async function longRuns() {
   try {
     process.env.DATABASE_URL = database.url;
     const { prisma, pool } = await import("../server/db/client");
-    const { inTransaction } = await import("../server/services/ingest/ingest-batch");
+    const { inTransaction } = await import("../server/db/transaction");
     const { writeCalls } = await import("../server/services/ingest/write-calls");
     const oldPairSql = await OLD_PAIR_SQL();
     await pool().query("ALTER TABLE tool_calls SET (autovacuum_enabled = false)");

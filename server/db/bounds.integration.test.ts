@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asDomainError } from "./unavailable";
-import { inTransaction } from "../services/ingest/ingest-batch";
+import { inTransaction } from "./transaction";
 import { whileRequestOpen } from "./cancel";
 import { pool, prisma } from "./client";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { pool } from "../../db/client";
 import { makeProject } from "../../../test/fixtures";
 import { makeEvent } from "../../../test/events";
-import { inTransaction } from "./ingest-batch";
+import { inTransaction } from "../../db/transaction";
 import { writeCalls, type PreparedCall } from "./write-calls";
 
 // Pairing must cost in proportion to the batch, not to the runs it touches (docs/pairing.md,

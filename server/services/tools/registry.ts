@@ -9,6 +9,24 @@ import { registryResolver, verdictFor } from "../../domain/verdicts";
 export type RegisterResult = { name: string; version: string; created: boolean };
 
 /**
+ * A tool definition as tools.register would store it (normalised, its schema checked, versioned
+ * by its canonical hash), or why it would refuse it. A version `known` to be stored already was
+ * checked when it was stored, so its schema is not checked again (that costs up to 150 ms).
+ */
+export function versionedTool(
+  input: unknown,
+  known: (name: string, version: string) => boolean = () => false,
+): { ok: true; tool: ToolDefinition & { version: string } } | { ok: false; name?: string; message: string } {
+  const normalized = normalizeToolInput(input);
+  if (!normalized.ok) return { ok: false, message: normalized.message };
+  const tool = { ...normalized.tool, version: schemaVersion(normalized.tool.parameters) };
+  if (known(tool.name, tool.version)) return { ok: true, tool };
+  const check = checkJsonSchema(normalized.tool.parameters);
+  if (!check.ok) return { ok: false, name: normalized.tool.name, message: check.message };
+  return { ok: true, tool };
+}
+
+/**
  * Stores each tool's JSON Schema, versioned by the hash of its canonical form. A schema
  * seen before keeps its version (and first-seen date); a changed one adds a version.
  * All tools are checked first, so a broken one registers none.
@@ -19,16 +37,11 @@ export async function registerTools(projectId: string, inputs: unknown[], source
   const pause = timeSlicer(); // compiling a schema may take 150 ms (docs/limits.md), and a call may hold 500
   for (const [index, input] of inputs.entries()) {
     await pause();
-    const normalized = normalizeToolInput(input);
-    if (!normalized.ok) {
-      problems.push(`tools[${index}]: ${normalized.message}`);
-      continue;
-    }
-    const check = checkJsonSchema(normalized.tool.parameters);
+    const versioned = versionedTool(input);
     const mcp = mcpSource(input);
-    if (!check.ok) problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`);
-    else if (mcp !== undefined && !mcp.ok) problems.push(`tools[${index}] (${normalized.tool.name}): ${mcp.message}`);
-    else tools.push({ ...normalized.tool, version: schemaVersion(normalized.tool.parameters), source: mcp?.source ?? source });
+    if (!versioned.ok) problems.push(`tools[${index}]${versioned.name ? ` (${versioned.name})` : ""}: ${versioned.message}`);
+    else if (mcp !== undefined && !mcp.ok) problems.push(`tools[${index}] (${versioned.tool.name}): ${mcp.message}`);
+    else tools.push({ ...versioned.tool, source: mcp?.source ?? source });
   }
   if (problems.length) throw invalid(problems.join(" "));
 

@@ -12,6 +12,37 @@ const forbid = (files, groups, message, allow = []) => ({
   },
 });
 
+/** Pure server code: no UI, no database, no services, no network or file I/O (plus `extra` patterns). */
+const pure = (files, extra, message) => ({
+  files,
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            group: [
+              ...into("components", "app"),
+              "**/db/*",
+              "**/db",
+              "**/services/*",
+              "**/services",
+              "pg",
+              "@prisma/*",
+              "node:fs*",
+              "node:net",
+              "node:http*",
+              ...extra,
+            ],
+            message,
+          },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -49,36 +80,14 @@ export default tseslint.config(
       ],
     },
   },
-  // The server never renders UI; its pure domain never does I/O.
+  // The server never renders UI; its pure domain and its protocol adapters never do I/O.
   forbid(["server/**"], ["components", "app"], "server/ never imports UI code: move what both sides need to isomorphic/ or contracts/."),
-  {
-    files: ["server/domain/**"],
-    ignores: ["**/*.test.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: [
-                ...into("components", "app"),
-                "**/db/*",
-                "**/db",
-                "**/services/*",
-                "**/services",
-                "pg",
-                "@prisma/*",
-                "node:fs*",
-                "node:net",
-                "node:http*",
-              ],
-              message: "server/domain/ is pure: no database, no services, no I/O.",
-            },
-          ],
-        },
-      ],
-    },
-  },
+  pure(
+    ["server/domain/**"],
+    ["**/adapters/*", "**/adapters"],
+    "server/domain/ is pure and protocol-free: no database, no services, no I/O, no protocol adapters.",
+  ),
+  pure(["server/adapters/**"], [], "server/adapters/ decodes and maps wire protocols: pure, no database, no services, no I/O (the services call it)."),
   // Pages and components reach the server only through tRPC: the router's type, and the page
   // session (whose caller runs procedures).
   {

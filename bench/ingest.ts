@@ -429,7 +429,7 @@ async function main() {
 }
 
 async function runOtlp(base: string, key: string, bodies: Blob[], appPid: number, admin: pg.Client, projectId: string) {
-  const { decodeResponse } = await import("../server/domain/otlp/wire");
+  const { decodeResponse } = await import("../server/adapters/otlp/wire");
   const post = async (body: Blob) => {
     const response = await fetch(`${base}/v1/traces`, {
       method: "POST",

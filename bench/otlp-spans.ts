@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { encodeRequest } from "../server/domain/otlp/wire";
+import { encodeRequest } from "../server/adapters/otlp/wire";
 import { LOAN_TOOLS } from "../test/events";
 
 // OTLP mode: the same calls as an instrumented harness exports them (OpenTelemetry GenAI):

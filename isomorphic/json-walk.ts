@@ -61,6 +61,9 @@ export function unstorableText(text: string): string | undefined {
   return `contains a lone UTF-16 surrogate (\\u${code}) ${at}, which is not valid Unicode: send well-formed text (a truncated emoji is the usual cause), or binary data as base64`;
 }
 
+/** The text with what PostgreSQL cannot store (NUL, lone surrogates) replaced by U+FFFD: for messages of ours that quote what was sent. */
+export const storableText = (text: string): string => text.replace(new RegExp(UNSTORABLE, "gu"), "\uFFFD");
+
 /** The first `max` characters of JSON for a value, for "you sent …"; never cuts a surrogate pair, never overflows the stack. */
 export function preview(value: unknown, max = 60): string {
   let text: string;

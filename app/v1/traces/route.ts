@@ -1,7 +1,7 @@
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
 import { DomainError, isStoreUnavailable, storeUnavailable } from "@/server/domain/errors";
-import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, UndecodableBody, type Encoding } from "@/server/domain/otlp/wire";
+import { decodeJson, decodeProtobuf, encodeResponse, encodeStatus, UndecodableBody, type Encoding } from "@/server/adapters/otlp/wire";
 import { env } from "@/server/env";
 import { readLimited } from "@/server/services/http/read-limited";
 import { ingestTraces, type TracesResult } from "@/server/services/otlp/ingest-traces";

@@ -1,30 +1,28 @@
-import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEvent } from "../../../contracts/event";
+import type { PoolClient } from "pg";
+import { eventSchema, MAX_EVENTS_PER_BATCH, type IngestResult, type RejectedEvent, type ToolCallEvent } from "../../../contracts/event";
 import { describeIssues, issueLine } from "../../../contracts/issues";
 import { invalid } from "../../domain/errors";
-import type { PoolClient } from "pg";
 import { timeSlicer } from "../../domain/time-slice";
-import { pool } from "../../db/client";
+import { inTransaction } from "../../db/transaction";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
-import { writeCalls, type PreparedCall } from "./write-calls";
+import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
+
+type Registry = ReturnType<typeof registryResolver>;
+
+/** Events checked against the contract and classified, ready to be written by ingestCalls. */
+export type CheckedEvents = { calls: PreparedCall[]; duplicates: number; rejected: RejectedEvent[] };
 
 /**
- * ingest.batch: each event is checked on its own (one bad event never sinks the rest),
- * classified, and the good ones are written in one transaction. The answer is sent
- * only after the commit, so an accepted event is durable.
+ * The one gate every tool call goes through, whatever protocol brought it (ingest.batch,
+ * OTLP): each event is checked on its own against the event contract (contracts/event.ts:
+ * what the columns can store), so one bad event never sinks the rest, and classified.
  */
-export async function ingestBatch(projectId: string, events: unknown[]): Promise<IngestResult> {
-  if (events.length > MAX_EVENTS_PER_BATCH) {
-    throw invalid(
-      `A batch holds at most ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} events; this one has ${events.length.toLocaleString("en")}. Split it into batches of ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} or fewer.`,
-    );
-  }
+export async function checkEvents(events: unknown[], registry: Registry): Promise<CheckedEvents> {
   const rejected: RejectedEvent[] = [];
   const seen = new Set<string>();
   let duplicates = 0;
-  const registry = registryResolver(await loadToolVersions(projectId));
   const calls: PreparedCall[] = [];
-
   const pause = timeSlicer();
   for (const [index, raw] of events.entries()) {
     await pause(); // compiling a tool's schema on first use may take 100 ms (docs/limits.md)
@@ -47,34 +45,38 @@ export async function ingestBatch(projectId: string, events: unknown[]): Promise
     seen.add(parsed.data.id);
     calls.push({ event: parsed.data, verdict: verdictFor(parsed.data, registry) });
   }
-
-  const accepted = await writeInTransaction(projectId, calls);
-  return { accepted, duplicates: duplicates + calls.length - accepted, rejected };
+  return { calls, duplicates, rejected };
 }
 
-const DEADLOCK = "40P01";
+/**
+ * Writes checked events in the caller's transaction (calls, rollups, pairing). Options:
+ * `adjust` sets on each event what only the transaction knows (OTLP: each call's step), and
+ * must not change what the event was checked for; `alsoPair` names runs whose order changed
+ * without a new call (they are paired again).
+ */
+export async function ingestCalls(
+  client: PoolClient,
+  projectId: string,
+  checked: CheckedEvents,
+  options: { adjust?: (event: ToolCallEvent) => ToolCallEvent; alsoPair?: string[] } = {},
+): Promise<IngestResult> {
+  const { adjust, alsoPair = [] } = options;
+  const calls = adjust ? checked.calls.map((c) => ({ ...c, event: adjust(c.event) })) : checked.calls;
+  const accepted = await writeCalls(client, projectId, calls);
+  if (alsoPair.length) await pairRuns(client, projectId, alsoPair);
+  return { accepted, duplicates: checked.duplicates + calls.length - accepted, rejected: checked.rejected };
+}
 
 /**
- * Concurrent batches that touch the same runs update each other's calls (pairing) and
- * rollup rows; PostgreSQL may then abort one of them as a deadlock. Nothing of it was
- * written, so it is simply tried again.
+ * ingest.batch: the events are checked and classified, and the good ones written in one
+ * transaction. The answer is sent only after the commit, so an accepted event is durable.
  */
-const writeInTransaction = (projectId: string, calls: PreparedCall[]) => inTransaction((client) => writeCalls(client, projectId, calls));
-
-/** Runs `work` in a transaction of its own, tried again (up to three times) when PostgreSQL aborts it as a deadlock. */
-export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const client = await pool().connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error;
-    } finally {
-      client.release();
-    }
+export async function ingestBatch(projectId: string, events: unknown[]): Promise<IngestResult> {
+  if (events.length > MAX_EVENTS_PER_BATCH) {
+    throw invalid(
+      `A batch holds at most ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} events; this one has ${events.length.toLocaleString("en")}. Split it into batches of ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} or fewer.`,
+    );
   }
+  const checked = await checkEvents(events, registryResolver(await loadToolVersions(projectId)));
+  return inTransaction((client) => ingestCalls(client, projectId, checked));
 }

@@ -1,12 +1,14 @@
-import { MAX_EVENTS_PER_BATCH } from "../../../contracts/event";
-import { DomainError } from "../../domain/errors";
-import { assemble, spanKey, type AssembledCall, type AssembledResult } from "../../domain/otlp/assemble";
-import type { Definition } from "../../domain/otlp/pieces";
-import type { DecodedRequest, SpanProblem } from "../../domain/otlp/wire";
+import type { PoolClient } from "pg";
+import { storableText } from "../../../isomorphic/json-walk";
+import { assemble, spanKey, type Assembled, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
+import { withinBounds } from "../../adapters/otlp/bounds";
+import type { Definition } from "../../adapters/otlp/pieces";
+import type { DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
 import { pool } from "../../db/client";
-import { inTransaction, ingestBatch } from "../ingest/ingest-batch";
-import { pairRuns } from "../ingest/write-calls";
-import { registerTools } from "../tools/registry";
+import { inTransaction } from "../../db/transaction";
+import { registryResolver } from "../../domain/verdicts";
+import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
+import { loadToolVersions, registerTools, versionedTool } from "../tools/registry";
 
 export type TracesResult = {
   spans: number;
@@ -20,81 +22,68 @@ export type TracesResult = {
 };
 
 /**
- * OTLP traces → tool calls. The pieces of one call may come in different requests, in any
- * order, and more than once:
- * - the call itself (from the model-call span) is written through ingest.batch's path with a
- *   stable id, so a re-sent span is a duplicate and the rollups count it once;
+ * OTLP traces → tool calls, through the one ingestion pipeline: the adapter decodes and maps
+ * the spans (server/adapters/otlp), the calls go through ingest.batch's gate and writer
+ * (checkEvents, ingestCalls), and everything of one export request is written in ONE
+ * transaction. The pieces of one call may come in different requests, in any order, and
+ * more than once:
+ * - the call itself (from the model-call span) has a stable id, so a re-sent span is a
+ *   duplicate and the rollups count it once;
  * - what happened to it (tool-execution span, or the tool message of the next turn) is kept in
- *   `otlp_results` and copied onto the stored call after the commit, by whichever of the two
- *   requests commits second (each copies after its own commit, so the later one sees both).
- *   Result columns feed no rollup, so this update needs no rollup change;
- * - steps are the rank of the model-call span among those of its run seen so far
- *   (`otlp_model_calls`); after the commit the run's steps are renumbered and its pairing
- *   recomputed (renumberAndPair), which corrects links and the rollups' correction counts.
+ *   `otlp_results` and copied onto the stored call by whichever of the two requests comes second;
+ * - its step is the rank of its model-call span among those of its run seen so far
+ *   (`otlp_model_calls`); a model call that arrives after later ones of its run renumbers the
+ *   run's stored calls, and the run is paired again.
+ * Requests that touch the same runs or traces take their turn (advisory locks held to the
+ * commit), so the later one sees all of the earlier one: nothing is left for after the commit.
  */
 export async function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
-  const assembled = assemble(decoded.spans);
-  const rejected: SpanProblem[] = [...decoded.problems, ...assembled.rejected];
-
-  const { versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
-
-  const runIds = [...new Set(assembled.modelCalls.map((m) => m.runId))];
-  if (assembled.modelCalls.length) {
-    await pool().query(
-      `INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns)
-       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::int8[]) ON CONFLICT DO NOTHING`,
-      [
-        projectId,
-        assembled.modelCalls.map((m) => m.runId),
-        assembled.modelCalls.map((m) => m.spanKey),
-        assembled.modelCalls.map((m) => m.startedNs.toString()),
-      ],
-    );
-  }
-  const steps = await stepsOf(projectId, runIds);
+  const assembled = withinBounds(assemble(decoded.spans));
+  const { registry, versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
 
   // a result that came in this same request is written with its call (no second write of the row)
-  const best = new Map<string, (typeof assembled.results)[number]>();
+  const best = new Map<string, AssembledResult>();
   for (const r of assembled.results) if ((best.get(r.callId)?.priority ?? 0) < r.priority) best.set(r.callId, r);
-
-  let accepted = 0;
-  let duplicates = 0;
-  for (let start = 0; start < assembled.calls.length; start += MAX_EVENTS_PER_BATCH) {
-    const chunk = assembled.calls.slice(start, start + MAX_EVENTS_PER_BATCH);
-    const events = chunk.map((call) => ({
+  const checked = await checkEvents(
+    assembled.calls.map((call) => ({
       ...call.event,
-      step: steps.get(`${call.event.runId}\n${call.modelSpan}`),
       ...resultOf(best.get(call.event.id)),
       ...(call.definition ? { toolVersion: versions.get(definitionKey(call.span, call.definition)) } : {}),
-    }));
-    const result = await ingestBatch(projectId, events);
-    accepted += result.accepted;
-    duplicates += result.duplicates;
-    for (const r of result.rejected) rejected.push({ span: chunk[r.index]!.span.name, reason: r.message.replace(/^events\[\d+\]\.?/, "tool call ") });
-  }
+    })),
+    registry,
+  );
+  const rejected: SpanProblem[] = [
+    ...decoded.problems,
+    ...assembled.rejected,
+    ...checked.rejected.map((r) => ({ span: assembled.calls[r.index]!.span.name, reason: r.message.replace(/^events\[\d+\]\.?/, "tool call ") })),
+  ];
+  const modelSpanOf = new Map(assembled.calls.map((c) => [c.event.id, c.modelSpan]));
 
-  if (assembled.results.length) {
-    const r = assembled.results;
-    await pool().query(
-      `INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms)
-       SELECT $1::uuid, * FROM unnest($2::text[], $3::int2[], $4::text[], $5::text[], $6::int4[]) ON CONFLICT DO NOTHING`,
-      [projectId, r.map((x) => x.callId), r.map((x) => x.priority), r.map((x) => x.status), r.map((x) => x.summary ?? null), r.map((x) => x.latencyMs ?? null)],
+  return inTransaction(async (client) => {
+    await takeTurn(client, projectId, assembled);
+    const { steps, reordered } = await numberSteps(client, projectId, assembled.modelCalls);
+    const written = await ingestCalls(client, projectId, checked, {
+      adjust: (event) => ({ ...event, step: steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`) }),
+      alsoPair: reordered,
+    });
+    await recordResults(
+      client,
+      projectId,
+      assembled.results,
+      checked.calls.map((c) => c.event.id),
     );
-  }
-  await applyResults(projectId, [...assembled.calls.map((c) => c.event.id), ...assembled.results.map((r) => r.callId)]);
-  await renumberAndPair(projectId, runIds);
-
-  const result = {
-    spans: decoded.spans.length + decoded.problems.length,
-    ignored: assembled.ignored,
-    accepted,
-    duplicates,
-    results: assembled.results.length,
-    rejected,
-    definitionProblems,
-  };
-  await recordStats(projectId, result);
-  return result;
+    const result: TracesResult = {
+      spans: decoded.spans.length + decoded.problems.length,
+      ignored: assembled.ignored,
+      accepted: written.accepted,
+      duplicates: written.duplicates,
+      results: assembled.results.length,
+      rejected,
+      definitionProblems,
+    };
+    await recordStats(client, projectId, result);
+    return result;
+  });
 }
 
 const resultOf = (r: AssembledResult | undefined) =>
@@ -103,91 +92,144 @@ const resultOf = (r: AssembledResult | undefined) =>
 const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey(span)}\n${d.name}`;
 
 /**
- * Each definition on its own through tools.register's function (same validation, same
- * versioning by canonical hash), so that one broken schema does not keep the others out.
+ * The versions of the definitions the spans carried, registered through tools.register's rules
+ * (same validation, same versioning by canonical hash) when the project does not have them yet,
+ * each on its own so that one broken schema does not keep the others out; and the project's
+ * registry to classify the calls with.
  */
 async function registerDefinitions(projectId: string, definitions: { definition: Definition; span: AssembledCall["span"] }[]) {
+  let known = await loadToolVersions(projectId);
+  const have = new Set(known.map((t) => `${t.name}\n${t.version}`));
   const versions = new Map<string, string>();
   const problems: string[] = [];
   const done = new Map<string, string | null>();
+  let registered = false;
   for (const { definition, span } of definitions) {
     const key = JSON.stringify(definition);
     if (!done.has(key)) {
-      try {
-        done.set(key, (await registerTools(projectId, [definition], "otlp"))[0]!.version);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
+      const versioned = versionedTool(definition);
+      if (!versioned.ok) {
         done.set(key, null);
-        problems.push(
-          `tool definition "${definition.name.slice(0, 60)}" on span "${span.name.slice(0, 60)}" was not registered: ${error.message.replace(/^tools\[0\]\s*/, "")}`,
-        );
+        problems.push(`tool definition "${definition.name.slice(0, 60)}" on span "${span.name.slice(0, 60)}" was not registered: ${versioned.message}`);
+      } else {
+        if (!have.has(`${versioned.tool.name}\n${versioned.tool.version}`)) {
+          await registerTools(projectId, [definition], "otlp");
+          have.add(`${versioned.tool.name}\n${versioned.tool.version}`);
+          registered = true;
+        }
+        done.set(key, versioned.tool.version);
       }
     }
     const version = done.get(key);
     if (version) versions.set(definitionKey(span, definition), version);
   }
-  return { versions, problems };
+  if (registered) known = await loadToolVersions(projectId);
+  return { registry: registryResolver(known), versions, problems };
+}
+
+/**
+ * Waits for the other requests that touch the same runs or traces of this project (their
+ * steps, pairing and results depend on each other), in a fixed order so that two requests
+ * never wait for each other. Released at the commit.
+ */
+async function takeTurn(client: PoolClient, projectId: string, assembled: Assembled) {
+  const keys = new Set<string>();
+  for (const m of assembled.modelCalls) keys.add(`run/${m.runId}`);
+  for (const c of assembled.calls) keys.add(`trace/${c.span.traceId}`);
+  for (const r of assembled.results) keys.add(`trace/${r.traceId}`);
+  if (!keys.size) return;
+  await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || k, 0)) FROM unnest($2::text[]) k ORDER BY k`, [
+    projectId,
+    [...keys].sort(),
+  ]);
 }
 
 const RANKED = `
   SELECT run_id, span_key, (rank() OVER (PARTITION BY run_id ORDER BY started_ns, span_key))::int - 1 AS step
     FROM otlp_model_calls WHERE project_id = $1 AND run_id = ANY($2::text[])`;
 
-/** Step of each model call of these runs: its rank by start time among the run's model calls seen so far (0-based). */
-async function stepsOf(projectId: string, runIds: string[]) {
-  if (!runIds.length) return new Map<string, number>();
-  const { rows } = await pool().query<{ run_id: string; span_key: string; step: number }>(RANKED, [projectId, runIds]);
-  return new Map(rows.map((r) => [`${r.run_id}\n${r.span_key}`, r.step]));
-}
-
-/** Copies the winning result of each of these calls onto the stored call (result columns only: no rollup reads them). */
-async function applyResults(projectId: string, callIds: string[]) {
-  if (!callIds.length) return;
-  await pool().query(
-    `UPDATE tool_calls t SET result_status = r.status, result_summary = r.summary, latency_ms = r.latency_ms
-       FROM (SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms FROM otlp_results
-              WHERE project_id = $1 AND call_id = ANY($2::text[]) ORDER BY call_id, priority DESC) r
-      WHERE t.project_id = $1 AND t.id = r.call_id
-        AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)`,
-    [projectId, [...new Set(callIds)]],
-  );
-}
-
 /**
- * After the commit, the touched runs' steps are renumbered (a model call may have arrived
- * after later ones of its run) and their pairing recomputed. Pieces of one run written by
- * concurrent requests do not see each other inside their own transactions; this pass, made
- * by every request after its commit and one request at a time per run (advisory lock), runs
- * last in the request that commits last and so sees all of them. Re-pairing moves the
- * rollups' correction counts by the change of each link, so repeating it is harmless.
+ * Records the model calls and gives each its step: its rank by start time among its run's
+ * model calls seen so far (0-based). Where a new model call ranks before one stored earlier,
+ * the run's stored calls are renumbered, and the run is returned in `reordered` to be paired again.
  */
-async function renumberAndPair(projectId: string, runIds: string[]) {
-  if (!runIds.length) return;
-  await inTransaction(async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || r, 0)) FROM unnest($2::text[]) r ORDER BY r`, [
-      projectId,
-      [...runIds].sort(),
-    ]);
+async function numberSteps(client: PoolClient, projectId: string, modelCalls: Assembled["modelCalls"]) {
+  const steps = new Map<string, number>();
+  if (!modelCalls.length) return { steps, reordered: [] };
+  const { rows: added } = await client.query<{ run_id: string; span_key: string }>(
+    `INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns)
+     SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::int8[]) ON CONFLICT DO NOTHING RETURNING run_id, span_key`,
+    [projectId, modelCalls.map((m) => m.runId), modelCalls.map((m) => m.spanKey), modelCalls.map((m) => m.startedNs.toString())],
+  );
+  const runIds = [...new Set(modelCalls.map((m) => m.runId))];
+  const { rows } = await client.query<{ run_id: string; span_key: string; step: number }>(RANKED, [projectId, runIds]);
+  const isNew = new Set(added.map((r) => `${r.run_id}\n${r.span_key}`));
+  const firstNew = new Map<string, number>();
+  for (const r of rows) {
+    steps.set(`${r.run_id}\n${r.span_key}`, r.step);
+    if (isNew.has(`${r.run_id}\n${r.span_key}`)) firstNew.set(r.run_id, Math.min(firstNew.get(r.run_id) ?? Infinity, r.step));
+  }
+  // an older model call at or after the first new one has moved
+  const reordered = [
+    ...new Set(rows.filter((r) => !isNew.has(`${r.run_id}\n${r.span_key}`) && r.step >= (firstNew.get(r.run_id) ?? Infinity)).map((r) => r.run_id)),
+  ];
+  if (reordered.length) {
     await client.query(
       `UPDATE tool_calls t SET step = s.step FROM (${RANKED}) s
         WHERE t.project_id = $1 AND t.run_id = ANY($2::text[]) AND t.run_id = s.run_id
           AND s.span_key = (t.metadata->>'otel.trace_id') || '/' || (t.metadata->>'otel.span_id')
           AND t.step IS DISTINCT FROM s.step`,
-      [projectId, runIds],
+      [projectId, reordered],
     );
-    await pairRuns(client, projectId, runIds);
-  });
+  }
+  return { steps, reordered };
 }
 
-async function recordStats(projectId: string, r: TracesResult) {
+/**
+ * Keeps this request's results (for calls that arrive later) and copies the winning result of
+ * each touched call onto the stored call: the calls of this request (a result may have come
+ * first) and the calls of this request's results (stored earlier). Result columns feed no
+ * rollup, so this update needs no rollup change.
+ */
+async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[]) {
+  const ids = [...new Set([...callIds, ...results.map((r) => r.callId)])];
+  if (!ids.length) return;
+  await client.query(
+    `WITH new AS (
+       SELECT * FROM unnest($2::text[], $3::int2[], $4::text[], $5::text[], $6::int4[]) AS n(call_id, priority, status, summary, latency_ms)
+     ), kept AS (
+       INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms) SELECT $1::uuid, * FROM new ON CONFLICT DO NOTHING
+     ), best AS (
+       SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms
+         FROM (SELECT call_id, priority, status, summary, latency_ms FROM otlp_results WHERE project_id = $1 AND call_id = ANY($7::text[])
+               UNION ALL SELECT * FROM new) r
+        ORDER BY call_id, priority DESC
+     )
+     UPDATE tool_calls t SET result_status = r.status, result_summary = r.summary, latency_ms = r.latency_ms
+       FROM best r
+      WHERE t.project_id = $1 AND t.id = r.call_id
+        AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)`,
+    [
+      projectId,
+      results.map((x) => x.callId),
+      results.map((x) => x.priority),
+      results.map((x) => x.status),
+      results.map((x) => x.summary ?? null),
+      results.map((x) => x.latencyMs ?? null),
+      ids,
+    ],
+  );
+}
+
+async function recordStats(client: PoolClient, projectId: string, r: TracesResult) {
   const reason = r.rejected[0]?.reason ?? r.definitionProblems[0] ?? null;
-  await pool().query(
+  await client.query(
     `INSERT INTO otlp_stats AS s (project_id, last_span_at, spans, ignored, rejected, last_reason, last_reason_at)
      VALUES ($1, now(), $2, $3, $4, $5, CASE WHEN $5::text IS NULL THEN NULL ELSE now() END)
      ON CONFLICT (project_id) DO UPDATE SET last_span_at = now(), spans = s.spans + excluded.spans, ignored = s.ignored + excluded.ignored,
        rejected = s.rejected + excluded.rejected, last_reason = coalesce(excluded.last_reason, s.last_reason),
        last_reason_at = coalesce(excluded.last_reason_at, s.last_reason_at)`,
-    [projectId, r.spans, r.ignored, r.rejected.length, reason],
+    [projectId, r.spans, r.ignored, r.rejected.length, reason === null ? null : storableText(reason)],
   );
 }
 

@@ -8,6 +8,15 @@ import { registryResolver, verdictFor } from "../../domain/verdicts";
 
 export type RegisterResult = { name: string; version: string; created: boolean };
 
+/** A tool definition as tools.register would store it (normalised, its schema checked, versioned by its canonical hash), or why it would refuse it. */
+export function versionedTool(input: unknown): { ok: true; tool: ToolDefinition & { version: string } } | { ok: false; name?: string; message: string } {
+  const normalized = normalizeToolInput(input);
+  if (!normalized.ok) return { ok: false, message: normalized.message };
+  const check = checkJsonSchema(normalized.tool.parameters);
+  if (!check.ok) return { ok: false, name: normalized.tool.name, message: check.message };
+  return { ok: true, tool: { ...normalized.tool, version: schemaVersion(normalized.tool.parameters) } };
+}
+
 /**
  * Stores each tool's JSON Schema, versioned by the hash of its canonical form. A schema
  * seen before keeps its version (and first-seen date); a changed one adds a version.
@@ -19,14 +28,9 @@ export async function registerTools(projectId: string, inputs: unknown[], source
   const pause = timeSlicer(); // compiling a schema may take 150 ms (docs/limits.md), and a call may hold 500
   for (const [index, input] of inputs.entries()) {
     await pause();
-    const normalized = normalizeToolInput(input);
-    if (!normalized.ok) {
-      problems.push(`tools[${index}]: ${normalized.message}`);
-      continue;
-    }
-    const check = checkJsonSchema(normalized.tool.parameters);
-    if (!check.ok) problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`);
-    else tools.push({ ...normalized.tool, version: schemaVersion(normalized.tool.parameters) });
+    const versioned = versionedTool(input);
+    if (versioned.ok) tools.push(versioned.tool);
+    else problems.push(`tools[${index}]${versioned.name ? ` (${versioned.name})` : ""}: ${versioned.message}`);
   }
   if (problems.length) throw invalid(problems.join(" "));
 

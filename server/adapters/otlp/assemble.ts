@@ -42,11 +42,20 @@ export type AssembledCall = {
 };
 
 /** What happened to a call; the highest priority wins: the tool-execution span (2) over the next turn's tool message (1). */
-export type AssembledResult = { callId: string; priority: 1 | 2; status: "ok" | "error"; summary?: string; latencyMs?: number };
+export type AssembledResult = {
+  callId: string;
+  priority: 1 | 2;
+  status: "ok" | "error";
+  summary?: string;
+  latencyMs?: number;
+  /** the span it was read from: its trace (that of the call too) and its name (for a rejection) */
+  traceId: string;
+  spanName: string;
+};
 
 export type Assembled = {
   calls: AssembledCall[];
-  modelCalls: { runId: string; spanKey: string; startedNs: bigint }[];
+  modelCalls: { runId: string; spanKey: string; spanName: string; startedNs: bigint }[];
   results: AssembledResult[];
   definitions: { definition: Definition; span: OtlpSpan }[];
   /** spans that are not about generative AI */
@@ -78,7 +87,7 @@ export function assemble(spans: OtlpSpan[]): Assembled {
       continue;
     }
     const runId = piece.runId ?? span.traceId;
-    out.modelCalls.push({ runId, spanKey: spanKey(span), startedNs: span.startNs });
+    out.modelCalls.push({ runId, spanKey: spanKey(span), spanName: span.name, startedNs: span.startNs });
     for (const definition of piece.definitions) out.definitions.push({ definition, span });
     piece.calls.forEach((call, position) => {
       const definition = piece.definitions.find((d) => d.name === call.name);
@@ -111,6 +120,8 @@ export function assemble(spans: OtlpSpan[]): Assembled {
     for (const message of piece.toolMessages) {
       out.results.push({
         callId: eventId(span.traceId, message.callId, span.spanId, 0),
+        traceId: span.traceId,
+        spanName: span.name,
         priority: 1,
         status: message.error ? "error" : "ok",
         ...(message.content ? { summary: message.content } : {}),
@@ -138,7 +149,15 @@ export function assemble(spans: OtlpSpan[]): Assembled {
       });
       continue;
     }
-    out.results.push({ callId, priority: 2, status: piece.status, ...(piece.summary ? { summary: piece.summary } : {}), latencyMs: piece.latencyMs });
+    out.results.push({
+      callId,
+      traceId: span.traceId,
+      spanName: span.name,
+      priority: 2,
+      status: piece.status,
+      ...(piece.summary ? { summary: piece.summary } : {}),
+      latencyMs: piece.latencyMs,
+    });
   }
   return out;
 }

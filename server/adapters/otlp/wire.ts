@@ -116,6 +116,9 @@ function keyValues(items: unknown, bytesToBase64: (b: unknown) => string, depth 
 
 const HEX_ID = { trace: /^[0-9a-f]{32}$/, span: /^[0-9a-f]{16}$/ };
 
+/** int8, the column type of stored span times: 2^63 - 1 ns is in the year 2262. */
+const MAX_NS = 2n ** 63n - 1n;
+
 function nanos(v: unknown): bigint {
   if (typeof v === "bigint") return v;
   if (typeof v === "number" && Number.isFinite(v)) return BigInt(Math.trunc(v));
@@ -145,6 +148,15 @@ function collect(request: Loose, id: (v: unknown) => string, bytesToBase64: (b: 
           problems.push({ span: name || "?", reason: `span "${name.slice(0, 60)}" has no valid traceId (16 bytes) and spanId (8 bytes)` });
           continue;
         }
+        const startNs = nanos(s.startTimeUnixNano);
+        const endNs = nanos(s.endTimeUnixNano);
+        if (startNs > MAX_NS || endNs > MAX_NS) {
+          problems.push({
+            span: name || "?",
+            reason: `span "${name.slice(0, 60)}" has a start time of ${startNs} ns or an end time of ${endNs} ns, beyond what can be stored (at most 2^63 - 1 ns, in the year 2262): send times as unix nanoseconds`,
+          });
+          continue;
+        }
         const status = isObject(s.status) ? s.status : {};
         spans.push({
           traceId,
@@ -152,8 +164,8 @@ function collect(request: Loose, id: (v: unknown) => string, bytesToBase64: (b: 
           parentSpanId: id(s.parentSpanId),
           name,
           kind: Number(s.kind ?? 0),
-          startNs: nanos(s.startTimeUnixNano),
-          endNs: nanos(s.endTimeUnixNano),
+          startNs,
+          endNs,
           attributes: keyValues(s.attributes, bytesToBase64),
           events: list(s.events).flatMap((e) =>
             isObject(e)

@@ -115,7 +115,7 @@ export function mapGenAi(span: OtlpSpan): Mapped {
     usage: genAiUsage(a),
     calls: withCallIds(callsFromMessages(a["gen_ai.output.messages"]), conversation),
     toolMessages: conversation.toolMessages,
-    continues: conversation.continues,
+    conversation,
     definitions: definitionsFrom(a["gen_ai.tool.definitions"]),
   });
 }

@@ -143,7 +143,7 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
     usage: usageOf({ inputTokens: num(a, "llm.token_count.prompt"), outputTokens: num(a, "llm.token_count.completion"), costUsd: num(a, "llm.cost.total") }),
     calls,
     toolMessages: conversation.toolMessages,
-    continues: conversation.continues,
+    conversation,
     definitions,
   });
 }

@@ -63,7 +63,7 @@ export function mapOpenLlmetry(span: OtlpSpan): Mapped {
     usage: genAiUsage(a),
     calls: withCallIds([...legacyCalls, ...callsFromMessages(a["gen_ai.output.messages"])], conversation),
     toolMessages: conversation.toolMessages,
-    continues: conversation.continues,
+    conversation,
     definitions: [...legacyDefinitions, ...definitionsFrom(a["gen_ai.tool.definitions"])],
   });
 }

@@ -35,6 +35,8 @@ export interface ModelCallPiece {
   toolMessages: ToolMessage[];
   /** the tool call ids of earlier turns that this call's input repeats: the conversation it continues */
   continues: string[];
+  /** the calls of the previous turn (those whose results this model call was given) */
+  answered: WrittenCall[];
   definitions: Definition[];
 }
 
@@ -175,13 +177,22 @@ export function textOf(value: unknown): string {
   return summaryOf(value) ?? "";
 }
 
+export type Conversation = {
+  toolMessages: ToolMessage[];
+  continues: string[];
+  /** the calls of the last assistant turn of the input: those this model call is answering */
+  answered: WrittenCall[];
+  turn: number;
+  conversation: string;
+};
+
 /**
  * Reads a model call's input as a conversation: the results it carries (each paired with its
  * call: by the tool call id, or, when the instrumentation recorded none, by position after the
  * assistant turn that wrote the calls), the tool call ids it repeats from earlier turns, and the
  * turn its own output is (the number of assistant messages before it).
  */
-export function readConversation(messages: InputMessage[]): { toolMessages: ToolMessage[]; continues: string[]; turn: number; conversation: string } {
+export function readConversation(messages: InputMessage[]): Conversation {
   const toolMessages: ToolMessage[] = [];
   const continues: string[] = [];
   const firstAssistant = messages.findIndex((m) => m.kind === "assistant");
@@ -190,9 +201,11 @@ export function readConversation(messages: InputMessage[]): { toolMessages: Tool
   const conversation = messages.length ? hash(JSON.stringify(opening.map((m) => (m.kind === "other" ? (m.content ?? "") : m.kind)))).slice(0, 12) : "";
   let turn = 0;
   let pending: string[] = [];
+  let answered: WrittenCall[] = [];
   for (const m of messages) {
     if (m.kind === "assistant") {
-      pending = m.calls.map((c, position) => c.callId ?? positionalCallId(conversation, turn, position));
+      answered = m.calls.map((c, position) => (c.callId ? c : { ...c, callId: positionalCallId(conversation, turn, position) }));
+      pending = answered.map((c) => c.callId!);
       continues.push(...pending);
       turn++;
     } else if (m.kind === "result") {
@@ -202,7 +215,7 @@ export function readConversation(messages: InputMessage[]): { toolMessages: Tool
       toolMessages.push({ callId, content: m.content, error: m.error });
     }
   }
-  return { toolMessages, continues: [...new Set(continues)], turn, conversation };
+  return { toolMessages, continues: [...new Set(continues)], answered, turn, conversation };
 }
 
 /** The calls a model call wrote, those without an id given their positional one (see positionalCallId). */
@@ -270,10 +283,19 @@ export function modelPiece(
     usage?: Usage;
     calls: WrittenCall[];
     toolMessages: ToolMessage[];
-    continues?: string[];
+    conversation?: Conversation;
     definitions: Definition[];
   },
 ): ModelCallPiece {
-  const { runId, usage, continues = [], ...rest } = fields;
-  return { kind: "model", family, span, ...(runId ? { runId } : {}), ...(usage ? { usage } : {}), continues, ...rest };
+  const { runId, usage, conversation, ...rest } = fields;
+  return {
+    kind: "model",
+    family,
+    span,
+    ...(runId ? { runId } : {}),
+    ...(usage ? { usage } : {}),
+    continues: conversation?.continues ?? [],
+    answered: conversation?.answered ?? [],
+    ...rest,
+  };
 }

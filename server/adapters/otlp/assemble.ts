@@ -58,7 +58,18 @@ export type AssembledResult = {
 
 export type Assembled = {
   calls: AssembledCall[];
-  modelCalls: { runId: string; spanKey: string; spanName: string; startedNs: bigint }[];
+  modelCalls: {
+    runId: string;
+    spanKey: string;
+    spanName: string;
+    startedNs: bigint;
+    traceId: string;
+    /** no conversation or session id: the run is the trace's, unless the call continues a conversation of another trace */
+    implicitRun: boolean;
+    /** the tool call ids of earlier turns its input repeats, and those of the calls it wrote */
+    continues: string[];
+    wrote: string[];
+  }[];
   results: AssembledResult[];
   definitions: { definition: Definition; span: OtlpSpan }[];
   /** spans that are not about generative AI */
@@ -90,7 +101,16 @@ export function assemble(spans: OtlpSpan[]): Assembled {
       continue;
     }
     const runId = piece.runId ?? span.traceId;
-    out.modelCalls.push({ runId, spanKey: spanKey(span), spanName: span.name, startedNs: span.startNs });
+    out.modelCalls.push({
+      runId,
+      spanKey: spanKey(span),
+      spanName: span.name,
+      startedNs: span.startNs,
+      traceId: span.traceId,
+      implicitRun: !piece.runId,
+      continues: piece.continues,
+      wrote: piece.calls.flatMap((c) => (c.callId ? [c.callId] : [])),
+    });
     for (const definition of piece.definitions) out.definitions.push({ definition, span });
     const written = piece.calls.map((c) => c.name);
     // a call of the previous turn under a name this turn no longer uses, close to one it does: the typo this call corrects

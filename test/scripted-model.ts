@@ -47,7 +47,7 @@ export const TOOLS = [
 
 type ScriptedCall = { name: string; arguments: string };
 /** Per script, per turn: the calls the model writes (none: it answers in text). */
-export const SCRIPTS: Record<string, ScriptedCall[][]> = {
+const SCRIPTS: Record<string, ScriptedCall[][]> = {
   unknown: [[{ name: "getloans", arguments: '{"loannumber":"4471"}' }], [{ name: "getloan", arguments: '{"loannumber":"4471"}' }]],
   malformed: [
     [{ name: "getloan", arguments: '{"loannumber": "4471", "includehistory": tru' }],
@@ -62,8 +62,8 @@ export const SCRIPTS: Record<string, ScriptedCall[][]> = {
   ],
 };
 
-export const RESPONSE_MODEL = { openai: "gpt-4o-mini-2024-07-18", anthropic: "claude-sonnet-4-5-20250929" };
-export const callId = (script: string, turn: number, position: number) => `call_${script}_t${turn}_${position}`;
+const RESPONSE_MODEL = { openai: "gpt-4o-mini-2024-07-18", anthropic: "claude-sonnet-4-5-20250929" };
+const callId = (script: string, turn: number, position: number) => `call_${script}_t${turn}_${position}`;
 
 type Loose = Record<string, unknown>;
 const scriptOf = (messages: Loose[]) => {
@@ -126,7 +126,7 @@ const parsedOr = (text: string): unknown => {
   }
 };
 
-export async function serveScriptedModel() {
+async function serveScriptedModel() {
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -143,7 +143,7 @@ export async function serveScriptedModel() {
 const registry = registryFrom(TOOLS.map((t) => ({ ...t, version: "1" })));
 
 /** What the harness tells the model about one call: the tool's answer, or the validation error (Toolgate's own classifier). */
-export function runTool(name: string, args: string | unknown): { content: string; error: boolean } {
+function runTool(name: string, args: string | unknown): { content: string; error: boolean } {
   const verdict = classifyCall({ tool: name, arguments: args, registry });
   if (!verdict.valid) return { content: `Error: ${verdict.message}`, error: true };
   return { content: name === "getloan" ? '{"loannumber":"4471","balance":12300}' : '{"loans":["4471"]}', error: false };
@@ -154,7 +154,7 @@ export function runTool(name: string, args: string | unknown): { content: string
  * variables does: OTEL_EXPORTER_OTLP_ENDPOINT (the exporter appends /v1/traces),
  * OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_PROTOCOL (which picks the exporter).
  */
-export function configuredProvider(endpoint: string, key: string, protocol: "http/protobuf" | "http/json") {
+function configuredProvider(endpoint: string, key: string, protocol: "http/protobuf" | "http/json") {
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
   process.env.OTEL_EXPORTER_OTLP_HEADERS = `Authorization=Bearer%20${key}`;
   process.env.OTEL_EXPORTER_OTLP_PROTOCOL = protocol;
@@ -164,9 +164,9 @@ export function configuredProvider(endpoint: string, key: string, protocol: "htt
 
 /* ---------- the agent: a plain loop over the SDK, the way a harness without a framework is written ---------- */
 
-export const CONVERSATIONS = Object.keys(SCRIPTS);
+const CONVERSATIONS = Object.keys(SCRIPTS);
 
-export async function openAiConversation(client: OpenAI, script: string) {
+async function openAiConversation(client: OpenAI, script: string) {
   const messages: OpenAI.ChatCompletionMessageParam[] = [
     { role: "system", content: "You are a loan assistant. Use the tools." },
     { role: "user", content: `[conv:${script}] What about loan 4471?` },
@@ -222,7 +222,7 @@ type Row = Record<string, unknown>;
  * results the harness gave, one run per conversation with steps in order, the model under
  * its requested name with the answering model as the version.
  */
-export async function expectScriptsLanded(sql: { query(text: string, values: unknown[]): Promise<{ rows: Row[] }> }, projectId: string, expected: Expected) {
+async function expectScriptsLanded(sql: { query(text: string, values: unknown[]): Promise<{ rows: Row[] }> }, projectId: string, expected: Expected) {
   const { rows } = await sql.query(
     `SELECT *, metadata->>'otel.tool_call_id' AS tool_call_id FROM tool_calls WHERE project_id = $1 ORDER BY run_id, step, tool_call_id`,
     [projectId],
@@ -274,6 +274,26 @@ export async function expectScriptsLanded(sql: { query(text: string, values: unk
   // every call checked against the definition its span carried (or the registered tool)
   if (!expected.register) for (const r of rows.filter((r) => r.tool !== "getloans")) expect(r.tool_version, `${r.tool_call_id} checked`).not.toBeNull();
 }
+
+/** What the OpenAI and Anthropic runs must store (Anthropic's API sends parsed input: the scripted unparsable call arrives as a wrong type). */
+export const OPENAI_EXPECTED: Expected = {
+  provider: "openai",
+  name: "gpt-4o-mini",
+  version: RESPONSE_MODEL.openai,
+  malformed: { category: "malformed_arguments", arguments: '{"loannumber": "4471", "includehistory": tru' },
+};
+export const ANTHROPIC_EXPECTED: Expected = {
+  provider: "anthropic",
+  name: "claude-sonnet-4-5",
+  version: RESPONSE_MODEL.anthropic,
+  malformed: { category: "wrong_type", arguments: { loannumber: "4471", includehistory: "tru" } },
+};
+
+/** The agent over an OpenAI client pointed at the scripted model. */
+export const openAiAgent = (OpenAiClient: new (options: { apiKey: string; baseURL: string }) => OpenAI) => (url: string) => {
+  const client = new OpenAiClient({ apiKey: "sk-test", baseURL: `${url}/v1` });
+  return (script: string) => openAiConversation(client, script);
+};
 
 /* ---------- one package's test: the agent under the instrumentation, exporting to the real server ---------- */
 

@@ -1,7 +1,7 @@
 import { AnthropicInstrumentation } from "@arizeai/openinference-instrumentation-anthropic";
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, it } from "vitest";
-import { instrumentedRuns, RESPONSE_MODEL, anthropicConversation } from "@/test/scripted-model";
+import { ANTHROPIC_EXPECTED, instrumentedRuns, anthropicConversation } from "@/test/scripted-model";
 
 /** @arizeai/openinference-instrumentation-anthropic 0.2.8 around @anthropic-ai/sdk 1.15.0, unmodified (see openinference-openai's test). */
 const instrumentation = new AnthropicInstrumentation();
@@ -12,12 +12,8 @@ const run = instrumentedRuns(instrumentation, (url) => {
 });
 
 describe("OpenInference Anthropic", () => {
-  // Anthropic's API sends parsed input: the scripted unparsable call arrives as a wrong type
   const expected = {
-    provider: "anthropic",
-    name: "claude-sonnet-4-5",
-    version: RESPONSE_MODEL.anthropic,
-    malformed: { category: "wrong_type", arguments: { loannumber: "4471", includehistory: "tru" } },
+    ...ANTHROPIC_EXPECTED,
     refusedStatus: "error",
   };
   it("a conversation span around each conversation (protobuf)", () => run("http/protobuf", true, expected));

@@ -1,7 +1,7 @@
 import { OpenAIInstrumentation } from "@arizeai/openinference-instrumentation-openai";
 import OpenAI from "openai";
 import { describe, it } from "vitest";
-import { instrumentedRuns, openAiConversation, RESPONSE_MODEL } from "@/test/scripted-model";
+import { instrumentedRuns, OPENAI_EXPECTED, openAiAgent } from "@/test/scripted-model";
 
 /**
  * @arizeai/openinference-instrumentation-openai 4.2.7 around openai 6.30.1, unmodified,
@@ -10,18 +10,9 @@ import { instrumentedRuns, openAiConversation, RESPONSE_MODEL } from "@/test/scr
  */
 const instrumentation = new OpenAIInstrumentation();
 instrumentation.manuallyInstrument(OpenAI);
-const run = instrumentedRuns(instrumentation, (url) => {
-  const client = new OpenAI({ apiKey: "sk-test", baseURL: `${url}/v1` });
-  return (script) => openAiConversation(client, script);
-});
+const run = instrumentedRuns(instrumentation, openAiAgent(OpenAI));
 
 describe("OpenInference OpenAI", () => {
-  const expected = {
-    provider: "openai",
-    name: "gpt-4o-mini",
-    version: RESPONSE_MODEL.openai,
-    malformed: { category: "malformed_arguments", arguments: '{"loannumber": "4471", "includehistory": tru' },
-  };
-  it("a conversation span around each conversation (protobuf)", () => run("http/protobuf", true, expected));
-  it("no span around the conversations: every model call its own trace (JSON)", () => run("http/json", false, expected));
+  it("a conversation span around each conversation (protobuf)", () => run("http/protobuf", true, OPENAI_EXPECTED));
+  it("no span around the conversations: every model call its own trace (JSON)", () => run("http/json", false, OPENAI_EXPECTED));
 });

@@ -2,7 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import * as anthropicSdk from "anthropic-sdk-0";
 import { AnthropicInstrumentation } from "@traceloop/instrumentation-anthropic";
 import { describe, it } from "vitest";
-import { anthropicConversation, instrumentedRuns, RESPONSE_MODEL } from "@/test/scripted-model";
+import { ANTHROPIC_EXPECTED, anthropicConversation, instrumentedRuns } from "@/test/scripted-model";
 
 /**
  * OpenLLMetry's @traceloop/instrumentation-anthropic 0.27.0 around @anthropic-ai/sdk 0.80.0
@@ -21,10 +21,7 @@ const run = instrumentedRuns(instrumentation, (url) => {
 
 describe("OpenLLMetry Anthropic", () => {
   const expected = {
-    provider: "anthropic",
-    name: "claude-sonnet-4-5",
-    version: RESPONSE_MODEL.anthropic,
-    malformed: { category: "wrong_type", arguments: { loannumber: "4471", includehistory: "tru" } },
+    ...ANTHROPIC_EXPECTED,
     register: true,
   };
   it("a conversation span around each conversation (protobuf)", () => run("http/protobuf", true, expected));

@@ -2,6 +2,7 @@ import { isPlainObject } from "../../../isomorphic/tool-schema";
 import { langChainInput, langChainOutput, langChainToolMessage } from "./langchain";
 import {
   definitionFrom,
+  flattenedMessage,
   first,
   indexed,
   modelPiece,
@@ -9,7 +10,6 @@ import {
   readConversation,
   str,
   structured,
-  textOf,
   toolPiece,
   toolResultParts,
   usageOf,
@@ -41,16 +41,9 @@ const flattenedCalls = (message: Record<string, AttrValue>): WrittenCall[] =>
     return [{ ...(callId ? { callId } : {}), name, arguments: writtenArguments(call["tool_call.function.arguments"]) }];
   });
 
-/** One flattened input message: an assistant turn, a tool result (role `tool`, or `user` with a tool call id), Anthropic tool_result parts. */
-function flattenedInput(m: Record<string, AttrValue>): InputMessage[] {
-  const role = str(m, "message.role");
-  const callId = str(m, "message.tool_call_id");
-  if (role === "assistant") return [{ kind: "assistant", calls: flattenedCalls(m) }];
-  if (role === "tool" || callId)
-    return [{ kind: "result", ...(callId ? { callId } : {}), content: textOf(structured(m["message.content"]) ?? m["message.content"]), error: false }];
-  const parts = toolResultParts(m["message.content"]);
-  return parts.length ? parts.map((p) => ({ kind: "result" as const, ...p })) : [{ kind: "other", content: str(m, "message.content") ?? "" }];
-}
+/** One flattened input message (`llm.input_messages.N.message.*`). */
+const flattenedInput = (m: Record<string, AttrValue>): InputMessage[] =>
+  flattenedMessage({ role: str(m, "message.role"), callId: str(m, "message.tool_call_id"), content: m["message.content"], calls: () => flattenedCalls(m) });
 
 /**
  * The request body in `input.value`, when it is Anthropic's Messages shape: the Anthropic

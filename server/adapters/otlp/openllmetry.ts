@@ -1,18 +1,16 @@
 import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, inputFromMessages } from "./gen-ai";
 import {
   definitionFrom,
+  flattenedMessage,
   indexed,
   modelPiece,
   readConversation,
   str,
   structured,
-  textOf,
   toolPiece,
-  toolResultParts,
   withCallIds,
   writtenArguments,
   type Definition,
-  type InputMessage,
   type Mapped,
   type WrittenCall,
 } from "./pieces";
@@ -46,14 +44,9 @@ export function mapOpenLlmetry(span: OtlpSpan): Mapped {
   const model = genAiModel(a);
   if (!model) return { rejected: `model-call span "${span.name.slice(0, 60)}" without gen_ai.request.model` };
   const legacyCalls: WrittenCall[] = indexed(a, "gen_ai.completion.").flatMap(legacyToolCalls);
-  const legacyInput: InputMessage[] = indexed(a, "gen_ai.prompt.").flatMap((m): InputMessage[] => {
-    const role = str(m, "role");
-    const callId = str(m, "tool_call_id");
-    if (role === "assistant") return [{ kind: "assistant", calls: legacyToolCalls(m) }];
-    if (role === "tool" || callId) return [{ kind: "result", ...(callId ? { callId } : {}), content: textOf(m.content), error: false }];
-    const parts = toolResultParts(m.content);
-    return parts.length ? parts.map((p) => ({ kind: "result" as const, ...p })) : [{ kind: "other", content: str(m, "content") ?? "" }];
-  });
+  const legacyInput = indexed(a, "gen_ai.prompt.").flatMap((m) =>
+    flattenedMessage({ role: str(m, "role"), callId: str(m, "tool_call_id"), content: m.content, calls: () => legacyToolCalls(m) }),
+  );
   const conversation = readConversation([...legacyInput, ...inputFromMessages(a["gen_ai.input.messages"])]);
   const legacyDefinitions = indexed(a, "llm.request.functions.")
     .map((f) => definitionFrom({ name: f.name, description: f.description, parameters: structured(f.parameters ?? f.arguments) }))

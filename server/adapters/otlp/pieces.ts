@@ -159,7 +159,7 @@ export function definitionFrom(raw: unknown): Definition | null {
  * it and every later one that repeats it in its input compute the same id, so a re-sent span is
  * a duplicate and the next turn's tool message still finds its call.
  */
-export const positionalCallId = (conversation: string, turn: number, position: number) => `#${conversation}.${turn}.${position}`;
+const positionalCallId = (conversation: string, turn: number, position: number) => `#${conversation}.${turn}.${position}`;
 
 /** Tool results parts in Anthropic's shape (`{type: "tool_result", tool_use_id, content, is_error}`) inside a message's content. */
 export function toolResultParts(content: unknown): ToolMessage[] {
@@ -169,6 +169,25 @@ export function toolResultParts(content: unknown): ToolMessage[] {
     if (p.type !== "tool_result" || typeof p.tool_use_id !== "string" || p.tool_use_id === "") return [];
     return [{ callId: p.tool_use_id, content: textOf(p.content), error: p.is_error === true }];
   });
+}
+
+/**
+ * One message of the flattened (indexed) forms, given its fields: an assistant turn with the
+ * calls it wrote, a tool result (role `tool`, or any role with a tool call id, as OpenInference's
+ * Anthropic instrumentation sends them), Anthropic `tool_result` parts, or anything else.
+ */
+export function flattenedMessage(fields: { role?: string; callId?: string; content: AttrValue | undefined; calls: () => WrittenCall[] }): InputMessage[] {
+  const { role, callId, content } = fields;
+  if (role === "assistant") return [{ kind: "assistant", calls: fields.calls() }];
+  if (role === "tool" || callId) return [{ kind: "result", ...(callId ? { callId } : {}), content: textOf(textBlocks(content) ?? content), error: false }];
+  const parts = toolResultParts(content);
+  return parts.length ? parts.map((p) => ({ kind: "result" as const, ...p })) : [{ kind: "other", content: typeof content === "string" ? content : "" }];
+}
+
+/** Content sent as a JSON array of text blocks (Anthropic, OpenAI content parts); anything else is kept as sent. */
+function textBlocks(content: AttrValue | undefined): unknown[] | undefined {
+  const value = typeof content === "string" && content.startsWith("[") ? structured(content) : undefined;
+  return Array.isArray(value) && value.every((b) => isPlainObject(b) && typeof b.text === "string") ? value : undefined;
 }
 
 /** A result's text: strings as they are, Anthropic/OpenAI content blocks by their text, anything else as JSON. */

@@ -15,7 +15,7 @@ import { pool } from "../../db/client";
  *   of this request into this request's run, with the results and corrections they carried.
  * Either order ends in the same stored state.
  */
-export const JOIN_WINDOW_MS = 60 * 60 * 1000;
+const JOIN_WINDOW_MS = 60 * 60 * 1000;
 
 type ModelCall = Assembled["modelCalls"][number];
 

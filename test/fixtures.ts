@@ -57,3 +57,10 @@ export async function makeProject() {
     key: (name = "test harness", scope: ApiKeyScope = "ingest") => createApiKey(project.id, name, scope),
   };
 }
+
+/** A project and an ingest key of it, as a harness has. */
+export async function projectWithKey() {
+  const p = await makeProject();
+  const { key } = await p.key();
+  return { ...p, key };
+}

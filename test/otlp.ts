@@ -1,17 +1,24 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { context, ROOT_CONTEXT, type Context, type ContextManager } from "@opentelemetry/api";
+import { context } from "@opentelemetry/api";
+import { AsyncContext } from "./async-context";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { POST } from "../app/v1/traces/route";
+import { POST as traces } from "../app/v1/traces/route";
+import { POST as logs } from "../app/v1/logs/route";
+import { POST as metrics } from "../app/v1/metrics/route";
+import { notAnOtlpPath } from "../app/v1/otlp-http";
+
+const ROUTES: Record<string, (req: Request) => Promise<Response>> = { "/v1/traces": traces, "/v1/logs": logs, "/v1/metrics": metrics };
 
 /**
- * The real OTLP route handler served over real HTTP on 127.0.0.1: a plain node server that
- * hands each request to the route's exported POST (e2e/connect.spec.ts covers the Next.js server).
+ * The real OTLP route handlers served over real HTTP on 127.0.0.1: a plain node server that
+ * hands each request to the route's exported POST, and other /v1/* paths to the catch-all's
+ * answer (e2e/connect.spec.ts covers the Next.js server). `url` is the traces endpoint; `base`
+ * the server's root, for OTEL_EXPORTER_OTLP_ENDPOINT.
  */
 async function serveTraces() {
   const server = createServer(async (req: IncomingMessage, res) => {
@@ -21,13 +28,18 @@ async function serveTraces() {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-    const response = req.url === "/v1/traces" && req.method === "POST" ? await POST(request) : new Response("not found", { status: 404 });
+    const route = req.method === "POST" ? ROUTES[req.url ?? ""] : undefined;
+    const response = route ? await route(request) : req.url?.startsWith("/v1/") ? notAnOtlpPath(request) : new Response("not found", { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1/traces`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/v1/traces`,
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** A real OTLP exporter of either encoding, pointed at our server with a project key. */
@@ -46,22 +58,6 @@ export function exporter(kind: "proto" | "json", url: string, key: string, gzip 
 /** Sends spans through an exporter; resolves with the export result code (0 = success). */
 export const exportSpans = (target: SpanExporter, spans: ReadableSpan[]) =>
   new Promise<{ code: number; error?: Error }>((resolve) => target.export(spans, resolve));
-
-/** Async context for the OpenTelemetry API (what @opentelemetry/context-async-hooks does), so child spans join their parent's trace. */
-class AsyncContext implements ContextManager {
-  private storage = new AsyncLocalStorage<Context>();
-  active = () => this.storage.getStore() ?? ROOT_CONTEXT;
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
-    return this.storage.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(ctx: Context, target: T): T {
-    if (typeof target !== "function") return target;
-    const run = (...args: unknown[]) => this.with(ctx, () => (target as (...a: unknown[]) => unknown)(...args));
-    return run as T;
-  }
-  enable = () => this;
-  disable = () => (this.storage.disable(), this);
-}
 
 let contextSet = false;
 
@@ -88,11 +84,12 @@ export function shuffled<T>(items: T[], seed: number): T[] {
 /** For a test file: the traces server for its tests (`served.url` once they run) and a pool on the test database. */
 export function servedTraces() {
   const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
-  const served = { url: "", sql };
+  const served = { url: "", base: "", sql };
   let server: Awaited<ReturnType<typeof serveTraces>> | undefined;
   beforeAll(async () => {
     server = await serveTraces();
     served.url = server.url;
+    served.base = server.base;
   });
   afterAll(async () => {
     await server?.close();

@@ -1,17 +1,13 @@
 import { context, SpanStatusCode, trace, type Attributes, type Tracer } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
-import { makeProject } from "@/test/fixtures";
+import { projectWithKey } from "@/test/fixtures";
 import { exporter, exportSpans, recordingTracer, servedTraces, shuffled } from "@/test/otlp";
 import { callsByToolCallId, storedState } from "@/test/otlp-state";
 
 const served = servedTraces();
 const { sql } = served;
 
-async function project() {
-  const p = await makeProject();
-  const { key } = await p.key();
-  return { ...p, key };
-}
+const project = projectWithKey;
 
 const BASE = Date.UTC(2026, 10, 30, 9, 0, 0);
 const at = (second: number) => new Date(BASE + second * 1000);

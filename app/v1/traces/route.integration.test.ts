@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { diag, DiagLogLevel, type Tracer } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeProject, withKey } from "@/test/fixtures";
+import { makeProject, projectWithKey, withKey } from "@/test/fixtures";
 import { exporter, exportSpans, recordingTracer, servedTraces } from "@/test/otlp";
 
 // This file's limits: small enough to reach in a test (env() reads them at the first request).
@@ -17,11 +17,7 @@ afterAll(async () => {
   delete process.env.TOOLGATE_API_RATE_PER_MINUTE;
 });
 
-async function project() {
-  const p = await makeProject();
-  const { key } = await p.key();
-  return { ...p, key };
-}
+const project = projectWithKey;
 
 const TRACE = "5B8EFFF798038103D269B633813FC60C"; // upper case, as in the OTLP/JSON examples
 let spanCounter = 0;

@@ -1,9 +1,10 @@
 import protobuf from "protobufjs/light.js";
 
 /**
- * The OTLP/HTTP trace wire formats: binary protobuf and OTLP/JSON, decoded into one plain
- * span shape. The protobuf descriptor below is written from the field numbers of the
- * OTLP specification (opentelemetry-proto: collector/trace/v1, trace/v1, common/v1,
+ * The OTLP/HTTP wire formats of traces and logs: binary protobuf and OTLP/JSON, decoded into
+ * one plain span shape and one plain log-record shape. The protobuf descriptor below is
+ * written from the field numbers of the OTLP specification (opentelemetry-proto:
+ * collector/trace/v1, trace/v1, collector/logs/v1, logs/v1, collector/metrics/v1, common/v1,
  * resource/v1) and only holds what Toolgate reads; unknown fields are skipped by the decoder.
  */
 const descriptor = {
@@ -50,6 +51,26 @@ const descriptor = {
         ExportTraceServiceRequest: { fields: { resourceSpans: { rule: "repeated", type: "ResourceSpans", id: 1 } } },
         ExportTracePartialSuccess: { fields: { rejectedSpans: { type: "int64", id: 1 }, errorMessage: { type: "string", id: 2 } } },
         ExportTraceServiceResponse: { fields: { partialSuccess: { type: "ExportTracePartialSuccess", id: 1 } } },
+        LogRecord: {
+          fields: {
+            timeUnixNano: { type: "fixed64", id: 1 },
+            severityNumber: { type: "int32", id: 2 },
+            severityText: { type: "string", id: 3 },
+            body: { type: "AnyValue", id: 5 },
+            attributes: { rule: "repeated", type: "KeyValue", id: 6 },
+            traceId: { type: "bytes", id: 9 },
+            spanId: { type: "bytes", id: 10 },
+            observedTimeUnixNano: { type: "fixed64", id: 11 },
+            eventName: { type: "string", id: 12 },
+          },
+        },
+        ScopeLogs: { fields: { scope: { type: "InstrumentationScope", id: 1 }, logRecords: { rule: "repeated", type: "LogRecord", id: 2 } } },
+        ResourceLogs: { fields: { resource: { type: "Resource", id: 1 }, scopeLogs: { rule: "repeated", type: "ScopeLogs", id: 2 } } },
+        ExportLogsServiceRequest: { fields: { resourceLogs: { rule: "repeated", type: "ResourceLogs", id: 1 } } },
+        ExportLogsPartialSuccess: { fields: { rejectedLogRecords: { type: "int64", id: 1 }, errorMessage: { type: "string", id: 2 } } },
+        ExportLogsServiceResponse: { fields: { partialSuccess: { type: "ExportLogsPartialSuccess", id: 1 } } },
+        ExportMetricsPartialSuccess: { fields: { rejectedDataPoints: { type: "int64", id: 1 }, errorMessage: { type: "string", id: 2 } } },
+        ExportMetricsServiceResponse: { fields: { partialSuccess: { type: "ExportMetricsPartialSuccess", id: 1 } } },
         /** google.rpc.Status, the body of OTLP/HTTP error answers */
         RpcStatus: { fields: { code: { type: "int32", id: 1 }, message: { type: "string", id: 2 } } },
       },
@@ -59,7 +80,14 @@ const descriptor = {
 
 const root = protobuf.Root.fromJSON(descriptor);
 const RequestType = root.lookupType("otlp.ExportTraceServiceRequest");
-const ResponseType = root.lookupType("otlp.ExportTraceServiceResponse");
+const LogsRequestType = root.lookupType("otlp.ExportLogsServiceRequest");
+/** The three signals' answers, and the name of the count in their partial_success. */
+const RESPONSES = {
+  traces: { type: root.lookupType("otlp.ExportTraceServiceResponse"), count: "rejectedSpans" },
+  logs: { type: root.lookupType("otlp.ExportLogsServiceResponse"), count: "rejectedLogRecords" },
+  metrics: { type: root.lookupType("otlp.ExportMetricsServiceResponse"), count: "rejectedDataPoints" },
+} as const;
+const ResponseType = RESPONSES.traces.type;
 const RpcStatusType = root.lookupType("otlp.RpcStatus");
 
 /** An attribute value: AnyValue as plain JSON (int64 as a number, bytes as base64). */
@@ -80,6 +108,18 @@ export interface OtlpSpan {
   resource: Attributes;
   scope: string;
 }
+
+/** A log record (the GenAI events are log records with an event name), tied to a span by its ids. */
+export interface OtlpLogRecord {
+  traceId: string;
+  spanId: string;
+  /** LogRecord.event_name, or the older `event.name` attribute */
+  eventName: string;
+  timeNs: bigint;
+  body: AttrValue;
+  attributes: Attributes;
+}
+export type DecodedLogs = { records: OtlpLogRecord[]; problems: SpanProblem[] };
 
 /** A span that could not be read, with the reason (becomes part of partial_success). */
 export type SpanProblem = { span: string; reason: string };
@@ -182,46 +222,96 @@ function collect(request: Loose, id: (v: unknown) => string, bytesToBase64: (b: 
   return { spans, problems };
 }
 
+/** Walks resourceLogs → scopeLogs → logRecords of either encoding. A record without span ids is kept with empty ids (it cannot join a span). */
+function collectLogs(request: Loose, id: (v: unknown) => string, bytesToBase64: (b: unknown) => string): DecodedLogs {
+  const records: OtlpLogRecord[] = [];
+  const problems: SpanProblem[] = [];
+  for (const rl of list(request.resourceLogs)) {
+    if (!isObject(rl)) continue;
+    for (const sl of list(rl.scopeLogs)) {
+      if (!isObject(sl)) continue;
+      for (const r of list(sl.logRecords)) {
+        if (!isObject(r)) {
+          problems.push({ span: "?", reason: "a log record that is not an object" });
+          continue;
+        }
+        const attributes = keyValues(r.attributes, bytesToBase64);
+        const named = attributes["event.name"];
+        const eventName = typeof r.eventName === "string" && r.eventName ? r.eventName : typeof named === "string" ? named : "";
+        const timeNs = nanos(r.timeUnixNano) || nanos(r.observedTimeUnixNano);
+        if (timeNs > MAX_NS) {
+          problems.push({
+            span: eventName || "?",
+            reason: `log record "${eventName.slice(0, 60)}" has a time of ${timeNs} ns, beyond what can be stored (at most 2^63 - 1 ns)`,
+          });
+          continue;
+        }
+        const traceId = id(r.traceId);
+        const spanId = id(r.spanId);
+        const linked = HEX_ID.trace.test(traceId) && HEX_ID.span.test(spanId);
+        records.push({
+          traceId: linked ? traceId : "",
+          spanId: linked ? spanId : "",
+          eventName,
+          timeNs,
+          body: anyValue(r.body, bytesToBase64),
+          attributes,
+        });
+      }
+    }
+  }
+  return { records, problems };
+}
+
 const bytesHex = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : "");
 const bytesB64 = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : "");
 
-export function decodeProtobuf(body: Uint8Array): DecodedRequest {
+/** A protobuf request body as a plain object (ids and bytes as Uint8Array, int64 as strings). */
+function protobufObject(type: protobuf.Type, body: Uint8Array): Loose {
   let message;
   try {
-    message = RequestType.decode(body);
+    message = type.decode(body);
   } catch (error) {
-    throw new UndecodableBody(`The body is not a protobuf ExportTraceServiceRequest (${(error as Error).message}).`);
+    throw new UndecodableBody(`The body is not a protobuf ${type.name} (${(error as Error).message}).`);
   }
-  const object = RequestType.toObject(message, { longs: String, arrays: true }) as Loose;
-  return collect(object, bytesHex, bytesB64);
+  return type.toObject(message, { longs: String, arrays: true }) as Loose;
 }
 
-/** OTLP/JSON: hex ids (any case), int64 as a string or a number, enums as integers, unknown fields ignored. */
-export function decodeJson(body: Uint8Array): DecodedRequest {
+/** An OTLP/JSON request body: an object whose `root` list, if present, is an array. */
+function jsonObject(body: Uint8Array, type: string, root: string): Loose {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(body).toString("utf8"));
   } catch (error) {
     throw new UndecodableBody(`The body is not JSON (${(error as Error).message}).`);
   }
-  if (!isObject(parsed) || (parsed.resourceSpans !== undefined && !Array.isArray(parsed.resourceSpans))) {
-    throw new UndecodableBody('The body is not an ExportTraceServiceRequest: expected {"resourceSpans": [...]}.');
+  if (!isObject(parsed) || (parsed[root] !== undefined && !Array.isArray(parsed[root]))) {
+    throw new UndecodableBody(`The body is not an ${type}: expected {"${root}": [...]}.`);
   }
-  const hex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
-  const b64 = (v: unknown) => (typeof v === "string" ? v : "");
-  return collect(parsed, hex, b64);
+  return parsed;
 }
 
-export type Encoding = "protobuf" | "json";
+// OTLP/JSON: hex ids (any case), int64 as a string or a number, enums as integers, unknown fields ignored.
+const jsonHex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
+const jsonB64 = (v: unknown) => (typeof v === "string" ? v : "");
 
-/** The ExportTraceServiceResponse, with partial_success only when something was rejected or needs saying. */
-export function encodeResponse(encoding: Encoding, partial?: { rejectedSpans: number; errorMessage: string }): Uint8Array {
+export const decodeProtobuf = (body: Uint8Array): DecodedRequest => collect(protobufObject(RequestType, body), bytesHex, bytesB64);
+export const decodeJson = (body: Uint8Array): DecodedRequest => collect(jsonObject(body, "ExportTraceServiceRequest", "resourceSpans"), jsonHex, jsonB64);
+export const decodeLogsProtobuf = (body: Uint8Array): DecodedLogs => collectLogs(protobufObject(LogsRequestType, body), bytesHex, bytesB64);
+export const decodeLogsJson = (body: Uint8Array): DecodedLogs => collectLogs(jsonObject(body, "ExportLogsServiceRequest", "resourceLogs"), jsonHex, jsonB64);
+
+export type Encoding = "protobuf" | "json";
+export type Signal = keyof typeof RESPONSES;
+
+/** The signal's Export…ServiceResponse, with partial_success only when something was rejected or needs saying. */
+export function encodeResponse(encoding: Encoding, partial?: { rejected: number; errorMessage: string }, signal: Signal = "traces"): Uint8Array {
+  const { type, count } = RESPONSES[signal];
   if (encoding === "json") {
-    const body = partial ? { partialSuccess: { rejectedSpans: String(partial.rejectedSpans), errorMessage: partial.errorMessage } } : {};
+    const body = partial ? { partialSuccess: { [count]: String(partial.rejected), errorMessage: partial.errorMessage } } : {};
     return Buffer.from(JSON.stringify(body));
   }
-  const payload = partial ? { partialSuccess: { rejectedSpans: partial.rejectedSpans, errorMessage: partial.errorMessage } } : {};
-  return ResponseType.encode(ResponseType.create(payload)).finish();
+  const payload = partial ? { partialSuccess: { [count]: partial.rejected, errorMessage: partial.errorMessage } } : {};
+  return type.encode(type.create(payload)).finish();
 }
 
 /** A google.rpc.Status error body (OTLP/HTTP failures). */
@@ -233,6 +323,11 @@ export function encodeStatus(encoding: Encoding, code: number, message: string):
 /** For tests and the benchmark: decode an answer of ours. */
 export function decodeResponse(body: Uint8Array): { partialSuccess?: { rejectedSpans: string; errorMessage: string } } {
   return ResponseType.toObject(ResponseType.decode(body), { longs: String }) as never;
+}
+
+/** For tests: a protobuf ExportLogsServiceRequest from its object form. */
+export function encodeLogsRequest(request: { resourceLogs: unknown[] }): Uint8Array {
+  return LogsRequestType.encode(LogsRequestType.fromObject(request)).finish();
 }
 
 /** For the benchmark: a protobuf ExportTraceServiceRequest from its object form (ids as bytes, times as numbers or strings). */

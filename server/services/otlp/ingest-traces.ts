@@ -3,7 +3,9 @@ import { storableText } from "../../../isomorphic/json-walk";
 import { assemble, spanKey, type Assembled, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
 import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
-import type { DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
+import type { DecodedLogs, DecodedRequest, OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
+import { awaitsLogContent, GEN_AI_LOG_EVENTS, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
+import { joinWaitingSpans, keepRecords } from "./log-content";
 import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
@@ -39,9 +41,88 @@ export type TracesResult = {
  * commit), so the later one sees all of the earlier one: nothing is left for after the commit.
  */
 export async function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
-  const assembled = await joinConversations(projectId, withinBounds(assemble(decoded.spans)));
-  const { registry, versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
+  const prepared = await prepare(projectId, decoded.spans);
+  // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
+  const waiting = decoded.spans.filter(awaitsLogContent);
+  return inTransaction(async (client) => {
+    await takeTurn(client, projectId, [...turnKeys(prepared.assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
+    const { joined, problems } = waiting.length ? await joinWaitingSpans(client, projectId, waiting) : { joined: [], problems: [] };
+    const extra = joined.length ? await prepare(projectId, joined) : undefined;
+    const written = await write(client, projectId, prepared);
+    const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0 };
+    const result: TracesResult = {
+      spans: decoded.spans.length + decoded.problems.length,
+      ignored: prepared.assembled.ignored,
+      accepted: written.accepted + more.accepted,
+      duplicates: written.duplicates + more.duplicates,
+      results: prepared.assembled.results.length + (extra?.assembled.results.length ?? 0),
+      rejected: [...decoded.problems, ...prepared.rejected, ...problems, ...(extra?.rejected ?? [])],
+      definitionProblems: [...prepared.definitionProblems, ...(extra?.definitionProblems ?? [])],
+    };
+    await recordStats(client, projectId, result);
+    return result;
+  });
+}
 
+export type LogsResult = {
+  records: number;
+  /** records that are not GenAI events */
+  ignored: number;
+  /** calls stored from spans whose content these records completed */
+  accepted: number;
+  duplicates: number;
+  rejected: SpanProblem[];
+};
+
+/**
+ * OTLP logs: the GenAI events of model-call spans (GEN_AI_LOG_EVENTS) are kept, and those
+ * whose span has arrived complete it, which then goes through the same pipeline as a span
+ * that carried its messages itself, in the same one transaction.
+ */
+export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promise<LogsResult> {
+  const rejected: SpanProblem[] = [...decoded.problems];
+  const kept: { spanKey: string; content: LogContent }[] = [];
+  let ignored = 0;
+  for (const record of decoded.records) {
+    if (!GEN_AI_LOG_EVENTS.has(record.eventName)) {
+      ignored++;
+      continue;
+    }
+    const name = record.eventName;
+    const key = recordSpanKey(record);
+    const content = { event: name, timeNs: record.timeNs, body: record.body, attributes: record.attributes };
+    const problem = key ? unstorableJson(content) : "carries no trace and span id, so it cannot be joined to its model call: emit it while the span is active";
+    if (problem) rejected.push({ span: name, reason: `log record "${name}" ${key ? `was not stored: its content ${problem}` : problem}` });
+    else kept.push({ spanKey: key, content });
+  }
+  return inTransaction(async (client) => {
+    await takeTurn(
+      client,
+      projectId,
+      kept.map((k) => `trace/${k.spanKey.split("/")[0]}`),
+    );
+    const completed = await keepRecords(client, projectId, kept);
+    const prepared = completed.length ? await prepare(projectId, completed) : undefined;
+    const written = prepared ? await write(client, projectId, prepared) : { accepted: 0, duplicates: 0 };
+    const result: LogsResult = {
+      records: decoded.records.length + decoded.problems.length,
+      ignored,
+      accepted: written.accepted,
+      duplicates: written.duplicates,
+      rejected: [...rejected, ...(prepared?.rejected ?? [])],
+    };
+    await recordStats(client, projectId, { spans: 0, ignored: 0, rejected: result.rejected, definitionProblems: prepared?.definitionProblems ?? [] });
+    return result;
+  });
+}
+
+/** What a set of spans gives, checked and ready to write (done before the transaction). */
+type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+/** Spans → their calls and results, through the adapter, tools.register's rules and ingest's gate (checkEvents). */
+async function prepare(projectId: string, spans: OtlpSpan[]) {
+  const assembled = await joinConversations(projectId, withinBounds(assemble(spans)));
+  const { registry, versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
   // a result that came in this same request is written with its call (no second write of the row)
   const best = new Map<string, AssembledResult>();
   for (const r of assembled.results) if ((best.get(r.callId)?.priority ?? 0) < r.priority) best.set(r.callId, r);
@@ -54,38 +135,28 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     registry,
   );
   const rejected: SpanProblem[] = [
-    ...decoded.problems,
     ...assembled.rejected,
     ...checked.rejected.map((r) => ({ span: assembled.calls[r.index]!.span.name, reason: r.message.replace(/^events\[\d+\]\.?/, "tool call ") })),
   ];
-  const modelSpanOf = new Map(assembled.calls.map((c) => [c.event.id, c.modelSpan]));
+  return { assembled, checked, rejected, definitionProblems, modelSpanOf: new Map(assembled.calls.map((c) => [c.event.id, c.modelSpan])) };
+}
 
-  return inTransaction(async (client) => {
-    await takeTurn(client, projectId, assembled);
-    const merged = await mergeContinuedRuns(client, projectId, assembled);
-    const { steps, reordered } = await numberSteps(client, projectId, assembled.modelCalls, merged);
-    const written = await ingestCalls(client, projectId, checked, {
-      adjust: (event) => ({ ...event, step: steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`) }),
-      alsoPair: reordered,
-    });
-    await recordResults(
-      client,
-      projectId,
-      assembled.results,
-      checked.calls.map((c) => c.event.id),
-    );
-    const result: TracesResult = {
-      spans: decoded.spans.length + decoded.problems.length,
-      ignored: assembled.ignored,
-      accepted: written.accepted,
-      duplicates: written.duplicates,
-      results: assembled.results.length,
-      rejected,
-      definitionProblems,
-    };
-    await recordStats(client, projectId, result);
-    return result;
+/** Writes prepared spans in the caller's transaction: model calls and steps, the calls (ingestCalls), the results. */
+async function write(client: PoolClient, projectId: string, prepared: Prepared) {
+  const { assembled, checked, modelSpanOf } = prepared;
+  const merged = await mergeContinuedRuns(client, projectId, assembled);
+  const { steps, reordered } = await numberSteps(client, projectId, assembled.modelCalls, merged);
+  const written = await ingestCalls(client, projectId, checked, {
+    adjust: (event) => ({ ...event, step: steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`) }),
+    alsoPair: reordered,
   });
+  await recordResults(
+    client,
+    projectId,
+    assembled.results,
+    checked.calls.map((c) => c.event.id),
+  );
+  return written;
 }
 
 const resultOf = (r: AssembledResult | undefined) =>
@@ -109,7 +180,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
   for (const { definition, span } of definitions) {
     const key = JSON.stringify(definition);
     if (!done.has(key)) {
-      const versioned = versionedTool(definition);
+      const versioned = versionedTool(definition, (name, version) => have.has(`${name}\n${version}`));
       if (!versioned.ok) {
         done.set(key, null);
         problems.push(`tool definition "${definition.name.slice(0, 60)}" on span "${span.name.slice(0, 60)}" was not registered: ${versioned.message}`);
@@ -130,20 +201,25 @@ async function registerDefinitions(projectId: string, definitions: { definition:
 }
 
 /**
- * Waits for the other requests that touch the same runs or traces of this project (their
- * steps, pairing and results depend on each other), in a fixed order so that two requests
- * never wait for each other. Released at the commit.
+ * Waits for the other requests (of traces or logs) that touch the same runs or traces of this
+ * project (their steps, pairing, results and log content depend on each other), in a fixed
+ * order so that two requests never wait for each other. Released at the commit.
  */
-async function takeTurn(client: PoolClient, projectId: string, assembled: Assembled) {
-  const keys = new Set<string>();
-  for (const m of assembled.modelCalls) keys.add(`run/${m.runId}`);
-  for (const c of assembled.calls) keys.add(`trace/${c.span.traceId}`);
-  for (const r of assembled.results) keys.add(`trace/${r.traceId}`);
-  if (!keys.size) return;
+async function takeTurn(client: PoolClient, projectId: string, keys: string[]) {
+  if (!keys.length) return;
   await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || k, 0)) FROM unnest($2::text[]) k ORDER BY k`, [
     projectId,
-    [...keys].sort(),
+    [...new Set(keys)].sort(),
   ]);
+}
+
+/** The runs and traces whose writes depend on each other (steps, pairing, results, log content). */
+function turnKeys(assembled: Assembled): string[] {
+  return [
+    ...assembled.modelCalls.map((m) => `run/${m.runId}`),
+    ...assembled.calls.map((c) => `trace/${c.span.traceId}`),
+    ...assembled.results.map((r) => `trace/${r.traceId}`),
+  ];
 }
 
 const RANKED = `
@@ -227,7 +303,7 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
   );
 }
 
-async function recordStats(client: PoolClient, projectId: string, r: TracesResult) {
+async function recordStats(client: PoolClient, projectId: string, r: Pick<TracesResult, "spans" | "ignored" | "rejected" | "definitionProblems">) {
   const reason = r.rejected[0]?.reason ?? r.definitionProblems[0] ?? null;
   await client.query(
     `INSERT INTO otlp_stats AS s (project_id, last_span_at, spans, ignored, rejected, last_reason, last_reason_at)

@@ -21,9 +21,10 @@ const batch = (key: string) =>
     body: JSON.stringify({ events: [makeEvent()] }),
   });
 
-it("ingest.batch and /v1/traces answer 503 with Retry-After and say the store is unavailable while PostgreSQL is down", async () => {
+it("ingest.batch, /v1/traces and /v1/logs answer 503 with Retry-After and say the store is unavailable while PostgreSQL is down", async () => {
   const { POST } = await import("./route");
   const traces = await import("../../../v1/traces/route");
+  const logs = await import("../../../v1/logs/route");
   const p = await makeProject();
   const { key } = await p.key();
   const up = await POST(batch(key));
@@ -49,4 +50,14 @@ it("ingest.batch and /v1/traces answer 503 with Retry-After and say the store is
   expect(spans.status).toBe(503);
   expect(Number(spans.headers.get("retry-after"))).toBeGreaterThan(0);
   expect((await spans.json()).message).toMatch(/unavailable.*Retry after/);
+  const records = await logs.POST(
+    new Request("http://localhost/v1/logs", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/x-protobuf" },
+      body: new Uint8Array(),
+    }),
+  );
+  expect(records.status).toBe(503);
+  expect(records.headers.get("content-type")).toBe("application/x-protobuf");
+  expect(Number(records.headers.get("retry-after"))).toBeGreaterThan(0);
 });

@@ -1,0 +1,117 @@
+import { createHash } from "node:crypto";
+import { unstorableText, walkJson } from "../../../isomorphic/json-walk";
+import { isPlainObject } from "../../../isomorphic/tool-schema";
+import { mapSpan } from "./assemble";
+import type { AttrValue, Attributes, OtlpLogRecord, OtlpSpan } from "./wire";
+
+/**
+ * GenAI content sent as log records instead of span attributes. The official OpenTelemetry
+ * instrumentations (`@opentelemetry/instrumentation-openai`, Python's openai-v2) put no
+ * messages on their chat spans: each message is a log record of the span (same trace and span
+ * id) named by its event. Older conventions send one record per message; the newer one sends
+ * one `gen_ai.client.inference.operation.details` record with the message attributes of a span.
+ * A span and its records are joined whichever arrives first: the records become the span's
+ * message attributes, and the span then goes through the span mappers like any other.
+ */
+export const GEN_AI_LOG_EVENTS = new Set([
+  "gen_ai.system.message",
+  "gen_ai.user.message",
+  "gen_ai.assistant.message",
+  "gen_ai.tool.message",
+  "gen_ai.choice",
+  "gen_ai.client.inference.operation.details",
+]);
+
+/** What is kept of a record to join it later. */
+export type LogContent = { event: string; timeNs: bigint; body: AttrValue; attributes: Attributes };
+
+const MESSAGE_ATTRIBUTES = ["gen_ai.input.messages", "gen_ai.output.messages"];
+
+/** A GenAI model-call span with no messages of its own: its content, if any, comes as log records. */
+export function awaitsLogContent(span: OtlpSpan): boolean {
+  if (MESSAGE_ATTRIBUTES.some((key) => span.attributes[key] !== undefined)) return false;
+  const mapped = mapSpan(span);
+  return (
+    typeof mapped === "object" &&
+    "kind" in mapped &&
+    mapped.kind === "model" &&
+    mapped.family === "gen_ai" &&
+    !mapped.calls.length &&
+    !mapped.toolMessages.length
+  );
+}
+
+/** The span a record belongs to, as the span mappers key it (empty when the record carries no span ids). */
+export const recordSpanKey = (record: Pick<OtlpLogRecord, "traceId" | "spanId">) => (record.traceId ? `${record.traceId}/${record.spanId}` : "");
+
+/** A stable key of a record's content, so that a re-sent record is kept once. */
+export const recordKey = (record: LogContent) =>
+  createHash("sha256")
+    .update(`${record.event}\n${record.timeNs}\n${JSON.stringify(record.body)}`)
+    .digest("hex")
+    .slice(0, 32);
+
+const object = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+const array = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** `gen_ai.choice`'s (and an assistant message's) tool calls in OpenAI's shape → GenAI `tool_call` parts. */
+const toolCallParts = (message: Record<string, unknown>) =>
+  array(message.tool_calls).flatMap((raw) => {
+    const call = object(raw);
+    const fn = object(call.function);
+    const name = fn.name ?? call.name;
+    if (typeof name !== "string" || !name) return [];
+    return [
+      { type: "tool_call", ...(typeof call.id === "string" ? { id: call.id } : {}), name, arguments: (fn.arguments ?? call.arguments ?? "") as AttrValue },
+    ];
+  });
+
+/**
+ * The span with its log records' content as GenAI message attributes: the choices' tool calls
+ * as `gen_ai.output.messages`, the tool messages (the previous turn's results) as
+ * `gen_ai.input.messages`; an operation-details record's own message and definition attributes
+ * are taken as they are. Attributes the span already has are kept.
+ */
+export function spanWithLogs(span: OtlpSpan, records: LogContent[]): OtlpSpan {
+  const ordered = [...records].sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
+  const added: Attributes = {};
+  const output: AttrValue[] = [];
+  const toolResponses: AttrValue[] = [];
+  const choices = ordered.filter((r) => r.event === "gen_ai.choice").sort((a, b) => Number(object(a.body).index ?? 0) - Number(object(b.body).index ?? 0));
+  for (const choice of choices) output.push(...toolCallParts(object(object(choice.body).message)));
+  for (const record of ordered) {
+    if (record.event === "gen_ai.tool.message") {
+      const body = object(record.body);
+      const id = body.id ?? record.attributes["gen_ai.tool.call.id"];
+      if (typeof id === "string" && id) toolResponses.push({ type: "tool_call_response", id, response: (body.content ?? "") as AttrValue });
+    } else if (record.event === "gen_ai.client.inference.operation.details") {
+      for (const key of [...MESSAGE_ATTRIBUTES, "gen_ai.tool.definitions"]) {
+        const value = record.attributes[key] ?? object(record.body)[key];
+        if (value !== undefined && added[key] === undefined) added[key] = value as AttrValue;
+      }
+    }
+  }
+  if (output.length && added["gen_ai.output.messages"] === undefined) added["gen_ai.output.messages"] = [{ role: "assistant", parts: output }];
+  if (toolResponses.length && added["gen_ai.input.messages"] === undefined) added["gen_ai.input.messages"] = [{ role: "tool", parts: toolResponses }];
+  return { ...span, attributes: { ...added, ...span.attributes } };
+}
+
+/** Why PostgreSQL's jsonb cannot hold this value (a NUL or a lone surrogate in a key or a string), or undefined. */
+export function unstorableJson(value: unknown): string | undefined {
+  let problem: string | undefined;
+  walkJson(value, ({ value: v, key }) => {
+    problem = (typeof key === "string" ? unstorableText(key) : undefined) ?? (typeof v === "string" ? unstorableText(v) : undefined);
+    return problem ? "stop" : true;
+  });
+  return problem;
+}
+
+/** What is kept of a waiting span: what the span mappers read of a GenAI model call (its gen_ai.* and error attributes), times as strings. */
+export function pendingSpanJson(span: OtlpSpan) {
+  const attributes = Object.fromEntries(Object.entries(span.attributes).filter(([key]) => key.startsWith("gen_ai.") || key === "error.type"));
+  return { ...span, attributes, events: [], resource: {}, startNs: String(span.startNs), endNs: String(span.endNs) };
+}
+
+export function pendingSpanFrom(json: ReturnType<typeof pendingSpanJson>): OtlpSpan {
+  return { ...json, startNs: BigInt(json.startNs), endNs: BigInt(json.endNs), events: [] };
+}

@@ -1,0 +1,78 @@
+// A small agent instrumented with the official @opentelemetry/instrumentation-openai, run as
+// its own Node process by app/v1/logs/otel-openai.integration.test.ts. It knows nothing of
+// Toolgate: the exporters read OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL, and the
+// model is whatever OpenAI-compatible server OPENAI_BASE_URL names. Content capture is the
+// instrumentation's own switch (without it the package records no arguments).
+import { createRequire } from "node:module";
+import { context, trace } from "@opentelemetry/api";
+import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { OpenAIInstrumentation } from "@opentelemetry/instrumentation-openai";
+import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
+import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { AsyncContext } from "../async-context";
+
+context.setGlobalContextManager(new AsyncContext());
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter() })] });
+trace.setGlobalTracerProvider(tracerProvider);
+const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
+instrumentation.setTracerProvider(tracerProvider);
+instrumentation.setLoggerProvider(loggerProvider);
+instrumentation.enable();
+
+// loaded after the instrumentation is enabled, through require, which its hook patches
+const { default: OpenAI } = createRequire(import.meta.url)("openai") as typeof import("openai");
+
+const TOOLS = [
+  {
+    type: "function" as const,
+    function: {
+      name: "getloan",
+      parameters: { type: "object", properties: { loannumber: { type: "string", pattern: "^[0-9]{4,8}$" } }, required: ["loannumber"] },
+    },
+  },
+  {
+    type: "function" as const,
+    function: { name: "listopenloans", parameters: { type: "object", properties: { status: { enum: ["open", "closed", "overdue"] } } } },
+  },
+];
+
+/** The harness's tools: a wrong argument is answered as an error the model can correct. */
+function runTool(name: string, args: string): string {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return "Error: the arguments are not JSON";
+  }
+  if (name === "getloan") return typeof parsed.loannumber === "string" ? `loan ${parsed.loannumber}: balance 12,300` : "Error: loannumber must be a string";
+  if (name === "listopenloans") return `loans ${String(parsed.status)}: 4471, 5120`;
+  return `Error: no tool named "${name}"`;
+}
+
+async function main() {
+  const client = new OpenAI({ apiKey: "test", baseURL: process.env.OPENAI_BASE_URL });
+  const tracer = trace.getTracer("agent");
+  await tracer.startActiveSpan("conversation", async (root) => {
+    const messages: Parameters<typeof client.chat.completions.create>[0]["messages"] = [
+      { role: "system", content: "You are a loan assistant." },
+      { role: "user", content: "What is the balance of loan 4471, and which loans are overdue?" },
+    ];
+    for (let turn = 0; turn < 6; turn++) {
+      const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools: TOOLS });
+      const message = completion.choices[0]!.message;
+      if (!message.tool_calls?.length) break;
+      messages.push(message);
+      for (const call of message.tool_calls) {
+        if (call.type !== "function") continue;
+        messages.push({ role: "tool", tool_call_id: call.id, content: runTool(call.function.name, call.function.arguments) });
+      }
+    }
+    root.end();
+  });
+  await tracerProvider.shutdown();
+  await loggerProvider.shutdown();
+}
+
+void main();

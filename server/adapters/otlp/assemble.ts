@@ -1,3 +1,4 @@
+import { closeMatch } from "../../../isomorphic/classify";
 import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
 import { mapOpenLlmetry } from "./openllmetry";
@@ -32,6 +33,8 @@ export type AssembledCall = {
     tool: string;
     arguments: Record<string, unknown> | string;
     usage?: ModelCallPiece["usage"];
+    /** the call of the previous turn this one retries under a corrected name (an unknown tool's typo) */
+    correctsId?: string;
     metadata: Record<string, string>;
   };
   /** trace id + span id of the model call that wrote it (its step is that span's rank in the run) */
@@ -55,7 +58,18 @@ export type AssembledResult = {
 
 export type Assembled = {
   calls: AssembledCall[];
-  modelCalls: { runId: string; spanKey: string; spanName: string; startedNs: bigint }[];
+  modelCalls: {
+    runId: string;
+    spanKey: string;
+    spanName: string;
+    startedNs: bigint;
+    traceId: string;
+    /** no conversation or session id: the run is the trace's, unless the call continues a conversation of another trace */
+    implicitRun: boolean;
+    /** the tool call ids of earlier turns its input repeats, and those of the calls it wrote */
+    continues: string[];
+    wrote: string[];
+  }[];
   results: AssembledResult[];
   definitions: { definition: Definition; span: OtlpSpan }[];
   /** spans that are not about generative AI */
@@ -87,10 +101,24 @@ export function assemble(spans: OtlpSpan[]): Assembled {
       continue;
     }
     const runId = piece.runId ?? span.traceId;
-    out.modelCalls.push({ runId, spanKey: spanKey(span), spanName: span.name, startedNs: span.startNs });
+    out.modelCalls.push({
+      runId,
+      spanKey: spanKey(span),
+      spanName: span.name,
+      startedNs: span.startNs,
+      traceId: span.traceId,
+      implicitRun: !piece.runId,
+      continues: piece.continues,
+      wrote: piece.calls.flatMap((c) => (c.callId ? [c.callId] : [])),
+    });
     for (const definition of piece.definitions) out.definitions.push({ definition, span });
+    const written = piece.calls.map((c) => c.name);
+    // a call of the previous turn under a name this turn no longer uses, close to one it does: the typo this call corrects
+    const retried = piece.answered.filter((a) => !written.includes(a.name) && !piece.definitions.some((d) => d.name === a.name));
+    const continues = piece.continues.at(-1);
     piece.calls.forEach((call, position) => {
       const definition = piece.definitions.find((d) => d.name === call.name);
+      const corrects = retried.find((a) => closeMatch(a.name, written) === call.name);
       const assembled: AssembledCall = {
         event: {
           id: eventId(span.traceId, call.callId, span.spanId, position),
@@ -101,11 +129,14 @@ export function assemble(spans: OtlpSpan[]): Assembled {
           arguments: call.arguments,
           // a model call's usage goes with its first tool call, so that it is counted once
           ...(position === 0 && piece.usage ? { usage: piece.usage } : {}),
+          ...(corrects ? { correctsId: eventId(span.traceId, corrects.callId, span.spanId, 0) } : {}),
           metadata: {
             "otel.trace_id": span.traceId,
             "otel.span_id": span.spanId,
             "otel.source": piece.family,
             ...(call.callId ? { "otel.tool_call_id": call.callId.slice(0, 1000) } : {}),
+            // the last call of the conversation this model call was given: how a later trace finds the conversation it continues
+            ...(continues && !piece.runId ? { "otel.continues": continues.slice(0, 1000) } : {}),
           },
         },
         modelSpan: spanKey(span),

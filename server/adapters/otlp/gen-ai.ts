@@ -4,15 +4,17 @@ import {
   first,
   modelPiece,
   num,
+  readConversation,
   str,
   structured,
-  summaryOf,
+  textOf,
   toolPiece,
   usageOf,
+  withCallIds,
   writtenArguments,
   type Definition,
+  type InputMessage,
   type Mapped,
-  type ToolMessage,
   type Usage,
   type WrittenCall,
 } from "./pieces";
@@ -55,7 +57,7 @@ const idOf = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim(
 
 /** `tool_call` parts of the output messages, in order. */
 export function callsFromMessages(value: unknown): WrittenCall[] {
-  return messages(value).flatMap((m) =>
+  return (Array.isArray(value) ? value.filter(isPlainObject) : messages(value)).flatMap((m) =>
     parts(m).flatMap((p) => {
       if (p.type !== "tool_call" || typeof p.name !== "string" || p.name === "") return [];
       const callId = idOf(p.id);
@@ -64,17 +66,27 @@ export function callsFromMessages(value: unknown): WrittenCall[] {
   );
 }
 
-/** `tool_call_response` parts of the input messages (the spec's `response`; its example's `result` too). */
-export function toolMessagesFromMessages(value: unknown): ToolMessage[] {
-  return messages(value).flatMap((m) =>
-    parts(m).flatMap((p) => {
+/** `gen_ai.input.messages` as a conversation: assistant turns with their `tool_call` parts, `tool_call_response` parts (the spec's `response`; its example's `result` too). */
+export function inputFromMessages(value: unknown): InputMessage[] {
+  return messages(value).flatMap((m): InputMessage[] => {
+    if (m.role === "assistant") return [{ kind: "assistant", calls: callsFromMessages([m]) }];
+    const results = parts(m).flatMap((p) => {
+      if (p.type !== "tool_call_response") return [];
       const callId = idOf(p.id);
-      if (p.type !== "tool_call_response" || !callId) return [];
       const response = p.response ?? p.result;
       const denied = isPlainObject(response) && response.denied === true;
-      return [{ callId, content: summaryOf(denied ? (response.reason ?? response) : response) ?? "", error: denied }];
-    }),
-  );
+      return [{ kind: "result" as const, ...(callId ? { callId } : {}), content: textOf(denied ? (response.reason ?? response) : response), error: denied }];
+    });
+    if (results.length) return results;
+    return [
+      {
+        kind: "other",
+        content: parts(m)
+          .map((p) => (typeof p.content === "string" ? p.content : ""))
+          .join("\n"),
+      },
+    ];
+  });
 }
 
 export function definitionsFrom(value: unknown): Definition[] {
@@ -96,12 +108,14 @@ export function mapGenAi(span: OtlpSpan): Mapped {
   if (!MODEL_CALL_OPERATIONS.has(operation)) return "nothing"; // invoke_agent, embeddings, …: usage there would count twice
   const model = genAiModel(a);
   if (!model) return { rejected: `${operation} span "${span.name.slice(0, 60)}" has no gen_ai.request.model` };
+  const conversation = readConversation(inputFromMessages(a["gen_ai.input.messages"]));
   return modelPiece("gen_ai", span, {
     runId: str(a, "gen_ai.conversation.id"),
     model,
     usage: genAiUsage(a),
-    calls: callsFromMessages(a["gen_ai.output.messages"]),
-    toolMessages: toolMessagesFromMessages(a["gen_ai.input.messages"]),
+    calls: withCallIds(callsFromMessages(a["gen_ai.output.messages"]), conversation),
+    toolMessages: conversation.toolMessages,
+    conversation,
     definitions: definitionsFrom(a["gen_ai.tool.definitions"]),
   });
 }

@@ -210,3 +210,90 @@ describe("assembly", () => {
     expect(definitionFrom({ type: "function", name: "x", parameters: JSON.stringify(SCHEMA) })).toEqual({ name: "x", parameters: SCHEMA });
   });
 });
+
+describe("conversations: results of every shape, calls without ids", () => {
+  const llm = (input: Attributes, output: Attributes) =>
+    model(
+      mapOpenInference(
+        span("llm", { "openinference.span.kind": "LLM", "llm.model_name": "m-2026", "llm.invocation_parameters": '{"model":"m"}', ...input, ...output }),
+      ),
+    );
+
+  it("OpenInference: the requested model is the name and the response's the version; role user + tool_call_id is a result", () => {
+    const piece = llm(
+      {
+        "llm.input_messages.0.message.role": "user",
+        "llm.input_messages.0.message.content": "hi",
+        "llm.input_messages.1.message.role": "assistant",
+        "llm.input_messages.1.message.tool_calls.0.tool_call.id": "t1",
+        "llm.input_messages.1.message.tool_calls.0.tool_call.function.name": "w",
+        "llm.input_messages.2.message.role": "user",
+        "llm.input_messages.2.message.tool_call_id": "t1",
+        "llm.input_messages.2.message.content": "Error: no",
+      },
+      {},
+    );
+    expect(piece.model).toEqual({ name: "m", version: "m-2026" });
+    expect(piece.toolMessages).toEqual([{ callId: "t1", content: "Error: no", error: false }]);
+    expect(piece.continues).toEqual(["t1"]);
+  });
+
+  it("calls without ids get the same positional id in the turn that wrote them and in the next turn's input, so results pair", () => {
+    const opening = { "llm.input_messages.0.message.role": "user", "llm.input_messages.0.message.content": "loan 4471?" };
+    const first = llm(opening, { "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "w" });
+    const next = llm(
+      {
+        ...opening,
+        "llm.input_messages.1.message.role": "assistant",
+        "llm.input_messages.1.message.tool_calls.0.tool_call.function.name": "w",
+        "llm.input_messages.2.message.role": "tool",
+        "llm.input_messages.2.message.content": "sunny",
+      },
+      { "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "w" },
+    );
+    expect(first.calls[0]!.callId).toMatch(/^#\w+\.0\.0$/);
+    expect(next.toolMessages).toEqual([{ callId: first.calls[0]!.callId, content: "sunny", error: false }]);
+    expect(next.calls[0]!.callId).not.toBe(first.calls[0]!.callId);
+    // another conversation in the same trace does not collide
+    const other = llm(
+      { ...opening, "llm.input_messages.0.message.content": "loan 5820?" },
+      { "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "w" },
+    );
+    expect(other.calls[0]!.callId).not.toBe(first.calls[0]!.callId);
+  });
+
+  it("Anthropic tool_result parts in OpenLLMetry's indexed prompts, with is_error", () => {
+    const piece = model(
+      mapOpenLlmetry(
+        span("anthropic.chat", {
+          "llm.request.type": "chat",
+          "gen_ai.request.model": "c",
+          "gen_ai.prompt.0.role": "user",
+          "gen_ai.prompt.0.content": JSON.stringify([
+            { type: "tool_result", tool_use_id: "a", content: "Error: bad", is_error: true },
+            { type: "tool_result", tool_use_id: "b", content: [{ type: "text", text: "ok" }] },
+          ]),
+        }),
+      ),
+    );
+    expect(piece.toolMessages).toEqual([
+      { callId: "a", content: "Error: bad", error: true },
+      { callId: "b", content: "ok", error: false },
+    ]);
+  });
+
+  it("a retry under the right name corrects the unknown tool of the previous turn", () => {
+    const chat = span("chat", {
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "m",
+      "gen_ai.input.messages": JSON.stringify([
+        { role: "user", parts: [{ type: "text", content: "?" }] },
+        { role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "getloans", arguments: {} }] },
+        { role: "tool", parts: [{ type: "tool_call_response", id: "c1", response: "no such tool" }] },
+      ]),
+      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "c2", name: "getloan", arguments: {} }] }]),
+    });
+    const [call] = assemble([chat]).calls;
+    expect(call!.event.correctsId).toBe(eventId(TRACE, "c1", "", 0));
+  });
+});

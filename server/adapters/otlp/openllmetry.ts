@@ -1,19 +1,20 @@
-import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, toolMessagesFromMessages } from "./gen-ai";
+import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, inputFromMessages } from "./gen-ai";
 import {
   definitionFrom,
+  flattenedMessage,
   indexed,
   modelPiece,
+  readConversation,
   str,
   structured,
-  summaryOf,
   toolPiece,
+  withCallIds,
   writtenArguments,
   type Definition,
   type Mapped,
-  type ToolMessage,
   type WrittenCall,
 } from "./pieces";
-import type { OtlpSpan } from "./wire";
+import type { AttrValue, OtlpSpan } from "./wire";
 
 /**
  * OpenLLMetry (Traceloop). Model-call spans (`llm.request.type`) carry the indexed form of
@@ -22,6 +23,15 @@ import type { OtlpSpan } from "./wire";
  * or, since Python 0.55 / JS 0.24, the GenAI message attributes. Tool spans are the
  * `traceloop.span.kind = tool` decorator spans; they record no tool call id.
  */
+/** `tool_calls.M.{id,name,arguments}` of one indexed completion or prompt message. */
+const legacyToolCalls = (message: Record<string, AttrValue>): WrittenCall[] =>
+  indexed(message, "tool_calls.").flatMap((call) => {
+    const name = str(call, "name");
+    if (!name) return [];
+    const callId = str(call, "id");
+    return [{ ...(callId ? { callId } : {}), name, arguments: writtenArguments(call.arguments) }];
+  });
+
 export function mapOpenLlmetry(span: OtlpSpan): Mapped {
   const a = span.attributes;
   const spanKind = str(a, "traceloop.span.kind");
@@ -33,26 +43,20 @@ export function mapOpenLlmetry(span: OtlpSpan): Mapped {
   if (!str(a, "llm.request.type")) return spanKind ? "nothing" : "other";
   const model = genAiModel(a);
   if (!model) return { rejected: `model-call span "${span.name.slice(0, 60)}" without gen_ai.request.model` };
-  const legacyCalls: WrittenCall[] = indexed(a, "gen_ai.completion.").flatMap((completion) =>
-    indexed(completion, "tool_calls.").flatMap((call) => {
-      const name = str(call, "name");
-      if (!name) return [];
-      const callId = str(call, "id");
-      return [{ ...(callId ? { callId } : {}), name, arguments: writtenArguments(call.arguments) }];
-    }),
+  const legacyCalls: WrittenCall[] = indexed(a, "gen_ai.completion.").flatMap(legacyToolCalls);
+  const legacyInput = indexed(a, "gen_ai.prompt.").flatMap((m) =>
+    flattenedMessage({ role: str(m, "role"), callId: str(m, "tool_call_id"), content: m.content, calls: () => legacyToolCalls(m) }),
   );
-  const legacyMessages: ToolMessage[] = indexed(a, "gen_ai.prompt.").flatMap((m) => {
-    const callId = str(m, "tool_call_id");
-    return str(m, "role") === "tool" && callId ? [{ callId, content: summaryOf(m.content) ?? "", error: false }] : [];
-  });
+  const conversation = readConversation([...legacyInput, ...inputFromMessages(a["gen_ai.input.messages"])]);
   const legacyDefinitions = indexed(a, "llm.request.functions.")
     .map((f) => definitionFrom({ name: f.name, description: f.description, parameters: structured(f.parameters ?? f.arguments) }))
     .filter((d): d is Definition => d !== null);
   return modelPiece("openllmetry", span, {
     model,
     usage: genAiUsage(a),
-    calls: [...legacyCalls, ...callsFromMessages(a["gen_ai.output.messages"])],
-    toolMessages: [...legacyMessages, ...toolMessagesFromMessages(a["gen_ai.input.messages"])],
+    calls: withCallIds([...legacyCalls, ...callsFromMessages(a["gen_ai.output.messages"])], conversation),
+    toolMessages: conversation.toolMessages,
+    conversation,
     definitions: [...legacyDefinitions, ...definitionsFrom(a["gen_ai.tool.definitions"])],
   });
 }

@@ -13,6 +13,13 @@ export type Family = "gen_ai" | "vercel_ai" | "openinference" | "openllmetry";
 export type ToolArguments = Record<string, unknown> | string;
 export type WrittenCall = { callId?: string; name: string; arguments: ToolArguments };
 export type ToolMessage = { callId: string; content: string; error: boolean };
+/**
+ * One message of a model call's input, as the families flatten them: an assistant turn with
+ * the calls it wrote, or a tool result (role `tool`, or role `user` with a tool call id, as
+ * OpenInference's Anthropic instrumentation sends them), or anything else.
+ */
+export type InputMessage =
+  { kind: "assistant"; calls: WrittenCall[] } | { kind: "result"; callId?: string; content: string; error: boolean } | { kind: "other"; content?: string };
 export type Usage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
 /** A tool definition in a shape `tools.register` accepts: { name, description?, parameters }. */
 export type Definition = { name: string; description?: string; parameters: Record<string, unknown> };
@@ -26,6 +33,10 @@ export interface ModelCallPiece {
   usage?: Usage;
   calls: WrittenCall[];
   toolMessages: ToolMessage[];
+  /** the tool call ids of earlier turns that this call's input repeats: the conversation it continues */
+  continues: string[];
+  /** the calls of the previous turn (those whose results this model call was given) */
+  answered: WrittenCall[];
   definitions: Definition[];
 }
 
@@ -139,6 +150,97 @@ export function definitionFrom(raw: unknown): Definition | null {
   return { name: source.name, ...(typeof source.description === "string" ? { description: source.description } : {}), parameters: schema };
 }
 
+/* ---------- conversations: tool results and calls without ids ---------- */
+
+/**
+ * The id of a call the instrumentation recorded without one: its conversation (a hash of the
+ * messages before the first assistant turn, which every turn repeats), its turn (how many
+ * assistant messages came before it) and its position in that turn. The model call that wrote
+ * it and every later one that repeats it in its input compute the same id, so a re-sent span is
+ * a duplicate and the next turn's tool message still finds its call.
+ */
+const positionalCallId = (conversation: string, turn: number, position: number) => `#${conversation}.${turn}.${position}`;
+
+/** Tool results parts in Anthropic's shape (`{type: "tool_result", tool_use_id, content, is_error}`) inside a message's content. */
+export function toolResultParts(content: unknown): ToolMessage[] {
+  const value = typeof content === "string" && content.startsWith("[") ? structured(content) : content;
+  if (!Array.isArray(value)) return [];
+  return value.filter(isPlainObject).flatMap((p) => {
+    if (p.type !== "tool_result" || typeof p.tool_use_id !== "string" || p.tool_use_id === "") return [];
+    return [{ callId: p.tool_use_id, content: textOf(p.content), error: p.is_error === true }];
+  });
+}
+
+/**
+ * One message of the flattened (indexed) forms, given its fields: an assistant turn with the
+ * calls it wrote, a tool result (role `tool`, or any role with a tool call id, as OpenInference's
+ * Anthropic instrumentation sends them), Anthropic `tool_result` parts, or anything else.
+ */
+export function flattenedMessage(fields: { role?: string; callId?: string; content: AttrValue | undefined; calls: () => WrittenCall[] }): InputMessage[] {
+  const { role, callId, content } = fields;
+  if (role === "assistant") return [{ kind: "assistant", calls: fields.calls() }];
+  if (role === "tool" || callId) return [{ kind: "result", ...(callId ? { callId } : {}), content: textOf(textBlocks(content) ?? content), error: false }];
+  const parts = toolResultParts(content);
+  return parts.length ? parts.map((p) => ({ kind: "result" as const, ...p })) : [{ kind: "other", content: typeof content === "string" ? content : "" }];
+}
+
+/** Content sent as a JSON array of text blocks (Anthropic, OpenAI content parts); anything else is kept as sent. */
+function textBlocks(content: AttrValue | undefined): unknown[] | undefined {
+  const value = typeof content === "string" && content.startsWith("[") ? structured(content) : undefined;
+  return Array.isArray(value) && value.every((b) => isPlainObject(b) && typeof b.text === "string") ? value : undefined;
+}
+
+/** A result's text: strings as they are, Anthropic/OpenAI content blocks by their text, anything else as JSON. */
+export function textOf(value: unknown): string {
+  if (Array.isArray(value) && value.every((b) => isPlainObject(b) && typeof b.text === "string")) return summaryOf(value.map((b) => b.text).join("\n")) ?? "";
+  return summaryOf(value) ?? "";
+}
+
+export type Conversation = {
+  toolMessages: ToolMessage[];
+  continues: string[];
+  /** the calls of the last assistant turn of the input: those this model call is answering */
+  answered: WrittenCall[];
+  turn: number;
+  conversation: string;
+};
+
+/**
+ * Reads a model call's input as a conversation: the results it carries (each paired with its
+ * call: by the tool call id, or, when the instrumentation recorded none, by position after the
+ * assistant turn that wrote the calls), the tool call ids it repeats from earlier turns, and the
+ * turn its own output is (the number of assistant messages before it).
+ */
+export function readConversation(messages: InputMessage[]): Conversation {
+  const toolMessages: ToolMessage[] = [];
+  const continues: string[] = [];
+  const firstAssistant = messages.findIndex((m) => m.kind === "assistant");
+  const opening = messages.slice(0, firstAssistant < 0 ? messages.length : firstAssistant);
+  // no input recorded: nothing to recognise the conversation by, so calls keep span-based ids
+  const conversation = messages.length ? hash(JSON.stringify(opening.map((m) => (m.kind === "other" ? (m.content ?? "") : m.kind)))).slice(0, 12) : "";
+  let turn = 0;
+  let pending: string[] = [];
+  let answered: WrittenCall[] = [];
+  for (const m of messages) {
+    if (m.kind === "assistant") {
+      answered = m.calls.map((c, position) => (c.callId ? c : { ...c, callId: positionalCallId(conversation, turn, position) }));
+      pending = answered.map((c) => c.callId!);
+      continues.push(...pending);
+      turn++;
+    } else if (m.kind === "result") {
+      const callId = m.callId ?? pending[0];
+      if (!callId) continue;
+      pending = pending.filter((id) => id !== callId);
+      toolMessages.push({ callId, content: m.content, error: m.error });
+    }
+  }
+  return { toolMessages, continues: [...new Set(continues)], answered, turn, conversation };
+}
+
+/** The calls a model call wrote, those without an id given their positional one (see positionalCallId). */
+export const withCallIds = (calls: WrittenCall[], read: { conversation: string; turn: number }): WrittenCall[] =>
+  read.conversation ? calls.map((c, position) => (c.callId ? c : { ...c, callId: positionalCallId(read.conversation, read.turn, position) })) : calls;
+
 /* ---------- stable ids ---------- */
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
@@ -194,8 +296,25 @@ export function usageOf(counts: Usage): Usage | undefined {
 export function modelPiece(
   family: Family,
   span: OtlpSpan,
-  fields: { runId?: string; model: ModelCallPiece["model"]; usage?: Usage; calls: WrittenCall[]; toolMessages: ToolMessage[]; definitions: Definition[] },
+  fields: {
+    runId?: string;
+    model: ModelCallPiece["model"];
+    usage?: Usage;
+    calls: WrittenCall[];
+    toolMessages: ToolMessage[];
+    conversation?: Conversation;
+    definitions: Definition[];
+  },
 ): ModelCallPiece {
-  const { runId, usage, ...rest } = fields;
-  return { kind: "model", family, span, ...(runId ? { runId } : {}), ...(usage ? { usage } : {}), ...rest };
+  const { runId, usage, conversation, ...rest } = fields;
+  return {
+    kind: "model",
+    family,
+    span,
+    ...(runId ? { runId } : {}),
+    ...(usage ? { usage } : {}),
+    continues: conversation?.continues ?? [],
+    answered: conversation?.answered ?? [],
+    ...rest,
+  };
 }

@@ -11,6 +11,7 @@ import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
 import { loadToolVersions, registerTools, versionedTool } from "../tools/registry";
+import { joinConversations, mergeContinuedRuns } from "./conversations";
 
 export type TracesResult = {
   spans: number;
@@ -120,7 +121,7 @@ type Prepared = Awaited<ReturnType<typeof prepare>>;
 
 /** Spans → their calls and results, through the adapter, tools.register's rules and ingest's gate (checkEvents). */
 async function prepare(projectId: string, spans: OtlpSpan[]) {
-  const assembled = withinBounds(assemble(spans));
+  const assembled = await joinConversations(projectId, withinBounds(assemble(spans)));
   const { registry, versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
   // a result that came in this same request is written with its call (no second write of the row)
   const best = new Map<string, AssembledResult>();
@@ -143,7 +144,8 @@ async function prepare(projectId: string, spans: OtlpSpan[]) {
 /** Writes prepared spans in the caller's transaction: model calls and steps, the calls (ingestCalls), the results. */
 async function write(client: PoolClient, projectId: string, prepared: Prepared) {
   const { assembled, checked, modelSpanOf } = prepared;
-  const { steps, reordered } = await numberSteps(client, projectId, assembled.modelCalls);
+  const merged = await mergeContinuedRuns(client, projectId, assembled);
+  const { steps, reordered } = await numberSteps(client, projectId, assembled.modelCalls, merged);
   const written = await ingestCalls(client, projectId, checked, {
     adjust: (event) => ({ ...event, step: steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`) }),
     alsoPair: reordered,
@@ -229,7 +231,7 @@ const RANKED = `
  * model calls seen so far (0-based). Where a new model call ranks before one stored earlier,
  * the run's stored calls are renumbered, and the run is returned in `reordered` to be paired again.
  */
-async function numberSteps(client: PoolClient, projectId: string, modelCalls: Assembled["modelCalls"]) {
+async function numberSteps(client: PoolClient, projectId: string, modelCalls: Assembled["modelCalls"], merged: string[]) {
   const steps = new Map<string, number>();
   if (!modelCalls.length) return { steps, reordered: [] };
   const { rows: added } = await client.query<{ run_id: string; span_key: string }>(
@@ -246,8 +248,12 @@ async function numberSteps(client: PoolClient, projectId: string, modelCalls: As
     if (isNew.has(`${r.run_id}\n${r.span_key}`)) firstNew.set(r.run_id, Math.min(firstNew.get(r.run_id) ?? Infinity, r.step));
   }
   // an older model call at or after the first new one has moved
+  // (and a run that took in the calls of a conversation's later traces: mergeContinuedRuns)
   const reordered = [
-    ...new Set(rows.filter((r) => !isNew.has(`${r.run_id}\n${r.span_key}`) && r.step >= (firstNew.get(r.run_id) ?? Infinity)).map((r) => r.run_id)),
+    ...new Set([
+      ...merged,
+      ...rows.filter((r) => !isNew.has(`${r.run_id}\n${r.span_key}`) && r.step >= (firstNew.get(r.run_id) ?? Infinity)).map((r) => r.run_id),
+    ]),
   ];
   if (reordered.length) {
     await client.query(

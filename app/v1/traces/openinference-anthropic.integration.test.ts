@@ -1,0 +1,21 @@
+import { AnthropicInstrumentation } from "@arizeai/openinference-instrumentation-anthropic";
+import Anthropic from "@anthropic-ai/sdk";
+import { describe, it } from "vitest";
+import { ANTHROPIC_EXPECTED, instrumentedRuns, anthropicConversation } from "@/test/scripted-model";
+
+/** @arizeai/openinference-instrumentation-anthropic 0.2.8 around @anthropic-ai/sdk 1.15.0, unmodified (see openinference-openai's test). */
+const instrumentation = new AnthropicInstrumentation();
+instrumentation.manuallyInstrument(Anthropic);
+const run = instrumentedRuns(instrumentation, (url) => {
+  const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: url });
+  return (script) => anthropicConversation(client, script);
+});
+
+describe("OpenInference Anthropic", () => {
+  const expected = {
+    ...ANTHROPIC_EXPECTED,
+    refusedStatus: "error",
+  };
+  it("a conversation span around each conversation (protobuf)", () => run("http/protobuf", true, expected));
+  it("no span around the conversations (JSON)", () => run("http/json", false, expected));
+});

@@ -1,0 +1,29 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import * as anthropicSdk from "anthropic-sdk-0";
+import { AnthropicInstrumentation } from "@traceloop/instrumentation-anthropic";
+import { describe, it } from "vitest";
+import { ANTHROPIC_EXPECTED, anthropicConversation, instrumentedRuns } from "@/test/scripted-model";
+
+/**
+ * OpenLLMetry's @traceloop/instrumentation-anthropic 0.27.0 around @anthropic-ai/sdk 0.80.0
+ * (installed as `anthropic-sdk-0`: the instrumentation patches `Anthropic.Completions`, which
+ * SDK 1.x no longer has, and fails on it), unmodified. It sends no tool definitions, so the test registers the tools first (what
+ * Connect tells such a project to do).
+ */
+const instrumentation = new AnthropicInstrumentation();
+// it patches the module's Anthropic class; its types name the 1.x module
+instrumentation.manuallyInstrument(anthropicSdk as never);
+const run = instrumentedRuns(instrumentation, (url) => {
+  // the agent is written against SDK 1.x's types; 0.80's client has the same messages.create
+  const client = new anthropicSdk.Anthropic({ apiKey: "sk-ant-test", baseURL: url }) as unknown as Anthropic;
+  return (script) => anthropicConversation(client, script);
+});
+
+describe("OpenLLMetry Anthropic", () => {
+  const expected = {
+    ...ANTHROPIC_EXPECTED,
+    register: true,
+  };
+  it("a conversation span around each conversation (protobuf)", () => run("http/protobuf", true, expected));
+  it("no span around the conversations (JSON)", () => run("http/json", false, expected));
+});

@@ -211,11 +211,16 @@ describe("alert evaluation", () => {
     const p = await makeProject();
     const owner = await p.asOwner();
     await prisma().alertRule.createMany({
-      data: Array.from({ length: 100 }, (_, i) => ({ projectId: p.project.id, name: `rule ${i}`, metric: "invalid_rate", condition: "threshold", threshold: 0.5, windowMinutes: 15 })),
+      data: Array.from({ length: 100 }, (_, i) => ({
+        projectId: p.project.id,
+        name: `rule ${i}`,
+        metric: "invalid_rate",
+        condition: "threshold",
+        threshold: 0.5,
+        windowMinutes: 15,
+      })),
     });
-    await expect(owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE })).rejects.toThrow(
-      /100 alert rules.*TOOLGATE_MAX_ALERT_RULES/,
-    );
+    await expect(owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE })).rejects.toThrow(/100 alert rules.*TOOLGATE_MAX_ALERT_RULES/);
     // room again once one goes
     const [first] = await owner.alerts.rules({ project: p.project.slug }).then((r) => r.rules.filter((x) => !x.builtIn));
     await owner.alerts.deleteRule({ project: p.project.slug, id: first!.id });

@@ -107,10 +107,11 @@ describe("retention of OTLP call data", () => {
          ($1, 'recent-result', 2, 'ok', 'kept', $4)`,
       [id, daysAgo(100), daysAgo(31), daysAgo(1)],
     );
-    await pool().query(
-      `INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns) VALUES ($1, 'old-run', 'a', $2), ($1, 'recent-run', 'b', $3)`,
-      [id, ns(daysAgo(100)), ns(daysAgo(1))],
-    );
+    await pool().query(`INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns) VALUES ($1, 'old-run', 'a', $2), ($1, 'recent-run', 'b', $3)`, [
+      id,
+      ns(daysAgo(100)),
+      ns(daysAgo(1)),
+    ]);
     await sweepProject(id, now);
     const left = async (sql: string) => (await pool().query(sql, [id])).rows.map((r) => r.k);
     expect(await left("SELECT call_id AS k FROM otlp_results WHERE project_id = $1")).toEqual(["recent-result"]);

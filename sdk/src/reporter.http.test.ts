@@ -42,7 +42,7 @@ async function closedPort(): Promise<string> {
   return s.url;
 }
 
-const event = (i: number, args: object = { i }): ToolgateEvent => ({
+const event = (i: number, args: Record<string, unknown> = { i }): ToolgateEvent => ({
   id: `e${i}`,
   runId: "r",
   step: i,

@@ -67,7 +67,7 @@ export default defineConfig({
   webServer: {
     command: "node --import tsx scripts/e2e-server.ts",
     url: `http://localhost:${port}/api/health`,
-    timeout: 300_000,
+    timeout: 600_000, // a production build on a busy 2-core machine
     reuseExistingServer: false,
     stdout: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },

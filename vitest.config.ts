@@ -1,16 +1,40 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// Two projects: `unit` (every *.test.ts that needs no database: no PostgreSQL is started) and
+// `integration` (*.integration.test.ts on a real PostgreSQL, started in a child process by
+// test/global-setup.ts). TOOLGATE_CANARY=1 runs the deliberately failing files in
+// test/canary/ instead, through the same projects: .ci/run requires that run to fail.
+const canary = process.env.TOOLGATE_CANARY === "1";
+const alias = { "@": path.resolve(import.meta.dirname), "@toolgate/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts") };
+const exclude = ["**/node_modules/**", ".next/**", ".next-e2e-*/**", ".data/**", "e2e/**", "sdk/dist/**"];
+
 export default defineConfig({
   // the SDK from its sources (examples import it by its package name; sdk/dist is only built for npm pack)
-  resolve: { alias: { "@": path.resolve(import.meta.dirname), "@toolgate/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts") } },
+  resolve: { alias },
   test: {
-    include: ["**/*.test.ts"],
-    exclude: ["**/node_modules/**", ".next/**", ".data/**", "e2e/**", "sdk/dist/**"],
-    globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/setup-env.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: canary ? ["test/canary/unit.canary.ts"] : ["**/*.test.ts"],
+          exclude: [...exclude, "**/*.integration.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: canary ? ["test/canary/integration.canary.ts"] : ["**/*.integration.test.ts"],
+          exclude,
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/setup-env.ts"],
+        },
+      },
+    ],
   },
 });

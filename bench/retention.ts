@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { runAndExit } from "../scripts/lib/exit";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 import { LOAN_TOOLS } from "../test/events";
 import { generateEvents } from "./events";
@@ -45,90 +46,93 @@ const { registerTools } = await import("../server/services/tools/registry");
 const { rebuildRollups } = await import("../server/services/rollups/rebuild");
 const { sweepProject, setRetention } = await import("./../server/services/retention/sweep");
 
-try {
-  const project = await prisma().project.create({ data: { slug: "bench-retention", name: "bench" }, select: { id: true } });
-  await registerTools(project.id, LOAN_TOOLS);
-  const now = Date.now();
+await runAndExit(
+  async () => {
+    const project = await prisma().project.create({ data: { slug: "bench-retention", name: "bench" }, select: { id: true } });
+    await registerTools(project.id, LOAN_TOOLS);
+    const now = Date.now();
 
-  // 1. the table: N calls over the 30 days before now, with every index in place
-  let t = performance.now();
-  const chunk = 200_000;
-  for (let from = 0; from < CALLS; from += chunk) {
-    const n = Math.min(chunk, CALLS - from);
-    await pool().query(
-      `INSERT INTO tool_calls (project_id, id, run_id, step, timestamp, model_provider, model_name, model_version, tool, arguments, valid, category, message)
+    // 1. the table: N calls over the 30 days before now, with every index in place
+    let t = performance.now();
+    const chunk = 200_000;
+    for (let from = 0; from < CALLS; from += chunk) {
+      const n = Math.min(chunk, CALLS - from);
+      await pool().query(
+        `INSERT INTO tool_calls (project_id, id, run_id, step, timestamp, model_provider, model_name, model_version, tool, arguments, valid, category, message)
        SELECT $1, 'c' || g, 'r' || (g / 6), (g % 6)::int, to_timestamp($2::float8 / 1000) - (g::float8 / $3) * interval '30 days',
               'acme', 'acme-' || (g % 3), 'v' || (g % 2), CASE WHEN g % 2 = 0 THEN 'getloan' ELSE 'listopenloans' END,
               jsonb_build_object('loannumber', (g % 9000)::text), g % 17 <> 0,
               CASE WHEN g % 17 = 0 THEN 'type_error' END, CASE WHEN g % 17 = 0 THEN 'loannumber: expected a string' END
          FROM generate_series($4::bigint, $5::bigint) g`,
-      [project.id, now, CALLS, from, from + n - 1],
-    );
-  }
-  const client = await pool().connect();
-  await rebuildRollups(client, project.id);
-  await client.query("VACUUM ANALYZE tool_calls");
-  client.release();
-  const size = (await pool().query("SELECT pg_total_relation_size('tool_calls') AS b")).rows[0].b;
-  log(`loaded ${fmt(CALLS)} calls over 30 days (+ rollups) in ${fmt((performance.now() - t) / 1000, 1)} s; tool_calls with indexes ${fmt(size / 1e9, 2)} GB`);
+        [project.id, now, CALLS, from, from + n - 1],
+      );
+    }
+    const client = await pool().connect();
+    await rebuildRollups(client, project.id);
+    await client.query("VACUUM ANALYZE tool_calls");
+    client.release();
+    const size = (await pool().query("SELECT pg_total_relation_size('tool_calls') AS b")).rows[0].b;
+    log(`loaded ${fmt(CALLS)} calls over 30 days (+ rollups) in ${fmt((performance.now() - t) / 1000, 1)} s; tool_calls with indexes ${fmt(size / 1e9, 2)} GB`);
 
-  // 2–4. ingestion with and without the sweep
-  const template = generateEvents(1000, 7);
-  let stop: boolean;
-  let batches = 0;
-  async function ingestFor(untilDone: () => boolean) {
-    const latencies: number[] = [];
-    const client = async () => {
-      while (!untilDone()) {
-        // fresh run ids for every batch: a run that kept growing would make pairing slower batch after batch
-        const batch = batches++;
-        const events = template.map((e) => ({
-          ...e,
-          id: randomUUID(),
-          runId: `${e.runId}-${batch}`,
-          timestamp: new Date(Date.now() - Math.random() * 3_600_000).toISOString(),
-        }));
-        const start = performance.now();
-        const result = await ingestBatch(project.id, events);
-        latencies.push(performance.now() - start);
-        if (result.accepted !== events.length) throw new Error(`a batch accepted ${result.accepted} of ${events.length}`);
-      }
+    // 2–4. ingestion with and without the sweep
+    const template = generateEvents(1000, 7);
+    let stop: boolean;
+    let batches = 0;
+    async function ingestFor(untilDone: () => boolean) {
+      const latencies: number[] = [];
+      const client = async () => {
+        while (!untilDone()) {
+          // fresh run ids for every batch: a run that kept growing would make pairing slower batch after batch
+          const batch = batches++;
+          const events = template.map((e) => ({
+            ...e,
+            id: randomUUID(),
+            runId: `${e.runId}-${batch}`,
+            timestamp: new Date(Date.now() - Math.random() * 3_600_000).toISOString(),
+          }));
+          const start = performance.now();
+          const result = await ingestBatch(project.id, events);
+          latencies.push(performance.now() - start);
+          if (result.accepted !== events.length) throw new Error(`a batch accepted ${result.accepted} of ${events.length}`);
+        }
+      };
+      await Promise.all([client(), client()]);
+      return latencies;
+    }
+    const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+    const summary = (name: string, xs: number[]) =>
+      `${name}: ${xs.length} batches, p50 ${fmt(pct(xs, 50))} ms, p99 ${fmt(pct(xs, 99))} ms, max ${fmt(Math.max(...xs))} ms`;
+    const timed = (seconds: number) => {
+      const end = Date.now() + seconds * 1000;
+      return () => Date.now() > end;
     };
-    await Promise.all([client(), client()]);
-    return latencies;
-  }
-  const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
-  const summary = (name: string, xs: number[]) =>
-    `${name}: ${xs.length} batches, p50 ${fmt(pct(xs, 50))} ms, p99 ${fmt(pct(xs, 99))} ms, max ${fmt(Math.max(...xs))} ms`;
-  const timed = (seconds: number) => {
-    const end = Date.now() + seconds * 1000;
-    return () => Date.now() > end;
-  };
 
-  const loadNow = () => `load average ${os.loadavg()[0]!.toFixed(1)}`;
-  const before = await ingestFor(timed(SECONDS));
-  log(`${summary("ingest without the sweep", before)}; ${loadNow()}`);
+    const loadNow = () => `load average ${os.loadavg()[0]!.toFixed(1)}`;
+    const before = await ingestFor(timed(SECONDS));
+    log(`${summary("ingest without the sweep", before)}; ${loadNow()}`);
 
-  await setRetention(project.id, { callsDays: 30 - DAYS, rollupsDays: 400 });
-  const expired = (
-    await pool().query("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND timestamp < $2", [project.id, new Date(now - (30 - DAYS) * DAY)])
-  ).rows[0].n;
-  stop = false;
-  t = performance.now();
-  const sweep = sweepProject(project.id, new Date(now)).finally(() => (stop = true));
-  const during = await ingestFor(() => stop);
-  const report = await sweep;
-  const sweepSeconds = (performance.now() - t) / 1000;
-  log(
-    `sweep of ${DAYS} day(s): ${fmt(report.calls)} calls (${fmt(expired)} expired) in ${report.batches} batches, ${fmt(sweepSeconds, 1)} s = ${fmt(report.calls / sweepSeconds)} rows/s`,
-  );
-  log(`${summary("ingest during the sweep", during)}; ${loadNow()}`);
-  const after = await ingestFor(timed(SECONDS));
-  log(`${summary("ingest after the sweep", after)}; ${loadNow()}`);
-} finally {
-  await prisma().$disconnect();
-  await pool().end();
-  await database.drop().catch(() => {});
-  await server.stop();
-  if (tempDir) await rm(tempDir, { recursive: true, force: true });
-}
+    await setRetention(project.id, { callsDays: 30 - DAYS, rollupsDays: 400 });
+    const expired = (
+      await pool().query("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND timestamp < $2", [project.id, new Date(now - (30 - DAYS) * DAY)])
+    ).rows[0].n;
+    stop = false;
+    t = performance.now();
+    const sweep = sweepProject(project.id, new Date(now)).finally(() => (stop = true));
+    const during = await ingestFor(() => stop);
+    const report = await sweep;
+    const sweepSeconds = (performance.now() - t) / 1000;
+    log(
+      `sweep of ${DAYS} day(s): ${fmt(report.calls)} calls (${fmt(expired)} expired) in ${report.batches} batches, ${fmt(sweepSeconds, 1)} s = ${fmt(report.calls / sweepSeconds)} rows/s`,
+    );
+    log(`${summary("ingest during the sweep", during)}; ${loadNow()}`);
+    const after = await ingestFor(timed(SECONDS));
+    log(`${summary("ingest after the sweep", after)}; ${loadNow()}`);
+  },
+  async () => {
+    await prisma().$disconnect();
+    await pool().end();
+    await database.drop().catch(() => {});
+    await server.stop();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  },
+);

@@ -2,39 +2,74 @@ import Link from "next/link";
 import { CopyButton } from "./copy-button";
 import { Card } from "./ui";
 
-/** The overview of a project without events: how to send the first batch. */
-export function EmptyProject({ origin, slug }: { origin: string; slug: string }) {
-  const example = [
+function Example({ id, label, code }: { id: string; label: string; code: string }) {
+  return (
+    <div>
+      <div className="flex items-center justify-between gap-2">
+        <span>{label}</span>
+        <CopyButton value={code} selectId={id} />
+      </div>
+      <pre id={id} className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+        {code}
+      </pre>
+    </div>
+  );
+}
+
+/**
+ * The overview of a project without events: the three ways to send the first calls, with this
+ * server's address. `now` stamps the API example, so that the event it sends lands in the
+ * overview's default range instead of months in the past.
+ */
+export function EmptyProject({ origin, slug, now }: { origin: string; slug: string; now: Date }) {
+  const timestamp = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  const curl = [
     `curl -X POST ${origin}/api/trpc/ingest.batch \\`,
     `  -H "Authorization: Bearer <your key>" \\`,
     `  -H "Content-Type: application/json" \\`,
     `  -d '{"events": [{`,
-    `        "id": "call_001", "runId": "run_001", "timestamp": "2026-01-01T12:00:00Z",`,
+    `        "id": "call_001", "runId": "run_001", "timestamp": "${timestamp}",`,
     `        "model": {"name": "gpt-4o"}, "tool": "get_weather", "arguments": {"city": "Paris"}`,
     `      }]}'`,
   ].join("\n");
+  const otlp = [
+    `OTEL_EXPORTER_OTLP_ENDPOINT=${origin}`,
+    `OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer <your key>"`,
+    `OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`,
+  ].join("\n");
+  const sdk = [
+    `// npm install @toolgate/sdk`,
+    `const toolgate = new Toolgate({ url: "${origin}", apiKey, model: { name: "gpt-4o" }, tools });`,
+    `messages.push(...(await toolgate.run().handle(message.tool_calls)));`,
+  ].join("\n");
+  const link = "font-medium text-indigo-700 underline-offset-2 hover:underline";
   return (
-    <Card title="No events yet" description="Send your harness's tool calls to this project and they will show up here.">
-      <ol className="list-decimal space-y-4 pl-5 text-slate-700">
+    <Card title="No events yet" description="Send your harness's tool calls to this project and they will show up here. Pick one way in.">
+      <ol className="list-decimal space-y-5 pl-5 text-slate-700">
         <li>
-          Create an API key in{" "}
-          <Link href={`/p/${slug}/settings/keys`} className="font-medium text-indigo-700 hover:underline">
+          Create an API key (scope <code className="font-mono text-xs">ingest</code>) in{" "}
+          <Link href={`/p/${slug}/settings/keys`} className={link}>
             Settings → API keys
           </Link>
           .
         </li>
-        <li>
-          <div className="flex items-center justify-between gap-2">
-            <span>Send one event per tool request the model wrote:</span>
-            <CopyButton value={example} selectId="ingest-example" />
-          </div>
-          <pre id="ingest-example" className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
-            {example}
-          </pre>
-          <p className="mt-2 text-slate-500">
-            The answer is <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the same id
-            again stores it once.
+        <li className="space-y-5">
+          <Example id="otlp-example" label="OpenTelemetry, no code: set these three variables where your harness runs." code={otlp} />
+          <Example id="sdk-example" label="Or the SDK: it validates each call before the tool runs and reports it." code={sdk} />
+          <Example id="ingest-example" label="Or the API, from any language: one event per tool request the model wrote." code={curl} />
+          <p className="text-slate-600">
+            The API answers <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the same id
+            again stores it once. Snippets per instrumentation and what has arrived so far:{" "}
+            <Link href={`/p/${slug}/settings/connect`} className={link}>
+              Settings → Connect
+            </Link>
+            .
           </p>
+        </li>
+        <li>
+          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as{" "}
+          <em>unchecked</em>: register the schemas with <code className="font-mono text-xs">tools.register</code>, through the SDK, or let OpenTelemetry send
+          them with the model spans.
         </li>
       </ol>
     </Card>

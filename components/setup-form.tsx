@@ -42,7 +42,7 @@ export function SetupForm() {
         <Field
           label={
             <>
-              Name <span className="font-normal text-slate-400">(optional)</span>
+              Name <span className="font-normal text-slate-500">(optional)</span>
             </>
           }
           htmlFor="name"

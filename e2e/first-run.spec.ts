@@ -20,8 +20,9 @@ test("first run: every page goes to /setup; setup creates the admin and lands on
     await expect(page.getByRole("heading", { level: 1, name: ADMIN.projectName })).toBeVisible();
     await expect(page.getByText("No events yet")).toBeVisible();
     const origin = new URL(page.url()).origin;
-    await expect(page.locator("pre")).toContainText(`curl -X POST ${origin}/api/trpc/ingest.batch`);
-    await expect(page.locator("pre")).toContainText("Authorization: Bearer <your key>");
+    await expect(page.locator("#ingest-example")).toContainText(`curl -X POST ${origin}/api/trpc/ingest.batch`);
+    await expect(page.locator("#ingest-example")).toContainText("Authorization: Bearer <your key>");
+    await expect(page.locator("#otlp-example")).toContainText(`OTEL_EXPORTER_OTLP_ENDPOINT=${origin}`);
     await expect(page.getByTestId("signed-in-email")).toHaveText(ADMIN.email);
     await signOut(page);
   }

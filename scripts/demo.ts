@@ -4,53 +4,58 @@
 import { applyMigrations } from "../server/db/migrate";
 import { openDatabase } from "../server/db/resolve";
 import { parseEnv } from "../server/env";
+import { runAndExit } from "./lib/exit";
 
 const SLUG = "demo";
 const NAME = "Demo — loan assistant";
 
-const env = parseEnv(process.env);
-const db = await openDatabase(env);
-// Before anything reads server/env.ts's cached env: the database client connects to this URL.
-process.env.DATABASE_URL = db.url;
-const { pool, prisma } = await import("../server/db/client");
-const { loadDemoData } = await import("../server/services/demo/load-demo");
+let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
+let client: typeof import("../server/db/client") | undefined;
+await runAndExit(
+  async () => {
+    db = await openDatabase(parseEnv(process.env));
+    // Before anything reads server/env.ts's cached env: the database client connects to this URL.
+    process.env.DATABASE_URL = db.url;
+    client = await import("../server/db/client");
+    const { prisma } = client;
+    const { loadDemoData } = await import("../server/services/demo/load-demo");
 
-try {
-  console.log(`Database: ${db.description}`);
-  const applied = await applyMigrations(db.url);
-  if (applied.length) console.log(`Migrations applied: ${applied.join(", ")}`);
+    console.log(`Database: ${db.description}`);
+    const applied = await applyMigrations(db.url);
+    if (applied.length) console.log(`Migrations applied: ${applied.join(", ")}`);
 
-  const project =
-    (await prisma().project.findUnique({ where: { slug: SLUG }, select: { id: true, name: true } })) ??
-    (await prisma().project.create({ data: { slug: SLUG, name: NAME }, select: { id: true, name: true } }));
-  console.log(`Project: ${project.name} (${SLUG})`);
+    const project =
+      (await prisma().project.findUnique({ where: { slug: SLUG }, select: { id: true, name: true } })) ??
+      (await prisma().project.create({ data: { slug: SLUG, name: NAME }, select: { id: true, name: true } }));
+    console.log(`Project: ${project.name} (${SLUG})`);
 
-  // The first user (the admin from /setup) gets to see it.
-  const admin = await prisma().user.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true, email: true } });
-  if (admin) {
-    const { count } = await prisma().membership.createMany({ data: [{ userId: admin.id, projectId: project.id, role: "owner" }], skipDuplicates: true });
-    if (count) console.log(`Added ${admin.email} as owner.`);
-  }
+    // The first user (the admin from /setup) gets to see it.
+    const admin = await prisma().user.findFirst({ orderBy: { createdAt: "asc" }, select: { id: true, email: true } });
+    if (admin) {
+      const { count } = await prisma().membership.createMany({ data: [{ userId: admin.id, projectId: project.id, role: "owner" }], skipDuplicates: true });
+      if (count) console.log(`Added ${admin.email} as owner.`);
+    }
 
-  const started = performance.now();
-  const result = await loadDemoData(project.id, { now: new Date() });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const n = (x: number) => x.toLocaleString("en");
-  console.log(
-    `Demo data: ${n(result.events)} events over 30 days: ${n(result.accepted)} new, ${n(result.duplicates)} already there, ${n(result.rejected)} rejected (${seconds} s).`,
-  );
-  console.log(
-    admin ? `Open /p/${SLUG} in Toolgate.` : `Open /p/${SLUG} in Toolgate. No user yet: finish /setup first, then run npm run demo again to get access.`,
-  );
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-} finally {
-  await prisma()
-    .$disconnect()
-    .catch(() => {});
-  await pool()
-    .end()
-    .catch(() => {});
-  await db.stop();
-}
+    const started = performance.now();
+    const result = await loadDemoData(project.id, { now: new Date() });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const n = (x: number) => x.toLocaleString("en");
+    console.log(
+      `Demo data: ${n(result.events)} events over 30 days: ${n(result.accepted)} new, ${n(result.duplicates)} already there, ${n(result.rejected)} rejected (${seconds} s).`,
+    );
+    console.log(
+      admin ? `Open /p/${SLUG} in Toolgate.` : `Open /p/${SLUG} in Toolgate. No user yet: finish /setup first, then run npm run demo again to get access.`,
+    );
+  },
+  async () => {
+    await client
+      ?.prisma()
+      .$disconnect()
+      .catch(() => {});
+    await client
+      ?.pool()
+      .end()
+      .catch(() => {});
+    await db?.stop();
+  },
+);

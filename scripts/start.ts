@@ -35,7 +35,13 @@ try {
 }
 writeFileSync(lockFile, JSON.stringify({ pid: process.pid, port: env.PORT }));
 
-const db = await openDatabase(env);
+let db: Awaited<ReturnType<typeof openDatabase>>;
+try {
+  db = await openDatabase(env);
+} catch (error) {
+  rmSync(lockFile, { force: true });
+  fail((error as Error).message);
+}
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;

@@ -6,6 +6,7 @@ import { ROLES, type Role } from "../contracts/roles";
 import { parseEnv } from "../server/env";
 import { applyMigrations } from "../server/db/migrate";
 import { openDatabase } from "../server/db/resolve";
+import { runAndExit } from "./lib/exit";
 
 const USAGE = `Usage: npm run toolgate -- <command> [options]
 
@@ -57,79 +58,84 @@ if (!commands.includes(command)) {
   process.exit(2);
 }
 
-const db = await openDatabase(parseEnv(process.env));
-process.env.DATABASE_URL = db.url;
-try {
-  await applyMigrations(db.url);
-  // imported after DATABASE_URL is set: the database client reads it once
-  const { prisma } = await import("../server/db/client");
-  const projectBySlug = async () => {
-    const slug = need("project");
-    const project = await prisma().project.findUnique({ where: { slug }, select: { id: true, slug: true } });
-    if (!project) {
-      const known = (await prisma().project.findMany({ select: { slug: true } })).map((p) => p.slug);
-      fail(`No project "${slug}". Projects: ${known.join(", ") || "none yet (run npm start and open the app, or set TOOLGATE_ADMIN_EMAIL)"}.`);
-    }
-    return project;
-  };
-  const keys = await import("../server/services/auth/api-keys");
+let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
+await runAndExit(
+  async () => {
+    db = await openDatabase(parseEnv(process.env));
+    process.env.DATABASE_URL = db.url;
+    try {
+      await applyMigrations(db.url);
+      // imported after DATABASE_URL is set: the database client reads it once
+      const { prisma } = await import("../server/db/client");
+      const projectBySlug = async () => {
+        const slug = need("project");
+        const project = await prisma().project.findUnique({ where: { slug }, select: { id: true, slug: true } });
+        if (!project) {
+          const known = (await prisma().project.findMany({ select: { slug: true } })).map((p) => p.slug);
+          fail(`No project "${slug}". Projects: ${known.join(", ") || "none yet (run npm start and open the app, or set TOOLGATE_ADMIN_EMAIL)"}.`);
+        }
+        return project;
+      };
+      const keys = await import("../server/services/auth/api-keys");
 
-  if (command === "keys create") {
-    const scope = values.scope ?? "ingest";
-    if (!API_KEY_SCOPES.includes(scope as ApiKeyScope)) fail(`Unknown scope "${scope}": use one of ${API_KEY_SCOPES.join(", ")}.`);
-    const project = await projectBySlug();
-    const key = await keys.createApiKey(project.id, need("name"), scope as ApiKeyScope);
-    console.log(`Created ${key.scope} API key "${key.name}" for project ${project.slug} (prefix tg_${key.prefix}). It is shown only now:`);
-    console.log(key.key);
-  } else if (command === "keys list") {
-    const rows = await keys.listApiKeys((await projectBySlug()).id);
-    console.table(
-      rows.map((k) => ({
-        prefix: `tg_${k.prefix}_…`,
-        name: k.name,
-        scope: k.scope,
-        created: k.createdAt.toISOString(),
-        lastUsed: k.lastUsedAt?.toISOString() ?? "never",
-        revoked: k.revokedAt?.toISOString() ?? "",
-      })),
-    );
-  } else if (command === "keys revoke") {
-    const project = await projectBySlug();
-    await keys.revokeApiKey(project.id, need("key"));
-    console.log(`Revoked ${need("key")} in ${project.slug}.`);
-  } else if (command === "users create") {
-    const role = need("role");
-    if (!ROLES.includes(role as Role)) fail(`Unknown role "${role}": use one of ${ROLES.join(", ")}.`);
-    const project = await projectBySlug();
-    const accounts = await import("../server/services/auth/accounts");
-    if (values.password) await accounts.createUser({ email: need("email"), password: values.password });
-    const added = await accounts.addMember(project.id, need("email"), role as Role);
-    console.log(`Added ${added.email} to ${project.slug} as ${added.role}.`);
-    if (added.oneTimePassword) console.log(`One-time password (they choose their own at first sign-in):\n${added.oneTimePassword}`);
-  } else if (command === "projects retention") {
-    const project = await projectBySlug();
-    const retention = await import("../server/services/retention/sweep");
-    const current = await retention.getRetention(project.id);
-    if (values["calls-days"] !== undefined || values["rollups-days"] !== undefined) {
-      const parsed = retentionInput.safeParse({
-        callsDays: values["calls-days"] ?? current.callsDays,
-        rollupsDays: values["rollups-days"] ?? current.rollupsDays,
-      });
-      if (!parsed.success) {
-        const sent = `--calls-days ${values["calls-days"] ?? `(unchanged: ${current.callsDays})`} --rollups-days ${values["rollups-days"] ?? `(unchanged: ${current.rollupsDays})`}`;
-        fail(`Retention not changed: ${parsed.error.issues.map((i) => i.message).join("; ")} (got ${sent}).`);
+      if (command === "keys create") {
+        const scope = values.scope ?? "ingest";
+        if (!API_KEY_SCOPES.includes(scope as ApiKeyScope)) fail(`Unknown scope "${scope}": use one of ${API_KEY_SCOPES.join(", ")}.`);
+        const project = await projectBySlug();
+        const key = await keys.createApiKey(project.id, need("name"), scope as ApiKeyScope);
+        console.log(`Created ${key.scope} API key "${key.name}" for project ${project.slug} (prefix tg_${key.prefix}). It is shown only now:`);
+        console.log(key.key);
+      } else if (command === "keys list") {
+        const rows = await keys.listApiKeys((await projectBySlug()).id);
+        console.table(
+          rows.map((k) => ({
+            prefix: `tg_${k.prefix}_…`,
+            name: k.name,
+            scope: k.scope,
+            created: k.createdAt.toISOString(),
+            lastUsed: k.lastUsedAt?.toISOString() ?? "never",
+            revoked: k.revokedAt?.toISOString() ?? "",
+          })),
+        );
+      } else if (command === "keys revoke") {
+        const project = await projectBySlug();
+        await keys.revokeApiKey(project.id, need("key"));
+        console.log(`Revoked ${need("key")} in ${project.slug}.`);
+      } else if (command === "users create") {
+        const role = need("role");
+        if (!ROLES.includes(role as Role)) fail(`Unknown role "${role}": use one of ${ROLES.join(", ")}.`);
+        const project = await projectBySlug();
+        const accounts = await import("../server/services/auth/accounts");
+        if (values.password) await accounts.createUser({ email: need("email"), password: values.password });
+        const added = await accounts.addMember(project.id, need("email"), role as Role);
+        console.log(`Added ${added.email} to ${project.slug} as ${added.role}.`);
+        if (added.oneTimePassword) console.log(`One-time password (they choose their own at first sign-in):\n${added.oneTimePassword}`);
+      } else if (command === "projects retention") {
+        const project = await projectBySlug();
+        const retention = await import("../server/services/retention/sweep");
+        const current = await retention.getRetention(project.id);
+        if (values["calls-days"] !== undefined || values["rollups-days"] !== undefined) {
+          const parsed = retentionInput.safeParse({
+            callsDays: values["calls-days"] ?? current.callsDays,
+            rollupsDays: values["rollups-days"] ?? current.rollupsDays,
+          });
+          if (!parsed.success) {
+            const sent = `--calls-days ${values["calls-days"] ?? `(unchanged: ${current.callsDays})`} --rollups-days ${values["rollups-days"] ?? `(unchanged: ${current.rollupsDays})`}`;
+            fail(`Retention not changed: ${parsed.error.issues.map((i) => i.message).join("; ")} (got ${sent}).`);
+          }
+          await retention.setRetention(project.id, parsed.data);
+          console.log(
+            `${project.slug}: raw calls kept ${parsed.data.callsDays} days, rollups ${parsed.data.rollupsDays} days (applied by the next hourly sweep).`,
+          );
+        } else console.log(`${project.slug}: raw calls kept ${current.callsDays} days, rollups ${current.rollupsDays} days.`);
+      } else if (command === "projects list") {
+        console.table(await prisma().project.findMany({ select: { slug: true, name: true, createdAt: true }, orderBy: { slug: "asc" } }));
       }
-      await retention.setRetention(project.id, parsed.data);
-      console.log(`${project.slug}: raw calls kept ${parsed.data.callsDays} days, rollups ${parsed.data.rollupsDays} days (applied by the next hourly sweep).`);
-    } else console.log(`${project.slug}: raw calls kept ${current.callsDays} days, rollups ${current.rollupsDays} days.`);
-  } else if (command === "projects list") {
-    console.table(await prisma().project.findMany({ select: { slug: true, name: true, createdAt: true }, orderBy: { slug: "asc" } }));
-  }
-} catch (error) {
-  const usage = error instanceof UsageError;
-  console.error(usage ? `${error.message}\n\n${USAGE}` : `Error: ${(error as Error).message}`);
-  process.exitCode = usage ? 2 : 1;
-} finally {
-  await db.stop();
-  process.exit();
-}
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      console.error(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+  },
+  async () => db?.stop(),
+);

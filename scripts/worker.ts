@@ -13,20 +13,28 @@ try {
   process.exit(1);
 }
 
-const db = await openDatabase(env);
-console.log(`Database: ${db.description}`);
-const applied = await applyMigrations(db.url);
-if (applied.length) console.log(`Migrations applied: ${applied.join(", ")}`);
-process.env.DATABASE_URL = db.url;
-const { startBackgroundWork } = await import("../server/services/jobs/work");
-const worker = await startBackgroundWork();
-console.log(`Toolgate worker running (pid ${process.pid}).`);
+let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
+let worker: Awaited<ReturnType<typeof import("../server/services/jobs/work").startBackgroundWork>>;
+try {
+  db = await openDatabase(env);
+  console.log(`Database: ${db.description}`);
+  const applied = await applyMigrations(db.url);
+  if (applied.length) console.log(`Migrations applied: ${applied.join(", ")}`);
+  process.env.DATABASE_URL = db.url;
+  const { startBackgroundWork } = await import("../server/services/jobs/work");
+  worker = await startBackgroundWork();
+  console.log(`Toolgate worker running (pid ${process.pid}).`);
+} catch (error) {
+  console.error((error as Error).message);
+  await db?.stop().catch(() => {});
+  process.exit(1);
+}
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     console.log(`\n${signal}: finishing the jobs in hand…`);
     await worker.stop(true).catch((e: Error) => console.error(e.message));
-    await db.stop().catch(() => {});
+    await db?.stop().catch(() => {});
     process.exit(0);
   });
 }

@@ -194,7 +194,7 @@ export function DeliveriesCard({ deliveries, none }: { deliveries: IncidentView[
                   >
                     {d.status.text}
                   </span>
-                  {d.duration && <span className="text-xs text-slate-400"> · {d.duration}</span>}
+                  {d.duration && <span className="text-xs text-slate-500"> · {d.duration}</span>}
                 </td>
                 <td className={`${td} text-slate-500`}>{d.at}</td>
               </tr>

@@ -138,7 +138,7 @@ export function WebhooksPanel({ slug }: { slug: string }) {
                         {!w.enabled && <Badge>disabled</Badge>}
                       </p>
                       <p className="break-all font-mono text-xs text-slate-600">{w.url}</p>
-                      <p className="mt-0.5 text-xs text-slate-400">Added {formatUtc(w.createdAt)}</p>
+                      <p className="mt-0.5 text-xs text-slate-500">Added {formatUtc(w.createdAt)}</p>
                     </div>
                     <div className="flex shrink-0 items-center gap-2">
                       <ConfirmButton

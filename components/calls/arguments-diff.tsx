@@ -93,7 +93,7 @@ function Change({ before, after }: { before: ReactNode; after: ReactNode }) {
   return (
     <>
       <del className="rounded-sm bg-red-100 px-0.5 text-red-800 decoration-red-400">{before}</del>
-      <span className="px-1.5 text-slate-400" aria-label="changed to">
+      <span className="px-1.5 text-slate-500" aria-label="changed to">
         →
       </span>
       <ins className="rounded-sm bg-emerald-100 px-0.5 text-emerald-800 no-underline">{after}</ins>

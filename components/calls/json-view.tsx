@@ -177,7 +177,7 @@ function keyPrefix(key: PathSegment | undefined) {
   return typeof key === "string" ? (
     <>
       <span className="text-slate-700">{JSON.stringify(key)}</span>
-      <span className="text-slate-400">: </span>
+      <span className="text-slate-500">: </span>
     </>
   ) : null;
 }
@@ -190,7 +190,7 @@ function render(value: unknown, ctx: Ctx): ReactNode[] {
   }
   if (typeof value === "string" && value.length > JSON_VIEW_LIMITS.stringChars) budget.cut = true;
   const id = ctx.path.map(String).join("\u0000") || "root";
-  const comma = ctx.comma ? <span className="text-slate-400">,</span> : null;
+  const comma = ctx.comma ? <span className="text-slate-500">,</span> : null;
   let lines: ReactNode[];
   const size = Array.isArray(value) ? value.length : isObject(value) ? Object.keys(value).length : null;
   if (size && ctx.depth >= JSON_VIEW_LIMITS.depth) {
@@ -199,11 +199,11 @@ function render(value: unknown, ctx: Ctx): ReactNode[] {
     lines = [
       <Line key={id} depth={ctx.depth}>
         {keyPrefix(ctx.key)}
-        <span className="text-slate-400">{open}</span>
+        <span className="text-slate-500">{open}</span>
         <span className="italic text-slate-500" data-testid="json-more">
           … {plural(size, "entry", "entries")} nested deeper
         </span>
-        <span className="text-slate-400">{close}</span>
+        <span className="text-slate-500">{close}</span>
         {comma}
       </Line>,
     ];
@@ -217,12 +217,12 @@ function render(value: unknown, ctx: Ctx): ReactNode[] {
     lines = [
       <Line key={`${id}:open`} depth={ctx.depth}>
         {keyPrefix(ctx.key)}
-        <span className="text-slate-400">{open}</span>
+        <span className="text-slate-500">{open}</span>
       </Line>,
       ...shown.flatMap(([k, v], i) => render(v, { ...ctx, path: [...ctx.path, k], depth: ctx.depth + 1, key: k, comma: i < size - 1 })),
       ...(hidden ? [<More key={`${id}:more`} depth={ctx.depth + 1} text={`… ${plural(hidden, "more entry", "more entries")}`} />] : []),
       <Line key={`${id}:close`} depth={ctx.depth}>
-        <span className="text-slate-400">{close}</span>
+        <span className="text-slate-500">{close}</span>
         {comma}
       </Line>,
     ];
@@ -231,7 +231,7 @@ function render(value: unknown, ctx: Ctx): ReactNode[] {
     lines = [
       <Line key={id} depth={ctx.depth}>
         {keyPrefix(ctx.key)}
-        {entries ? <span className="text-slate-400">{Array.isArray(value) ? "[]" : "{}"}</span> : <Scalar value={value} />}
+        {entries ? <span className="text-slate-500">{Array.isArray(value) ? "[]" : "{}"}</span> : <Scalar value={value} />}
         {comma}
       </Line>,
     ];

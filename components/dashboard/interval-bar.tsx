@@ -28,7 +28,7 @@ export function IntervalBar({ rate, low, high, max, color = "#4f46e5" }: { rate:
 /** The axis under a column of interval bars. */
 export function IntervalAxis({ max }: { max: number }) {
   return (
-    <div className="flex w-40 justify-between text-[10px] font-normal normal-case tracking-normal text-slate-400 tabular-nums">
+    <div className="flex w-40 justify-between text-[10px] font-normal normal-case tracking-normal text-slate-500 tabular-nums">
       <span>0%</span>
       <span>{percent(max / 2, (max * 50) % 1 ? 1 : 0)}</span>
       <span>{percent(max, 0)}</span>

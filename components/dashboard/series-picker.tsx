@@ -42,7 +42,7 @@ export function SeriesPicker({
     <details className="group relative" data-testid={`series-picker-${param}`}>
       <summary className={cx(buttonClass("secondary", "sm"), "cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
         {shown.length} of {options.length} {noun}
-        <span aria-hidden className="text-slate-400 group-open:rotate-180">
+        <span aria-hidden className="text-slate-500 group-open:rotate-180">
           ▾
         </span>
       </summary>
@@ -63,7 +63,7 @@ export function SeriesPicker({
                 />
                 <span aria-hidden className="size-2.5 shrink-0 rounded-sm" style={{ background: colors[o.key] }} />
                 <span className="min-w-0 flex-1 truncate font-mono text-xs text-slate-800">{o.key}</span>
-                <span className="text-xs tabular-nums text-slate-400">{o.volume.toLocaleString("en")}</span>
+                <span className="text-xs tabular-nums text-slate-500">{o.volume.toLocaleString("en")}</span>
               </label>
             );
           })}

@@ -66,7 +66,7 @@ function Slider({
         onChange={(e) => onChange(Number(e.target.value))}
         className="mt-2 w-full accent-indigo-600"
       />
-      <div className="flex justify-between text-[11px] tabular-nums text-slate-400">
+      <div className="flex justify-between text-[11px] tabular-nums text-slate-500">
         <span>{format(min)}</span>
         <span>{format(max)}</span>
       </div>

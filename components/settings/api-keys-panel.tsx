@@ -140,7 +140,7 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
             </thead>
             <tbody className="divide-y divide-slate-100">
               {keys.data.map((k) => (
-                <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-400" : undefined}>
+                <tr key={k.id} data-testid="api-key-row" className={k.revokedAt ? "text-slate-500" : undefined}>
                   <td className={`${td} font-mono text-xs`}>tg_{k.prefix}_…</td>
                   <td className={`${td} max-w-64 truncate font-medium text-slate-900`} title={k.name}>
                     {k.name}

@@ -9,10 +9,16 @@ export default async function ProjectLayout({ children, params }: { children: Re
   const { user, project } = await requireProject(slug);
   const projects = (await (await pageCaller()).projects.list()).map((p) => ({ slug: p.slug, name: p.name }));
   return (
-    <div className="flex min-h-screen">
+    <div className="min-h-screen lg:flex">
+      <a
+        href="#content"
+        className="sr-only z-50 rounded-md bg-white px-3 py-2 font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
+        Skip to content
+      </a>
       <ProjectSidebar slug={project.slug} projects={projects} email={user.email} />
       <div className="min-w-0 flex-1">
-        <main className="mx-auto max-w-7xl px-8 py-8">
+        <main id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
           <PendingInvitations />
           {children}
         </main>

@@ -45,7 +45,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
         <>
           <PageHeader title={project.name} description="Overview" />
           <div className="space-y-6">
-            <EmptyProject origin={await pageOrigin()} slug={project.slug} />
+            <EmptyProject origin={await pageOrigin()} slug={project.slug} now={new Date()} />
             <Card
               title="Or explore with demo data"
               description="30 days of a loan-servicing agent's tool calls: eight tools, four model versions, one of them a regression. They go through the same ingestion as your events."

@@ -122,11 +122,16 @@ const CSV_TEXT_COLUMNS = new Set([
   "result_status",
 ]);
 
+const CSV_BOOLEAN_COLUMNS = new Set(["valid", "harness_valid", "checked_valid"]);
+
 /**
- * A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
+ * A cell as spreadsheets and other tools read it: timestamps in ISO 8601 (UTC, milliseconds),
+ * booleans `true`/`false` (PostgreSQL writes `t`/`f`), unknown values empty. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
  * carriage return: OWASP's CSV injection rule) gets a leading single quote, which makes it text.
  */
 function csvCell(column: string) {
+  if (column === "timestamp") return `to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`;
+  if (CSV_BOOLEAN_COLUMNS.has(column)) return `CASE WHEN "${column}" THEN 'true' WHEN NOT "${column}" THEN 'false' END AS "${column}"`;
   if (!CSV_TEXT_COLUMNS.has(column)) return `"${column}"`;
   const text = column === "arguments" ? `"arguments"::text` : `"${column}"`;
   return `CASE WHEN ${text} ~ '^[-=+@\\t\\r]' THEN '''' || ${text} ELSE ${text} END AS "${column}"`;
@@ -174,7 +179,7 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter, options:
   const values: unknown[] = [];
   const where = inline(callsFilterSql(projectId, f, values), values, (v) => client.escapeLiteral(v));
   const sql = `COPY (SELECT ${CSV_COLUMNS.map(csvCell).join(", ")} FROM tool_calls WHERE ${where}
-    ORDER BY timestamp DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`;
+    ORDER BY tool_calls.timestamp DESC, tool_calls.id DESC) TO STDOUT WITH (FORMAT csv, HEADER true)`;
   const copy = client.query(copyTo(sql));
   const chunks = copy[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let idle: NodeJS.Timeout | undefined;

@@ -105,12 +105,12 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
                     <div className="shrink-0 text-right">
                       <p className="font-medium tabular-nums text-slate-900" title={metricLabel(metric, incident.rule.category)}>
                         {formatMetricValue(metric, incident.value)}
-                        <span className="font-normal text-slate-400"> / {formatMetricValue(metric, incident.threshold)}</span>
+                        <span className="font-normal text-slate-500"> / {formatMetricValue(metric, incident.threshold)}</span>
                       </p>
                       <p className="mt-0.5 text-xs text-slate-500" title={`fired ${formatUtc(incident.firedAt)}`}>
                         {incident.state === "resolved" ? incidentAge(incident, now) : `fired ${incidentAge(incident, now)}`}
                       </p>
-                      <p className="text-xs text-slate-400">{formatUtc(incident.firedAt)}</p>
+                      <p className="text-xs text-slate-500">{formatUtc(incident.firedAt)}</p>
                     </div>
                   </li>
                 );

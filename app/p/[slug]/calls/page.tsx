@@ -192,7 +192,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                         >
                           {c.runId}
                         </Link>
-                        {c.step !== null && <span className="shrink-0 text-xs tabular-nums text-slate-400">#{c.step}</span>}
+                        {c.step !== null && <span className="shrink-0 text-xs tabular-nums text-slate-500">#{c.step}</span>}
                       </span>
                     </td>
                     <td className={cell}>
@@ -215,7 +215,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                       {c.message ? (
                         <span className="line-clamp-2 break-words font-mono text-xs text-slate-700">{c.message}</span>
                       ) : (
-                        <span className="text-slate-300">—</span>
+                        <span className="text-slate-500">—</span>
                       )}
                     </td>
                     <td className={cx(cell, "text-right")}>
@@ -245,7 +245,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                 Older →
               </Link>
             ) : (
-              <span className="text-xs text-slate-400">No older calls in this range.</span>
+              <span className="text-xs text-slate-500">No older calls in this range.</span>
             )}
           </div>
         </section>

@@ -234,7 +234,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
 function RecoveryBar({ rate, low, title }: { rate: number | null; low: boolean; title: string }) {
   if (rate === null)
     return (
-      <span className="text-slate-400" title="no retries to measure">
+      <span className="text-slate-500" title="no retries to measure">
         —
       </span>
     );

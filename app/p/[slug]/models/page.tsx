@@ -99,7 +99,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                       return (
                         <tr key={versionRef(v)} data-testid="model-version-row" className={i > 0 ? "border-t-0" : undefined}>
                           <td className={`${td} font-medium text-slate-900`}>{i === 0 ? model : ""}</td>
-                          <td className={`${td} font-mono text-xs`}>{v.version || <span className="font-sans text-slate-400">no version</span>}</td>
+                          <td className={`${td} font-mono text-xs`}>{v.version || <span className="font-sans text-slate-500">no version</span>}</td>
                           <td className={`${td} ${num}`}>{formatCount(v.calls)}</td>
                           <td className={`${td} ${num}`}>{formatCount(v.invalid)}</td>
                           <td className={`${td} ${num} font-medium text-slate-900`}>{formatRate(v.calls ? v.invalid / v.calls : null)}</td>
@@ -217,14 +217,14 @@ function Verdict({ verdict }: { verdict: VersionComparison["verdict"] }) {
   if (verdict === "better") return <Badge tone="green">better</Badge>;
   if (verdict === "worse") return <Badge tone="red">worse</Badge>;
   if (verdict === "no clear difference") return <Badge tone="slate">no clear difference</Badge>;
-  return <span className="text-xs text-slate-400">insufficient data</span>;
+  return <span className="text-xs text-slate-500">insufficient data</span>;
 }
 
 function Side({ side }: { side: { rate: number | null; n: number } }) {
-  if (side.n === 0) return <span className="text-slate-400">no calls</span>;
+  if (side.n === 0) return <span className="text-slate-500">no calls</span>;
   return (
     <>
-      {formatRate(side.rate)} <span className="text-xs text-slate-400">of {formatCount(side.n)}</span>
+      {formatRate(side.rate)} <span className="text-xs text-slate-500">of {formatCount(side.n)}</span>
     </>
   );
 }

@@ -66,7 +66,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                   <th className={`${th} text-right`}>Cost</th>
                   <th className={th}>Most common failure</th>
                   <th className={th} title={`Invalid rate per ${lines.bucket} over the range`}>
-                    Trend <span className="normal-case tracking-normal text-slate-400">({lines.bucket === "day" ? "daily" : "hourly"})</span>
+                    Trend <span className="normal-case tracking-normal text-slate-500">({lines.bucket === "day" ? "daily" : "hourly"})</span>
                   </th>
                   <th className={`${th} text-right`} title="Schema versions registered">
                     Versions
@@ -87,12 +87,12 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                       <td className={`${td} ${num} font-medium ${p !== null && p >= 0.1 ? "text-red-700" : "text-slate-900"}`}>{formatRate(p)}</td>
                       <td className={`${td} ${num}`}>{formatUsd(t.costUsd)}</td>
                       <td className={td}>
-                        {t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : <span className="text-slate-400">–</span>}
+                        {t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : <span className="text-slate-500">–</span>}
                       </td>
                       <td className={`${td} py-1`}>
                         <Sparkline values={trends.get(t.tool) ?? []} colorKey={t.tool} color={colors[t.tool]} width={112} height={28} />
                       </td>
-                      <td className={`${td} ${num}`}>{versions.get(t.tool) ?? <span className="text-slate-400">–</span>}</td>
+                      <td className={`${td} ${num}`}>{versions.get(t.tool) ?? <span className="text-slate-500">–</span>}</td>
                     </tr>
                   );
                 })}
@@ -103,7 +103,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                         {name}
                       </Link>
                     </td>
-                    <td className={`${td} text-right text-slate-400`} colSpan={5}>
+                    <td className={`${td} text-right text-slate-500`} colSpan={5}>
                       no calls in this range
                     </td>
                     <td className={`${td} ${num}`}>{versions.get(name)}</td>
@@ -148,7 +148,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                             {meant}
                           </Link>
                         ) : (
-                          <span className="text-slate-400">–</span>
+                          <span className="text-slate-500">–</span>
                         )}
                       </td>
                       <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>

@@ -160,6 +160,28 @@ describe("CSV export of the calls explorer", () => {
   });
 });
 
+describe("CSV values are portable", () => {
+  it("timestamps are ISO 8601 in UTC and booleans are true/false, empty when unknown", async () => {
+    const p = await makeProject();
+    const cookie = `${SESSION_COOKIE}=${(await p.asOwner()).token}`;
+    const { key } = await p.key();
+    const api = (await import("@/test/fixtures")).withKey(key);
+    const events = [
+      makeEvent({ runId: "iso", step: 0, timestamp: "2026-11-30T09:15:00.123+02:00", outcome: { valid: false, category: "missing_argument", message: "m" } }),
+      makeEvent({ runId: "iso", step: 1, timestamp: "2026-11-30T07:16:00Z", outcome: { valid: true } }),
+    ];
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 2 });
+    const [header, ...rows] = await csvOver(p.project.slug, cookie, { runId: "iso" });
+    const cell = (row: string[], column: string) => row[header!.indexOf(column)];
+    const byStep = new Map(rows.map((row) => [cell(row, "step"), row]));
+    expect(cell(byStep.get("0")!, "timestamp")).toBe("2026-11-30T07:15:00.123Z");
+    expect(cell(byStep.get("1")!, "timestamp")).toBe("2026-11-30T07:16:00.000Z");
+    expect(cell(byStep.get("0")!, "harness_valid")).toBe("false");
+    expect(cell(byStep.get("1")!, "harness_valid")).toBe("true");
+    expect(cell(byStep.get("0")!, "checked_valid")).toBe(""); // no schema: not checked
+  });
+});
+
 describe("the explorer's list and its CSV select the same calls", () => {
   it("for every filter, on a project without schemas (unchecked calls)", async () => {
     const p = await makeProject();

@@ -93,7 +93,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                       </Link>
                     </td>
                     <td className={cx(td, "tabular-nums")}>
-                      {formatClock(c.timestamp)} <span className="text-xs text-slate-400">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
+                      {formatClock(c.timestamp)} <span className="text-xs text-slate-500">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
                     </td>
                     <td className={td}>
                       <span className={cx("font-mono text-[13px]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>

@@ -1,0 +1,77 @@
+import { expect, test, type Page } from "@playwright/test";
+import { createProjectViaUi, unique } from "./helpers";
+import { demoProject } from "./state";
+
+// The layer around the drill-downs: a first event that lands where the empty state says, the
+// app shell on a phone, the skip link. OPS_SHOTS=/tmp/shots saves screenshots.
+const shotsDir = process.env.OPS_SHOTS;
+const shot = async (page: Page, name: string) => {
+  if (shotsDir) await page.screenshot({ path: `${shotsDir}/ops-${name}.png`, fullPage: true });
+};
+
+/** How far the page is wider than the window (0: no horizontal scrolling). */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+test("the empty project's API example, sent as shown, lands in the overview's default range", async ({ page }) => {
+  test.setTimeout(90_000);
+  const slug = await createProjectViaUi(page, unique("First"));
+  await page.goto(`/p/${slug}/settings/keys`);
+  await page.getByLabel("Name").fill("first event");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+
+  await page.goto(`/p/${slug}`);
+  await expect(page.getByText("No events yet")).toBeVisible();
+  await shot(page, "empty-project");
+  const example = (await page.locator("#ingest-example").textContent())!;
+  const body = example.slice(example.indexOf("-d '") + 4, example.lastIndexOf("'"));
+  const sent = await page.request.post(example.match(/curl -X POST (\S+)/)![1]!, {
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    data: body,
+  });
+  expect((await sent.json()).result.data).toMatchObject({ accepted: 1, rejected: [] });
+
+  await page.reload();
+  await expect(page.getByText("No events yet")).toHaveCount(0);
+  await expect(page.getByTestId("tile-calls-value")).toHaveText("1");
+});
+
+test.describe("on a phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("overview, calls and a call fit the width; the menu opens the navigation and Escape closes it", async ({ page }) => {
+    const { slug } = demoProject();
+    await page.goto(`/p/${slug}`);
+    const nav = page.getByRole("navigation", { name: "Project" });
+    await expect(nav).toBeHidden();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, "phone-overview");
+
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expect(nav).toBeVisible();
+    await shot(page, "phone-menu");
+    await page.keyboard.press("Escape");
+    await expect(nav).toBeHidden();
+
+    await page.getByRole("button", { name: "Menu" }).click();
+    await nav.getByRole("link", { name: "Calls" }).click();
+    await expect(page).toHaveURL(new RegExp(`/p/${slug}/calls`));
+    await expect(nav).toBeHidden(); // navigating closes the drawer
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+
+    const row = page.getByTestId("call-row").first();
+    await page.goto(`/p/${slug}/calls/${encodeURIComponent((await row.getAttribute("data-call-id"))!)}`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, "phone-call");
+  });
+});
+
+test("the first Tab reaches 'Skip to content', which moves focus past the navigation", async ({ page }) => {
+  await page.goto(`/p/${demoProject().slug}`);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#content")).toBeFocused();
+});

@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ToolgateEvent } from "./event";
+import { testEvent } from "../test/event";
 import { Reporter, type ReporterOptions } from "./reporter";
 
 // The reporter against real HTTP on 127.0.0.1: a server that keeps answering "try again later",
@@ -42,15 +42,7 @@ async function closedPort(): Promise<string> {
   return s.url;
 }
 
-const event = (i: number, args: Record<string, unknown> = { i }): ToolgateEvent => ({
-  id: `e${i}`,
-  runId: "r",
-  step: i,
-  timestamp: "2026-11-30T09:15:00Z",
-  model: { name: "m" },
-  tool: "t",
-  arguments: args,
-});
+const event = testEvent;
 
 const open: (Reporter | Server)[] = [];
 afterEach(async () => {

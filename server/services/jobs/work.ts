@@ -60,7 +60,11 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
   }
   await boss.work(QUEUES.retention, { pollingIntervalSeconds: 10 }, async () => {
     const reports = await sweepRetention();
-    return { calls: reports.reduce((n, r) => n + r.calls, 0), otlp: reports.reduce((n, r) => n + r.otlp, 0), rollups: reports.reduce((n, r) => n + r.rollups, 0) };
+    return {
+      calls: reports.reduce((n, r) => n + r.calls, 0),
+      otlp: reports.reduce((n, r) => n + r.otlp, 0),
+      rollups: reports.reduce((n, r) => n + r.rollups, 0),
+    };
   });
   if (schedules) await boss.schedule(QUEUES.retention, "17 * * * *");
   return {

@@ -41,7 +41,8 @@ export default tseslint.config(
   ),
   {
     files: ["contracts/**", "isomorphic/**", "sdk/src/**"],
-    ignores: ["**/*.test.ts"],
+    // the CLI runs on Node only (sdk/tsconfig.cli.json); the library it uses stays browser-safe
+    ignores: ["**/*.test.ts", "sdk/src/cli.ts", "sdk/src/mcp-cli.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

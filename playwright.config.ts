@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { statePath } from "./e2e/state";
@@ -8,7 +9,7 @@ const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 if (!existsSync(chromium)) {
   throw new Error(`No Chromium at ${chromium}. Install it with \`apt-get install -y chromium\`, or set CHROMIUM_PATH to a Chromium binary.`);
 }
-// Each concurrent run on this machine takes a slot: its own port and build folder. Slot 0
+// Each concurrent run on this machine (from any checkout) takes a slot: its own port and build folder. Slot 0
 // (the usual single run, and CI) uses .next like `npm start`. Workers inherit the env.
 if (!process.env.E2E_PORT) {
   const slot = claimSlot();
@@ -19,7 +20,8 @@ const port = Number(process.env.E2E_PORT);
 
 function claimSlot(): number {
   for (let slot = 0; slot < 8; slot++) {
-    const lock = path.resolve(`.e2e-slot-${slot}.lock`);
+    // in the machine's temporary folder, not the checkout: two checkouts must not share a port
+    const lock = path.join(os.tmpdir(), `toolgate-e2e-slot-${slot}.lock`);
     try {
       const pid = Number(readFileSync(lock, "utf8"));
       process.kill(pid, 0);

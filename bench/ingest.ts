@@ -1,4 +1,5 @@
 // npm run bench:ingest [-- --events N --batch B --clients K --cpu-prof --pg-waits --otlp]
+// npm run bench:ingest -- --long-runs   pairing cost against run length (bench/long-runs.ts)
 // (or BENCH_EVENTS, BENCH_BATCH, BENCH_CLIENTS; defaults 200,000, 1,000 and 4)
 //
 // Ingestion throughput through the real HTTP endpoint, against the ceiling of a raw COPY of
@@ -20,6 +21,7 @@ import { buildIfStale, nextBin } from "../scripts/lib/build";
 import { LOAN_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
 import { otlpBodies } from "./otlp-spans";
+import { longRuns } from "./long-runs";
 import { option } from "./options";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 
@@ -262,6 +264,7 @@ async function main() {
     PORT: String(port),
     TOOLGATE_DATA_DIR: dataDir, // start.ts keeps its pid file there: never clash with a running `npm start`
     TOOLGATE_API_RATE_PER_MINUTE: "100000000",
+    TOOLGATE_PROJECT_RATE_PER_MINUTE: "100000000",
     NEXT_TELEMETRY_DISABLED: "1",
   };
   // --cpu-prof is refused in NODE_OPTIONS, so the profiled run starts `next start` itself
@@ -465,7 +468,7 @@ async function runOtlp(base: string, key: string, bodies: Blob[], appPid: number
   return run;
 }
 
-main()
+(process.argv.includes("--long-runs") ? longRuns() : main())
   .then(() => cleanup())
   .then(
     () => process.exit(0),

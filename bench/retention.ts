@@ -40,6 +40,9 @@ else {
 }
 const database = await createFreshDatabase(server, "toolgate_bench_retention");
 process.env.DATABASE_URL = database.url;
+// the set-up (millions of rows in one INSERT, the rollup rebuild, VACUUM) runs longer than the
+// app's statement timeout; the sweep's own statements are batches well under it
+process.env.TOOLGATE_STATEMENT_TIMEOUT_MS ??= "0";
 const { pool, prisma } = await import("../server/db/client");
 const { ingestBatch } = await import("../server/services/ingest/ingest-batch");
 const { registerTools } = await import("../server/services/tools/registry");

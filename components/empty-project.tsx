@@ -9,7 +9,7 @@ function Example({ id, label, code }: { id: string; label: string; code: string 
         <span>{label}</span>
         <CopyButton value={code} selectId={id} />
       </div>
-      <pre id={id} className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+      <pre id={id} tabIndex={0} className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
         {code}
       </pre>
     </div>
@@ -17,7 +17,7 @@ function Example({ id, label, code }: { id: string; label: string; code: string 
 }
 
 /**
- * The overview of a project without events: the three ways to send the first calls, with this
+ * The overview of a project without events: the ways to send the first calls, with this
  * server's address. `now` stamps the API example, so that the event it sends lands in the
  * overview's default range instead of months in the past.
  */
@@ -42,6 +42,7 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
     `const toolgate = new Toolgate({ url: "${origin}", apiKey, model: { name: "gpt-4o" }, tools });`,
     `messages.push(...(await toolgate.run().handle(message.tool_calls)));`,
   ].join("\n");
+  const mcp = `TOOLGATE_URL=${origin} TOOLGATE_API_KEY=<your key> \\\n  npx -y -p @toolgate/sdk toolgate mcp -- <your MCP server's command>`;
   const link = "font-medium text-indigo-700 underline-offset-2 hover:underline";
   return (
     <Card title="No events yet" description="Send your harness's tool calls to this project and they will show up here. Pick one way in.">
@@ -56,6 +57,11 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
         <li className="space-y-5">
           <Example id="otlp-example" label="OpenTelemetry, no code: set these three variables where your harness runs." code={otlp} />
           <Example id="sdk-example" label="Or the SDK: it validates each call before the tool runs and reports it." code={sdk} />
+          <Example
+            id="mcp-example"
+            label="Or an MCP server, no code: put the gateway before its command in the client's configuration; it checks each tools/call against the server's schema."
+            code={mcp}
+          />
           <Example id="ingest-example" label="Or the API, from any language: one event per tool request the model wrote." code={curl} />
           <p className="text-slate-600">
             The API answers <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the same id
@@ -67,9 +73,9 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
           </p>
         </li>
         <li>
-          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as{" "}
-          <em>unchecked</em>: register the schemas with <code className="font-mono text-xs">tools.register</code>, through the SDK, or let OpenTelemetry send
-          them with the model spans.
+          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as <em>unchecked</em>: register the
+          schemas with <code className="font-mono text-xs">tools.register</code>, through the SDK, or let OpenTelemetry send them with the model spans (the MCP
+          gateway registers the server&apos;s own).
         </li>
       </ol>
     </Card>

@@ -127,8 +127,8 @@ export function Card({
   return (
     <section className={cx("rounded-lg border bg-white shadow-sm", tone === "danger" ? "border-red-200" : "border-slate-200", className)}>
       {(title || description || actions) && (
-        <header className="flex items-start justify-between gap-4 border-b border-slate-100 px-5 py-4">
-          <div>
+        <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-3 border-b border-slate-100 px-5 py-4">
+          <div className="min-w-[min(100%,14rem)] flex-1">
             {title && <h2 className={cx("text-base font-semibold", tone === "danger" ? "text-red-800" : "text-slate-900")}>{title}</h2>}
             {description && <p className="mt-1 text-slate-500">{description}</p>}
           </div>
@@ -142,8 +142,8 @@ export function Card({
 
 export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
   return (
-    <div className="mb-6 flex items-start justify-between gap-4">
-      <div className="min-w-0">
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-x-4 gap-y-3">
+      <div className="min-w-0 max-w-full">
         <h1 className="truncate text-xl font-semibold text-slate-900">{title}</h1>
         {description && <p className="mt-1 text-slate-500">{description}</p>}
       </div>
@@ -152,14 +152,47 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
   );
 }
 
+/**
+ * A name or id that may be long (tool, model, run names): one line cut with an ellipsis at
+ * `max` width, the whole text on hover (title) and to screen readers.
+ */
+export function Truncated({ text, max = "max-w-[18rem]", className }: { text: string; max?: string; className?: string }) {
+  return (
+    <span title={text} className={cx("inline-block max-w-full truncate align-bottom", max, className)}>
+      {text}
+    </span>
+  );
+}
+
+/** An option label of at most `max` characters (a long name would widen the select and its form). */
+export const shortLabel = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * What may be wider than the screen (a table, a code block's container): it scrolls on its own
+ * instead of widening the page, is reachable and scrollable by keyboard, and is positioned, so
+ * that absolutely placed content inside (screen-reader-only labels) scrolls with it.
+ */
+export function ScrollRegion({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className={cx("relative overflow-x-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500", className)}
+    >
+      {children}
+    </div>
+  );
+}
+
 /** A table with subtle borders; pass <thead>/<tbody> as children. */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={label}>
       <table aria-label={label} className="min-w-full divide-y divide-slate-200 text-left">
         {children}
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

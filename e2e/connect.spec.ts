@@ -19,6 +19,8 @@ test("Connect shows the OTLP variables for this server; spans sent to /v1/traces
   await expect(page.locator("#snippet-env")).toContainText(`OTEL_EXPORTER_OTLP_ENDPOINT=${origin}`);
   await expect(page.locator("#snippet-env")).toContainText('OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer tg_');
   await expect(page.getByText("No span has arrived yet.")).toBeVisible();
+  await expect(page.locator("#snippet-mcp-claude")).toContainText(`"TOOLGATE_URL": "${origin}"`);
+  await expect(page.locator("#snippet-mcp-vscode")).toContainText('"type": "stdio"');
 
   const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
   const at = BigInt(Date.now() - 60_000) * 1_000_000n;

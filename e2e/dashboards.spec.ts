@@ -52,6 +52,12 @@ test("overview: tiles, top 8 tools of N, switching to model versions, picking an
   await expect(page).toHaveURL(/[?&]tools=/);
   await expect(chart).toHaveAttribute("data-series", "9");
   await expect(page.getByTestId("series-note")).toHaveText(/9 of \d+ tools/);
+
+  // Escape closes the list and gives the focus back to its button
+  await expect(picker).toHaveAttribute("open", "");
+  await page.keyboard.press("Escape");
+  await expect(picker).not.toHaveAttribute("open", "");
+  await expect(picker.locator("summary")).toBeFocused();
 });
 
 test("the range picker changes the URL and the totals", async () => {

@@ -23,6 +23,7 @@ test("first run: every page goes to /setup; setup creates the admin and lands on
     await expect(page.locator("#ingest-example")).toContainText(`curl -X POST ${origin}/api/trpc/ingest.batch`);
     await expect(page.locator("#ingest-example")).toContainText("Authorization: Bearer <your key>");
     await expect(page.locator("#otlp-example")).toContainText(`OTEL_EXPORTER_OTLP_ENDPOINT=${origin}`);
+    await expect(page.locator("#mcp-example")).toContainText(`TOOLGATE_URL=${origin} TOOLGATE_API_KEY=<your key>`);
     await expect(page.getByTestId("signed-in-email")).toHaveText(ADMIN.email);
     await signOut(page);
   }

@@ -75,3 +75,77 @@ test("the first Tab reaches 'Skip to content', which moves focus past the naviga
   await page.keyboard.press("Enter");
   await expect(page.locator("main#content")).toBeFocused();
 });
+
+test("200-character names never widen a page, at 1440 and at 390 px", async ({ page }) => {
+  test.setTimeout(120_000);
+  const slug = await createProjectViaUi(page, unique("Long names"));
+  await page.goto(`/p/${slug}/settings/keys`);
+  await page.getByLabel("Name").fill("long names");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+
+  const tool = `lookup_${"customer_account_balance_".repeat(8)}`.slice(0, 200);
+  const models = [
+    { provider: "acme", name: `acme-${"extended-context-reasoning-".repeat(5)}`.slice(0, 120), version: "2026-11" },
+    {
+      provider: "aws.bedrock",
+      name: "arn:aws:bedrock:eu-central-1:123456789012:inference-profile/eu.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      version: "v1:0",
+    },
+  ];
+  const runId = `run-${"x".repeat(196)}`;
+  const at = (s: number) => new Date(Date.now() - 120_000 + s * 1000).toISOString();
+  const events = models.flatMap((model, m) => [
+    {
+      id: `long-${m}-0`,
+      runId,
+      step: m * 2,
+      timestamp: at(m * 2),
+      model,
+      tool,
+      arguments: { q: 1 },
+      outcome: { valid: false, category: "wrong_type", message: "q: expected a string" },
+    },
+    { id: `long-${m}-1`, runId, step: m * 2 + 1, timestamp: at(m * 2 + 1), model, tool, arguments: { q: "1" }, outcome: { valid: true } },
+  ]);
+  const sent = await page.request.post("/api/trpc/ingest.batch", { headers: { Authorization: `Bearer ${key}` }, data: { events } });
+  expect((await sent.json()).result.data).toMatchObject({ accepted: events.length });
+
+  const base = `/p/${slug}`;
+  const paths = [
+    base,
+    `${base}/tools`,
+    `${base}/tools/${encodeURIComponent(tool)}`,
+    `${base}/models`,
+    `${base}/calls`,
+    `${base}/errors`,
+    `${base}/calls/long-0-0`,
+  ];
+  const wide: string[] = [];
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of paths) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      const excess = await overflow(page);
+      if (excess > 0) wide.push(`${path} at ${width} px: ${excess} px too wide`);
+    }
+  }
+  expect(wide, wide.join("\n")).toEqual([]);
+});
+
+test("a missing call, run, tool or incident is one not-found page: HTTP 404, inside the project's frame", async ({ page }) => {
+  const { slug } = demoProject();
+  for (const [path, heading, text] of [
+    [`/p/${slug}/calls/no-such%20call`, "Call not found", "no-such call"],
+    [`/p/${slug}/runs/no-such-run`, "Run not found", "no-such-run"],
+    [`/p/${slug}/tools/no_such_tool`, "Tool not found", "no_such_tool"],
+    [`/p/${slug}/alerts/00000000-0000-4000-8000-000000000000`, "Incident not found", "00000000-0000-4000-8000-000000000000"],
+  ] as const) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByText(text, { exact: true })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Project" })).toBeVisible();
+  }
+});

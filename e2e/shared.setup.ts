@@ -29,7 +29,7 @@ test.describe(() => {
     const slug = await createProjectViaUi(page, unique("Demo"));
 
     await expect(page.getByText("No events yet")).toBeVisible();
-    await expect(page.locator("pre")).toContainText("/api/trpc/ingest.batch");
+    await expect(page.locator("#ingest-example")).toContainText("/api/trpc/ingest.batch");
     await expect(page.locator("canvas")).toHaveCount(0); // an empty state, not blank charts
     if (shotsDir) await page.screenshot({ path: `${shotsDir}/dash-overview-empty.png`, fullPage: true });
 

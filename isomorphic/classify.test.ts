@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
+import { likelyTool, rankToolNames } from "./tool-names";
 import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES, type Verdict } from "./classify";
 
 const getloan = {
@@ -129,6 +130,37 @@ describe("classifyCall: malformed_arguments and unknown_tool", () => {
     expect(classify("transfer_money", {}).message).toMatch(/Call one of these instead\.$/);
     const empty = classifyCall({ tool: "getloan", arguments: {}, registry: registryFrom([]) });
     expect(empty.message).toContain("No tools are registered");
+  });
+
+  it("with a big tool list: the obvious guess inside template debris, closest names first, a short list", () => {
+    // 1,364 tools as a real project had them, in no useful order; the model wrote a leaked chat-template token after `ls`
+    const names = [...Array.from({ length: 1360 }, (_, i) => `tool_${(i * 7919) % 1360}_action`), "cancel_order", "comment", "ls", "lsof"];
+    const registry = registryFrom(names.map((name) => ({ name, version: "1", parameters: { type: "object" } })));
+    const message = classifyCall({ tool: "ls<|channel|>commentary", arguments: {}, registry }).message!;
+    expect(message).toMatch(/^Error: no tool named 'ls<\|channel\|>commentary'\. The closest of the 1364 tools: ls, /);
+    expect(message).toMatch(/and 1354 more\. Did you mean 'ls'\?$/);
+    expect(message.length).toBeLessThan(400);
+    const typo = classifyCall({ tool: "cancel-ordr", arguments: {}, registry }).message!;
+    expect(typo).toMatch(/tools: cancel_order, .*Did you mean 'cancel_order'\?$/);
+  });
+
+  it("leaves out the safe-integer bounds zod's .int() writes into a schema", () => {
+    const schema = { type: "object", properties: { stars: { type: "integer", minimum: -9007199254740991, maximum: 5 } } };
+    const registry = registryFrom([{ name: "rate", version: "1", parameters: schema }]);
+    expect(classifyCall({ tool: "rate", arguments: { stars: 9 }, registry }).message).toBe("Error: 'stars' must be at most 5, you sent 9.");
+  });
+
+  it("likelyTool: one rule for the classifier and the dashboard", () => {
+    const tools = ["getloan", "listopenloans", "schedulecallback", "createticket", "ls", "get_weather"];
+    expect(likelyTool("functions.get_weather", tools)).toBe("get_weather");
+    expect(likelyTool("getloan<|call|>", tools)).toBe("getloan");
+    expect(likelyTool("ls<|channel|>commentary", tools)).toBe("ls");
+    expect(likelyTool("get-Loan", tools)).toBe("getloan");
+    expect(likelyTool("schedulecall", tools)).toBe("schedulecallback");
+    expect(likelyTool("transfer_funds", tools)).toBeUndefined();
+    expect(likelyTool("tools", tools)).toBeUndefined(); // "ls" inside a word is no guess
+    expect(rankToolNames("createtickets", tools)[0]).toBe("createticket");
+    expect(rankToolNames("lsx<|end|>", tools)[0]).toBe("ls");
   });
 
   it("reports malformed arguments first when the tool is unknown too", () => {

@@ -3,6 +3,7 @@ import type AjvCore from "ajv/dist/core";
 import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
 import { joinPath } from "./json-path";
+import { likelyTool, rankToolNames } from "./tool-names";
 import { preview } from "./json-walk";
 import { checkSchemaCost, createAjv, describeValue, isPlainObject, schemaDraft, schemaForAjv, storedKeyOrder, truncate, type JsonObject } from "./tool-schema";
 
@@ -121,22 +122,21 @@ function sampleValue(schema: unknown): unknown {
   return ({ boolean: true, array: [], object: {}, null: null } as Record<string, unknown>)[String(type)] ?? "...";
 }
 
+const SHOWN_TOOLS = 10;
+
 function unknownTool(tool: string, names: string[]): Violation {
-  const ranked = names
-    .map((name, index) => ({ name, index, distance: distance(tool.toLowerCase(), name.toLowerCase()) }))
-    .sort((a, b) => a.distance - b.distance || a.index - b.index);
-  const best = ranked[0];
-  const shown =
-    ranked
-      .slice(0, 20)
-      .map((r) => r.name)
-      .join(", ") + (names.length > 20 ? ` and ${names.length - 20} more` : "");
-  const fix = best && isTypo(tool, best.name, best.distance) ? ` Did you mean '${best.name}'?` : " Call one of these instead.";
-  const message =
-    names.length === 0
-      ? `Error: no tool named '${truncate(tool)}'. No tools are registered; register the tool's schema before calling it.`
-      : `Error: no tool named '${truncate(tool)}'. Available tools: ${shown}.${fix}`;
-  return { category: "unknown_tool", path: "", keyword: "tool", message };
+  if (names.length === 0) {
+    const message = `Error: no tool named '${truncate(tool)}'. No tools are registered; register the tool's schema before calling it.`;
+    return { category: "unknown_tool", path: "", keyword: "tool", message };
+  }
+  const shown = rankToolNames(tool, names).slice(0, SHOWN_TOOLS);
+  const list =
+    names.length <= SHOWN_TOOLS
+      ? `Available tools: ${shown.join(", ")}.`
+      : `The closest of the ${names.length} tools: ${shown.join(", ")} and ${names.length - SHOWN_TOOLS} more.`;
+  const meant = likelyTool(tool, names);
+  const fix = meant ? ` Did you mean '${meant}'?` : " Call one of these instead.";
+  return { category: "unknown_tool", path: "", keyword: "tool", message: `Error: no tool named '${truncate(tool)}'. ${list}${fix}` };
 }
 
 /** Close enough (case aside) to be a likely misspelling rather than another word. */
@@ -504,7 +504,9 @@ function countRange(min: unknown, max: unknown, unit: string, units = `${unit}s`
 
 /** "between 1 and 100", "at least 1", "greater than 0 and less than 1". */
 function numberRange(schema: JsonObject): string {
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum } = schema;
+  // zod's .int() writes the safe-integer range as bounds: no model needs to be told about those
+  const bound = (value: unknown) => (typeof value === "number" && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined);
+  const [minimum, maximum, exclusiveMinimum, exclusiveMaximum] = [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum].map(bound);
   if (typeof minimum === "number" && typeof maximum === "number") return `between ${minimum} and ${maximum}`;
   const lower = typeof minimum === "number" ? `at least ${minimum}` : typeof exclusiveMinimum === "number" ? `greater than ${exclusiveMinimum}` : "";
   const upper = typeof maximum === "number" ? `at most ${maximum}` : typeof exclusiveMaximum === "number" ? `less than ${exclusiveMaximum}` : "";

@@ -46,6 +46,9 @@ export function describeValue(value: unknown): string {
   return `the ${typeof value} ${truncate(String(value))}`;
 }
 
+/** The longest tool name a schema can be registered under. */
+export const TOOL_NAME_MAX = 128;
+
 /**
  * Accepts our shape {name, description?, parameters}, OpenAI Chat Completions
  * {type: "function", function: {…}}, OpenAI Responses {type: "function", name, …}
@@ -67,8 +70,10 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
   const prefix = nested ? "function." : "";
 
   const { name, description } = source;
-  if (typeof name !== "string" || name.trim() === "" || name.length > 128) {
-    return fail(`Error: '${prefix}name' must be a string of 1 to 128 characters, you sent ${describeValue(name)}. Give the tool a name such as "getloan".`);
+  if (typeof name !== "string" || name.trim() === "" || name.length > TOOL_NAME_MAX) {
+    return fail(
+      `Error: '${prefix}name' must be a string of 1 to ${TOOL_NAME_MAX} characters, you sent ${describeValue(name)}. Give the tool a name such as "getloan".`,
+    );
   }
   if (description !== undefined && typeof description !== "string") {
     return fail(`Error: '${prefix}description' must be a string, you sent ${describeValue(description)}. Send a plain-text description or leave it out.`);

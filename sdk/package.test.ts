@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,6 +24,9 @@ function installTarball(): string {
   writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "harness", private: true }));
   return app;
 }
+
+let app: string | undefined;
+const installed = () => (app ??= installTarball());
 
 const script = (load: string) => `${load}
 const toolgate = new Toolgate({ model: { name: "m" }, tools: [{ name: "getloan", parameters: { type: "object", properties: { loannumber: { type: "string" } }, required: ["loannumber"] }, handler: (a) => "loan " + a.loannumber }] });
@@ -54,7 +57,7 @@ server.listen(0, "127.0.0.1", async () => {
 
 describe("the npm package", () => {
   it("packs into a tarball whose ESM and CJS entry points work where it is installed", { timeout: 120_000 }, () => {
-    const app = installTarball();
+    const app = installed();
     writeFileSync(path.join(app, "esm.mjs"), script('import { Toolgate } from "@toolgate/sdk";'));
     writeFileSync(path.join(app, "cjs.cjs"), script('const { Toolgate } = require("@toolgate/sdk");'));
     const expected = [
@@ -82,5 +85,42 @@ describe("the npm package", () => {
       expect.arrayContaining(["package/dist/index.js", "package/dist/index.cjs", "package/dist/index.d.ts", "package/dist/cli.js", "package/package.json"]),
     );
     expect(files).not.toMatch(/src\//);
+  });
+
+  it("runs `npx toolgate mcp` from the tarball in front of the real filesystem server, as the README's config block does", { timeout: 120_000 }, () => {
+    const dir = installed();
+    mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+    symlinkSync("../@toolgate/sdk/dist/cli.js", path.join(dir, "node_modules", ".bin", "toolgate")); // what npm install does with `bin`
+    const data = path.join(work, "data");
+    mkdirSync(data);
+    const server = path.join(root, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
+    const lines = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "claude-desktop", version: "1" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write_file", arguments: { path: path.join(data, "a.txt") } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "write_file", arguments: { path: path.join(data, "a.txt"), content: "hi" } } },
+    ];
+    const out = execFileSync("npx", ["--no-install", "toolgate", "mcp", "--", "node", server, data], {
+      cwd: dir,
+      input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+      encoding: "utf8",
+      env: { ...process.env, TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_x" },
+    });
+    const answers = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean; content: { text: string }[] } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[1]!.result).toEqual({
+      content: [{ type: "text", text: "Error: 'content' is required by write_file and was not sent. Add 'content' (string)." }],
+      isError: true,
+    });
+    expect(answers[2]!.result!.content[0]!.text).toMatch(/Successfully wrote/);
+    expect(readFileSync(path.join(data, "a.txt"), "utf8")).toBe("hi");
   });
 });

@@ -38,6 +38,18 @@ const envSchema = z.object({
   TOOLGATE_EXPORT_IDLE_SECONDS: z.coerce.number().positive().default(60),
   /** CSV exports running at once per app instance (each holds a database connection) */
   TOOLGATE_EXPORT_MAX_CONCURRENT: z.coerce.number().int().positive().default(4),
+  /** database connections per app instance (one pool shared by Prisma, raw SQL and pg-boss) */
+  TOOLGATE_DB_POOL_SIZE: z.coerce.number().int().min(2).default(10),
+  /** a statement running longer than this is cancelled by PostgreSQL (0: no limit) */
+  TOOLGATE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(20_000),
+  /** a statement waiting longer than this for a row or table lock is cancelled (0: no limit) */
+  TOOLGATE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
+  /** heavy operations (ingest batches, OTLP exports, tools.register, tools.dryRun, metrics.summary, CSV export) one project may run at once on one instance */
+  TOOLGATE_PROJECT_HEAVY_CONCURRENCY: z.coerce.number().int().positive().default(3),
+  /** how long a heavy operation beyond its project's share waits for a turn before it is answered 429 */
+  TOOLGATE_PROJECT_SHARE_WAIT_MS: z.coerce.number().int().min(0).default(2_000),
+  /** requests a minute for all API keys of one project together (each key also has TOOLGATE_API_RATE_PER_MINUTE) */
+  TOOLGATE_PROJECT_RATE_PER_MINUTE: z.coerce.number().int().positive().default(6_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -4,11 +4,21 @@ import { afterAll, beforeAll } from "vitest";
 
 /**
  * The app's tRPC route handler (app/api/trpc/[trpc]/route.ts, what `npm start` serves) over real
- * HTTP on 127.0.0.1, on the real test database. `stop()` closes the port and every open
+ * HTTP on 127.0.0.1, on the real test database, with the OTLP endpoint (/v1/traces) and the CSV
+ * export (/api/projects/<slug>/calls.csv) beside it. `stop()` closes the port and every open
  * connection; `start()` opens the same port again.
  */
 export async function startHttpApp() {
   const { GET, POST } = await import("../app/api/trpc/[trpc]/route");
+  const traces = await import("../app/v1/traces/route");
+  const csv = await import("../app/api/projects/[slug]/calls.csv/route");
+  const route = (request: Request) => {
+    const { pathname } = new URL(request.url);
+    const slug = /^\/api\/projects\/([^/]+)\/calls\.csv$/.exec(pathname)?.[1];
+    if (pathname === "/v1/traces" && request.method === "POST") return traces.POST(request);
+    if (slug) return csv.GET(request, { params: Promise.resolve({ slug }) });
+    return (request.method === "POST" ? POST : GET)(request);
+  };
   let port = 0;
   let server: Server | null = null;
 
@@ -17,12 +27,16 @@ export async function startHttpApp() {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    // as Next.js does: the request's signal aborts when its client closes the connection before the answer
+    const gone = new AbortController();
+    res.once("close", () => res.writableFinished || gone.abort());
     const request = new Request(`http://127.0.0.1:${port}${req.url}`, {
       method: req.method,
       headers,
+      signal: gone.signal,
       ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
     });
-    const response = await (req.method === "POST" ? POST : GET)(request);
+    const response = await route(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   }

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { decodeParam, findByRouteId, idCandidates } from "./route-id";
+import { decodeParam } from "./decode-param";
+import { findByRouteId, idCandidates } from "./route-id";
 
 describe("idCandidates", () => {
   it("tries the id as given first, then percent-decoded", () => {

@@ -1,6 +1,6 @@
 // Pure derivations for the dashboards (no I/O): rates, changes, attempt inflation, series
 // selection. Pages fetch rollup totals and pass them through these before rendering.
-import { distance } from "fastest-levenshtein";
+import { likelyTool } from "../../isomorphic/tool-names";
 import { assignColors, topN } from "../charts/prepare";
 import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsFromCounts } from "../../isomorphic/stats";
 
@@ -127,20 +127,13 @@ export function intervalAxisMax(max: number): number {
   return [0.05, 0.1, 0.2, 0.25, 0.5, 1].find((m) => max <= m) ?? 1;
 }
 
-const normalizeName = (s: string) => s.toLowerCase().replace(/[_\-\s.]/g, "");
-
 /**
  * The registered tool an unknown name most likely meant ("get_loan", "getLoan", "getloans" →
- * "getloan"): the nearest by edit distance, ignoring case and separators; null when none is close.
+ * "getloan"; "ls<|channel|>commentary" → "ls"): the classifier's own rule (likelyTool), so the
+ * dashboard suggests what the model was told; null when none is a clear guess.
  */
 export function closestTool(name: string, registered: readonly string[]): string | null {
-  let best: { name: string; d: number } | null = null;
-  const n = normalizeName(name);
-  for (const candidate of registered) {
-    const d = distance(n, normalizeName(candidate));
-    if (!best || d < best.d || (d === best.d && candidate < best.name)) best = { name: candidate, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(n.length / 3)) ? best.name : null;
+  return likelyTool(name, registered) ?? null;
 }
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useTransition } from "react";
+import { useRef, useTransition, type KeyboardEvent } from "react";
 import { buttonClass, cx } from "../ui";
 
 /**
@@ -27,6 +27,13 @@ export function SeriesPicker({
   const pathname = usePathname();
   const search = useSearchParams();
   const [pending, startTransition] = useTransition();
+  const details = useRef<HTMLDetailsElement>(null);
+  // Escape closes the open list and gives the focus back to its button, as a menu does.
+  function closeOnEscape(event: KeyboardEvent) {
+    if (event.key !== "Escape" || !details.current?.open) return;
+    details.current.open = false;
+    details.current.querySelector("summary")?.focus();
+  }
 
   function apply(next: string[]) {
     const params = new URLSearchParams(search.toString());
@@ -39,7 +46,7 @@ export function SeriesPicker({
   }
 
   return (
-    <details className="group relative" data-testid={`series-picker-${param}`}>
+    <details ref={details} onKeyDown={closeOnEscape} className="group relative" data-testid={`series-picker-${param}`}>
       <summary className={cx(buttonClass("secondary", "sm"), "cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
         {shown.length} of {options.length} {noun}
         <span aria-hidden className="text-slate-500 group-open:rotate-180">

@@ -3,7 +3,7 @@
 
 import type { ReactNode } from "react";
 import { RANGE_PRESET_LABELS } from "../../contracts/metrics";
-import { cx, Select } from "../ui";
+import { cx, Select, shortLabel } from "../ui";
 import { withCurrent } from "./options";
 
 const labels = {
@@ -54,8 +54,8 @@ export function OptionSelect({
     <Select id={id} name={name} defaultValue={current ?? ""} className={className}>
       <option value="">{all}</option>
       {withCurrent(values, current).map((v) => (
-        <option key={v} value={v}>
-          {v}
+        <option key={v} value={v} title={v}>
+          {shortLabel(v)}
         </option>
       ))}
     </Select>

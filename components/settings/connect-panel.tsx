@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CopyButton } from "../copy-button";
 import { formatCount, formatUtc } from "../dashboard/format";
 import { Badge, Card } from "../ui";
+import { mcpConfigs } from "./mcp-config";
 
 type Stats = {
   lastSpanAt: Date | string | null;
@@ -21,7 +22,11 @@ function Snippet({ id, title, code }: { id: string; title: string; code: string 
         <h3 className="font-medium text-slate-800">{title}</h3>
         <CopyButton value={code} selectId={id} />
       </div>
-      <pre id={id} className="overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200">
+      <pre
+        id={id}
+        tabIndex={0}
+        className="overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+      >
         {code}
       </pre>
     </div>
@@ -63,6 +68,8 @@ from openinference.instrumentation.openai import OpenAIInstrumentor
 provider = TracerProvider()  # the exporter reads the environment variables above
 provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
 OpenAIInstrumentor().instrument(tracer_provider=provider)`;
+
+  const mcp = mcpConfigs(origin, KEY);
 
   return (
     <div className="space-y-6">
@@ -111,7 +118,7 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <p className="text-slate-600">
             Replace <code className="font-mono">{KEY}</code> with an ingest-scope key of this project (
             {canCreateKeys ? (
-              <Link className="text-blue-700 hover:underline" href={`/p/${slug}/settings/keys`}>
+              <Link className="text-blue-700 underline underline-offset-2" href={`/p/${slug}/settings/keys`}>
                 Settings → API keys
               </Link>
             ) : (
@@ -129,6 +136,23 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
             Instrumentations must record message content for Toolgate to see the calls (most do by default; the OpenTelemetry GenAI instrumentations need{" "}
             <code className="font-mono">OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true</code>). Details: docs/otlp.md.
           </p>
+        </div>
+      </Card>
+
+      <Card
+        title="MCP servers"
+        description="Put Toolgate's gate in front of any MCP server: the client starts toolgate mcp, which starts the server, checks every tools/call against the server's own schema and records it."
+      >
+        <div className="space-y-5">
+          <p className="text-slate-600">
+            Put <code className="font-mono">npx -y -p @toolgate/sdk toolgate mcp --</code> before the server's command in the client&apos;s configuration and
+            add the two variables (the same ingest-scope key). An invalid call is answered with the classifier&apos;s message and never reaches the server; the
+            server never sees the key. Details: docs/mcp.md.
+          </p>
+          <Snippet id="snippet-mcp-claude" title="Claude Desktop (claude_desktop_config.json)" code={mcp.claude} />
+          <Snippet id="snippet-mcp-cursor" title="Cursor (~/.cursor/mcp.json or .cursor/mcp.json)" code={mcp.cursor} />
+          <Snippet id="snippet-mcp-vscode" title="VS Code (.vscode/mcp.json)" code={mcp.vscode} />
+          <Snippet id="snippet-mcp-stdio" title="Any stdio client" code={mcp.stdio} />
         </div>
       </Card>
     </div>

@@ -66,7 +66,8 @@ export async function runCheck(
   let options: Options;
   let maxRate: number;
   try {
-    if (args[0] !== "check") throw new UsageError(args[0] ? `Unknown command "${args[0]}".` : "No command given.");
+    if (args[0] !== "check")
+      throw new UsageError(`${args[0] ? `Unknown command "${args[0]}".` : "No command given."} Commands: check (below), mcp (toolgate mcp --help).`);
     options = parse(args.slice(1));
     if (!options["max-invalid-rate"]) throw new UsageError("Missing --max-invalid-rate.");
     maxRate = parseRate(options["max-invalid-rate"]);

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { runCheck } from "./check";
+import { runMcp } from "./mcp-cli";
 
-const proc = (globalThis as unknown as { process: { argv: string[]; env: Record<string, string | undefined>; exitCode?: number } }).process;
-runCheck(proc.argv.slice(2), proc.env, (line) => console.log(line)).then(
-  (code) => (proc.exitCode = code),
+const args = process.argv.slice(2);
+const run =
+  args[0] === "mcp"
+    ? runMcp(args.slice(1), process.env, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signals: true })
+    : runCheck(args, process.env, (line) => console.log(line));
+run.then(
+  (code) => (process.exitCode = code),
   (error: unknown) => {
     console.error(error);
-    proc.exitCode = 2;
+    process.exitCode = 2;
   },
 );

@@ -20,3 +20,5 @@ export {
 export type { ToolgateEvent, ModelRef, Usage } from "./event";
 export type { Verdict, Violation } from "../../isomorphic/classify";
 export type { Category } from "../../contracts/categories";
+export { withToolgate, type WithToolgateOptions, type McpServerLike, type McpTransportLike } from "./mcp-server";
+export type { Enforce } from "./mcp";

@@ -66,6 +66,8 @@ export interface ToolRegistration {
   name: string;
   description?: string;
   parameters: object;
+  /** Where the schema came from when not from the harness's own code: `mcp:<server name>` (the MCP gateway). */
+  source?: string;
 }
 
 /** `bytes`: the event's size as JSON, counted against maxBufferBytes while it is held. */
@@ -73,6 +75,8 @@ type Entry = { event: ToolgateEvent; json?: string; bytes: number };
 type Answer = { kind: "ok"; data: unknown } | { kind: "retry"; delayMs?: number; message: string } | { kind: "refused"; status: number; message: string };
 
 const INGEST_LIMIT = 1000;
+/** Tools per `tools.register` request (the server takes 500). */
+const REGISTER_LIMIT = 500;
 
 /**
  * Sends events to Toolgate in the background: batched, bounded, retried without ever changing an
@@ -324,7 +328,7 @@ export class Reporter {
 
   /** false: out of time, try later. */
   private async sendRegistrations(): Promise<boolean> {
-    const tools = [...this.pendingTools.values()];
+    const tools = [...this.pendingTools.values()].slice(0, REGISTER_LIMIT);
     const answer = await this.post("tools.register", () => JSON.stringify({ tools }), 0);
     if (answer === null) return false;
     for (const tool of tools) if (this.pendingTools.get(tool.name) === tool) this.pendingTools.delete(tool.name);

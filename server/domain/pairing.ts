@@ -12,6 +12,28 @@
  */
 export const runOrderSql = (alias = "") => `${alias && `${alias}.`}step NULLS LAST, ${alias && `${alias}.`}timestamp, ${alias && `${alias}.`}id`;
 
+/**
+ * The id of the call right after (`next`) or right before (`previous`) the call `c` in its
+ * run's order, among the calls of the same run that name the same tool: `c` is the alias of
+ * a row with project_id, run_id, tool, step, timestamp and id, `$1` the project. Written as
+ * three lookups, of which `c`'s step (null or not) leaves one or two to run, so that each is a
+ * single descent of the index (project_id, run_id, tool, step, timestamp, id) — whose ascending
+ * order, nulls last, is the run order — whatever the length of the run or the planner's
+ * statistics. A row comparison never matches a null step, hence the separate unstepped lookups.
+ */
+export function sameToolNeighbourSql(c: string, direction: "next" | "previous"): string {
+  const [cmp, dir, nulls] = direction === "next" ? [">", "ASC", "LAST"] : ["<", "DESC", "FIRST"];
+  const lookup = (where: string, order: string) =>
+    `(SELECT n.id FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id AND n.tool = ${c}.tool AND ${where} ORDER BY ${order} LIMIT 1)`;
+  const byStep = `n.step ${dir} NULLS ${nulls}, n.timestamp ${dir}, n.id ${dir}`;
+  const byTime = `n.timestamp ${dir}, n.id ${dir}`;
+  const stepped = lookup(`${c}.step IS NOT NULL AND (n.step, n.timestamp, n.id) ${cmp} (${c}.step, ${c}.timestamp, ${c}.id)`, byStep);
+  const unstepped = lookup(`${c}.step IS NULL AND n.step IS NULL AND (n.timestamp, n.id) ${cmp} (${c}.timestamp, ${c}.id)`, byTime);
+  // across the boundary: after a stepped call, the first unstepped one; before an unstepped call, the last stepped one
+  const across = direction === "next" ? lookup(`${c}.step IS NOT NULL AND n.step IS NULL`, byTime) : lookup(`${c}.step IS NULL AND n.step IS NOT NULL`, byStep);
+  return direction === "next" ? `coalesce(${stepped}, ${across}, ${unstepped})` : `coalesce(${stepped}, ${unstepped}, ${across})`;
+}
+
 /** The same order for Prisma's `orderBy`. */
 export const RUN_ORDER = [{ step: { sort: "asc", nulls: "last" } }, { timestamp: "asc" }, { id: "asc" }] as const;
 

@@ -6,6 +6,7 @@ import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
 import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/rollups";
 import { summary } from "../services/metrics/summary";
+import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 const ranged = z.object({ range: rangeInput, scope: scopeInput.optional() });
@@ -18,7 +19,7 @@ export const metricsRouter = router({
     .input(summaryInput)
     .query(({ ctx, input }) => {
       const { range, ...scope } = input;
-      return summary(ctx.project.id, rangeOrLastDays(range, 1), scope);
+      return withProjectShare(ctx.project, "metrics.summary", () => summary(ctx.project.id, rangeOrLastDays(range, 1), scope));
     }),
   /** Totals over the range and over the previous period of equal length. */
   totals: projectProcedure("viewer")

@@ -10,6 +10,7 @@ import { breakdown, totals } from "../services/metrics/rollups";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { failurePatterns } from "../services/tools/patterns";
 import { listTools, registerTools, validateCall } from "../services/tools/registry";
+import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 export const toolsRouter = router({
@@ -17,7 +18,7 @@ export const toolsRouter = router({
   register: apiKeyProcedure("ingest")
     .input(registerToolsInput)
     .mutation(async ({ ctx, input }) => ({
-      tools: await registerTools(ctx.project.id, input.tools),
+      tools: await withProjectShare(ctx.project, "tools.register", () => registerTools(ctx.project.id, input.tools)),
     })),
   /** The verdict ingestion would store for this request. */
   validate: apiKeyProcedure("ingest")
@@ -83,17 +84,23 @@ export const toolsRouter = router({
    */
   dryRun: apiKeyProcedure("read")
     .input(dryRunInput)
-    .mutation(({ ctx, input }) => dryRun(ctx.project.id, input.tool, input, rangeOrLastDays(input.range, 30), { limit: input.limit ?? DRY_RUN_MAX_CALLS })),
+    .mutation(({ ctx, input }) =>
+      withProjectShare(ctx.project, "tools.dryRun", () =>
+        dryRun(ctx.project.id, input.tool, input, rangeOrLastDays(input.range, 30), { limit: input.limit ?? DRY_RUN_MAX_CALLS }),
+      ),
+    ),
   /** The tool page's dry run, one page at a time (admins): the page shows progress between pages. */
   dryRunPage: projectProcedure("admin")
     .input(dryRunPageInput)
     .mutation(async ({ ctx, input }) => {
       const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
-      const prepared = await prepareDryRun(ctx.project.id, input.tool, input);
-      const [page, total] = await Promise.all([
-        dryRunPage(ctx.project.id, input.tool, prepared, range, input.cursor ?? null, input.pageSize),
-        input.cursor ? null : dryRunTotal(ctx.project.id, input.tool, range),
-      ]);
-      return { ...page, total, limit: DRY_RUN_MAX_CALLS };
+      return withProjectShare(ctx.project, "tools.dryRunPage", async () => {
+        const prepared = await prepareDryRun(ctx.project.id, input.tool, input);
+        const [page, total] = await Promise.all([
+          dryRunPage(ctx.project.id, input.tool, prepared, range, input.cursor ?? null, input.pageSize),
+          input.cursor ? null : dryRunTotal(ctx.project.id, input.tool, range),
+        ]);
+        return { ...page, total, limit: DRY_RUN_MAX_CALLS };
+      });
     }),
 });

@@ -6,6 +6,8 @@ import { env } from "@/server/env";
 import { readLimited } from "@/server/services/http/read-limited";
 import { ingestTraces, type TracesResult } from "@/server/services/otlp/ingest-traces";
 import { checkKeyScope } from "@/server/services/auth/api-keys";
+import { whileRequestOpen } from "@/server/db/cancel";
+import { withProjectShare } from "@/server/services/tenancy/shares";
 import { apiKeyWithinRate } from "@/server/trpc/init";
 
 export const dynamic = "force-dynamic";
@@ -72,7 +74,8 @@ export async function POST(req: Request): Promise<Response> {
       return failure(encoding, 415, RPC.invalidArgument, `Unsupported Content-Encoding "${contentEncoding.slice(0, 40)}": send gzip or no encoding.`);
     }
     const decoded = encoding === "json" ? decodeJson(body) : decodeProtobuf(body);
-    const result = await ingestTraces(key.projectId, decoded);
+    const project = { id: key.projectId, slug: key.projectSlug };
+    const result = await withProjectShare(project, "OTLP export", () => whileRequestOpen(req.signal, () => ingestTraces(key.projectId, decoded)));
     const message = partialMessage(result);
     return answer(encoding, 200, encodeResponse(encoding, message ? { rejectedSpans: result.rejected.length, errorMessage: message } : undefined));
   } catch (error) {

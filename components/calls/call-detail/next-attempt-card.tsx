@@ -38,7 +38,7 @@ export function NextAttemptCard({ call, slug }: { call: CallDetail; slug: string
             <div className="flex flex-wrap items-center gap-2 text-slate-600">
               <VerdictBadge valid={next.valid} category={next.category} />
               <span>
-                {attemptPosition(next)} · {formatTime(next.timestamp)} UTC · <span className="font-mono text-slate-700">{next.tool}</span>
+                {attemptPosition(next)} · {formatTime(next.timestamp)} UTC · <span className="break-all font-mono text-slate-700">{next.tool}</span>
               </span>
             </div>
             <ArgumentsDiff before={call.arguments} after={next.arguments} beforeTool={call.tool} afterTool={next.tool} />

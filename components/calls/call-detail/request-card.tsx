@@ -13,12 +13,12 @@ export function RequestCard({ call, slug, unknownTool }: { call: CallDetail; slu
     <Card title="Request">
       <dl className="space-y-2.5">
         <Item label="Tool">
-          <span className={cx("font-mono", unknownTool ? "rounded bg-red-100 px-1 text-red-800" : "text-slate-900")}>{call.tool}</span>
+          <span className={cx("break-all font-mono", unknownTool ? "rounded bg-red-100 px-1 text-red-800" : "text-slate-900")}>{call.tool}</span>
           {unknownTool && <span className="ml-1.5 text-xs text-red-700">no tool of this name</span>}
           {call.toolVersion && <span className="block text-xs text-slate-500">schema version sent: {call.toolVersion}</span>}
         </Item>
         <Item label="Model">
-          {modelLabel(call)}
+          <span className="break-all">{modelLabel(call)}</span>
           {call.modelProvider && <span className="text-slate-500"> · {call.modelProvider}</span>}
         </Item>
         <Item label="Time (UTC)">

@@ -149,6 +149,8 @@ export type CsvOptions = {
   idleMs?: number;
   /** bytes queued for the client before reading from PostgreSQL pauses */
   highWaterMark?: number;
+  /** called once when a started export ends, whichever way (the caller gives its project share back) */
+  onEnd?: () => void;
 };
 
 /**
@@ -160,7 +162,7 @@ export type CsvOptions = {
  */
 export async function streamCallsCsv(projectId: string, f: CallsFilter, options: CsvOptions = {}): Promise<ReadableStream<Uint8Array>> {
   const { TOOLGATE_EXPORT_IDLE_SECONDS, TOOLGATE_EXPORT_MAX_CONCURRENT } = env();
-  const { idleMs = TOOLGATE_EXPORT_IDLE_SECONDS * 1000, highWaterMark = 64 * 1024 } = options;
+  const { idleMs = TOOLGATE_EXPORT_IDLE_SECONDS * 1000, highWaterMark = 64 * 1024, onEnd = () => {} } = options;
   if (runningExports >= TOOLGATE_EXPORT_MAX_CONCURRENT) {
     throw new DomainError(
       "rate_limited",
@@ -172,7 +174,10 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter, options:
   let client;
   try {
     client = await pool().connect();
+    // a whole project's export may take minutes: it is bounded by its idle time, not by the statement timeout
+    await client.query("SET statement_timeout = 0");
   } catch (error) {
+    client?.release(true);
     runningExports--;
     throw error;
   }
@@ -189,9 +194,11 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter, options:
     finished = true;
     clearTimeout(idle);
     if (error) copy.destroy();
-    // a connection whose COPY was cut short is closed, which ends the query on the server
-    client.release(error);
+    // closed, not kept: a COPY cut short is ended on the server that way, and the connection's
+    // statement timeout was lifted for this export
+    client.release(true);
     runningExports--;
+    onEnd();
   };
   return new ReadableStream<Uint8Array>(
     {

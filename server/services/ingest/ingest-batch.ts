@@ -3,6 +3,7 @@ import { describeIssues, issueLine } from "../../../contracts/issues";
 import { invalid } from "../../domain/errors";
 import type { PoolClient } from "pg";
 import { timeSlicer } from "../../domain/time-slice";
+import { cancelWhenRequestGone } from "../../db/cancel";
 import { pool } from "../../db/client";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
@@ -65,6 +66,7 @@ const writeInTransaction = (projectId: string, calls: PreparedCall[]) => inTrans
 export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool().connect();
+    const detach = cancelWhenRequestGone(client);
     try {
       await client.query("BEGIN");
       const result = await work(client);
@@ -74,6 +76,7 @@ export async function inTransaction<T>(work: (client: PoolClient) => Promise<T>)
       await client.query("ROLLBACK").catch(() => {});
       if ((error as { code?: string }).code !== DEADLOCK || attempt === 3) throw error;
     } finally {
+      detach();
       client.release();
     }
   }

@@ -3,7 +3,7 @@ import type { ToolCallEvent } from "../../../contracts/event";
 import { patternOf } from "../../domain/failure-patterns";
 import { recoveredSql } from "../rollups/tables";
 import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
-import { runOrderSql } from "../../domain/pairing";
+import { runOrderSql, sameToolNeighbourSql } from "../../domain/pairing";
 import type { CallVerdict } from "../../domain/verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
@@ -49,7 +49,8 @@ const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
- * newly inserted ones to the hourly and daily rollups. Hours and days are UTC.
+ * newly inserted ones to the hourly and daily rollups. Hours and days are UTC. Returns the
+ * ids it inserted.
  */
 const INSERT_SQL = `
 WITH ins AS (
@@ -58,39 +59,47 @@ WITH ins AS (
   ON CONFLICT (project_id, id) DO NOTHING
   RETURNING id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
 ), ${rollupInsertCtes}
-SELECT run_id, count(*)::int AS inserted FROM ins GROUP BY run_id`;
+SELECT coalesce(array_agg(id), '{}') AS ids FROM ins`;
 
 /**
- * Links each invalid call of the touched runs to its next corrected call (docs/pairing.md):
- * the call naming it in corrects_id, otherwise the next call of the run, in run order
- * (runOrderSql), that names the same tool. This is the only place the rule is applied:
- * every read follows the stored `correction_id`. Recomputed per run, so corrections that arrive
- * before, with or after the invalid call all end up linked. Each change of a link is
- * applied to the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
- * Runs and ids go in as arrays (`= ANY`), which index scans take as their condition, rather
- * than as joins: for a project that the table's statistics do not know yet (a new one, or
- * any until the next ANALYZE) the planner expects one row, and a join then scanned all of
- * the project's calls once per invalid call of the batch (docs/PERFORMANCE.md).
+ * Links invalid calls to their next corrected call (docs/pairing.md): the earliest call, in
+ * run order, naming it in corrects_id, otherwise the next call of its run, in run order, that
+ * names the same tool. This is the only place the rule is applied: every read follows the
+ * stored `correction_id`. Each change of a link is applied to the rollups: `corrected`
+ * (calls) and `followed`/`recovered` (messages).
+ *
+ * Only the links a batch can change are recomputed, which is what keeps a batch's cost
+ * independent of the length of the runs it touches: the new invalid calls ($2), the calls the
+ * new ones name in corrects_id, and the call right before each new one among its run's calls
+ * of the same tool (its next same-tool call may now be the new one). A correction that arrives
+ * before, with or after the invalid call thus ends up linked the same way. `$3` names runs to
+ * recompute whole (OTLP renumbers a run's steps, which may move any of its calls).
+ * Every lookup is one index descent ordered by the run order (sameToolNeighbourSql), and ids
+ * go in as arrays (`= ANY`) rather than joins, so the plan does not depend on the table's
+ * statistics, which for a new project (or new runs) predate its rows (docs/PERFORMANCE.md).
  */
 const PAIR_SQL = `
-WITH runs AS (
-  SELECT array(SELECT unnest($2::text[]) UNION SELECT run_id FROM tool_calls WHERE project_id = $1 AND id = ANY($3::text[])) AS ids
-), ordered AS (
-  SELECT c.id, c.valid, c.correction_id AS previous,
-         lead(c.id) OVER (PARTITION BY c.run_id, c.tool ORDER BY ${runOrderSql("c")}) AS next_id
-    FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = ANY((SELECT ids FROM runs)::text[])
-), explicit AS (
-  SELECT DISTINCT ON (corrects_id) corrects_id, id FROM tool_calls
-   WHERE project_id = $1 AND corrects_id = ANY(array(SELECT id FROM ordered WHERE valid = false))
-   ORDER BY corrects_id, ${runOrderSql()}
+WITH new AS (
+  SELECT id, run_id, tool, step, timestamp, corrects_id, valid FROM tool_calls WHERE project_id = $1 AND id = ANY($2::text[])
+), targets AS (
+  SELECT id FROM new WHERE valid = false
+  UNION SELECT corrects_id FROM new WHERE corrects_id IS NOT NULL
+  UNION SELECT ${sameToolNeighbourSql("new", "previous")} FROM new
+  UNION SELECT id FROM tool_calls WHERE project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
+), links AS (
+  SELECT t.id, t.correction_id AS previous,
+         coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),
+                  ${sameToolNeighbourSql("t", "next")}) AS correction
+    FROM tool_calls t
+   WHERE t.project_id = $1 AND t.id = ANY(array(SELECT id FROM targets WHERE id IS NOT NULL)) AND t.valid = false
 ), changed AS (
-  UPDATE tool_calls t SET correction_id = coalesce(e.id, o.next_id)
-    FROM ordered o LEFT JOIN explicit e ON e.corrects_id = o.id
-   WHERE t.project_id = $1 AND t.id = ANY(array(SELECT id FROM ordered WHERE valid = false)) AND t.id = o.id AND o.valid = false
-     AND t.correction_id IS DISTINCT FROM coalesce(e.id, o.next_id)
+  UPDATE tool_calls t SET correction_id = l.correction
+    FROM links l
+   WHERE t.project_id = $1 AND t.id = ANY(array(SELECT id FROM links)) AND t.id = l.id
+     AND t.correction_id IS DISTINCT FROM l.correction
   RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.message,
-            (o.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
-            ${recoveredSql("t.correction_id")} - ${recoveredSql("o.previous")} AS recovered
+            (l.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
+            ${recoveredSql("t.correction_id")} - ${recoveredSql("l.previous")} AS recovered
 ), ${rollupLinkCtes}
 SELECT`;
 
@@ -98,19 +107,13 @@ SELECT`;
 export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {
   if (!calls.length) return 0;
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
-  const { rows } = await client.query<{ run_id: string; inserted: number }>(INSERT_SQL, [projectId, ...columns]);
-  const correctsIds = calls.flatMap((c) => (c.event.correctsId ? [c.event.correctsId] : []));
-  if (rows.length)
-    await pairRuns(
-      client,
-      projectId,
-      rows.map((r) => r.run_id),
-      correctsIds,
-    );
-  return rows.reduce((sum, r) => sum + r.inserted, 0);
+  const { rows } = await client.query<{ ids: string[] }>(INSERT_SQL, [projectId, ...columns]);
+  const inserted = rows[0]?.ids ?? [];
+  if (inserted.length) await client.query(PAIR_SQL, [projectId, inserted, []]);
+  return inserted.length;
 }
 
-/** Re-links the invalid calls of these runs (and of the runs of `correctsIds`) to their corrections, rollups included. */
-export async function pairRuns(client: PoolClient, projectId: string, runIds: string[], correctsIds: string[] = []): Promise<void> {
-  await client.query(PAIR_SQL, [projectId, runIds, correctsIds]);
+/** Re-links every invalid call of these runs to its correction, rollups included (after their steps were renumbered). */
+export async function pairRuns(client: PoolClient, projectId: string, runIds: string[]): Promise<void> {
+  await client.query(PAIR_SQL, [projectId, [], runIds]);
 }

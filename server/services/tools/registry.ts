@@ -1,6 +1,6 @@
 import type { RegisteredTool } from "../../../isomorphic/classify";
 import { invalid } from "../../domain/errors";
-import { checkJsonSchema, normalizeToolInput, type ToolDefinition } from "../../../isomorphic/tool-schema";
+import { checkJsonSchema, describeValue, isPlainObject, normalizeToolInput, type ToolDefinition } from "../../../isomorphic/tool-schema";
 import { timeSlicer } from "../../domain/time-slice";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
@@ -15,7 +15,7 @@ export type RegisterResult = { name: string; version: string; created: boolean }
  */
 export async function registerTools(projectId: string, inputs: unknown[], source: "api" | "otlp" = "api"): Promise<RegisterResult[]> {
   const problems: string[] = [];
-  const tools: (ToolDefinition & { version: string })[] = [];
+  const tools: (ToolDefinition & { version: string; source: string })[] = [];
   const pause = timeSlicer(); // compiling a schema may take 150 ms (docs/limits.md), and a call may hold 500
   for (const [index, input] of inputs.entries()) {
     await pause();
@@ -25,20 +25,38 @@ export async function registerTools(projectId: string, inputs: unknown[], source
       continue;
     }
     const check = checkJsonSchema(normalized.tool.parameters);
+    const mcp = mcpSource(input);
     if (!check.ok) problems.push(`tools[${index}] (${normalized.tool.name}): ${check.message}`);
-    else tools.push({ ...normalized.tool, version: schemaVersion(normalized.tool.parameters) });
+    else if (mcp !== undefined && !mcp.ok) problems.push(`tools[${index}] (${normalized.tool.name}): ${mcp.message}`);
+    else tools.push({ ...normalized.tool, version: schemaVersion(normalized.tool.parameters), source: mcp?.source ?? source });
   }
   if (problems.length) throw invalid(problems.join(" "));
 
   const results: RegisterResult[] = [];
   for (const tool of tools) {
     const { count } = await prisma().toolDefinition.createMany({
-      data: [{ projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object, source }],
+      data: [
+        { projectId, name: tool.name, version: tool.version, description: tool.description ?? "", parameters: tool.parameters as object, source: tool.source },
+      ],
       skipDuplicates: true,
     });
     results.push({ name: tool.name, version: tool.version, created: count === 1 });
   }
   return results;
+}
+
+/**
+ * A tool's own `source` field: only the MCP gateway sends one, `mcp:<serverInfo.name>` (the server
+ * the schema was read from). undefined when the tool has none.
+ */
+function mcpSource(input: unknown): { ok: true; source: string } | { ok: false; message: string } | undefined {
+  const value = isPlainObject(input) ? input.source : undefined;
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && /^mcp:[^\p{Cc}]{1,200}$/u.test(value)) return { ok: true, source: value };
+  return {
+    ok: false,
+    message: `Error: 'source' must be "mcp:" followed by the MCP server's name (1 to 200 characters), you sent ${describeValue(value)}. Leave 'source' out unless the schema was read from an MCP server.`,
+  };
 }
 
 /** Every version of every tool of a project, newest first per name. */

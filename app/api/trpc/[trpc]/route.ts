@@ -1,4 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { whileRequestOpen } from "@/server/db/cancel";
 import { crossSiteRefusal } from "@/server/domain/cross-site";
 import { env } from "@/server/env";
 import { readCookie, SESSION_COOKIE } from "@/server/services/auth/sessions";
@@ -50,16 +51,19 @@ async function handler(req: Request) {
     const limit = env().TOOLGATE_BODY_LIMIT_BYTES;
     const body = await readLimited(req, limit);
     if (!body) return tooLarge(limit);
-    request = new Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body) });
+    request = new Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body), signal: req.signal });
   }
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: request,
-    router: appRouter,
-    // lets plain-HTTP clients POST a query too (curl -d '{"project":…}' …/system.whoami)
-    allowMethodOverride: true,
-    createContext: ({ resHeaders }) => createContext({ headers: req.headers, resHeaders, url: req.url }),
-  });
+  // a client that goes away cancels the request's statements in PostgreSQL (server/db/cancel.ts)
+  return whileRequestOpen(req.signal, () =>
+    fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: request,
+      router: appRouter,
+      // lets plain-HTTP clients POST a query too (curl -d '{"project":…}' …/system.whoami)
+      allowMethodOverride: true,
+      createContext: ({ resHeaders }) => createContext({ headers: req.headers, resHeaders, url: req.url }),
+    }),
+  );
 }
 
 export { handler as GET, handler as POST };

@@ -7,7 +7,7 @@ import { FilterField, OptionSelect, RangeSelect } from "@/components/filters/fie
 import { FilterForm } from "@/components/filters/filter-form";
 import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
-import { Alert, buttonClass, Card, cx, Input, PageHeader, Select, th } from "@/components/ui";
+import { Alert, buttonClass, Card, cx, Input, PageHeader, ScrollRegion, Select, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 import { endOfCurrentHour } from "@/contracts/range";
@@ -142,7 +142,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               {result?.nextCursor ? " shown, more below" : calls.length === 1 ? " call" : " calls"}
             </span>
           </div>
-          <div className="overflow-x-auto px-4">
+          <ScrollRegion label="Calls" className="px-4">
             <table aria-label="Calls" className="w-full min-w-[52rem] table-fixed text-left text-[13px]">
               <colgroup>
                 <col className="w-[9rem]" />
@@ -233,7 +233,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <div className="flex items-center justify-end gap-2 border-t border-slate-100 px-4 py-2.5">
             {view.cursor && (
               <Link href={`${base}${queryString(firstPage)}`} className={buttonClass("ghost", "sm")}>

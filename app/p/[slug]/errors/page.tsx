@@ -55,7 +55,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         title="Error messages"
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
-          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex shrink-0 items-end gap-2">
+          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex flex-wrap items-end gap-2">
             <label className="sr-only" htmlFor="e-range">
               Time range
             </label>

@@ -6,7 +6,7 @@ import { formatAttempts, formatCount, formatRate, formatUsd } from "@/components
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { WhatIfSimulator } from "@/components/dashboard/what-if-simulator";
-import { Button, Card, cx, Input, PageHeader, td } from "@/components/ui";
+import { Button, Card, cx, Input, PageHeader, ScrollRegion, td } from "@/components/ui";
 import { withParams } from "@/contracts/range";
 import { pageCaller, requireProject } from "@/server/page-session";
 
@@ -150,7 +150,7 @@ function InflationTable({
       {rows.length === 0 ? (
         <p className="py-4 text-center text-slate-500">No calls in this range.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollRegion label={`Attempt inflation ${title.toLowerCase()}`}>
           <table aria-label={`Attempt inflation ${title.toLowerCase()}`} data-testid={testId} className="min-w-full divide-y divide-slate-200">
             <thead>
               <tr>
@@ -188,7 +188,7 @@ function InflationTable({
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Card>
   );

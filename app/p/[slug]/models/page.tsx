@@ -8,7 +8,7 @@ import { formatCount, formatPp, formatPValue, formatRate } from "@/components/da
 import { IntervalAxis, IntervalBar } from "@/components/dashboard/interval-bar";
 import { apiRange, dashboardRange, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
-import { Badge, Button, Card, PageHeader, Select, Table, td, th } from "@/components/ui";
+import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, requireProject } from "@/server/page-session";
 import { wilsonInterval } from "@/isomorphic/stats";
@@ -98,8 +98,10 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                       const interval = intervals.get(versionRef(v))!;
                       return (
                         <tr key={versionRef(v)} data-testid="model-version-row" className={i > 0 ? "border-t-0" : undefined}>
-                          <td className={`${td} font-medium text-slate-900`}>{i === 0 ? model : ""}</td>
-                          <td className={`${td} font-mono text-xs`}>{v.version || <span className="font-sans text-slate-500">no version</span>}</td>
+                          <td className={`${td} font-medium text-slate-900`}>{i === 0 ? <Truncated text={model} max="max-w-[14rem]" /> : ""}</td>
+                          <td className={`${td} font-mono text-xs`}>
+                            {v.version ? <Truncated text={v.version} max="max-w-[12rem]" /> : <span className="font-sans text-slate-500">no version</span>}
+                          </td>
                           <td className={`${td} ${num}`}>{formatCount(v.calls)}</td>
                           <td className={`${td} ${num}`}>{formatCount(v.invalid)}</td>
                           <td className={`${td} ${num} font-medium text-slate-900`}>{formatRate(v.calls ? v.invalid / v.calls : null)}</td>
@@ -204,8 +206,8 @@ function VersionSelect({ name, label, value, options }: { name: string; label: s
       </label>
       <Select id={`compare-${name}`} name={name} defaultValue={value} className="py-1.5">
         {options.map((o) => (
-          <option key={o.ref} value={o.ref}>
-            {o.label}
+          <option key={o.ref} value={o.ref} title={o.label}>
+            {shortLabel(o.label)}
           </option>
         ))}
       </Select>

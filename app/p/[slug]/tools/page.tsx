@@ -7,7 +7,7 @@ import { closestTool, isUnknownTool, rateOf } from "@/components/dashboard/deriv
 import { formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
-import { Badge, Card, PageHeader, Table, td, th } from "@/components/ui";
+import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { withParams } from "@/contracts/range";
 import { pageCaller, requireProject } from "@/server/page-session";
@@ -80,7 +80,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                     <tr key={t.tool} data-testid="tool-row" className="hover:bg-slate-50">
                       <td className={td}>
                         <Link href={href(t.tool)} className="font-mono text-[13px] font-medium text-indigo-700 hover:underline">
-                          {t.tool}
+                          <Truncated text={t.tool} />
                         </Link>
                       </td>
                       <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>
@@ -100,7 +100,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                   <tr key={name} data-testid="tool-row" className="hover:bg-slate-50">
                     <td className={td}>
                       <Link href={href(name)} className="font-mono text-[13px] font-medium text-indigo-700 hover:underline">
-                        {name}
+                        <Truncated text={name} />
                       </Link>
                     </td>
                     <td className={`${td} text-right text-slate-500`} colSpan={5}>
@@ -139,7 +139,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                     <tr key={t.tool}>
                       <td className={td}>
                         <Link href={href(t.tool)} className="font-mono text-[13px] text-indigo-700 hover:underline">
-                          {t.tool}
+                          <Truncated text={t.tool} />
                         </Link>
                       </td>
                       <td className={td}>

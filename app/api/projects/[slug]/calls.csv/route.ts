@@ -1,6 +1,7 @@
 import { callsFilterInput } from "@/contracts/metrics";
 import { describeIssues, issueLine } from "@/contracts/issues";
 import { streamCallsCsv } from "@/server/services/calls/call-list";
+import { takeProjectShare } from "@/server/services/tenancy/shares";
 import { errorResponse } from "@/server/trpc/init";
 import { projectForRequest } from "@/server/http-access";
 
@@ -20,7 +21,13 @@ export async function GET(req: Request, { params }: { params: Promise<{ slug: st
       return Response.json({ error: `Invalid filter: ${describeIssues(filter.error).map(issueLine).join("; ")}` }, { status: 400 });
     }
     const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-");
-    return new Response(await streamCallsCsv(project.id, filter.data), {
+    // the project's share is held until the stream ends, not only until it starts
+    const done = await takeProjectShare(project, "CSV export");
+    const csv = await streamCallsCsv(project.id, filter.data, { onEnd: done }).catch((error: unknown) => {
+      done();
+      throw error;
+    });
+    return new Response(csv, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
         "Content-Disposition": `attachment; filename="toolgate-${project.slug}-calls-${stamp}.csv"`,

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { ArgumentsCard } from "@/components/calls/call-detail/arguments-card";
 import { NextAttemptCard } from "@/components/calls/call-detail/next-attempt-card";
 import { RequestCard } from "@/components/calls/call-detail/request-card";
@@ -6,9 +7,10 @@ import { RunNav } from "@/components/calls/call-detail/run-nav";
 import { SchemaCard } from "@/components/calls/call-detail/schema-card";
 import { VerdictCard } from "@/components/calls/call-detail/verdict-card";
 import { callView } from "@/components/calls/call-detail/view";
-import { DetailHeader, NotFoundPage } from "@/components/calls/detail-page";
+import { DetailHeader } from "@/components/calls/detail-page";
 import { formatTime, modelLabel } from "@/components/calls/format";
-import { decodeParam, findByRouteId } from "@/components/calls/route-id";
+import { decodeParam } from "@/components/calls/decode-param";
+import { findByRouteId } from "@/components/calls/route-id";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -22,7 +24,7 @@ export default async function CallPage({ params }: { params: Promise<{ slug: str
   const { project } = await requireProject(slug);
   const caller = await pageCaller();
   const call = await findByRouteId(rawId, (id) => caller.calls.byId({ project: project.slug, id }));
-  if (!call) return <NotFoundPage kind="call" slug={project.slug} rawId={rawId} />;
+  if (!call) notFound();
 
   const view = callView(call);
   return (

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import Link from "next/link";
 import { queryString } from "@/components/calls/explorer-params";
-import { DetailHeader, NotFoundPage } from "@/components/calls/detail-page";
+import { DetailHeader } from "@/components/calls/detail-page";
 import { callHref, explorerHref, formatClock, formatOffset, formatTime, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
-import { decodeParam, findByRouteId } from "@/components/calls/route-id";
+import { decodeParam } from "@/components/calls/decode-param";
+import { findByRouteId } from "@/components/calls/route-id";
 import { buttonClass, cx, Table, td, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
@@ -17,7 +19,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
   const { project } = await requireProject(slug);
   const caller = await pageCaller();
   const run = await findByRouteId(rawRunId, (runId) => caller.calls.run({ project: project.slug, runId }));
-  if (!run) return <NotFoundPage kind="run" slug={project.slug} rawId={rawRunId} />;
+  if (!run) notFound();
 
   const calls = run.calls;
   const start = calls[0]!.timestamp.getTime();

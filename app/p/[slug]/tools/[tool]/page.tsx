@@ -23,6 +23,7 @@ import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
 /** Where a schema version came from (tool_definitions.source). */
 const SOURCE_LABEL: Record<string, string> = { api: "· registered", otlp: "· read from OpenTelemetry spans" };
+const sourceLabel = (source: string) => SOURCE_LABEL[source] ?? (source.startsWith("mcp:") ? `· read from the MCP server ${source.slice(4)}` : "");
 
 type Props = { params: Promise<{ slug: string; tool: string }>; searchParams: SearchParams };
 
@@ -282,7 +283,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
           title="Schema"
           description={
             latest
-              ? `Version ${latest.version}, first seen ${formatUtc(latest.firstSeenAt)} ${SOURCE_LABEL[latest.source] ?? ""}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
+              ? `Version ${latest.version}, first seen ${formatUtc(latest.firstSeenAt)} ${sourceLabel(latest.source)}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
               : "No schema is registered under this name: every call naming it is an unknown tool."
           }
           actions={latest ? <Badge tone="green">current</Badge> : <Badge tone="amber">unknown tool</Badge>}
@@ -291,14 +292,15 @@ export default async function ToolPage({ params, searchParams }: Props) {
             <div className="space-y-3">
               <pre
                 data-testid="schema-json"
-                className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+                tabIndex={0}
+                className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
               >
                 {prettySchema(latest.parameters)}
               </pre>
               {earlier.map((v) => (
                 <details key={v.version} className="rounded-md ring-1 ring-inset ring-slate-200">
                   <summary className="cursor-pointer px-3 py-2 text-slate-700 hover:bg-slate-50">
-                    Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatUtc(v.firstSeenAt)} {SOURCE_LABEL[v.source]}
+                    Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatUtc(v.firstSeenAt)} {sourceLabel(v.source)}
                   </summary>
                   <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800">
                     {prettySchema(v.parameters)}

@@ -1,4 +1,5 @@
-import { decodeParam, idCandidates } from "@/components/calls/route-id";
+import { decodeParam } from "@/components/calls/decode-param";
+import { idCandidates } from "@/components/calls/route-id";
 import { rawCallJson } from "@/server/services/calls/call-detail";
 import { errorResponse } from "@/server/trpc/init";
 import { projectForRequest } from "@/server/http-access";

@@ -1,0 +1,84 @@
+// npm run bench:mcp [-- --calls N]   (or BENCH_CALLS; default 2,000 per case)
+//
+// What `toolgate mcp` adds to a tools/call: the real SDK client calls @modelcontextprotocol/server-everything's
+// `echo` over stdio once directly and once through the gateway (the SDK's CLI from its sources), the
+// two interleaved call by call so that the machine's load falls on both alike. Valid calls are
+// forwarded; invalid ones ({"message": 5}) the server refuses itself on the direct path and the gateway
+// refuses on its own. Toolgate "up" is a local HTTP server that accepts every batch at once; "down"
+// is a port nothing listens on. Prints p50/p99 per path and the difference (the gateway's added latency).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const flag = process.argv.indexOf("--calls");
+const CALLS = Number(flag > 0 ? process.argv[flag + 1] : (process.env.BENCH_CALLS ?? 2000));
+const WARMUP = Math.min(200, CALLS);
+const require = createRequire(import.meta.url);
+const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const cli = path.resolve(import.meta.dirname, "../sdk/src/cli.ts");
+
+async function connect(gateway: string[] | null, env: Record<string, string> = {}) {
+  const args = gateway ? ["--import", "tsx", cli, "mcp", ...gateway, "--", process.execPath, everything] : [everything];
+  const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? "", ...env }, stderr: "ignore" });
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+}
+
+let received = 0;
+const ingest = createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+  req.on("end", () => {
+    const events = req.url?.includes("ingest.batch") ? ((JSON.parse(body) as { events?: unknown[] }).events?.length ?? 0) : 0;
+    received += events;
+    const data = req.url?.includes("tools.register") ? { tools: [] } : { accepted: events, duplicates: 0, rejected: [] };
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result: { data } }));
+  });
+});
+await new Promise<void>((resolve) => ingest.listen(0, "127.0.0.1", resolve));
+const upUrl = `http://127.0.0.1:${(ingest.address() as AddressInfo).port}`;
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const ms = (n: number) => `${n.toFixed(3)} ms`;
+
+const direct = await connect(null);
+const cases = [
+  { name: "Toolgate up", client: await connect([], { TOOLGATE_URL: upUrl, TOOLGATE_API_KEY: "tg_bench" }) },
+  { name: "Toolgate down", client: await connect([], { TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_bench" }) },
+];
+
+console.log(`bench:mcp: ${CALLS} calls per case after ${WARMUP} warm-up, Node ${process.version}`);
+for (const { name, client } of cases) {
+  for (const valid of [true, false]) {
+    const args = valid ? { message: "hello" } : { message: 5 };
+    const times = { direct: [] as number[], gateway: [] as number[] };
+    for (let i = 0; i < WARMUP + CALLS; i++) {
+      let t = performance.now();
+      await direct.callTool({ name: "echo", arguments: args });
+      const d = performance.now() - t;
+      t = performance.now();
+      await client.callTool({ name: "echo", arguments: args });
+      const g = performance.now() - t;
+      if (i >= WARMUP) {
+        times.direct.push(d);
+        times.gateway.push(g);
+      }
+    }
+    const [d50, d99, g50, g99] = [quantile(times.direct, 0.5), quantile(times.direct, 0.99), quantile(times.gateway, 0.5), quantile(times.gateway, 0.99)];
+    console.log(
+      `${name}, ${valid ? "valid (forwarded)" : "invalid (refused by the gateway)"}: direct p50 ${ms(d50)} p99 ${ms(d99)}; through the gateway p50 ${ms(g50)} p99 ${ms(g99)}; added p50 ${ms(g50 - d50)} p99 ${ms(g99 - d99)}`,
+    );
+  }
+}
+await direct.close();
+for (const { client } of cases) await client.close();
+ingest.close();
+console.log(`events received by the "up" Toolgate: ${received}`);

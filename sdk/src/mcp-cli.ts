@@ -1,0 +1,214 @@
+import { spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import { McpGateway, type Enforce } from "./mcp";
+import { Reporter } from "./reporter";
+import type { ModelRef } from "./event";
+
+/**
+ * `toolgate mcp -- <command> [args…]`: starts the MCP server as a child process and sits between
+ * the client (this process's stdin/stdout) and the server (the child's), newline-delimited JSON-RPC
+ * both ways. docs/mcp.md.
+ */
+
+const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]
+
+  --model <name[@version]>   the model behind the client (default: the client's clientInfo)
+  --run-id <id>              the run the session's calls belong to (default: one new run per session)
+  --enforce <report | off>   report: forward every call and only record the verdict;
+                             off: forward every call and record it unchecked (default: refuse invalid calls)
+  --namespace <name>         tools are named <name>/<tool> in Toolgate (default: the server's serverInfo.name)
+  --no-namespace             tools keep the server's names (one server per project)
+  --url <url>, --api-key <key>  default: TOOLGATE_URL, TOOLGATE_API_KEY (a key with the ingest scope)
+
+Without a URL and key the gateway still gates, and records nothing.`;
+
+/** Toolgate's own credentials: never handed to the third-party server. */
+const OWN_ENV = ["TOOLGATE_API_KEY", "TOOLGATE_URL"];
+
+export interface McpCliIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  /** Passes SIGTERM/SIGINT/SIGHUP on to the server and flushes in a hurry (the CLI; a client kills soon after). */
+  signals?: boolean;
+}
+
+type Parsed = {
+  command: string[];
+  model?: ModelRef;
+  runId?: string;
+  enforce: Enforce;
+  namespace?: string;
+  url?: string;
+  apiKey?: string;
+};
+
+class UsageError extends Error {}
+
+export function parseMcpArgs(args: string[]): Parsed {
+  const dash = args.indexOf("--");
+  const own = dash === -1 ? args : args.slice(0, dash);
+  const command = dash === -1 ? [] : args.slice(dash + 1);
+  const parsed: Parsed = { command, enforce: "on" };
+  if (own.includes("--help") || own.includes("-h")) throw new UsageError("toolgate mcp: an MCP gateway in front of a stdio server (docs/mcp.md).");
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i]!;
+    if (arg === "--no-namespace") {
+      parsed.namespace = "";
+      continue;
+    }
+    const match = /^--(model|run-id|enforce|namespace|url|api-key)(?:=(.*))?$/.exec(arg);
+    if (!match) throw new UsageError(`Unknown argument "${arg}".${dash === -1 ? ' Put the server\'s command after "--".' : ""}`);
+    const value = match[2] ?? own[++i];
+    if (value === undefined || value === "") throw new UsageError(`--${match[1]} needs a value.`);
+    switch (match[1]) {
+      case "model": {
+        const at = value.lastIndexOf("@");
+        parsed.model = at > 0 ? { name: value.slice(0, at), version: value.slice(at + 1) } : { name: value };
+        break;
+      }
+      case "run-id":
+        parsed.runId = value;
+        break;
+      case "enforce":
+        if (value !== "report" && value !== "off" && value !== "on") throw new UsageError(`--enforce takes report or off, got "${value}".`);
+        parsed.enforce = value;
+        break;
+      case "namespace":
+        parsed.namespace = value;
+        break;
+      case "url":
+        parsed.url = value;
+        break;
+      case "api-key":
+        parsed.apiKey = value;
+        break;
+    }
+  }
+  if (command.length === 0)
+    throw new UsageError('No server command given: write it after "--", e.g. toolgate mcp -- npx -y @modelcontextprotocol/server-memory');
+  return parsed;
+}
+
+/** Runs the gateway until the server exits; resolves with the server's exit code. */
+export async function runMcp(args: string[], env: Record<string, string | undefined>, io: McpCliIo): Promise<number> {
+  const say = (line: string) => io.stderr.write(`[toolgate] ${line}\n`);
+  let options: Parsed;
+  try {
+    options = parseMcpArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`${error.message}\n\n${MCP_USAGE}\n`);
+    return 2;
+  }
+  const url = options.url ?? env.TOOLGATE_URL;
+  const apiKey = options.apiKey ?? env.TOOLGATE_API_KEY;
+  let lastError = "";
+  const reporter =
+    url && apiKey
+      ? new Reporter({
+          url,
+          apiKey,
+          exitFlushTimeoutMs: 0, // flushed below, when the server has exited
+          flushIntervalMs: 250, // a session's calls are few: send them soon, a client may kill the gateway when it closes
+          onError: (error) => {
+            // one line per kind of trouble, not one per retry
+            const line = `${error.kind}: ${error.message}`;
+            if (line.split(";")[0] !== lastError) say(line);
+            lastError = line.split(";")[0]!;
+          },
+        })
+      : null;
+  if (!reporter) say("TOOLGATE_URL or TOOLGATE_API_KEY is not set: gating calls, recording nothing.");
+
+  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !OWN_ENV.includes(name))) as NodeJS.ProcessEnv;
+  const child = spawn(options.command[0]!, options.command.slice(1), {
+    env: childEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+    shell: process.platform === "win32", // npx is npx.cmd there
+  });
+  child.stderr.on("data", (chunk: Buffer) => io.stderr.write(chunk));
+
+  const newline = Buffer.from("\n");
+  const write = (stream: Writable) => (line: string | Uint8Array) => {
+    stream.write(typeof line === "string" ? `${line}\n` : Buffer.concat([line, newline]));
+  };
+  const gateway = new McpGateway({
+    toClient: write(io.stdout),
+    toServer: (line) => {
+      if (child.stdin.writable) write(child.stdin)(line);
+    },
+    log: say,
+    reporter,
+    enforce: options.enforce,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.runId ? { runId: options.runId } : {}),
+    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+  });
+  child.stdin.on("error", () => {}); // the server went away: its exit is reported below
+  io.stdout.on("error", () => child.kill());
+
+  const guard = (what: string, handle: (line: Uint8Array) => void) => (line: Uint8Array) => {
+    try {
+      handle(line);
+    } catch (error) {
+      say(`could not handle a message from the ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  splitLines(
+    child.stdout,
+    guard("server", (line) => gateway.fromServer(line)),
+  );
+  splitLines(
+    io.stdin,
+    guard("client", (line) => gateway.fromClient(line)),
+  );
+  // closing stdin ends the server, as it would without the gateway (once the calls held for the tool list went on)
+  io.stdin.on("end", () => void gateway.settled().then(() => child.stdin.end()));
+
+  let flushMs = 5000;
+  const onSignal = (signal: NodeJS.Signals) => {
+    flushMs = 1500; // the SDK's client sends SIGKILL 2 s after SIGTERM
+    child.kill(signal);
+  };
+  const signals = io.signals ? (["SIGTERM", "SIGINT", "SIGHUP"] as const) : [];
+  for (const signal of signals) process.on(signal, onSignal);
+
+  const exit = await new Promise<number>((resolve) => {
+    child.on("error", (error) => {
+      say(`cannot start "${options.command.join(" ")}": ${error.message}`);
+      resolve(127);
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber[signal] ?? 0) : 1)));
+  });
+  gateway.close();
+  io.stdin.destroy(); // the client may keep its end open: nothing more is read
+  if (reporter) {
+    const stats = await reporter.shutdown({ timeoutMs: flushMs });
+    if (stats.dropped > 0) say(`${stats.dropped} events could not be sent to Toolgate.`);
+  }
+  for (const signal of signals) process.off(signal, onSignal);
+  return exit;
+}
+
+const signalNumber: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/** Calls `onLine` with each newline-terminated message's bytes (without "\n"); a last unterminated one at the end too. */
+function splitLines(stream: Readable, onLine: (line: Uint8Array) => void): void {
+  let pending: Buffer[] = [];
+  stream.on("data", (chunk: Buffer) => {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, end);
+      const line = pending.length ? Buffer.concat([...pending, piece]) : piece;
+      pending = [];
+      start = end + 1;
+      if (line.length > 0) onLine(line);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  });
+  stream.on("end", () => {
+    if (pending.length) onLine(Buffer.concat(pending));
+    pending = [];
+  });
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import type { ToolgateEvent } from "./event";
+import { McpGateway, type GatewayOptions } from "./mcp";
+import { parseMcpArgs } from "./mcp-cli";
+import type { Reporter, ToolRegistration } from "./reporter";
+
+const encode = (value: unknown) => new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
+const text = (line: string | Uint8Array) => (typeof line === "string" ? line : new TextDecoder().decode(line));
+
+const echo = { name: "echo", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false } };
+
+/** A gateway between a recorded client and a scripted server that answers tools/list with `pages`. */
+function harness(options: Partial<GatewayOptions> = {}, pages: unknown[][] = [[echo]]) {
+  const toClient: string[] = [];
+  const toServer: string[] = [];
+  const events: ToolgateEvent[] = [];
+  let lists = 0;
+  const gateway: McpGateway = new McpGateway({
+    toClient: (line) => void toClient.push(text(line)),
+    toServer: (line) => {
+      toServer.push(text(line));
+      const message = JSON.parse(text(line)) as { id?: string; method?: string; params?: { cursor?: string } };
+      if (message.method === "tools/list" && typeof message.id === "string" && message.id.startsWith("toolgate-")) {
+        lists++;
+        const index = Number(message.params?.cursor ?? 0);
+        const next = index + 1 < pages.length ? { nextCursor: String(index + 1) } : {};
+        queueMicrotask(() => gateway.fromServer(encode({ jsonrpc: "2.0", id: message.id, result: { tools: pages[index], ...next } })));
+      }
+    },
+    log: () => {},
+    reporter: null,
+    onEvent: (event) => void events.push(event),
+    ...options,
+  });
+  async function start() {
+    gateway.fromClient(encode({ jsonrpc: "2.0", id: 0, method: "initialize", params: { clientInfo: { name: "client", version: "9" } } }));
+    gateway.fromServer(
+      encode({ jsonrpc: "2.0", id: 0, result: { capabilities: { tools: { listChanged: true } }, serverInfo: { name: "srv", version: "1" } } }),
+    );
+    gateway.fromClient(encode({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  const call = (id: number, name: string, args: unknown) =>
+    gateway.fromClient(encode({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }));
+  return { gateway, toClient, toServer, events, start, call, lists: () => lists };
+}
+
+describe("McpGateway", () => {
+  it("passes other messages through byte for byte and keeps its own tools/list answers from the client", async () => {
+    const h = harness();
+    await h.start();
+    const odd = '{"jsonrpc":"2.0",  "id":7,"method":"resources/list"}';
+    h.gateway.fromClient(encode(odd));
+    h.gateway.fromServer(encode("not json at all"));
+    expect(h.toServer).toContain(odd);
+    expect(h.toClient).toEqual([expect.stringContaining('"serverInfo"'), "not json at all"]);
+  });
+
+  it("refuses an invalid call with isError, forwards a valid one, links the correction and records the result", async () => {
+    const h = harness();
+    await h.start();
+    h.call(1, "echo", { message: 5 });
+    expect(JSON.parse(h.toClient.at(-1)!)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: expect.stringMatching(/^Error: 'message' must be a string/) }], isError: true },
+    });
+    expect(h.toServer.some((line) => line.includes('"id":1'))).toBe(false);
+    h.call(2, "echo", { message: "hi" });
+    expect(JSON.parse(h.toServer.at(-1)!)).toMatchObject({ id: 2, method: "tools/call" });
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "hi" }] } }));
+    expect(h.events.map((e) => [e.tool, e.step, e.outcome?.valid, e.result?.status, e.result?.summary])).toEqual([
+      ["srv/echo", 0, false, "error", expect.stringMatching(/^Error: 'message'/)],
+      ["srv/echo", 1, true, "ok", "hi"],
+    ]);
+    expect(h.events[1]!.correctsId).toBe(h.events[0]!.id);
+    expect(h.events[0]!.model).toEqual({ name: "client", version: "9" });
+    expect(h.events[0]!.metadata).toMatchObject({ mcp_server: "srv", mcp_client: "client", model_from: "mcp clientInfo" });
+  });
+
+  it("answers an unknown tool with the protocol error the spec names, listing the tools", async () => {
+    const h = harness();
+    await h.start();
+    h.call(3, "ech0", {});
+    expect(JSON.parse(h.toClient.at(-1)!)).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32602, message: "Error: no tool named 'ech0'. Available tools: echo. Did you mean 'echo'?" },
+    });
+  });
+
+  it("holds a call that arrives before the tool list, and reads every page", async () => {
+    const h = harness({}, [[echo], [{ ...echo, name: "second" }]]);
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} }));
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    h.call(1, "second", { message: "x" });
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }));
+    expect(h.toServer.map((l) => JSON.parse(l).method)).toEqual(["initialize", "notifications/initialized"]);
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 0, result: { capabilities: { tools: {} }, serverInfo: { name: "srv" } } }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(h.toServer.map((l) => JSON.parse(l).method)).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/list",
+      "tools/list",
+      "tools/call",
+      "notifications/cancelled",
+    ]);
+  });
+
+  it("reads the list again after notifications/tools/list_changed", async () => {
+    const h = harness();
+    await h.start();
+    expect(h.lists()).toBe(1);
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(h.lists()).toBe(2);
+    expect(h.toClient.at(-1)).toContain("list_changed");
+  });
+
+  it("--enforce report forwards an invalid call and records its verdict; off records none", async () => {
+    for (const enforce of ["report", "off"] as const) {
+      const h = harness({ enforce });
+      await h.start();
+      h.call(1, "echo", {});
+      expect(JSON.parse(h.toServer.at(-1)!)).toMatchObject({ id: 1, method: "tools/call" });
+      h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad" } }));
+      expect(h.events[0]!.outcome).toEqual(enforce === "report" ? expect.objectContaining({ valid: false, category: "missing_argument" }) : undefined);
+      expect(h.events[0]!.result).toMatchObject({ status: "error", summary: "bad" });
+    }
+  });
+
+  it("gates each tools/call of a batch and forwards the rest as one batch", async () => {
+    const h = harness();
+    await h.start();
+    h.gateway.fromClient(
+      encode([
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: {} } },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "ok" } } },
+      ]),
+    );
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 1, result: { isError: true } });
+    expect(JSON.parse(h.toServer.at(-1)!)).toEqual([{ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "ok" } } }]);
+  });
+
+  it("names tools by --namespace, or by their own name with --no-namespace", async () => {
+    expect(parseMcpArgs(["--namespace", "fs", "--", "x"]).namespace).toBe("fs");
+    expect(parseMcpArgs(["--no-namespace", "--", "x"]).namespace).toBe("");
+    expect(parseMcpArgs(["--model", "claude@4.5", "--", "npx", "-y", "srv"])).toMatchObject({
+      model: { name: "claude", version: "4.5" },
+      command: ["npx", "-y", "srv"],
+    });
+    expect(() => parseMcpArgs(["--enforce", "maybe", "--", "x"])).toThrow(/--enforce takes report or off/);
+    expect(() => parseMcpArgs(["--model", "m"])).toThrow(/No server command given/);
+    const h = harness({ namespace: "" });
+    await h.start();
+    h.call(1, "echo", {});
+    expect(h.events[0]!.tool).toBe("echo");
+  });
+
+  it("registers each listed schema under the namespaced name with its mcp: source, leaving out those tools.register would refuse", async () => {
+    const registered: ToolRegistration[] = [];
+    const reporter = { registerTools: (tools: ToolRegistration[]) => void registered.push(...tools), record: () => {} } as unknown as Reporter;
+    const tools = [
+      echo,
+      { ...echo, name: "x".repeat(130) },
+      { ...echo, name: "old", inputSchema: { ...echo.inputSchema, $schema: "http://json-schema.org/draft-04/schema#" } },
+    ];
+    const h = harness({ reporter }, [tools]);
+    await h.start();
+    expect(registered).toEqual([{ name: "srv/echo", parameters: echo.inputSchema, source: "mcp:srv" }]);
+  });
+});

@@ -1,0 +1,143 @@
+import type { PoolClient } from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { pool } from "../../db/client";
+import { makeProject } from "../../../test/fixtures";
+import { makeEvent } from "../../../test/events";
+import { inTransaction } from "./ingest-batch";
+import { writeCalls, type PreparedCall } from "./write-calls";
+
+// Pairing must cost in proportion to the batch, not to the runs it touches (docs/pairing.md,
+// docs/PERFORMANCE.md). The statistics are made stale on purpose — tool_calls analysed while
+// this project had no rows, autovacuum off — which is the state where the old statement's
+// plan walked every call of every touched run once per invalid call. The assertion counts the
+// rows the pairing statement's plan reads from tool_calls (EXPLAIN ANALYZE), not time.
+
+const RUN_LENGTH = 2_000;
+const RUNS = 2;
+const TOOLS = ["getloan", "listopenloans"];
+
+const invalid = { valid: false, category: "missing_argument" as const, message: "loannumber is required", checked: null, differ: false };
+const valid = { valid: true, category: null, message: null, checked: null, differ: false };
+
+type Call = { id: string; runId: string; step: number | null; timestamp: string; tool: string; valid: boolean; correctsId?: string };
+
+const prepared = (c: Call): PreparedCall => ({
+  event: makeEvent({
+    id: c.id,
+    runId: c.runId,
+    step: c.step ?? undefined,
+    timestamp: c.timestamp,
+    tool: c.tool,
+    correctsId: c.correctsId,
+  }) as PreparedCall["event"],
+  verdict: c.valid ? valid : invalid,
+});
+
+/** docs/pairing.md, written out plainly: the reference the stored links are compared with. */
+function expectedLinks(calls: Call[]): Map<string, string | null> {
+  const order = [...calls].sort(
+    (a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.timestamp.localeCompare(b.timestamp) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const links = new Map<string, string | null>();
+  for (const [i, c] of order.entries()) {
+    if (c.valid) continue;
+    const named = order.find((x) => x.correctsId === c.id);
+    const next = order.slice(i + 1).find((x) => x.runId === c.runId && x.tool === c.tool);
+    links.set(c.id, (named ?? next)?.id ?? null);
+  }
+  return links;
+}
+
+/** Sums, over the plan's nodes that read tool_calls, the rows they returned and the rows they read and dropped. */
+function rowsReadFromToolCalls(plan: Record<string, unknown>): number {
+  const loops = Number(plan["Actual Loops"] ?? 1);
+  const own =
+    plan["Relation Name"] === "tool_calls" && String(plan["Node Type"]).includes("Scan")
+      ? (Number(plan["Actual Rows"] ?? 0) + Number(plan["Rows Removed by Filter"] ?? 0) + Number(plan["Rows Removed by Index Recheck"] ?? 0)) * loops
+      : 0;
+  const children = (plan.Plans as Record<string, unknown>[] | undefined) ?? [];
+  return own + children.reduce((sum, child) => sum + rowsReadFromToolCalls(child), 0);
+}
+
+/** writeCalls with every statement after the insert (the pairing) run under EXPLAIN ANALYZE; returns those plans. */
+async function writeExplained(projectId: string, calls: PreparedCall[]) {
+  const plans: Record<string, unknown>[] = [];
+  await inTransaction(async (client) => {
+    let statements = 0;
+    const explaining = {
+      query: async (sql: string, params: unknown[]) => {
+        if (statements++ === 0) return client.query(sql, params);
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+        plans.push((rows[0]["QUERY PLAN"] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+        return { rows: [] };
+      },
+    };
+    await writeCalls(explaining as unknown as PoolClient, projectId, calls);
+  });
+  return plans;
+}
+
+beforeAll(async () => {
+  await pool().query("ALTER TABLE tool_calls SET (autovacuum_enabled = false)");
+});
+afterAll(async () => {
+  await pool().query("ALTER TABLE tool_calls RESET (autovacuum_enabled)");
+});
+
+it("pairs a batch into long runs reading rows in proportion to the batch, with statistics that predate the runs", async () => {
+  const { project } = await makeProject();
+  await pool().query("ANALYZE tool_calls");
+
+  const base = Date.UTC(2026, 10, 30, 8);
+  const at = (ms: number) => new Date(base + ms).toISOString();
+  const all: Call[] = [];
+  const call = (runId: string, i: number, step: number | null, extra: Partial<Call> = {}): Call => ({
+    id: `${runId}-c${String(i).padStart(6, "0")}`,
+    runId,
+    step,
+    timestamp: at(i * 1_000),
+    tool: TOOLS[i % 3 === 0 ? 1 : 0]!,
+    valid: i % 4 !== 0 && i % 5 !== 0,
+    ...extra,
+  });
+  for (let r = 0; r < RUNS; r++) {
+    const runId = `long-${r}-${project.id.slice(0, 8)}`;
+    const run = Array.from({ length: RUN_LENGTH }, (_, i) => call(runId, i, i % 7 === 6 ? null : i));
+    all.push(...run);
+    for (let from = 0; from < run.length; from += 1_000) await inTransaction((c) => writeCalls(c, project.id, run.slice(from, from + 1_000).map(prepared)));
+  }
+
+  // the batch: per run, calls that land in the middle (between existing steps), at the end,
+  // unstepped ones, and one that names an old invalid call as its correction
+  const batch: Call[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const runId = `long-${r}-${project.id.slice(0, 8)}`;
+    batch.push(
+      call(runId, 100_000 + r * 10 + 0, 500, { timestamp: at(500_500), valid: false }),
+      call(runId, 100_000 + r * 10 + 1, 500, { timestamp: at(500_700), valid: true }),
+      call(runId, 100_000 + r * 10 + 2, 1_200, { timestamp: at(1_200_500), tool: "listopenloans", valid: true }),
+      call(runId, 100_000 + r * 10 + 3, RUN_LENGTH + 5, { valid: false }),
+      call(runId, 100_000 + r * 10 + 4, null, { timestamp: at(40), valid: false }),
+      call(runId, 100_000 + r * 10 + 5, 8, { valid: true, correctsId: `${runId}-c000004` }),
+    );
+  }
+  all.push(...batch);
+  const plans = await writeExplained(project.id, batch.map(prepared));
+
+  expect(plans.length).toBeGreaterThan(0);
+  const read = plans.reduce((sum, plan) => sum + rowsReadFromToolCalls(plan), 0);
+  // a re-walk of the touched runs reads at least RUNS × RUN_LENGTH rows
+  expect(read).toBeLessThan(50 * batch.length);
+  expect(read).toBeLessThan(RUN_LENGTH / 4);
+
+  // and the links are those of docs/pairing.md for every call of the runs
+  const { rows } = await pool().query<{ id: string; correction_id: string | null }>(
+    "SELECT id, correction_id FROM tool_calls WHERE project_id = $1 AND valid = false",
+    [project.id],
+  );
+  const stored = new Map(rows.map((r) => [r.id, r.correction_id]));
+  const expected = expectedLinks(all);
+  const wrong = [...expected].filter(([id, link]) => stored.get(id) !== link);
+  expect(wrong.slice(0, 5)).toEqual([]);
+  expect(stored.size).toBe(expected.size);
+});

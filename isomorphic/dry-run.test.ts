@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addCall, DRY_RUN_EXAMPLES, emptyTally, mergeTallies, outcomeOf, summarizeDryRun } from "./dry-run";
+import { addCall, callsRead, DRY_RUN_EXAMPLES, emptyTally, mergeTallies, outcomeOf, summarizeDryRun } from "./dry-run";
 
 const call = (id: string, before: boolean, after: boolean, category?: string, afterCategory = category) => ({
   id,
@@ -44,6 +44,19 @@ describe("dry-run tally", () => {
     );
     expect(summarizeDryRun(t)).toBe(
       "1,201 calls replayed, 0 invalid calls would become valid, 1 valid calls would be refused — this change breaks calls models already make.",
+    );
+  });
+
+  it("counts skipped calls through merges and says so in the summary", () => {
+    const page = (skipped: number) => ({ ...[call("a", true, true)].reduce(addCall, emptyTally()), skipped });
+    const merged = mergeTallies(page(2), page(3));
+    expect(merged).toMatchObject({ scanned: 2, skipped: 5 });
+    expect(callsRead(merged)).toBe(7);
+    expect(summarizeDryRun(merged)).toBe(
+      "2 calls replayed, 0 invalid calls would become valid, 0 valid calls would be refused. 5 calls skipped: their arguments are over 256 KiB, too large to replay here.",
+    );
+    expect(summarizeDryRun({ ...emptyTally(), skipped: 4 })).toBe(
+      "No call of this tool in the range could be replayed. 4 calls skipped: their arguments are over 256 KiB, too large to replay here.",
     );
   });
 });

@@ -2,6 +2,12 @@
 // proposed schema, tallied into fixed (invalid → valid), broken (valid → invalid), still invalid
 // and unchanged, per category, with a few example call ids. Pure: the service feeds it pages.
 
+/**
+ * Calls whose arguments are larger than this as JSON are not replayed: they are counted as
+ * skipped (a dry run reads pages of calls into memory; 1 MB arguments are allowed at ingestion).
+ */
+export const DRY_RUN_MAX_ARGUMENT_BYTES = 256 * 1024;
+
 /** How many example ids each outcome (and each category of it) keeps. */
 export const DRY_RUN_EXAMPLES = 5;
 
@@ -10,7 +16,10 @@ export type Outcome = "fixed" | "broken" | "still_invalid" | "still_valid";
 type CategoryTally = { category: string; fixed: number; broken: number; stillInvalid: number; examples: { fixed: string[]; broken: string[] } };
 
 export type DryRunTally = {
+  /** calls replayed */
   scanned: number;
+  /** calls read but not replayed: their arguments are over DRY_RUN_MAX_ARGUMENT_BYTES */
+  skipped: number;
   fixed: number;
   broken: number;
   stillInvalid: number;
@@ -23,7 +32,7 @@ export type DryRunTally = {
 };
 
 export function emptyTally(): DryRunTally {
-  return { scanned: 0, fixed: 0, broken: 0, stillInvalid: 0, stillValid: 0, recategorised: 0, examples: { fixed: [], broken: [] }, byCategory: [] };
+  return { scanned: 0, skipped: 0, fixed: 0, broken: 0, stillInvalid: 0, stillValid: 0, recategorised: 0, examples: { fixed: [], broken: [] }, byCategory: [] };
 }
 
 export function outcomeOf(before: boolean, after: boolean): Outcome {
@@ -77,6 +86,7 @@ export function addCall(
 export function mergeTallies(a: DryRunTally, b: DryRunTally): DryRunTally {
   const merged = structuredClone(a);
   merged.scanned += b.scanned;
+  merged.skipped += b.skipped;
   merged.fixed += b.fixed;
   merged.broken += b.broken;
   merged.stillInvalid += b.stillInvalid;
@@ -97,8 +107,15 @@ export function mergeTallies(a: DryRunTally, b: DryRunTally): DryRunTally {
 
 /** One sentence for a CI log or the panel: what the change would do to the calls replayed. */
 export function summarizeDryRun(t: DryRunTally): string {
-  if (t.scanned === 0) return "No calls of this tool in the range: nothing to replay.";
   const n = (x: number) => x.toLocaleString("en");
+  const skipped = t.skipped
+    ? ` ${n(t.skipped)} calls skipped: their arguments are over ${DRY_RUN_MAX_ARGUMENT_BYTES / 1024} KiB, too large to replay here.`
+    : "";
+  if (t.scanned === 0)
+    return (t.skipped ? "No call of this tool in the range could be replayed." : "No calls of this tool in the range: nothing to replay.") + skipped;
   const parts = [`${n(t.scanned)} calls replayed`, `${n(t.fixed)} invalid calls would become valid`, `${n(t.broken)} valid calls would be refused`];
-  return `${parts.join(", ")}${t.broken > 0 ? " — this change breaks calls models already make." : "."}`;
+  return `${parts.join(", ")}${t.broken > 0 ? " — this change breaks calls models already make." : "."}${skipped}`;
 }
+
+/** Calls read so far, replayed or skipped: what the limit and the progress count. */
+export const callsRead = (t: DryRunTally) => t.scanned + t.skipped;

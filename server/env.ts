@@ -34,6 +34,8 @@ const envSchema = z.object({
     .regex(/^(true|false|\d+)$/, 'must be "true", "false" or the number of proxies in front of the app')
     .default("false")
     .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v))),
+  /** alert rules a project may have besides the built-in regression guard (each is evaluated every minute) */
+  TOOLGATE_MAX_ALERT_RULES: z.coerce.number().int().positive().default(100),
   /** a CSV export whose client reads nothing for this long is cancelled (its connection freed) */
   TOOLGATE_EXPORT_IDLE_SECONDS: z.coerce.number().positive().default(60),
   /** CSV exports running at once per app instance (each holds a database connection) */

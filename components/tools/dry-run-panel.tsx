@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
-import { emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../isomorphic/dry-run";
+import { callsRead, emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../isomorphic/dry-run";
 import { prettySchema } from "../dashboard/schema-format";
 import { useTRPCClient } from "../trpc-provider";
 import { DRY_RUN_EVENT } from "./try-in-dry-run";
@@ -73,7 +73,7 @@ export function DryRunPanel({
       do {
         const page = await client.tools.dryRunPage.mutate({ project, tool, ...proposal, range, cursor, pageSize: PAGE_SIZE });
         const tally = mergeTallies(state.tally, page.tally);
-        const atLimit = tally.scanned >= page.limit;
+        const atLimit = callsRead(tally) >= page.limit;
         cursor = atLimit ? null : page.next;
         state = { tally, total: state.total ?? page.total, done: !cursor || cancel.current, stopped: cancel.current };
         setRun(state);
@@ -85,7 +85,7 @@ export function DryRunPanel({
   }
 
   const total = run?.total ?? 0;
-  const progress = run ? (total > 0 ? Math.min(1, run.tally.scanned / total) : run.done ? 1 : 0) : 0;
+  const progress = run ? (total > 0 ? Math.min(1, callsRead(run.tally) / total) : run.done ? 1 : 0) : 0;
   const callHref = (id: string) => `${callBase}/${encodeURIComponent(id)}`;
 
   return (
@@ -130,7 +130,8 @@ export function DryRunPanel({
           <div>
             <div className="mb-1 flex justify-between text-xs text-slate-600">
               <span data-testid="dry-run-progress-text">
-                {run.tally.scanned.toLocaleString("en")} of {run.total === null ? "…" : total.toLocaleString("en")} calls replayed
+                {callsRead(run.tally).toLocaleString("en")} of {run.total === null ? "…" : total.toLocaleString("en")} calls replayed
+                {run.tally.skipped > 0 && ` (${run.tally.skipped.toLocaleString("en")} skipped: arguments too large)`}
               </span>
               <span>{run.done ? (run.stopped ? "stopped" : "done") : `${Math.round(progress * 100)}%`}</span>
             </div>

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolgateEvent } from "./event";
+import { testEvent } from "../test/event";
 import { Reporter, ReporterError, retryAfterMs, type ReporterOptions } from "./reporter";
 
 // The transport is replaced here to produce failures at will (network errors, 5xx, 413);
@@ -21,15 +22,7 @@ function transport(replies: (request: Request) => Reply) {
 }
 
 const ok = (request: Request) => Response.json({ result: { data: { accepted: request.body.events?.length ?? 0, duplicates: 0, rejected: [] } } });
-const event = (i: number): ToolgateEvent => ({
-  id: `e${i}`,
-  runId: "r",
-  step: i,
-  timestamp: "2026-11-30T09:15:00Z",
-  model: { name: "m" },
-  tool: "t",
-  arguments: { i },
-});
+const event = testEvent;
 
 const reporters: Reporter[] = [];
 function reporter(options: Partial<ReporterOptions> & Pick<ReporterOptions, "fetch">) {

@@ -15,7 +15,13 @@ export interface ReporterOptions {
   flushIntervalMs?: number;
   /** Events held at most (waiting and being sent). When full, NEW events are dropped and counted. Default 10,000. */
   maxBuffer?: number;
-  /** First retry delay; doubles per attempt up to `maxRetryDelayMs`, with jitter. Default 500 ms. */
+  /** Size of the events held at most, as JSON (waiting and being sent). Past it NEW events are dropped and counted, like past `maxBuffer`. Default 16 MiB. */
+  maxBufferBytes?: number;
+  /**
+   * First retry delay after a network error, 429 or 5xx without `Retry-After`; doubles with each
+   * failure in a row (across flushes, shutdown and the exit flush) up to `maxRetryDelayMs`, with
+   * jitter. A `Retry-After` from the server is waited out instead. Default 500 ms.
+   */
   retryDelayMs?: number;
   /** Default 30,000 ms. */
   maxRetryDelayMs?: number;
@@ -64,7 +70,8 @@ export interface ToolRegistration {
   source?: string;
 }
 
-type Entry = { event: ToolgateEvent; json?: string };
+/** `bytes`: the event's size as JSON, counted against maxBufferBytes while it is held. */
+type Entry = { event: ToolgateEvent; json?: string; bytes: number };
 type Answer = { kind: "ok"; data: unknown } | { kind: "retry"; delayMs?: number; message: string } | { kind: "refused"; status: number; message: string };
 
 const INGEST_LIMIT = 1000;
@@ -92,6 +99,10 @@ export class Reporter {
   private closed = false;
   private dropping = false;
   private recorded = 0;
+  private bufferedBytes = 0;
+  /** Failed attempts in a row (the exponent of the backoff), and when the server may be asked again. */
+  private failures = 0;
+  private retryAt = 0;
   private removeExitHook: () => void = () => {};
 
   constructor(options: ReporterOptions) {
@@ -100,6 +111,7 @@ export class Reporter {
       maxBatchBytes: options.maxBatchBytes ?? 3 * 1024 * 1024,
       flushIntervalMs: options.flushIntervalMs ?? 1000,
       maxBuffer: Math.max(1, options.maxBuffer ?? 10_000),
+      maxBufferBytes: Math.max(1, options.maxBufferBytes ?? 16 * 1024 * 1024),
       retryDelayMs: options.retryDelayMs ?? 500,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
@@ -128,18 +140,24 @@ export class Reporter {
   /** Queues one event. Never throws, never waits. */
   record(event: ToolgateEvent): void {
     this.recorded++;
-    if (this.closed || this.queue.length >= this.options.maxBuffer) {
+    const entry = this.entryOf(event);
+    const full = this.closed
+      ? "the reporter was shut down"
+      : this.queue.length >= this.options.maxBuffer
+        ? `the buffer holds ${this.options.maxBuffer} events (maxBuffer) while Toolgate is not taking them`
+        : this.bufferedBytes + entry.bytes > this.options.maxBufferBytes
+          ? `the buffer would hold more than ${this.options.maxBufferBytes} bytes (maxBufferBytes) while Toolgate is not taking them`
+          : null;
+    if (full) {
       this.counters.dropped++;
       if (!this.dropping) {
         this.dropping = true;
-        const why = this.closed
-          ? "the reporter was shut down"
-          : `the buffer holds ${this.options.maxBuffer} events (maxBuffer) while Toolgate is not taking them`;
-        this.report(new ReporterError("dropped", `Dropping new events: ${why}. See stats().dropped for the count.`, { events: 1 }));
+        this.report(new ReporterError("dropped", `Dropping new events: ${full}. See stats().dropped for the count.`, { events: 1 }));
       }
       return;
     }
-    this.queue.push({ event });
+    this.queue.push(entry);
+    this.bufferedBytes += entry.bytes;
     if (this.queue.length >= this.options.batchSize) this.kick();
     else this.schedule();
   }
@@ -162,7 +180,11 @@ export class Reporter {
     this.drain++;
     this.wake?.(); // a retry sleeping in the background now works under this deadline
     try {
-      while (!this.closed && (this.queue.length > 0 || this.pendingTools.size > 0) && (until === null || Date.now() < until)) await this.kick();
+      while (!this.closed && (this.queue.length > 0 || this.pendingTools.size > 0) && (until === null || Date.now() < until)) {
+        await this.kick();
+        // the server asked to wait past the deadline: nothing more to do before it (no request until then)
+        if (this.deadline !== null && this.retryAt >= this.deadline) break;
+      }
     } finally {
       this.drain--;
       if (this.drain === 0) this.deadline = null;
@@ -174,6 +196,7 @@ export class Reporter {
     if (!this.closed) {
       await this.flush({ timeoutMs: options.timeoutMs ?? 10_000 });
       this.closed = true;
+      this.wake?.(); // a retry sleeping in the background gives up now
       this.removeExitHook();
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -181,6 +204,7 @@ export class Reporter {
       if (left > 0) {
         this.counters.dropped += left;
         this.queue.length = 0;
+        this.bufferedBytes = 0;
         this.report(new ReporterError("dropped", `Shutdown: ${left} events could not be sent in time and are dropped.`, { events: left }));
       }
     }
@@ -234,7 +258,7 @@ export class Reporter {
         this.splitNext = Math.max(1, Math.floor(count / 2));
         continue;
       }
-      this.queue.splice(0, count);
+      for (const sent of this.queue.splice(0, count)) this.bufferedBytes -= sent.bytes;
       if (this.queue.length === 0) this.splitNext = null; // smaller batches until the backlog that was too large is gone
       if (answer.kind === "ok") {
         const result = (answer.data ?? {}) as {
@@ -277,6 +301,17 @@ export class Reporter {
     return entry.json;
   }
 
+  /**
+   * A new entry with its size. Its JSON is kept when it is final already (no registered schema
+   * version can still be added at send time); otherwise it is measured now and serialized when sent.
+   */
+  private entryOf(event: ToolgateEvent): Entry {
+    const entry: Entry = { event, bytes: 0 };
+    const final = event.toolVersion !== undefined || this.versions.has(event.tool) || !this.registered.has(event.tool);
+    entry.bytes = (final ? this.jsonOf(entry) : JSON.stringify(event)).length + 1;
+    return entry;
+  }
+
   /** How many events from the front go into the next batch: ≤ batchSize, ≤ maxBatchBytes (at least one). */
   private takeBatch(): number {
     const limit = Math.min(this.options.batchSize, this.splitNext ?? Infinity, this.queue.length);
@@ -308,15 +343,32 @@ export class Reporter {
     return true;
   }
 
-  /** POSTs to a tRPC procedure until it answers something other than "try again"; null when the deadline passed first. */
+  /**
+   * POSTs to a tRPC procedure until it answers something other than "try again"; null when the
+   * deadline (or shutdown) comes first. The wait between attempts is shared by every path (the
+   * background sender, flush, shutdown, the exit flush): no request goes out before the time the
+   * server asked for (`Retry-After`) or the backoff after the failures in a row so far.
+   */
   private async post(procedure: string, body: () => string, events: number): Promise<Exclude<Answer, { kind: "retry" }> | null> {
     const text = body();
-    for (let attempt = 1; ; attempt++) {
+    for (;;) {
+      if (this.closed) return null;
+      const wait = this.retryAt - Date.now();
+      if (wait > 0) {
+        if (this.deadline !== null && this.retryAt >= this.deadline) return null;
+        await this.sleep(wait);
+        continue; // woken early by a flush or shutdown: look again
+      }
       const answer = await this.attempt(procedure, text);
-      if (answer.kind !== "retry") return answer;
-      const backoff = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (attempt - 1));
+      if (answer.kind !== "retry") {
+        this.failures = 0;
+        return answer;
+      }
+      this.failures++;
+      const backoff = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (this.failures - 1));
       const delay = answer.delayMs ?? backoff * (0.5 + Math.random() / 2);
-      const outOfTime = this.deadline !== null && Date.now() + delay >= this.deadline;
+      this.retryAt = Date.now() + delay;
+      const outOfTime = this.deadline !== null && this.retryAt >= this.deadline;
       this.report(
         new ReporterError(
           answer.message.startsWith("HTTP") ? "http" : "network",
@@ -329,14 +381,17 @@ export class Reporter {
       );
       if (outOfTime || this.closed) return null;
       this.counters.retried++;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => (clearTimeout(timer), resolve());
-        // in the background a retry never keeps the process alive; a flush with a deadline does
-        if (this.deadline === null) unref(timer);
-      });
-      this.wake = null;
     }
+  }
+
+  /** Waits `ms`, or until a flush or shutdown wakes the sender. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => (clearTimeout(timer), resolve());
+      // in the background a retry never keeps the process alive; a flush with a deadline does
+      if (this.deadline === null) unref(timer);
+    }).finally(() => (this.wake = null));
   }
 
   private wake: (() => void) | null = null;

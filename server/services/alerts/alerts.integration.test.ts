@@ -164,17 +164,67 @@ describe("alert evaluation", () => {
     expect(p.hook.received).toHaveLength(1);
   });
 
-  it("only one instance evaluates at a time (advisory lock)", async () => {
+  it("one pass at a time across instances, and one evaluation of a project at a time (advisory locks)", async () => {
     const p = await makeProject();
     const other = new pg.Client({ connectionString: inject("databaseUrl") });
     await other.connect();
-    await other.query("SELECT pg_advisory_lock(hashtext('toolgate:alert-evaluator'))");
     try {
+      await other.query("SELECT pg_advisory_lock(hashtext('toolgate:alert-evaluator'))");
+      expect(await evaluateAlerts({ now })).toBeNull();
+      await other.query("SELECT pg_advisory_lock(hashtext('toolgate:alert-evaluator'), hashtext($1::text))", [p.project.id]);
       expect(await evaluateAlerts({ now, projectId: p.project.id })).toBeNull();
     } finally {
       await other.end();
     }
     expect(await evaluateAlerts({ now, projectId: p.project.id })).not.toBeNull();
+  });
+
+  it("one project's pass never makes another project's Evaluate now busy", async () => {
+    const a = await burstProject();
+    const b = await burstProject();
+    // hold A's pass open deterministically: its rule's row is locked, so the pass waits at the rule's last update
+    const other = new pg.Client({ connectionString: inject("databaseUrl") });
+    await other.connect();
+    await other.query("BEGIN");
+    await other.query("SELECT 1 FROM alert_rules WHERE project_id = $1 AND NOT built_in FOR NO KEY UPDATE", [a.project.id]);
+    const passA = evaluateAlerts({ now, projectId: a.project.id });
+    try {
+      await waitFor(async () => {
+        const { rows } = await pool().query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE%alert_rules%'`,
+        );
+        return rows[0].n > 0;
+      }, "project A's pass to wait on its rule");
+      const reportB = await b.owner.alerts.evaluateNow({ project: b.project.slug });
+      expect(reportB).toMatchObject({ fired: 1 });
+      expect(reportB).not.toHaveProperty("busy");
+      // the same project is busy while its own pass runs
+      expect(await a.owner.alerts.evaluateNow({ project: a.project.slug })).toMatchObject({ busy: true });
+    } finally {
+      await other.query("COMMIT");
+      await other.end();
+    }
+    expect((await passA)?.fired).toHaveLength(1);
+  });
+
+  it("caps the rules of a project with a clear error", async () => {
+    const p = await makeProject();
+    const owner = await p.asOwner();
+    await prisma().alertRule.createMany({
+      data: Array.from({ length: 100 }, (_, i) => ({
+        projectId: p.project.id,
+        name: `rule ${i}`,
+        metric: "invalid_rate",
+        condition: "threshold",
+        threshold: 0.5,
+        windowMinutes: 15,
+      })),
+    });
+    await expect(owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE })).rejects.toThrow(/100 alert rules.*TOOLGATE_MAX_ALERT_RULES/);
+    // room again once one goes
+    const [first] = await owner.alerts.rules({ project: p.project.slug }).then((r) => r.rules.filter((x) => !x.builtIn));
+    await owner.alerts.deleteRule({ project: p.project.slug, id: first!.id });
+    await expect(owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE })).resolves.toMatchObject({ name: "getloan invalid" });
   });
 
   it("the regression guard flags a clearly worse new model version, and not a tiny sample", async () => {

@@ -19,7 +19,10 @@ import { HOUR_MS } from "../../../contracts/metrics";
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
 
-const LOCK = "hashtext('toolgate:alert-evaluator')";
+/** Held by the scheduled pass over all projects: one at a time across instances. */
+const PASS_LOCK = "hashtext('toolgate:alert-evaluator')";
+/** Held while one project is evaluated (by the pass or its Evaluate now); the two-key lock space is apart from PASS_LOCK's. */
+const PROJECT_LOCK = "hashtext('toolgate:alert-evaluator'), hashtext($1::text)";
 const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
 
 /**
@@ -306,30 +309,54 @@ export async function resolveIncident(projectId: string, id: string, at: Date, a
 
 export type EvaluationReport = { rules: number; fired: Fired[]; resolved: number };
 
+/** Rules of one project at a time, in the order they were loaded. */
+function byProject(rules: Rule[]) {
+  const out = new Map<string, Rule[]>();
+  for (const rule of rules) out.set(rule.projectId, [...(out.get(rule.projectId) ?? []), rule]);
+  return out;
+}
+
 /**
- * One evaluation pass (every minute from the job queue's schedule, or "Evaluate now" for one
- * project). Only one pass runs at a time across instances: it holds a PostgreSQL advisory
- * lock and returns null when another pass has it (the scheduled one and the button can meet).
+ * One evaluation pass: every minute from the job queue's schedule over all projects, or
+ * "Evaluate now" for one project. Each project is evaluated under its own PostgreSQL advisory
+ * lock, so a project is evaluated by one pass at a time across instances while other projects
+ * go on: Evaluate now returns null (busy) only while that same project is being evaluated,
+ * and the scheduled pass skips a project whose Evaluate now is running. The scheduled pass
+ * also holds a lock of its own (null when another instance's pass has it). A project has at
+ * most TOOLGATE_MAX_ALERT_RULES rules, which bounds its turn.
  */
 export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Date; projectId?: string } = {}): Promise<EvaluationReport | null> {
   const client = await pool().connect();
+  const tryLock = async (lock: string, params: unknown[] = []) =>
+    (await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${lock}) AS locked`, params)).rows[0]?.locked === true;
+  const wholePass = !projectId;
   try {
-    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS locked`);
-    if (!rows[0]?.locked) return null;
+    if (wholePass && !(await tryLock(PASS_LOCK))) return null;
     try {
       await ensureRegressionGuards(projectId);
       const rules = await loadRules(projectId);
-      const fired: Fired[] = [];
-      let resolved = 0;
-      for (const rule of rules) {
-        if (rule.metric === "regression") {
-          await evaluateRegressions(rule, now, fired);
-          await evaluateSchemaRegressions(rule, now, fired);
-        } else resolved += await evaluateRule(rule, now, fired);
+      const report: EvaluationReport = { rules: 0, fired: [], resolved: 0 };
+      const projects = projectId ? new Map([[projectId, rules]]) : byProject(rules);
+      for (const [project, projectRules] of projects) {
+        if (!(await tryLock(PROJECT_LOCK, [project]))) {
+          if (wholePass) continue; // its own Evaluate now is running it
+          return null;
+        }
+        try {
+          for (const rule of projectRules) {
+            if (rule.metric === "regression") {
+              await evaluateRegressions(rule, now, report.fired);
+              await evaluateSchemaRegressions(rule, now, report.fired);
+            } else report.resolved += await evaluateRule(rule, now, report.fired);
+          }
+          report.rules += projectRules.length;
+        } finally {
+          await client.query(`SELECT pg_advisory_unlock(${PROJECT_LOCK})`, [project]);
+        }
       }
-      return { rules: rules.length, fired, resolved };
+      return report;
     } finally {
-      await client.query(`SELECT pg_advisory_unlock(${LOCK})`);
+      if (wholePass) await client.query(`SELECT pg_advisory_unlock(${PASS_LOCK})`);
     }
   } finally {
     client.release();

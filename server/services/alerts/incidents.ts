@@ -1,6 +1,7 @@
 import type { AlertRuleInput } from "../../../contracts/alerts";
 import { conflict, invalid, notFound } from "../../domain/errors";
 import { prisma, type Prisma } from "../../db/client";
+import { env } from "../../env";
 import { resolveIncident } from "./evaluator";
 
 const incidentSelect = {
@@ -110,9 +111,24 @@ async function checkWebhooks(projectId: string, ids: string[]) {
   if (found !== ids.length) throw invalid("A chosen webhook is not one of this project's endpoints.");
 }
 
+/**
+ * Adds a rule unless the project has TOOLGATE_MAX_ALERT_RULES of its own already (the built-in
+ * regression guard does not count): each rule is evaluated every minute, so the cap bounds
+ * a project's turn in the evaluation pass. Creations of one project queue on a transaction
+ * lock, so two at once cannot both take the last place.
+ */
 export async function createRule(projectId: string, input: AlertRuleInput) {
   await checkWebhooks(projectId, input.webhookIds);
-  return prisma().alertRule.create({ data: { projectId, ...ruleData(input) } });
+  const max = env().TOOLGATE_MAX_ALERT_RULES;
+  return prisma().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolgate:alert-rules'), hashtext(${projectId}::text))`;
+    if ((await tx.alertRule.count({ where: { projectId, builtIn: false } })) >= max) {
+      throw conflict(
+        `This project already has ${max} alert rules, the most allowed (TOOLGATE_MAX_ALERT_RULES on the server). Delete or edit an existing rule, or ask the operator to raise the limit.`,
+      );
+    }
+    return tx.alertRule.create({ data: { projectId, ...ruleData(input) } });
+  });
 }
 
 export async function updateRule(projectId: string, id: string, input: AlertRuleInput) {

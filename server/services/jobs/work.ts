@@ -54,7 +54,8 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
     // at most the budget per job (its expiry is set to match in boss.ts); what is left goes on in the next job
     const { reports, finished } = await sweepRetention(new Date(), { budgetSeconds: RETENTION_SWEEP_BUDGET_SECONDS });
     if (!finished) await boss.send(QUEUES.retention, {}, { startAfter: 1 });
-    return { calls: reports.reduce((n, r) => n + r.calls, 0), rollups: reports.reduce((n, r) => n + r.rollups, 0), finished };
+    const total = (counter: "calls" | "otlp" | "rollups") => reports.reduce((n, r) => n + r[counter], 0);
+    return { calls: total("calls"), otlp: total("otlp"), rollups: total("rollups"), finished };
   });
   if (schedules) await boss.schedule(QUEUES.retention, "17 * * * *");
   return {

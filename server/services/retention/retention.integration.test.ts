@@ -3,7 +3,7 @@ import { makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { pool } from "../../db/client";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
-import { sweepProject } from "./sweep";
+import { RETENTION_EXEMPT, SWEPT_TABLES, sweepProject } from "./sweep";
 
 const now = new Date();
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000).toISOString();
@@ -106,5 +106,54 @@ describe("a sweep with a deadline", () => {
     expect(rest.finished).toBe(true);
     expect(rest.rollups).toBeGreaterThan(0);
     expect(stopped.calls + rest.calls).toBe(expired);
+  });
+});
+
+describe("retention of OTLP call data", () => {
+  it("sweeps old tool results (also those whose call never arrived) and old model-call spans, keeps recent ones", async () => {
+    const p = await makeProject();
+    const owner = await p.asOwner();
+    await owner.projects.setRetention({ project: p.project.slug, callsDays: 30, rollupsDays: 400 });
+    const id = p.project.id;
+    const ns = (iso: string) => (BigInt(new Date(iso).getTime()) * 1_000_000n).toString();
+    await pool().query(
+      `INSERT INTO otlp_results (project_id, call_id, priority, status, summary, received_at) VALUES
+         ($1, 'old-result', 2, 'error', 'a 100-day-old tool result text', $2), ($1, 'orphan', 1, 'ok', 'its call never came', $3),
+         ($1, 'recent-result', 2, 'ok', 'kept', $4)`,
+      [id, daysAgo(100), daysAgo(31), daysAgo(1)],
+    );
+    await pool().query(`INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns) VALUES ($1, 'old-run', 'a', $2), ($1, 'recent-run', 'b', $3)`, [
+      id,
+      ns(daysAgo(100)),
+      ns(daysAgo(1)),
+    ]);
+    await sweepProject(id, now);
+    const left = async (sql: string) => (await pool().query(sql, [id])).rows.map((r) => r.k);
+    expect(await left("SELECT call_id AS k FROM otlp_results WHERE project_id = $1")).toEqual(["recent-result"]);
+    expect(await left("SELECT run_id AS k FROM otlp_model_calls WHERE project_id = $1")).toEqual(["recent-run"]);
+  });
+});
+
+describe("retention catalogue", () => {
+  it("every table with a project and a time column is swept by that column or exempt with a reason", async () => {
+    // time columns: timestamps, and integers of nanoseconds since the epoch (OTLP's clock)
+    const { rows } = await pool().query<{ table: string; columns: string[] }>(
+      `SELECT c.table_name AS table, array_agg(c.column_name::text ORDER BY c.column_name) AS columns
+         FROM information_schema.columns c
+        WHERE c.table_schema = current_schema()
+          AND (c.data_type LIKE 'timestamp%' OR c.column_name LIKE '%\\_ns')
+          AND EXISTS (SELECT FROM information_schema.columns p
+                       WHERE p.table_schema = c.table_schema AND p.table_name = c.table_name AND p.column_name = 'project_id')
+        GROUP BY c.table_name ORDER BY 1`,
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    const swept = new Map(SWEPT_TABLES.map((t) => [t.table, t.column]));
+    for (const { table, columns } of rows) {
+      if (swept.has(table)) expect(columns, `${table} is swept by a column it has`).toContain(swept.get(table));
+      else expect(RETENTION_EXEMPT[table], `${table} (time columns ${columns.join(", ")}) is neither swept nor exempt`).toMatch(/\w/);
+    }
+    // and neither list names a table that is not there
+    const tables = rows.map((r) => r.table);
+    for (const t of [...swept.keys(), ...Object.keys(RETENTION_EXEMPT)]) expect(tables, t).toContain(t);
   });
 });

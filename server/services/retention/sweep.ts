@@ -14,13 +14,13 @@ export async function setRetention(projectId: string, r: RetentionInput): Promis
   return r;
 }
 
-/** `finished` is false when the sweep stopped at its deadline with rows left (the next sweep goes on). */
-export type SweepReport = { projectId: string; calls: number; rollups: number; batches: number; finished: boolean };
+/** Rows deleted: raw calls, OTLP call data (tool results and model-call spans), rollup rows; `finished` is false when the sweep stopped at its deadline with rows left (the next sweep goes on). */
+export type SweepReport = { projectId: string; calls: number; otlp: number; rollups: number; batches: number; finished: boolean };
 
 const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities);
 
 /** Runs a `DELETE … LIMIT $last` statement until a batch comes back short or `stopAt` (epoch ms) has passed; adds its rows and batches to the report. */
-async function deleteInBatches(sql: string, params: unknown[], batchSize: number, report: SweepReport, counter: "calls" | "rollups", stopAt: number) {
+async function deleteInBatches(sql: string, params: unknown[], batchSize: number, report: SweepReport, counter: "calls" | "otlp" | "rollups", stopAt: number) {
   for (;;) {
     const { rowCount } = await pool().query(sql, [...params, batchSize]);
     report.batches++;
@@ -33,31 +33,76 @@ async function deleteInBatches(sql: string, params: unknown[], batchSize: number
   }
 }
 
+/** A batch of one project's rows of a table that meet `expired` (on $2); ctid, so any table fits whatever its key. */
+const expiredBatch = (table: string, expired: string) =>
+  `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
+     SELECT ctid FROM ${table} WHERE project_id = $1 AND ${expired} LIMIT $3 FOR UPDATE SKIP LOCKED))`;
+
+/**
+ * The tables of raw call data beside tool_calls, swept on the calls setting by their own time
+ * column: OTLP tool results by arrival (also those whose call never came), the OTLP
+ * model-call spans that number a run's steps by their start (nanoseconds since the epoch),
+ * and the spans and log records still waiting for their other half, by arrival.
+ * The retention catalogue test holds this list, with RETENTION_EXEMPT, to the schema.
+ */
+const OTLP_CALL_DATA = [
+  { table: "otlp_results", column: "received_at", cutoff: (ms: number) => new Date(ms) },
+  { table: "otlp_model_calls", column: "started_ns", cutoff: (ms: number) => (BigInt(ms) * 1_000_000n).toString() },
+  // spans and GenAI log records waiting for their other half (messages, content), by arrival
+  { table: "otlp_pending_spans", column: "received_at", cutoff: (ms: number) => new Date(ms) },
+  { table: "otlp_log_records", column: "received_at", cutoff: (ms: number) => new Date(ms) },
+];
+
+/** Every table swept, with its time column. */
+export const SWEPT_TABLES = [
+  { table: "tool_calls", column: "timestamp" },
+  ...OTLP_CALL_DATA.map(({ table, column }) => ({ table, column })),
+  ...ROLLUP_TABLES.map(({ table, column }) => ({ table, column })),
+];
+
+/** Tables with a project and a time column that the sweep leaves alone, and why. */
+export const RETENTION_EXEMPT: Record<string, string> = {
+  memberships: "who may see the project, not call data; goes when the member is removed",
+  invitations: "pending invitations, not call data; go when accepted or revoked",
+  api_keys: "credentials, not call data; revoked keys stay listed so their use can be traced",
+  tool_definitions: "the tool schemas calls are checked against, not call data; a few rows per tool version",
+  alert_rules: "configuration, not call data",
+  incidents: "alert history (a summary and figures, never call arguments); kept for the incident timeline",
+  incident_events: "the timeline of an incident, kept with it",
+  webhook_endpoints: "configuration, not call data",
+  webhook_deliveries: "the delivery log of an incident (status codes and errors, no call data), kept with it",
+  otlp_stats: "one row of counters per project",
+};
+
 /**
  * Deletes one project's expired rows in small batches, each its own short statement: raw
- * calls older than callsDays (rows locked by a writer are skipped and caught by the next
- * sweep), then rollup rows older than rollupsDays. Deleting calls never touches the rollups:
- * charts of older ranges keep reading them.
+ * calls and the OTLP call data older than callsDays (rows locked by a writer are skipped and
+ * caught by the next sweep), then rollup rows older than rollupsDays. Deleting calls never
+ * touches the rollups: charts of older ranges keep reading them.
  */
 export async function sweepProject(projectId: string, now = new Date(), { batchSize = 5000, stopAt = Infinity } = {}): Promise<SweepReport> {
   const { callsDays, rollupsDays } = await getRetention(projectId);
-  const report: SweepReport = { projectId, calls: 0, rollups: 0, batches: 0, finished: true };
+  const report: SweepReport = { projectId, calls: 0, otlp: 0, rollups: 0, batches: 0, finished: true };
+  const callsCutoff = now.getTime() - callsDays * DAY_MS;
   await deleteInBatches(
     `DELETE FROM tool_calls WHERE project_id = $1 AND id IN (
        SELECT id FROM tool_calls WHERE project_id = $1 AND timestamp < $2 LIMIT $3 FOR UPDATE SKIP LOCKED)`,
-    [projectId, new Date(now.getTime() - callsDays * DAY_MS)],
+    [projectId, new Date(callsCutoff)],
     batchSize,
     report,
     "calls",
     stopAt,
   );
+  for (const { table, column, cutoff } of OTLP_CALL_DATA) {
+    if (!report.finished) break;
+    await deleteInBatches(expiredBatch(table, `${column} < $2`), [projectId, cutoff(callsCutoff)], batchSize, report, "otlp", stopAt);
+  }
   // a rollup row goes once its whole bucket is older than the cutoff
   const rollupCutoff = now.getTime() - rollupsDays * DAY_MS;
   for (const { table, column } of ROLLUP_TABLES) {
     if (!report.finished) break;
     await deleteInBatches(
-      `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
-         SELECT ctid FROM ${table} WHERE project_id = $1 AND ${column} <= $2 LIMIT $3 FOR UPDATE SKIP LOCKED))`,
+      expiredBatch(table, `${column} <= $2`),
       [projectId, new Date(rollupCutoff - BUCKET_MS[column])],
       batchSize,
       report,

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { classifyCall, type ToolRegistry } from "../../../isomorphic/classify";
-import { addCall, emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../../isomorphic/dry-run";
+import { addCall, callsRead, DRY_RUN_MAX_ARGUMENT_BYTES, emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../../isomorphic/dry-run";
 import { checkJsonSchema } from "../../../isomorphic/tool-schema";
 import { invalid, notFound } from "../../domain/errors";
 import { schemaVersion } from "../../domain/schema-version";
@@ -12,6 +12,10 @@ import { loadToolVersions } from "./registry";
 /** At most this many calls are replayed per dry run (the newest of the range). */
 export const DRY_RUN_MAX_CALLS = 100_000;
 const DRY_RUN_PAGE = 2_000;
+/** A page stops before its replayed arguments add up to more than this (at least one call per page). */
+const DRY_RUN_PAGE_BYTES = 4 * 1024 * 1024;
+/** Classification gives the event loop a turn after this long, so that other requests are served meanwhile. */
+const CLASSIFY_SLICE_MS = 10;
 /** A dry run through the API stops after this long and says how far it got. */
 const DRY_RUN_MAX_MS = 30_000;
 
@@ -48,7 +52,11 @@ type Prepared = Awaited<ReturnType<typeof prepareDryRun>>;
 type CallRow = {
   id: string;
   timestamp: Date;
+  /** null when skipped (too large to replay) */
   arguments: unknown;
+  skipped: boolean;
+  /** rows the page's LIMIT found, before the byte budget cut it */
+  candidates: number;
   valid: boolean | null;
   category: string | null;
   checked_valid: boolean | null;
@@ -60,18 +68,46 @@ type CallRow = {
  * One page of the tool's calls in the range, newest first, replayed against the proposed schema.
  * "Before" is Toolgate's stored verdict, or for a call stored without one the verdict against
  * the schema the tool has now (without any schema: the harness's verdict, else valid).
+ *
+ * Bounded whatever the calls hold: PostgreSQL measures each call's arguments and sends only
+ * those of at most DRY_RUN_MAX_ARGUMENT_BYTES (larger ones are counted as skipped), and the page
+ * ends before DRY_RUN_PAGE_BYTES of them. Classification yields to the event loop every
+ * CLASSIFY_SLICE_MS.
  */
 export async function dryRunPage(projectId: string, tool: string, prepared: Prepared, range: Range, cursor: Cursor | null, pageSize = DRY_RUN_PAGE) {
   const params: unknown[] = [projectId, tool, range.from, range.to, pageSize];
   const after = cursor ? `AND (timestamp, id) < ($${params.push(cursor.timestamp)}::timestamptz, $${params.push(cursor.id)})` : "";
+  const maxArgument = `$${params.push(DRY_RUN_MAX_ARGUMENT_BYTES)}`;
+  const maxPage = `$${params.push(DRY_RUN_PAGE_BYTES)}`;
   const { rows } = await pool().query<CallRow>(
-    `SELECT id, timestamp, arguments, valid, category, checked_valid, checked_category, tool_version FROM tool_calls
-      WHERE project_id = $1 AND tool = $2 AND timestamp >= $3 AND timestamp < $4 ${after}
-      ORDER BY timestamp DESC, id DESC LIMIT $5`,
+    `WITH page AS (
+       SELECT id, timestamp, arguments, valid, category, checked_valid, checked_category, tool_version,
+              octet_length(arguments::text) AS bytes
+         FROM tool_calls
+        WHERE project_id = $1 AND tool = $2 AND timestamp >= $3 AND timestamp < $4 ${after}
+        ORDER BY timestamp DESC, id DESC LIMIT $5
+     ), sized AS (
+       SELECT *, bytes > ${maxArgument} AS skipped, row_number() OVER w AS n, count(*) OVER () AS candidates,
+              sum(CASE WHEN bytes > ${maxArgument} THEN 0 ELSE bytes END) OVER w AS running
+         FROM page WINDOW w AS (ORDER BY timestamp DESC, id DESC)
+     )
+     SELECT id, timestamp, CASE WHEN skipped THEN NULL ELSE arguments END AS arguments, skipped, candidates::int AS candidates,
+            valid, category, checked_valid, checked_category, tool_version
+       FROM sized WHERE n = 1 OR running <= ${maxPage}
+      ORDER BY timestamp DESC, id DESC`,
     params,
   );
   const tally = emptyTally();
+  let slice = performance.now();
   for (const row of rows) {
+    if (performance.now() - slice > CLASSIFY_SLICE_MS) {
+      await yieldToEventLoop();
+      slice = performance.now();
+    }
+    if (row.skipped) {
+      tally.skipped++;
+      continue;
+    }
     let before: { valid: boolean; category?: string | null } = {
       valid: row.checked_valid ?? row.valid ?? true,
       category: row.checked_category ?? row.category,
@@ -83,7 +119,8 @@ export async function dryRunPage(projectId: string, tool: string, prepared: Prep
     addCall(tally, { id: row.id, before, after: verdict });
   }
   const last = rows[rows.length - 1];
-  const next: Cursor | null = rows.length === pageSize && last ? { timestamp: last.timestamp.toISOString(), id: last.id } : null;
+  const more = rows.length < (last?.candidates ?? 0) || rows.length === pageSize;
+  const next: Cursor | null = more && last ? { timestamp: last.timestamp.toISOString(), id: last.id } : null;
   return { tally, next };
 }
 
@@ -95,6 +132,8 @@ export async function dryRunTotal(projectId: string, tool: string, range: Range,
 /**
  * A whole dry run: pages of the newest calls until `limit` calls, the end of the range or
  * `maxMs`, yielding to the event loop between pages so that other requests are served.
+ * How many dry runs of one project may run at once is not decided here: the router's call
+ * goes through the per-project share of heavy operations (a 429 with Retry-After past it).
  */
 export async function dryRun(
   projectId: string,
@@ -109,11 +148,11 @@ export async function dryRun(
   let cursor: Cursor | null = null;
   let stoppedBy: "limit" | "time" | null = null;
   for (;;) {
-    const page = await dryRunPage(projectId, tool, prepared, range, cursor, Math.min(DRY_RUN_PAGE, limit - tally.scanned));
+    const page = await dryRunPage(projectId, tool, prepared, range, cursor, Math.min(DRY_RUN_PAGE, limit - callsRead(tally)));
     tally = mergeTallies(tally, page.tally);
     cursor = page.next;
     if (!cursor) break;
-    if (tally.scanned >= limit) {
+    if (callsRead(tally) >= limit) {
       stoppedBy = "limit";
       break;
     }

@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname), "@toolgate/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts") } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["**/node_modules/**", ".next/**", ".data/**", "e2e/**", "sdk/dist/**"],
+    exclude: ["**/node_modules/**", ".next/**", ".data/**", "e2e/**", "sdk/dist/**", ".stryker-tmp/**"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-env.ts"],
     pool: "forks",

@@ -44,6 +44,17 @@ describe("patternOf", () => {
     expect(patternFor("getloan", '{"loannumber": 4471}')).toEqual({ category: "wrong_type", path: "loannumber", kind: "integer" });
   });
 
+  it("drops every index of a path through nested arrays", () => {
+    const grid = { type: "object", properties: { rows: { type: "array", items: { type: "array", items: { type: "integer" } } } } };
+    const check = (args: unknown) => {
+      const verdict = classifyCall({ tool: "grid", arguments: args, registry: registryFrom([{ name: "grid", version: "v1", parameters: grid }]) });
+      const key = patternOf({ tool: "grid", arguments: args, valid: verdict.valid, category: verdict.category ?? null, violations: verdict.violations });
+      return key === null ? null : decodePattern(key);
+    };
+    expect(check({ rows: [[1], [2, "3"]] })).toEqual({ category: "wrong_type", path: "rows[][]", kind: "string" });
+    expect(check({ rows: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "11"]] })).toEqual({ category: "wrong_type", path: "rows[][]", kind: "string" });
+  });
+
   it("has no path when the harness's category is not the one Toolgate found (a policy refusal)", () => {
     const verdict = classifyCall({ tool: "getloan", arguments: { loannumber: "4471" }, registry });
     expect(patternOf({ tool: "getloan", arguments: {}, valid: false, category: "not_allowed", violations: verdict.violations })).toBe("not_allowed\t\t");

@@ -1,0 +1,21 @@
+// Mutation testing of the pure folders (`npm run test:mutation`, not in CI: it is slow).
+// docs/maintaining.md records the score and the survivors accepted.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.ts" },
+  mutate: ["isomorphic/**/*.ts", "server/domain/**/*.ts", "!**/*.test.ts"],
+  coverageAnalysis: "perTest",
+  // static mutants (module-level constants) would each rerun every test: hours on this machine
+  ignoreStatic: true,
+  // the machine is shared: one test process at a time
+  concurrency: 1,
+  // reuse the results of unchanged code and tests from the last run
+  incremental: true,
+  incrementalFile: ".stryker-tmp/incremental.json",
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: ".stryker-tmp/report/mutation.html" },
+  jsonReporter: { fileName: ".stryker-tmp/report/mutation.json" },
+  thresholds: { high: 90, low: 85, break: null },
+  timeoutMS: 10_000,
+};

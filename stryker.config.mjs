@@ -8,8 +8,8 @@ export default {
   coverageAnalysis: "perTest",
   // static mutants (module-level constants) would each rerun every test: hours on this machine
   ignoreStatic: true,
-  // the machine is shared: one test process at a time
-  concurrency: 1,
+  // the machine is shared: two test processes at most
+  concurrency: 2,
   // reuse the results of unchanged code and tests from the last run
   incremental: true,
   incrementalFile: ".stryker-tmp/incremental.json",
@@ -17,5 +17,4 @@ export default {
   htmlReporter: { fileName: ".stryker-tmp/report/mutation.html" },
   jsonReporter: { fileName: ".stryker-tmp/report/mutation.json" },
   thresholds: { high: 90, low: 85, break: null },
-  timeoutMS: 10_000,
 };

@@ -179,6 +179,45 @@ describe("OpenInference and OpenLLMetry", () => {
   });
 });
 
+describe("mapSpan: the family that reads a span", () => {
+  it("reads OpenLLMetry's spans as OpenLLMetry although they carry GenAI attributes too", () => {
+    // newer OpenLLMetry releases name the tool in gen_ai.tool.name, which the GenAI mapper also reads
+    const toolSpan = span("get_weather.tool", {
+      "traceloop.span.kind": "tool",
+      "gen_ai.tool.name": "get_weather",
+      "gen_ai.tool.call.id": "call_1",
+      "traceloop.entity.output": '{"temp":21}',
+    });
+    expect(mapGenAi(toolSpan)).toMatchObject({ kind: "tool", family: "gen_ai" });
+    expect(mapSpan(toolSpan)).toMatchObject({ kind: "tool", family: "openllmetry", callId: "call_1", summary: '{"temp":21}' });
+
+    // a model-call span with both the GenAI message attributes and the legacy function definitions
+    const modelSpan = span("openai.chat", {
+      "llm.request.type": "chat",
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "m",
+      "llm.request.functions.0.name": "f",
+      "llm.request.functions.0.arguments": JSON.stringify(SCHEMA),
+      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "x", name: "f", arguments: "{}" }] }]),
+    });
+    expect(model(mapGenAi(modelSpan)).definitions).toEqual([]);
+    expect(mapSpan(modelSpan)).toMatchObject({ kind: "model", family: "openllmetry", definitions: [{ name: "f", parameters: SCHEMA }] });
+  });
+
+  it("reads the AI SDK's model calls as the AI SDK's, with the gen_ai.* attributes it also sets", () => {
+    const doGenerate = span("ai.generateText.doGenerate", {
+      "operation.name": "ai.generateText.doGenerate",
+      "ai.model.id": "gpt-4o",
+      "ai.model.provider": "openai.chat",
+      "gen_ai.system": "openai.chat",
+      "gen_ai.request.model": "gpt-4o",
+      "gen_ai.usage.input_tokens": 10,
+      "ai.response.toolCalls": JSON.stringify([{ toolCallId: "t1", toolName: "w", input: { city: "P" } }]),
+    });
+    expect(mapSpan(doGenerate)).toMatchObject({ kind: "model", family: "vercel_ai", calls: [{ callId: "t1", name: "w" }] });
+  });
+});
+
 describe("assembly", () => {
   it("ids are stable and bounded; usage goes with the first call of a model call only", () => {
     expect(eventId(TRACE, "c", "s", 0)).toBe(eventId(TRACE, "c", "other", 3));

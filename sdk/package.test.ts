@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -82,5 +82,10 @@ describe("the npm package", () => {
       expect.arrayContaining(["package/dist/index.js", "package/dist/index.cjs", "package/dist/index.d.ts", "package/dist/cli.js", "package/package.json"]),
     );
     expect(files).not.toMatch(/src\//);
+    // the CLI is run by the `bin` entry as ESM only: no CommonJS copy of it
+    expect(files).not.toContain("package/dist/cli.cjs");
+    // the licence travels with the package, the same text as the repository's
+    expect(files).toContain("package/LICENSE");
+    expect(readFileSync(path.join(sdk, "LICENSE"), "utf8")).toBe(readFileSync(path.join(root, "LICENSE"), "utf8"));
   });
 });

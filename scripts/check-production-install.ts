@@ -13,7 +13,7 @@ const HEALTH_TIMEOUT_MS = 20 * 60_000;
 
 function run(command: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: "inherit" });
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: cleanEnv });
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
   });
@@ -52,7 +52,12 @@ function stop(app: ChildProcess): Promise<number | null> {
   });
 }
 
-const withoutDatabaseUrl = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([name]) => name !== "DATABASE_URL"));
+/**
+ * The caller's environment without what would point the clone elsewhere: `npm run` exports
+ * npm_config_local_prefix (an `npm ci` under it would reinstall the caller's checkout, not the
+ * clone) and the rest of npm's settings, and a DATABASE_URL would replace the embedded PostgreSQL.
+ */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "DATABASE_URL"));
 
 const work = mkdtempSync(path.join(tmpdir(), "toolgate-production-"));
 const clone = path.join(work, "toolgate");
@@ -66,8 +71,7 @@ try {
   app = spawn("npm", ["start"], {
     cwd: clone,
     stdio: "inherit",
-    // its own embedded PostgreSQL: a DATABASE_URL of the caller's is left out
-    env: { ...withoutDatabaseUrl(process.env), PORT: String(port), TOOLGATE_DATA_DIR: path.join(work, "data"), NODE_ENV: "production" },
+    env: { ...cleanEnv, PORT: String(port), TOOLGATE_DATA_DIR: path.join(work, "data"), NODE_ENV: "production" },
   });
   const health = `http://127.0.0.1:${port}/api/health`;
   await waitForHealth(health, app);

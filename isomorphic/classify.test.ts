@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
 import { likelyTool, rankToolNames } from "./tool-names";
-import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES, type Verdict } from "./classify";
+import {
+  classifyCall,
+  closeMatch,
+  registryFrom,
+  ToolSchemaError,
+  validatorFor,
+  VALIDATOR_CACHE_LIMIT,
+  VALIDATOR_CACHE_SCHEMA_BYTES,
+  type Verdict,
+} from "./classify";
 
 const getloan = {
   type: "object",
@@ -477,5 +486,29 @@ describe("classifyCall: deep arguments", () => {
     const verdict = classifyCall({ tool: "deepargs", arguments: { a: deep }, registry });
     expect(verdict).toMatchObject({ valid: false, category: "wrong_type", path: "a" });
     expect(verdict.message).toMatch(/^Error: 'a' must be a string, you sent the array \[\[\[… \(an array nested too deeply to show\)/);
+  });
+});
+
+describe("closeMatch", () => {
+  it("takes a candidate up to a third of the sent name's length away (at least one edit), case aside", () => {
+    // "getloan" has 7 characters: two edits are a typo, three are another word
+    expect(closeMatch("gtloa", ["getloan"])).toBeUndefined();
+    expect(closeMatch("getlxyn", ["getloan"])).toBe("getloan");
+    expect(closeMatch("getxyzn", ["getloan"])).toBeUndefined();
+    // short names still allow one edit
+    expect(closeMatch("sm", ["sms"])).toBe("sms");
+    expect(closeMatch("SMS", ["sms", "email"])).toBe("sms");
+  });
+
+  it("never calls a name a typo of one it shares no letter with", () => {
+    // one edit, but as long as the shorter name: a different word
+    expect(closeMatch("a", ["b"])).toBeUndefined();
+    expect(closeMatch("ab", ["abc"])).toBe("abc");
+  });
+
+  it("picks the closest candidate, the first of equals", () => {
+    expect(closeMatch("emal", ["mail", "sms", "email"])).toBe("email");
+    expect(closeMatch("mai", ["mail", "maid"])).toBe("mail");
+    expect(closeMatch("x", [])).toBeUndefined();
   });
 });

@@ -85,6 +85,11 @@ describe("the npm package", () => {
       expect.arrayContaining(["package/dist/index.js", "package/dist/index.cjs", "package/dist/index.d.ts", "package/dist/cli.js", "package/package.json"]),
     );
     expect(files).not.toMatch(/src\//);
+    // the CLI is run by the `bin` entry as ESM only: no CommonJS copy of it
+    expect(files).not.toContain("package/dist/cli.cjs");
+    // the licence travels with the package, the same text as the repository's
+    expect(files).toContain("package/LICENSE");
+    expect(readFileSync(path.join(sdk, "LICENSE"), "utf8")).toBe(readFileSync(path.join(root, "LICENSE"), "utf8"));
   });
 
   it("runs `npx toolgate mcp` from the tarball in front of the real filesystem server, as the README's config block does", { timeout: 120_000 }, () => {

@@ -1,18 +1,14 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 
 /**
  * ESM + CJS + declarations. The shared classifier (../isomorphic) and its small pure helpers are
  * bundled in; Ajv, ajv-formats and re2js stay runtime dependencies. zod is never bundled (only its
  * tree-shaken, unused import would be): a zod schema brings its own `toJSONSchema()`.
  */
-export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli.ts" },
-  format: ["esm", "cjs"],
-  dts: { entry: { index: "src/index.ts" } },
+const shared = {
   target: "es2022",
   platform: "neutral",
   tsconfig: "tsconfig.json",
-  clean: true,
   splitting: false,
   treeshake: true,
   noExternal: ["fastest-levenshtein", "zod", /^ajv\/dist\//],
@@ -25,4 +21,13 @@ export default defineConfig({
       },
     },
   ],
-});
+} satisfies Options;
+
+/**
+ * The library as ESM and CJS with declarations; the CLI (the `bin` entry) as ESM only. The two
+ * builds run at once, so each cleans dist/ of everything but the other's files.
+ */
+export default defineConfig([
+  { ...shared, entry: { index: "src/index.ts" }, format: ["esm", "cjs"], dts: { entry: { index: "src/index.ts" } }, clean: ["!cli.*"] },
+  { ...shared, entry: { cli: "src/cli.ts" }, format: ["esm"], clean: ["!index.*"] },
+]);

@@ -44,6 +44,17 @@ describe("patternOf", () => {
     expect(patternFor("getloan", '{"loannumber": 4471}')).toEqual({ category: "wrong_type", path: "loannumber", kind: "integer" });
   });
 
+  it("drops every index of a path through nested arrays", () => {
+    const grid = { type: "object", properties: { rows: { type: "array", items: { type: "array", items: { type: "integer" } } } } };
+    const check = (args: unknown) => {
+      const verdict = classifyCall({ tool: "grid", arguments: args, registry: registryFrom([{ name: "grid", version: "v1", parameters: grid }]) });
+      const key = patternOf({ tool: "grid", arguments: args, valid: verdict.valid, category: verdict.category ?? null, violations: verdict.violations });
+      return key === null ? null : decodePattern(key);
+    };
+    expect(check({ rows: [[1], [2, "3"]] })).toEqual({ category: "wrong_type", path: "rows[][]", kind: "string" });
+    expect(check({ rows: [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "11"]] })).toEqual({ category: "wrong_type", path: "rows[][]", kind: "string" });
+  });
+
   it("has no path when the harness's category is not the one Toolgate found (a policy refusal)", () => {
     const verdict = classifyCall({ tool: "getloan", arguments: { loannumber: "4471" }, registry });
     expect(patternOf({ tool: "getloan", arguments: {}, valid: false, category: "not_allowed", violations: verdict.violations })).toBe("not_allowed\t\t");
@@ -62,6 +73,23 @@ describe("describePattern", () => {
     expect(describePattern({ category: "invalid_choice", path: "channel", kind: '"letter"' }, parameters)).toBe('`channel`: "letter" is not one of email, sms');
     expect(describePattern({ category: "unknown_tool", path: "", kind: "get_loan" })).toBe("name `get_loan` is not a registered tool");
     expect(schemaAt(parameters, "items[].qty")).toEqual({ type: "integer" });
+  });
+
+  it("has a label for every category, and says so when the schema no longer knows the path", () => {
+    const label = (category: string, path = "", kind = "") => describePattern({ category, path, kind }, parameters);
+    expect(label("malformed_arguments")).toBe("the arguments are not a JSON object");
+    expect(label("missing_argument", "loannumber")).toBe("`loannumber` is required and was not sent");
+    expect(label("extra_argument", "name")).toBe("`name` is sent but is not an argument");
+    expect(label("out_of_range", "loannumber", "minLength")).toBe("`loannumber`: too short");
+    expect(label("out_of_range", "loannumber", "divisibleBy")).toBe("`loannumber`: out of range (divisibleBy)");
+    expect(label("out_of_range", "loannumber")).toBe("`loannumber`: out of range (limit)");
+    expect(label("not_allowed")).toBe("refused by a policy of the harness");
+    expect(label("something_new", "loannumber")).toBe("`loannumber`: something_new");
+    expect(label("", "")).toBe("the arguments: invalid");
+    // the schema changed since: no type or allowed values to name
+    expect(label("wrong_type", "gone", "integer")).toBe("`gone`: a whole number where another type is required");
+    expect(label("wrong_type", "gone")).toBe("`gone`: a value where another type is required");
+    expect(label("invalid_choice", "gone", '"x"')).toBe('`gone`: "x" is not an allowed value');
   });
 });
 

@@ -48,6 +48,13 @@ describe("suggestSchemaChanges", () => {
     expect(kinds(clean, [["getloan", { ...ok, loannumber: 4471 }, MIN_FAILURES - 1]])).toEqual([]);
   });
 
+  it("makes a call-based suggestion from exactly MIN_FAILURES failures, not one fewer", () => {
+    const schema = withProperty("limit", { type: "integer", minimum: 1, maximum: 100, description: "How many, 1 to 100." });
+    const wrongLimit = (n: number) => only("state_type", kinds(schema, [["getloan", { ...ok, limit: "20" }, n]])).length;
+    expect(wrongLimit(MIN_FAILURES - 1)).toBe(0);
+    expect(wrongLimit(MIN_FAILURES)).toBe(1);
+  });
+
   it("digits sent as a number → say 'digits, as a string' (or accept both), with the description diff", () => {
     const schema = withProperty("loannumber", { type: "string", pattern: "^[0-9]+$", minLength: 4, maxLength: 8, description: "The 4 to 8 digit loan number" });
     const [s, ...rest] = only("digits_as_string", kinds(schema, [["getloan", { ...ok, loannumber: 4471 }, 12]]));

@@ -7,6 +7,9 @@ describe("retryAfterSeconds", () => {
     expect(retryAfterSeconds(0.5, 3)).toBe(10);
     expect(retryAfterSeconds(0.999, 1200)).toBe(1);
     expect(retryAfterSeconds(0, 1 / 3)).toBe(180);
+    // a fraction of a second is rounded up: a client that waits that long finds a token
+    expect(retryAfterSeconds(0.5, 7)).toBe(5);
+    expect(retryAfterSeconds(0.9, 7)).toBe(1);
   });
 });
 

@@ -179,6 +179,45 @@ describe("OpenInference and OpenLLMetry", () => {
   });
 });
 
+describe("mapSpan: the family that reads a span", () => {
+  it("reads OpenLLMetry's spans as OpenLLMetry although they carry GenAI attributes too", () => {
+    // newer OpenLLMetry releases name the tool in gen_ai.tool.name, which the GenAI mapper also reads
+    const toolSpan = span("get_weather.tool", {
+      "traceloop.span.kind": "tool",
+      "gen_ai.tool.name": "get_weather",
+      "gen_ai.tool.call.id": "call_1",
+      "traceloop.entity.output": '{"temp":21}',
+    });
+    expect(mapGenAi(toolSpan)).toMatchObject({ kind: "tool", family: "gen_ai" });
+    expect(mapSpan(toolSpan)).toMatchObject({ kind: "tool", family: "openllmetry", callId: "call_1", summary: '{"temp":21}' });
+
+    // a model-call span with both the GenAI message attributes and the legacy function definitions
+    const modelSpan = span("openai.chat", {
+      "llm.request.type": "chat",
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "m",
+      "llm.request.functions.0.name": "f",
+      "llm.request.functions.0.arguments": JSON.stringify(SCHEMA),
+      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: "x", name: "f", arguments: "{}" }] }]),
+    });
+    expect(model(mapGenAi(modelSpan)).definitions).toEqual([]);
+    expect(mapSpan(modelSpan)).toMatchObject({ kind: "model", family: "openllmetry", definitions: [{ name: "f", parameters: SCHEMA }] });
+  });
+
+  it("reads the AI SDK's model calls as the AI SDK's, with the gen_ai.* attributes it also sets", () => {
+    const doGenerate = span("ai.generateText.doGenerate", {
+      "operation.name": "ai.generateText.doGenerate",
+      "ai.model.id": "gpt-4o",
+      "ai.model.provider": "openai.chat",
+      "gen_ai.system": "openai.chat",
+      "gen_ai.request.model": "gpt-4o",
+      "gen_ai.usage.input_tokens": 10,
+      "ai.response.toolCalls": JSON.stringify([{ toolCallId: "t1", toolName: "w", input: { city: "P" } }]),
+    });
+    expect(mapSpan(doGenerate)).toMatchObject({ kind: "model", family: "vercel_ai", calls: [{ callId: "t1", name: "w" }] });
+  });
+});
+
 describe("assembly", () => {
   it("ids are stable and bounded; usage goes with the first call of a model call only", () => {
     expect(eventId(TRACE, "c", "s", 0)).toBe(eventId(TRACE, "c", "other", 3));
@@ -201,6 +240,60 @@ describe("assembly", () => {
     const out = assemble([chat, chat]);
     expect(out.calls.map((c) => c.event.usage?.inputTokens)).toEqual([9, undefined, 9, undefined]);
     expect(new Set(out.calls.map((c) => c.event.id)).size).toBe(2);
+  });
+
+  it("pairs each tool span with its call: by tool call id, else the latest earlier call of that tool in the request", () => {
+    const ms = (n: number) => 1_764_493_200_000_000_000n + BigInt(n) * 1_000_000n;
+    const chat = (calls: object[], at: number, more: Attributes = {}) =>
+      span(
+        "chat",
+        {
+          "gen_ai.operation.name": "chat",
+          "gen_ai.request.model": "m",
+          "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: calls.map((c) => ({ type: "tool_call", arguments: {}, ...c })) }]),
+          "gen_ai.tool.definitions": JSON.stringify([{ type: "function", name: "w", parameters: SCHEMA }]),
+          ...more,
+        },
+        { startNs: ms(at), endNs: ms(at + 10) },
+      );
+    const first = chat([{ name: "w" }, { name: "v" }], 0);
+    const second = chat([{ name: "w" }], 100, {
+      "gen_ai.input.messages": JSON.stringify([{ role: "tool", parts: [{ type: "tool_call_response", id: "earlier", response: "done" }] }]),
+    });
+    const byId = chat([{ name: "w", id: "call_9" }], 200);
+    const llmetryTool = (at: number) =>
+      span("w.tool", { "traceloop.span.kind": "tool", "traceloop.entity.name": "w", "traceloop.entity.output": "ok" }, { startNs: ms(at), endNs: ms(at + 5) });
+    const out = assemble([
+      first,
+      second,
+      byId,
+      llmetryTool(150), // after both calls of w: the latest, the second one's
+      llmetryTool(50), // before the second: the first one's
+      llmetryTool(60), // nothing left before it
+      span("execute_tool w", { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "w", "gen_ai.tool.call.id": "call_9" }),
+      span("GET /", { "http.request.method": "GET" }),
+      span("chat", { "gen_ai.operation.name": "chat", "gen_ai.request.model": "m" }, { startNs: 0n }),
+    ]);
+    const [w1, v1, w2, w3] = out.calls;
+    expect(out.calls.map((c) => c.event.tool)).toEqual(["w", "v", "w", "w"]);
+    expect(w1!.definition).toEqual({ name: "w", parameters: SCHEMA });
+    expect(v1!.definition).toBeUndefined();
+    expect(w3!.event.metadata).toMatchObject({ "otel.tool_call_id": "call_9", "otel.source": "gen_ai" });
+    expect(w1!.event.metadata).not.toHaveProperty("otel.tool_call_id");
+    expect(out.definitions).toHaveLength(3);
+    expect(out.modelCalls.map((m) => m.startedNs)).toEqual([ms(0), ms(100), ms(200)]);
+    // each result as written (the trace and span name it came from ride along for the stats)
+    expect(out.results).toMatchObject([
+      { callId: eventId(TRACE, "earlier", second.spanId, 0), priority: 1, status: "ok", summary: "done" },
+      { callId: w2!.event.id, priority: 2, status: "ok", summary: "ok", latencyMs: 5 },
+      { callId: w1!.event.id, priority: 2, status: "ok", summary: "ok", latencyMs: 5 },
+      { callId: w3!.event.id, priority: 2, status: "ok", latencyMs: 500 },
+    ]);
+    expect(out.ignored).toBe(1);
+    expect(out.rejected.map((r) => r.reason)).toEqual([
+      'model-call span "chat" has no start time',
+      'tool span "w.tool" records no tool call id, and the model call that wrote it is not in the same request: export both in one batch',
+    ]);
   });
 
   it("arguments: objects kept, JSON text parsed, anything else (or too deep) kept as the raw text", () => {

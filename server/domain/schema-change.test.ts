@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { impactWindows } from "./schema-change";
+
+const at = (iso: string) => new Date(iso);
+const seen = (...isos: string[]) => isos.map((iso) => ({ firstSeenAt: at(iso) }));
+
+describe("impactWindows", () => {
+  it("measures equal windows either side of the newest version, from the next whole hour", () => {
+    // v2 seen at 10:20 → marker 11:00; 5 whole hours since; v1 a day earlier
+    const windows = impactWindows(seen("2026-11-09T10:20:00Z", "2026-11-10T10:20:00Z"), at("2026-11-10T16:30:00Z"));
+    expect(windows).toEqual({
+      marker: at("2026-11-10T11:00:00Z"),
+      before: { from: at("2026-11-10T06:00:00Z"), to: at("2026-11-10T11:00:00Z") },
+      after: { from: at("2026-11-10T11:00:00Z"), to: at("2026-11-10T16:00:00Z") },
+    });
+    // a version seen on the hour is its own marker
+    expect(impactWindows(seen("2026-11-01T00:00:00Z", "2026-11-10T11:00:00Z"), at("2026-11-10T12:00:00Z"))?.marker).toEqual(at("2026-11-10T11:00:00Z"));
+  });
+
+  it("never reaches back before the previous version, and at most 14 days each way", () => {
+    const close = impactWindows(seen("2026-11-10T08:00:00Z", "2026-11-10T11:00:00Z"), at("2026-11-20T00:00:00Z"));
+    expect(close?.before).toEqual({ from: at("2026-11-10T08:00:00Z"), to: at("2026-11-10T11:00:00Z") });
+    expect(close?.after.to).toEqual(at("2026-11-10T14:00:00Z"));
+    const long = impactWindows(seen("2026-01-01T00:00:00Z", "2026-11-01T00:00:00Z"), at("2026-12-31T00:00:00Z"));
+    expect(long?.before.from).toEqual(at("2026-10-18T00:00:00Z"));
+    expect(long?.after.to).toEqual(at("2026-11-15T00:00:00Z"));
+  });
+
+  it("is null for one version, or a newest version less than a whole hour old", () => {
+    expect(impactWindows(seen("2026-11-10T10:00:00Z"), at("2026-11-11T00:00:00Z"))).toBeNull();
+    expect(impactWindows([], at("2026-11-11T00:00:00Z"))).toBeNull();
+    expect(impactWindows(seen("2026-11-01T00:00:00Z", "2026-11-10T10:00:00Z"), at("2026-11-10T10:59:59Z"))).toBeNull();
+    expect(impactWindows(seen("2026-11-01T00:00:00Z", "2026-11-10T10:00:00Z"), at("2026-11-10T11:00:00Z"))?.after.to).toEqual(at("2026-11-10T11:00:00Z"));
+  });
+
+  it("orders the versions itself", () => {
+    const windows = impactWindows(seen("2026-11-10T10:00:00Z", "2026-11-01T00:00:00Z", "2026-11-09T10:00:00Z"), at("2026-11-10T12:00:00Z"));
+    expect(windows?.marker).toEqual(at("2026-11-10T10:00:00Z"));
+    expect(windows?.before.from).toEqual(at("2026-11-10T08:00:00Z"));
+  });
+});

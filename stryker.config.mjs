@@ -1,0 +1,20 @@
+// Mutation testing of the pure folders (`npm run test:mutation`, not in CI: it is slow).
+// docs/maintaining.md records the score and the survivors accepted.
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.ts" },
+  // server/adapters holds the OTLP decoding and mapping that lived in server/domain when the goal was set
+  mutate: ["isomorphic/**/*.ts", "server/domain/**/*.ts", "server/adapters/**/*.ts", "!**/*.test.ts"],
+  coverageAnalysis: "perTest",
+  // static mutants (module-level constants) would each rerun every test: hours on this machine
+  ignoreStatic: true,
+  // the machine is shared: two test processes at most
+  concurrency: 2,
+  // reuse the results of unchanged code and tests from the last run
+  incremental: true,
+  incrementalFile: ".stryker-tmp/incremental.json",
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: ".stryker-tmp/report/mutation.html" },
+  jsonReporter: { fileName: ".stryker-tmp/report/mutation.json" },
+  thresholds: { high: 90, low: 85, break: null },
+};

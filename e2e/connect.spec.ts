@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createProjectViaUi, unique } from "./helpers";
+import { createProjectViaUi, unique, createKeyViaUi } from "./helpers";
 import { statePath } from "./state";
 
 // Settings → Connect, and OTLP spans through the real Next.js server (/v1/traces is outside the
@@ -9,10 +9,7 @@ test.use({ storageState: statePath("admin.json"), viewport: { width: 1360, heigh
 test("Connect shows the OTLP variables for this server; spans sent to /v1/traces show up in its counters and as calls", async ({ page }) => {
   test.setTimeout(90_000);
   const slug = await createProjectViaUi(page, unique("Otlp"));
-  await page.goto(`/p/${slug}/settings/keys`);
-  await page.getByLabel("Name").fill("otlp e2e");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  const key = await createKeyViaUi(page, slug, "otlp e2e");
 
   await page.goto(`/p/${slug}/settings/connect`);
   const origin = new URL(page.url()).origin;

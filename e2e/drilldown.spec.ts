@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { parseCsv } from "../test/csv";
-import { unique } from "./helpers";
+import { unique, createKeyViaUi } from "./helpers";
 import { demoProject } from "./state";
 
 // Drill-down from the lists to one call: calls explorer, CSV export, call detail, run
@@ -186,10 +186,7 @@ test("error messages: 'Error 422' recovers less often than a message that says w
 });
 
 test("ids with URL-special characters open their call and run pages", async () => {
-  await page.goto(`/p/${slug}/settings/keys`);
-  await page.getByLabel("Name").fill("drilldown e2e");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  const key = await createKeyViaUi(page, slug, "drilldown e2e");
 
   const runId = `run #1/ä ${unique("x")}?&`;
   const failed = `call/1 ?#%25 é-${unique("c")}`;
@@ -231,10 +228,7 @@ test("ids with URL-special characters open their call and run pages", async () =
 });
 
 test("a call with huge, deeply nested arguments renders cut, and its raw JSON downloads whole", async () => {
-  await page.goto(`/p/${slug}/settings/keys`);
-  await page.getByLabel("Name").fill("large call e2e");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  const key = await createKeyViaUi(page, slug, "large call e2e");
 
   let deep: unknown = "bottom";
   for (let i = 0; i < 40; i++) deep = { level: deep };

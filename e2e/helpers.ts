@@ -57,6 +57,14 @@ export async function createProjectViaUi(page: Page, name: string, slug?: string
   return finalSlug;
 }
 
+/** Creates an API key of the ingest scope through Settings → API keys; answers the key, shown once. */
+export async function createKeyViaUi(page: Page, slug: string, name: string): Promise<string> {
+  await page.goto(`/p/${slug}/settings/keys`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  return (await page.getByTestId("new-api-key").textContent())!.trim();
+}
+
 export async function signOut(page: Page) {
   // a click that lands before React has hydrated the page does nothing: click again until it signs out
   await expect(async () => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createProjectViaUi, unique } from "./helpers";
+import { createProjectViaUi, unique, createKeyViaUi } from "./helpers";
 import { demoProject } from "./state";
 
 // The layer around the drill-downs: a first event that lands where the empty state says, the
@@ -15,10 +15,7 @@ const overflow = (page: Page) => page.evaluate(() => document.documentElement.sc
 test("the empty project's API example, sent as shown, lands in the overview's default range", async ({ page }) => {
   test.setTimeout(90_000);
   const slug = await createProjectViaUi(page, unique("First"));
-  await page.goto(`/p/${slug}/settings/keys`);
-  await page.getByLabel("Name").fill("first event");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  const key = await createKeyViaUi(page, slug, "first event");
 
   await page.goto(`/p/${slug}`);
   await expect(page.getByText("No events yet")).toBeVisible();
@@ -79,10 +76,7 @@ test("the first Tab reaches 'Skip to content', which moves focus past the naviga
 test("200-character names never widen a page, at 1440 and at 390 px", async ({ page }) => {
   test.setTimeout(120_000);
   const slug = await createProjectViaUi(page, unique("Long names"));
-  await page.goto(`/p/${slug}/settings/keys`);
-  await page.getByLabel("Name").fill("long names");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())!.trim();
+  const key = await createKeyViaUi(page, slug, "long names");
 
   const tool = `lookup_${"customer_account_balance_".repeat(8)}`.slice(0, 200);
   const models = [

@@ -27,7 +27,9 @@ export function sameToolNeighbourSql(c: string, direction: "next" | "previous"):
   const lookup = (where: string, order: string) =>
     `(SELECT n.id FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id AND n.tool = ${c}.tool AND ${where} ORDER BY ${order} LIMIT 1)`;
   const byStep = `n.step ${dir} NULLS ${nulls}, n.timestamp ${dir}, n.id ${dir}`;
-  const byTime = `n.timestamp ${dir}, n.id ${dir}`;
+  // among unstepped calls: step is NULL throughout, and naming it keeps the order the index's
+  // (project_id, run_id, tool, step, timestamp, id), whatever the planner's statistics say
+  const byTime = `n.step ${dir} NULLS ${nulls}, n.timestamp ${dir}, n.id ${dir}`;
   const stepped = lookup(`${c}.step IS NOT NULL AND (n.step, n.timestamp, n.id) ${cmp} (${c}.step, ${c}.timestamp, ${c}.id)`, byStep);
   const unstepped = lookup(`${c}.step IS NULL AND n.step IS NULL AND (n.timestamp, n.id) ${cmp} (${c}.timestamp, ${c}.id)`, byTime);
   // across the boundary: after a stepped call, the first unstepped one; before an unstepped call, the last stepped one

@@ -5,6 +5,9 @@ import { mapOpenLlmetry } from "./openllmetry";
 import { eventId, isoFromNs, type Definition, type Mapped, type ModelCallPiece, type ToolExecutionPiece } from "./pieces";
 import { mapVercelAi } from "./vercel-ai";
 import type { OtlpSpan, SpanProblem } from "./wire";
+import { unstorableText } from "../../../contracts/json-walk";
+
+const storableId = (id: string) => unstorableText(id) === undefined;
 
 /**
  * One OTLP request's spans → what to store. Pure: the service registers the definitions,
@@ -108,14 +111,15 @@ export function assemble(spans: OtlpSpan[]): Assembled {
       startedNs: span.startNs,
       traceId: span.traceId,
       implicitRun: !piece.runId,
-      continues: piece.continues,
-      wrote: piece.calls.flatMap((c) => (c.callId ? [c.callId] : [])),
+      // ids PostgreSQL cannot store (NUL, lone surrogates) were never stored: nothing to join by
+      continues: piece.continues.filter(storableId),
+      wrote: piece.calls.flatMap((c) => (c.callId && storableId(c.callId) ? [c.callId] : [])),
     });
     for (const definition of piece.definitions) out.definitions.push({ definition, span });
     const written = piece.calls.map((c) => c.name);
     // a call of the previous turn under a name this turn no longer uses, close to one it does: the typo this call corrects
     const retried = piece.answered.filter((a) => !written.includes(a.name) && !piece.definitions.some((d) => d.name === a.name));
-    const continues = piece.continues.at(-1);
+    const continues = piece.continues.filter(storableId).at(-1);
     piece.calls.forEach((call, position) => {
       const definition = piece.definitions.find((d) => d.name === call.name);
       const corrects = retried.find((a) => closeMatch(a.name, written) === call.name);

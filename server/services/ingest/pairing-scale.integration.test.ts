@@ -86,6 +86,14 @@ afterAll(async () => {
 
 it("pairs a batch into long runs reading rows in proportion to the batch, with statistics that predate the runs", async () => {
   const { project } = await makeProject();
+  // a big deployment: another project's calls are what the statistics know about
+  const other = await makeProject();
+  await pool().query(
+    `INSERT INTO tool_calls (project_id, id, run_id, step, timestamp, model_name, tool, arguments, valid)
+     SELECT $1, 'other-' || i, 'other-run-' || (i % 500), i / 500, now() - i * interval '1 s', 'm', 'getloan', '{}', i % 3 <> 0
+       FROM generate_series(1, 200000) i`,
+    [other.project.id],
+  );
   await pool().query("ANALYZE tool_calls");
 
   const base = Date.UTC(2026, 10, 30, 8);

@@ -85,7 +85,7 @@ WITH new AS (
   SELECT id FROM new WHERE valid = false
   UNION SELECT corrects_id FROM new WHERE corrects_id IS NOT NULL
   UNION SELECT ${sameToolNeighbourSql("new", "previous")} FROM new
-  UNION SELECT id FROM tool_calls WHERE project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
+  UNION SELECT id FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
 ), links AS (
   SELECT t.id, t.correction_id AS previous,
          coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),

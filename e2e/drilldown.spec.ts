@@ -112,7 +112,7 @@ test("CSV export holds exactly the rows of the filtered view", async () => {
   const invalid = await downloadCsv();
   expect(invalid).toHaveLength(1 + invalidIds.length);
   expect(invalid.slice(1).map((r) => r[col("id")])).toEqual(invalidIds);
-  expect(invalid.slice(1).every((r) => r[col("valid")] === "f")).toBe(true);
+  expect(invalid.slice(1).every((r) => r[col("valid")] === "false")).toBe(true);
 });
 
 test("an invalid call's detail shows the message it got and the corrected call as a diff", async () => {

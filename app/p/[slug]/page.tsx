@@ -164,7 +164,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           )}
         </Card>
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}, by category`}>
             {stacked.series.length ? <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} /> : <NoData />}
           </Card>

@@ -58,7 +58,7 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
       />
 
       <div className="space-y-6">
-        <div className="grid gap-6 lg:grid-cols-3">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
           <WhatFiredCard view={view.whatFired} className={view.canAct ? "lg:col-span-2" : "lg:col-span-3"} />
           {view.canAct && (
             <Card
@@ -72,12 +72,12 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
 
         <IncidentChartCard chart={view.chart} />
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <FailingToolsCard tools={view.tools} />
           <FailureCategoriesCard categories={view.categories} />
         </div>
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <TimelineCard events={view.timeline} />
           <DeliveriesCard
             deliveries={view.deliveries}

@@ -40,7 +40,7 @@ export default async function CallPage({ params }: { params: Promise<{ slug: str
         actions={<RunNav slug={project.slug} previous={call.previousInRun} next={call.nextInRun} />}
       />
 
-      <div className="grid items-start gap-4 lg:grid-cols-3">
+      <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-3">
         <ArgumentsCard call={call} slug={project.slug} highlightPath={view.highlightPath} note={view.argumentsNote} />
         <RequestCard call={call} slug={project.slug} unknownTool={view.unknownTool} />
       </div>

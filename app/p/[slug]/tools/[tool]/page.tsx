@@ -175,7 +175,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
           )}
         </Card>
 
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
             {stacked.series.length ? (
               <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} height={240} />

@@ -60,7 +60,7 @@ export async function longRuns() {
     process.env.DATABASE_URL = database.url;
     const { prisma, pool } = await import("../server/db/client");
     const { inTransaction } = await import("../server/db/transaction");
-    const { writeCalls } = await import("../server/services/ingest/write-calls");
+    const { writeCalls, PAIR_SQL } = await import("../server/services/ingest/write-calls");
     const oldPairSql = await OLD_PAIR_SQL();
     await pool().query("ALTER TABLE tool_calls SET (autovacuum_enabled = false)");
     await pool().query("ANALYZE tool_calls");
@@ -81,11 +81,10 @@ export async function longRuns() {
         const calls = runIds.flatMap((runId) => Array.from({ length: BATCH / RUNS }, (_, i) => prepared(runId, from + i)));
         const t = performance.now();
         await inTransaction(async (client) => {
-          let statements = 0;
           await client.query(`SET LOCAL statement_timeout = ${BASELINE_TIMEOUT_S * 1000}`);
           const swapped = pair
             ? ({
-                query: (sql: string, params: unknown[]) => (statements++ ? client.query(pair, [projectId, runIds, []]) : client.query(sql, params)),
+                query: (sql: string, params: unknown[]) => (sql === PAIR_SQL ? client.query(pair, [projectId, runIds, []]) : client.query(sql, params)),
               } as unknown as PoolClient)
             : client;
           await writeCalls(swapped, projectId, calls);
@@ -107,14 +106,18 @@ export async function longRuns() {
       ] as const) {
         const project = await prisma().project.create({ data: { slug: `long-${length}-${pair ? "old" : "new"}`, name: "bench" }, select: { id: true } });
         const runIds = Array.from({ length: RUNS }, (_, r) => `run-${r}`);
-        // the runs' existing calls, written in bulk (their links do not matter to the cost of the next batch)
-        await pool().query(
-          `INSERT INTO tool_calls (project_id, id, run_id, step, timestamp, model_name, tool, arguments, valid, category, message)
+        // the runs' existing calls, written in bulk (their links do not matter to the cost of the
+        // next batch), without the app's statement timeout, which 200,000 rows may exceed
+        await inTransaction(async (client) => {
+          await client.query("SET LOCAL statement_timeout = 0");
+          await client.query(
+            `INSERT INTO tool_calls (project_id, id, run_id, step, timestamp, model_name, tool, arguments, valid, category, message)
            SELECT $1, r || '-' || s, r, s, $3::timestamptz + s * interval '1 second', 'acme-large', 'getloan', '{}', s % 3 = 0,
                   CASE WHEN s % 3 <> 0 THEN 'missing_argument' END, CASE WHEN s % 3 <> 0 THEN 'loannumber is required' END
              FROM unnest($2::text[]) r, generate_series(0, $4::int - 1) s`,
-          [project.id, runIds, new Date(base).toISOString(), length],
-        );
+            [project.id, runIds, new Date(base).toISOString(), length],
+          );
+        });
         const times = await measure(project.id, runIds, length, pair);
         const done = times.filter(Number.isFinite);
         rows.push([

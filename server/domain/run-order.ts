@@ -14,18 +14,21 @@
 export const runOrderSql = (alias = "") => `${alias && `${alias}.`}step NULLS LAST, ${alias && `${alias}.`}timestamp, ${alias && `${alias}.`}id`;
 
 /**
- * The id of the call right after (`next`) or right before (`previous`) the call `c` in its
- * run's order, among the calls of the same run that name the same tool: `c` is the alias of
- * a row with project_id, run_id, tool, step, timestamp and id, `$1` the project. Written as
- * three lookups, of which `c`'s step (null or not) leaves one or two to run, so that each is a
- * single descent of the index (project_id, run_id, tool, step, timestamp, id) — whose ascending
- * order, nulls last, is the run order — whatever the length of the run or the planner's
- * statistics. A row comparison never matches a null step, hence the separate unstepped lookups.
+ * The id (or the row's `ctid`) of the call right after (`next`) or right before (`previous`)
+ * the call `c` in its run's order, among the calls of the same run that name the same tool:
+ * `c` is the alias of a row with project_id, run_id, tool, step, timestamp and id, `$1` the
+ * project. Written as three lookups, of which `c`'s step (null or not) leaves one or two to
+ * run, so that each is a single descent of the index (project_id, run_id, tool, step,
+ * timestamp, id) — whose ascending order, nulls last, is the run order — whatever the length
+ * of the run. The caller plans it with sorting disabled: with statistics older than the run,
+ * the planner otherwise takes (project_id, tool, timestamp) and sorts every call of the tool
+ * per lookup (docs/PERFORMANCE.md). A row comparison never matches a null step, hence the
+ * separate unstepped lookups.
  */
-export function sameToolNeighbourSql(c: string, direction: "next" | "previous"): string {
+export function sameToolNeighbourSql(c: string, direction: "next" | "previous", column: "id" | "ctid" = "id"): string {
   const [cmp, dir, nulls] = direction === "next" ? [">", "ASC", "LAST"] : ["<", "DESC", "FIRST"];
   const lookup = (where: string, order: string) =>
-    `(SELECT n.id FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id AND n.tool = ${c}.tool AND ${where} ORDER BY ${order} LIMIT 1)`;
+    `(SELECT n.${column} FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id AND n.tool = ${c}.tool AND ${where} ORDER BY ${order} LIMIT 1)`;
   const byStep = `n.step ${dir} NULLS ${nulls}, n.timestamp ${dir}, n.id ${dir}`;
   // among unstepped calls: step is NULL throughout, and naming it keeps the order the index's
   // (project_id, run_id, tool, step, timestamp, id), whatever the planner's statistics say

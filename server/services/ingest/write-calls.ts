@@ -49,17 +49,17 @@ const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
- * newly inserted ones to the hourly and daily rollups. Hours and days are UTC. Returns the
- * ids it inserted.
+ * newly inserted ones to the hourly and daily rollups. Hours and days are UTC. Returns where
+ * it put the rows it inserted (their ctids, for PAIR_SQL).
  */
 const INSERT_SQL = `
 WITH ins AS (
   INSERT INTO tool_calls (project_id, ${names})
   SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
-  RETURNING id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
+  RETURNING ctid, id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
 ), ${rollupInsertCtes}
-SELECT coalesce(array_agg(id), '{}') AS ids FROM ins`;
+SELECT coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 
 /**
  * Links invalid calls to their next corrected call (docs/pairing.md): the earliest call, in
@@ -74,28 +74,33 @@ SELECT coalesce(array_agg(id), '{}') AS ids FROM ins`;
  * of the same tool (its next same-tool call may now be the new one). A correction that arrives
  * before, with or after the invalid call thus ends up linked the same way. `$3` names runs to
  * recompute whole (OTLP renumbers a run's steps, which may move any of its calls).
- * Every lookup is one index descent ordered by the run order (sameToolNeighbourSql), and ids
- * go in as arrays (`= ANY`) rather than joins, so the plan does not depend on the table's
- * statistics, which for a new project (or new runs) predate its rows (docs/PERFORMANCE.md).
+ *
+ * The plan must not depend on the table's statistics, which for a new project (or new runs)
+ * predate its rows (docs/PERFORMANCE.md): the rows to re-link are found and updated by their
+ * physical address (`ctid`: the batch's from its INSERT, the others from the lookups that find
+ * them, all within the project), never by an id or project the planner could look up through
+ * the wrong index: a list of ctids leaves it only a TID scan; every neighbour
+ * lookup is one index descent ordered by the run order (sameToolNeighbourSql), planned with
+ * sorting disabled (pair()).
  */
-const PAIR_SQL = `
+export const PAIR_SQL = `
 WITH new AS (
-  SELECT id, run_id, tool, step, timestamp, corrects_id, valid FROM tool_calls WHERE project_id = $1 AND id = ANY($2::text[])
+  SELECT ctid AS tid, id, run_id, tool, step, timestamp, corrects_id, valid FROM tool_calls WHERE ctid = ANY($2::tid[])
 ), targets AS (
-  SELECT id FROM new WHERE valid = false
-  UNION SELECT corrects_id FROM new WHERE corrects_id IS NOT NULL
-  UNION SELECT ${sameToolNeighbourSql("new", "previous")} FROM new
-  UNION SELECT id FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
-), links AS (
-  SELECT t.id, t.correction_id AS previous,
+  SELECT tid FROM new WHERE valid = false
+  UNION SELECT (SELECT c.ctid FROM tool_calls c WHERE c.project_id = $1 AND c.id = new.corrects_id) FROM new WHERE corrects_id IS NOT NULL
+  UNION SELECT ${sameToolNeighbourSql("new", "previous", "ctid")} FROM new
+  UNION SELECT ctid FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
+), links AS MATERIALIZED (
+  SELECT t.ctid AS tid, t.correction_id AS previous,
          coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),
                   ${sameToolNeighbourSql("t", "next")}) AS correction
     FROM tool_calls t
-   WHERE t.project_id = $1 AND t.id = ANY(array(SELECT id FROM targets WHERE id IS NOT NULL)) AND t.valid = false
+   WHERE t.ctid = ANY(array(SELECT tid FROM targets WHERE tid IS NOT NULL)) AND t.valid = false
 ), changed AS (
   UPDATE tool_calls t SET correction_id = l.correction
     FROM links l
-   WHERE t.project_id = $1 AND t.id = ANY(array(SELECT id FROM links)) AND t.id = l.id
+   WHERE t.ctid = ANY(array(SELECT tid FROM links)) AND t.ctid = l.tid
      AND t.correction_id IS DISTINCT FROM l.correction
   RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.message,
             (l.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
@@ -103,17 +108,25 @@ WITH new AS (
 ), ${rollupLinkCtes}
 SELECT`;
 
+/** Runs PAIR_SQL for these new rows (their ctids) and runs, planned without sorts (see PAIR_SQL). */
+async function pair(client: PoolClient, projectId: string, newRows: string[], runIds: string[]): Promise<void> {
+  // no finally: after an error the transaction is aborted, and its end undoes the SET LOCAL
+  await client.query("SET LOCAL enable_sort = off");
+  await client.query(PAIR_SQL, [projectId, newRows, runIds]);
+  await client.query("RESET enable_sort");
+}
+
 /** Writes the calls in the caller's transaction; returns how many were new. */
 export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {
   if (!calls.length) return 0;
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
-  const { rows } = await client.query<{ ids: string[] }>(INSERT_SQL, [projectId, ...columns]);
-  const inserted = rows[0]?.ids ?? [];
-  if (inserted.length) await client.query(PAIR_SQL, [projectId, inserted, []]);
+  const { rows } = await client.query<{ tids: string[] }>(INSERT_SQL, [projectId, ...columns]);
+  const inserted = rows[0]?.tids ?? [];
+  if (inserted.length) await pair(client, projectId, inserted, []);
   return inserted.length;
 }
 
 /** Re-links every invalid call of these runs to its correction, rollups included (after their steps were renumbered). */
 export async function pairRuns(client: PoolClient, projectId: string, runIds: string[]): Promise<void> {
-  await client.query(PAIR_SQL, [projectId, [], runIds]);
+  await pair(client, projectId, [], runIds);
 }

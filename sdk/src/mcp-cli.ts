@@ -107,7 +107,8 @@ export function parseMcpArgs(args: string[]): Parsed {
     }
   }
   if (parsed.listen || parsed.upstream) {
-    if (!parsed.listen || !parsed.upstream) throw new UsageError("--listen and --upstream go together: where the gateway listens, and the server it forwards to.");
+    if (!parsed.listen || !parsed.upstream)
+      throw new UsageError("--listen and --upstream go together: where the gateway listens, and the server it forwards to.");
     if (command.length > 0) throw new UsageError('Give either a server command after "--" (stdio) or --listen and --upstream (HTTP), not both.');
     if (!isLoopback(parsed.listen.host) && !allowNonLoopback)
       throw new UsageError(

@@ -143,7 +143,17 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       if (!res) return;
       if (answers.length === 0) return void res.end(body);
       // a batch some of whose calls the gate answered: one array with the server's answers and the gate's
-      return void res.end(`[${[...answers, new TextDecoder().decode(body).trim().replace(/^\[|\]$/g, "")].filter(Boolean).join(",")}]`);
+      return void res.end(
+        `[${[
+          ...answers,
+          new TextDecoder()
+            .decode(body)
+            .trim()
+            .replace(/^\[|\]$/g, ""),
+        ]
+          .filter(Boolean)
+          .join(",")}]`,
+      );
     }
     if (!response.body) return void res?.end();
     const decoder = new TextDecoder();

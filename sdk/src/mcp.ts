@@ -131,7 +131,7 @@ export class McpGateway<Context = undefined> {
     if (Array.isArray(message)) return this.handleBatch(line, message as Message[], context);
     if (message.method === "tools/call" && message.id !== undefined && message.id !== null) {
       if (!this.listed && this.listing) return this.waitForList(line, message, context);
-      const answer = this.gate(message);
+      const answer = this.gateOrRefuse(message);
       if (answer) return this.options.toClient(JSON.stringify(answer), context);
       return this.options.toServer(line, context);
     }
@@ -147,7 +147,7 @@ export class McpGateway<Context = undefined> {
         forwarded.push(message);
         continue;
       }
-      const answer = message.method === "tools/call" && message.id != null ? this.gate(message) : null;
+      const answer = message.method === "tools/call" && message.id != null ? this.gateOrRefuse(message) : null;
       if (answer) this.options.toClient(JSON.stringify(answer), context);
       else {
         if (message.method !== "tools/call") this.inspectClient(message);
@@ -169,7 +169,7 @@ export class McpGateway<Context = undefined> {
       clearTimeout(timer);
       const held = this.held ?? [];
       this.held = null;
-      const answer = this.gate(message);
+      const answer = this.gateOrRefuse(message);
       if (answer) this.options.toClient(JSON.stringify(answer), context);
       else this.options.toServer(line, context);
       for (const next of held) this.fromClient(next.line, next.context);
@@ -214,6 +214,17 @@ export class McpGateway<Context = undefined> {
   }
 
   // --- the gate ------------------------------------------------------------------------------
+
+  /** `gate`, answering an error of its own (the call not forwarded) rather than leave the client waiting for an answer. */
+  private gateOrRefuse(message: Message): Message | null {
+    try {
+      return this.gate(message);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.options.log(`could not check a tools/call: ${why}`);
+      return { jsonrpc: "2.0", id: message.id!, error: { code: -32603, message: `Toolgate could not check this call (${why}), so it was not sent to the server.` } };
+    }
+  }
 
   /** The answer for a refused call (it is not forwarded), or null: forward it (and remember it for its result). */
   private gate(message: Message): Message | null {

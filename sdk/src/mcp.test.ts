@@ -83,7 +83,10 @@ describe("McpGateway", () => {
     const h = harness({ reporter });
     await h.start();
     h.call(1, "echo", { message: 5 });
-    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 1, error: { code: -32603, message: expect.stringMatching(/^Toolgate could not check this call/) } });
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/^Toolgate could not check this call/) },
+    });
     expect(h.toServer.some((line) => line.includes('"tools/call"'))).toBe(false);
   });
 

@@ -222,7 +222,11 @@ export class McpGateway<Context = undefined> {
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       this.options.log(`could not check a tools/call: ${why}`);
-      return { jsonrpc: "2.0", id: message.id!, error: { code: -32603, message: `Toolgate could not check this call (${why}), so it was not sent to the server.` } };
+      return {
+        jsonrpc: "2.0",
+        id: message.id!,
+        error: { code: -32603, message: `Toolgate could not check this call (${why}), so it was not sent to the server.` },
+      };
     }
   }
 

@@ -58,7 +58,9 @@ describe("reporter", () => {
     await r.flush();
     expect(ids(t.requests)).toEqual(["e2"]);
     expect(r.stats()).toMatchObject({ sent: 1, rejected: 1 });
-    expect(errors.map((e) => [e.kind, e.message])).toEqual([["rejected", expect.stringMatching(/^The event e1 \(tool .*\) cannot be written as JSON: .*nested/)]]);
+    expect(errors.map((e) => [e.kind, e.message])).toEqual([
+      ["rejected", expect.stringMatching(/^The event e1 \(tool .*\) cannot be written as JSON: .*nested/)],
+    ]);
   });
 
   it("sends a partial batch after flushIntervalMs without a flush", async () => {

@@ -36,7 +36,14 @@ async function rawSession() {
   const answer = (id: unknown, timeoutMs = 30_000) =>
     waitFor(() => answers.get(JSON.stringify(id)), `the answer to ${JSON.stringify(id)} (the gateway said: ${stderr})`, timeoutMs);
   const call = (id: number, args: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: args } });
-  send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile", version: "1" } } }));
+  send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile", version: "1" } },
+    }),
+  );
   await answer("init");
   send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   const forwarded = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : []);
@@ -113,28 +120,50 @@ describe("a hostile client cannot hang the HTTP gateway or get an invalid call t
     const notes = await notesServer();
     const gateway = await httpGateway(notes.url, [], reporterOn);
     const post = (body: string, headers: Record<string, string> = {}) =>
-      fetch(`${gateway.url}mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });
-    const init = await post(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile", version: "1" } } }));
+      fetch(`${gateway.url}mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body,
+      });
+    const init = await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile", version: "1" } },
+      }),
+    );
     const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
     await init.text();
     await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), session);
-    const call = (id: number, args: string) => post(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add_note","arguments":${args}}}`, session);
+    const call = (id: number, args: string) =>
+      post(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add_note","arguments":${args}}}`, session);
 
     // not JSON: the server's own answer, passed back
     const malformed = await post("this is not JSON {", session);
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toMatchObject({ error: { code: -32700 } });
     // a session the gateway never saw begin: it cannot gate it, so the client must start again
-    const unknown = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add_note", arguments: {} } }), { "mcp-session-id": "made-up" });
+    const unknown = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add_note", arguments: {} } }), {
+      "mcp-session-id": "made-up",
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).toMatch(/Session not found: .*Send initialize again/);
-    const huge = await post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_note","arguments":{"title":"${"x".repeat(17 * 1024 * 1024)}"}}}`, session);
+    const huge = await post(
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_note","arguments":{"title":"${"x".repeat(17 * 1024 * 1024)}"}}}`,
+      session,
+    );
     expect(huge.status).toBe(413);
     const nested = await call(3, `{"title":"t","body":${deep(100_000)}}`);
-    expect(await nested.json()).toMatchObject({ id: 3, result: { isError: true, content: [{ text: expect.stringMatching(/^Error: 'body' must be a string/) }] } });
+    expect(await nested.json()).toMatchObject({
+      id: 3,
+      result: { isError: true, content: [{ text: expect.stringMatching(/^Error: 'body' must be a string/) }] },
+    });
 
     const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => call(10 + i, i % 2 === 0 ? `{"title":"n${i}","body":"b"}` : `{"title":${i}}`).then((r) => r.json() as Promise<Answer>)),
+      Array.from({ length: 300 }, (_, i) =>
+        call(10 + i, i % 2 === 0 ? `{"title":"n${i}","body":"b"}` : `{"title":${i}}`).then((r) => r.json() as Promise<Answer>),
+      ),
     );
     expect(answers.map((a) => a.result?.isError === true)).toEqual(answers.map((_, i) => i % 2 === 1));
     expect(notes.calls).toHaveLength(150);

@@ -66,7 +66,9 @@ export async function storedCalls(projectId: string, count: number, what: string
   await waitFor(async () => {
     calls = await prisma().toolCall.findMany({ where: { projectId }, orderBy: { step: "asc" } });
     return calls.length === count;
-  }, what);
+  }, what).catch((error: Error) => {
+    throw new Error(`${error.message}; stored: ${JSON.stringify(calls.map((c) => [c.tool, c.step, c.valid]))}`);
+  });
   return calls;
 }
 

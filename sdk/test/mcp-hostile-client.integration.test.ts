@@ -34,7 +34,7 @@ async function rawSession() {
   });
   const send = (line: string) => child.stdin.write(`${line}\n`);
   const answer = (id: unknown, timeoutMs = 30_000) =>
-    waitFor(() => answers.get(JSON.stringify(id)), `the answer to ${JSON.stringify(id)} (the gateway said: ${stderr})`, timeoutMs);
+    waitFor(() => answers.get(JSON.stringify(id)), `the answer to ${JSON.stringify(id)} (the gateway said: ${stderr})`, timeoutMs) as Promise<Answer>;
   const call = (id: number, args: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: args } });
   send(
     JSON.stringify({

@@ -175,7 +175,7 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-memory", () => {
     });
     expect(good.isError).toBeFalsy();
     await session.close();
-    const calls = await storedCalls(p.project.id, 2, "two calls");
+    const calls = await storedCalls(p.project.id, 2, `two calls (the gateway said: ${session.stderr()})`);
     expect(calls.map((c) => [c.tool, c.valid, c.modelName, c.modelVersion])).toEqual([
       ["memory/create_entities", false, "claude-test", "2026-01"],
       ["memory/create_entities", true, "claude-test", "2026-01"],

@@ -5,7 +5,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { waitFor } from "../../test/wait";
-import { cli, httpGateway, notesServer } from "./mcp-helpers";
+import { notesServer } from "./mcp-helpers";
+import { cli, httpGateway } from "./mcp-processes";
 
 vi.setConfig({ testTimeout: 120_000 });
 const hostileServer = path.resolve(import.meta.dirname, "fixtures/hostile-mcp-server.mjs");

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../../server/db/client";
 import { makeProject } from "../../test/fixtures";
 import { httpAppForTests } from "../../test/http-app";
-import { everythingOverHttp, everythingTour, httpGateway, notesServer, storedCalls, type HttpGatewayProcess } from "./mcp-helpers";
+import { everythingTour, notesServer, storedCalls } from "./mcp-helpers";
+import { everythingOverHttp, httpGateway, type HttpGatewayProcess } from "./mcp-processes";
 
 const app = httpAppForTests();
 vi.setConfig({ testTimeout: 90_000 }); // real servers and the gateway through tsx, on a loaded machine

@@ -10,7 +10,8 @@ import { prisma } from "../../server/db/client";
 import { httpAppForTests } from "../../test/http-app";
 import { makeProject } from "../../test/fixtures";
 import { waitFor } from "../../test/wait";
-import { cli, everythingTour, storedCalls } from "./mcp-helpers";
+import { everythingTour, storedCalls } from "./mcp-helpers";
+import { cli } from "./mcp-processes";
 
 const server = httpAppForTests();
 vi.setConfig({ testTimeout: 90_000 }); // each test starts real servers, through tsx, on a loaded machine

@@ -25,7 +25,7 @@ export interface HttpGateway {
 }
 
 /** The largest POST body the gateway reads (a client cannot make it buffer without end); larger ones are answered 413. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Sessions kept at once; past it the oldest is forgotten. */
 const MAX_SESSIONS = 1000;
 

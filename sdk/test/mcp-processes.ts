@@ -10,7 +10,7 @@ import path from "node:path";
 export const cli = path.resolve(import.meta.dirname, "../src/cli.ts");
 
 /** A port free on 127.0.0.1 now (for a server that cannot be told to pick one and say which). */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   const { port } = probe.address() as AddressInfo;

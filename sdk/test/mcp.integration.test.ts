@@ -9,7 +9,6 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../../server/db/client";
 import { httpAppForTests } from "../../test/http-app";
 import { makeProject } from "../../test/fixtures";
-import { waitFor } from "../../test/wait";
 import { everythingTour, storedCalls } from "./mcp-helpers";
 import { cli } from "./mcp-processes";
 

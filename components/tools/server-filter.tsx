@@ -1,6 +1,5 @@
-import { FilterField, OptionSelect } from "../filters/fields";
+import { FilterField, NoScriptApply, OptionSelect } from "../filters/fields";
 import { FilterForm } from "../filters/filter-form";
-import { buttonClass } from "../ui";
 
 /** The tools page's filter by MCP server: a select of the servers that feed the project (components/tools/servers.ts), keeping the time range. */
 export function ServerFilter({
@@ -20,11 +19,7 @@ export function ServerFilter({
       <FilterField label="MCP server" htmlFor="tools-server">
         <OptionSelect id="tools-server" name="server" values={servers} current={current} all="All servers and sources" className="w-64" />
       </FilterField>
-      <noscript>
-        <button type="submit" className={buttonClass("secondary")}>
-          Apply
-        </button>
-      </noscript>
+      <NoScriptApply />
     </FilterForm>
   );
 }

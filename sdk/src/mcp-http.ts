@@ -136,6 +136,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   async function relay(response: Response, res: ServerResponse | null, session: Session | null, answers: string[] = []): Promise<void> {
     const type = response.headers.get("content-type") ?? "";
     const inspect = (bytes: Uint8Array) => session && guard("server", () => session.gateway.fromServer(bytes));
+    if (res && answers.length > 0 && !type.includes("application/json") && !type.includes("text/event-stream")) {
+      // the server had nothing to say (202 for the batch's notifications): the gate's answers are the whole answer
+      await response.arrayBuffer();
+      return void res.writeHead(200, { "content-type": "application/json" }).end(`[${answers.join(",")}]`);
+    }
     if (res) res.writeHead(response.status, responseHeaders(response));
     if (type.includes("application/json")) {
       const body = new Uint8Array(await response.arrayBuffer());

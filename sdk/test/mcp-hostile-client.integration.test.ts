@@ -161,6 +161,16 @@ describe("a hostile client cannot hang the HTTP gateway or get an invalid call t
       result: { isError: true, content: [{ text: expect.stringMatching(/^Error: 'body' must be a string/) }] },
     });
 
+    // a batch (protocol 2025-03-26) whose only request the gate refuses: its answer comes back, the notification goes on
+    const batch = await post(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "add_note", arguments: { title: "t" } } },
+        { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
+      ]),
+      { ...session, "mcp-protocol-version": "2025-03-26" },
+    );
+    expect(await batch.json()).toMatchObject([{ id: 4, result: { isError: true } }]);
+
     const answers = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
         call(10 + i, i % 2 === 0 ? `{"title":"n${i}","body":"b"}` : `{"title":${i}}`).then((r) => r.json() as Promise<Answer>),

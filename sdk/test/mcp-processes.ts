@@ -62,4 +62,3 @@ export async function httpGateway(upstream: string, args: string[] = [], env: Re
   const { match, stderr } = await started(child, /listening on (http:\/\/\S+), forwarding/, "toolgate mcp --listen");
   return { url: match[1]!, stderr, stop: () => stopped(child) };
 }
-

@@ -7,7 +7,7 @@ import { queryString, type RawParams } from "@/components/calls/explorer-params"
 import { NoScriptApply, OptionSelect, RangeSelect } from "@/components/filters/fields";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
-import { Alert, Badge, buttonClass, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
+import { Alert, Badge, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };

@@ -2,7 +2,9 @@
 //
 // What `toolgate mcp` adds to a tools/call: the real SDK client calls @modelcontextprotocol/server-everything's
 // `echo` over stdio once directly and once through the gateway (the SDK's CLI from its sources), the
-// two interleaved call by call so that the machine's load falls on both alike. Valid calls are
+// two interleaved call by call so that the machine's load falls on both alike; then the same over
+// Streamable HTTP (server-everything's HTTP mode, directly and through `toolgate mcp --listen`,
+// whose answers are SSE streams). Valid calls are
 // forwarded; invalid ones ({"message": 5}) the server refuses itself on the direct path and the gateway
 // refuses on its own. Toolgate "up" is a local HTTP server that accepts every batch at once; "down"
 // is a port nothing listens on. Prints p50/p99 per path and the difference (the gateway's added latency).
@@ -12,6 +14,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { everythingOverHttp, httpGateway, type HttpGatewayProcess } from "../sdk/test/mcp-processes";
 
 const flag = process.argv.indexOf("--calls");
 const CALLS = Number(flag > 0 ? process.argv[flag + 1] : (process.env.BENCH_CALLS ?? 2000));
@@ -19,6 +23,13 @@ const WARMUP = Math.min(200, CALLS);
 const require = createRequire(import.meta.url);
 const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const cli = path.resolve(import.meta.dirname, "../sdk/src/cli.ts");
+
+async function connectHttp(url: string) {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.listTools();
+  return client;
+}
 
 async function connect(gateway: string[] | null, env: Record<string, string> = {}) {
   const args = gateway ? ["--import", "tsx", cli, "mcp", ...gateway, "--", process.execPath, everything] : [everything];
@@ -49,14 +60,21 @@ const quantile = (values: number[], q: number) => {
 };
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
-const direct = await connect(null);
+const up = { TOOLGATE_URL: upUrl, TOOLGATE_API_KEY: "tg_bench" };
+const down = { TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_bench" };
+const stdioDirect = await connect(null);
+const everythingHttp = await everythingOverHttp();
+const gateways: HttpGatewayProcess[] = [await httpGateway(everythingHttp.url, [], up), await httpGateway(everythingHttp.url, [], down)];
+const httpDirect = await connectHttp(everythingHttp.url);
 const cases = [
-  { name: "Toolgate up", client: await connect([], { TOOLGATE_URL: upUrl, TOOLGATE_API_KEY: "tg_bench" }) },
-  { name: "Toolgate down", client: await connect([], { TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_bench" }) },
+  { name: "stdio, Toolgate up", direct: stdioDirect, client: await connect([], up) },
+  { name: "stdio, Toolgate down", direct: stdioDirect, client: await connect([], down) },
+  { name: "Streamable HTTP, Toolgate up", direct: httpDirect, client: await connectHttp(`${gateways[0]!.url}mcp`) },
+  { name: "Streamable HTTP, Toolgate down", direct: httpDirect, client: await connectHttp(`${gateways[1]!.url}mcp`) },
 ];
 
 console.log(`bench:mcp: ${CALLS} calls per case after ${WARMUP} warm-up, Node ${process.version}`);
-for (const { name, client } of cases) {
+for (const { name, direct, client } of cases) {
   for (const valid of [true, false]) {
     const args = valid ? { message: "hello" } : { message: 5 };
     const times = { direct: [] as number[], gateway: [] as number[] };
@@ -78,7 +96,8 @@ for (const { name, client } of cases) {
     );
   }
 }
-await direct.close();
-for (const { client } of cases) await client.close();
+for (const client of new Set(cases.flatMap((c) => [c.direct, c.client]))) await client.close();
+for (const gateway of gateways) await gateway.stop();
+await everythingHttp.stop();
 ingest.close();
 console.log(`events received by the "up" Toolgate: ${received}`);

@@ -75,3 +75,33 @@ test("Connect shows the OTLP variables for this server; spans sent to /v1/traces
   await page.goto(`/p/${slug}/calls?range=all`);
   await expect(page.locator("tr[data-call-id]")).toHaveCount(1);
 });
+
+test("Tools names the MCP server of the tools the gateway registered, and filters by server", async ({ page }) => {
+  test.setTimeout(90_000);
+  const slug = await createProjectViaUi(page, unique("Mcp"));
+  const key = await createKeyViaUi(page, slug, "mcp e2e");
+  const parameters = { type: "object", properties: { q: { type: "string" } } };
+  // what `toolgate mcp` sends for two servers (docs/mcp.md), and one schema registered by hand
+  const registered = await page.request.post("/api/trpc/tools.register", {
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    data: {
+      tools: [
+        { name: "notes/add_note", parameters, source: "mcp:notes-server" },
+        { name: "memory/create_entities", parameters, source: "mcp:memory-server" },
+        { name: "search", parameters },
+      ],
+    },
+  });
+  expect(registered.ok(), await registered.text()).toBe(true);
+
+  await page.goto(`/p/${slug}/tools?range=7d`);
+  const rows = page.getByTestId("tool-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.filter({ hasText: "notes/add_note" })).toContainText("MCP server notes-server");
+  await expect(rows.filter({ hasText: "search" })).not.toContainText("MCP server");
+  await expect(page.locator("form[data-ready]")).toHaveCount(1);
+  await page.getByLabel("MCP server").selectOption("notes-server");
+  await expect(page).toHaveURL(new RegExp(`/p/${slug}/tools\\?range=7d&server=notes-server$`));
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText("notes/add_note");
+});

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,8 +17,9 @@ function installTarball(): string {
   const target = path.join(app, "node_modules", "@toolgate", "sdk");
   mkdirSync(target, { recursive: true });
   execFileSync("tar", ["xzf", path.join(work, tarball), "-C", target, "--strip-components=1"]);
-  // the runtime dependencies, as npm would install them (no registry needed)
-  for (const dep of ["ajv", "ajv-formats", "re2js", "fast-deep-equal", "json-schema-traverse", "require-from-string", "fast-uri"]) {
+  // the runtime dependencies, as npm would install them (no registry needed): the package's own and Ajv's
+  const own = Object.keys((JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
+  for (const dep of [...own, "fast-deep-equal", "json-schema-traverse", "require-from-string", "fast-uri"]) {
     symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep));
   }
   writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "harness", private: true }));
@@ -127,5 +128,13 @@ describe("the npm package", () => {
     });
     expect(answers[2]!.result!.content[0]!.text).toMatch(/Successfully wrote/);
     expect(readFileSync(path.join(data, "a.txt"), "utf8")).toBe("hi");
+
+    // the Streamable HTTP mode loads from the tarball too, and refuses to listen beyond loopback unasked
+    const remote = spawnSync("npx", ["--no-install", "toolgate", "mcp", "--listen", "0.0.0.0:8808", "--upstream", "http://127.0.0.1:9/mcp"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    expect(remote.status).toBe(2);
+    expect(remote.stderr).toContain("add --allow-non-loopback");
   });
 });

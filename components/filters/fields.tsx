@@ -3,7 +3,7 @@
 
 import type { ReactNode } from "react";
 import { RANGE_PRESET_LABELS } from "../../contracts/metrics";
-import { cx, Select, shortLabel } from "../ui";
+import { buttonClass, cx, Select, shortLabel } from "../ui";
 import { withCurrent } from "./options";
 
 const labels = {
@@ -59,6 +59,17 @@ export function OptionSelect({
         </option>
       ))}
     </Select>
+  );
+}
+
+/** The Apply button of a filter form, shown only without JavaScript (with it, a choice applies at once: FilterForm). */
+export function NoScriptApply() {
+  return (
+    <noscript>
+      <button type="submit" className={buttonClass("secondary")}>
+        Apply
+      </button>
+    </noscript>
   );
 }
 

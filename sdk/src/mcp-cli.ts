@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { McpGateway, type Enforce } from "./mcp";
+import { isLoopback, startHttpGateway } from "./mcp-http";
 import { Reporter } from "./reporter";
 import type { ModelRef } from "./event";
 
@@ -10,7 +11,8 @@ import type { ModelRef } from "./event";
  * both ways. docs/mcp.md.
  */
 
-const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]
+const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]        (a stdio server)
+       toolgate mcp [options] --listen <host:port> --upstream <url>   (a Streamable HTTP server)
 
   --model <name[@version]>   the model behind the client (default: the client's clientInfo)
   --run-id <id>              the run the session's calls belong to (default: one new run per session)
@@ -19,6 +21,9 @@ const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]
   --namespace <name>         tools are named <name>/<tool> in Toolgate (default: the server's serverInfo.name)
   --no-namespace             tools keep the server's names (one server per project)
   --url <url>, --api-key <key>  default: TOOLGATE_URL, TOOLGATE_API_KEY (a key with the ingest scope)
+  --listen <host:port>       serve the Streamable HTTP transport there (127.0.0.1:0 picks a free port)
+  --upstream <url>           the remote MCP server's endpoint the requests go on to
+  --allow-non-loopback       listen on an address other machines can reach (off: loopback only)
 
 Without a URL and key the gateway still gates, and records nothing.`;
 
@@ -31,10 +36,15 @@ export interface McpCliIo {
   stderr: Writable;
   /** Passes SIGTERM/SIGINT/SIGHUP on to the server and flushes in a hurry (the CLI; a client kills soon after). */
   signals?: boolean;
+  /** Ends the HTTP gateway when it resolves (tests; the CLI ends on a signal). */
+  stop?: Promise<void>;
 }
 
 type Parsed = {
   command: string[];
+  /** The Streamable HTTP gateway: where it listens, the remote server's endpoint. */
+  listen?: { host: string; port: number };
+  upstream?: string;
   model?: ModelRef;
   runId?: string;
   enforce: Enforce;
@@ -50,6 +60,7 @@ export function parseMcpArgs(args: string[]): Parsed {
   const own = dash === -1 ? args : args.slice(0, dash);
   const command = dash === -1 ? [] : args.slice(dash + 1);
   const parsed: Parsed = { command, enforce: "on" };
+  let allowNonLoopback = false;
   if (own.includes("--help") || own.includes("-h")) throw new UsageError("toolgate mcp: an MCP gateway in front of a stdio server (docs/mcp.md).");
   for (let i = 0; i < own.length; i++) {
     const arg = own[i]!;
@@ -57,7 +68,11 @@ export function parseMcpArgs(args: string[]): Parsed {
       parsed.namespace = "";
       continue;
     }
-    const match = /^--(model|run-id|enforce|namespace|url|api-key)(?:=(.*))?$/.exec(arg);
+    if (arg === "--allow-non-loopback") {
+      allowNonLoopback = true;
+      continue;
+    }
+    const match = /^--(model|run-id|enforce|namespace|url|api-key|listen|upstream)(?:=(.*))?$/.exec(arg);
     if (!match) throw new UsageError(`Unknown argument "${arg}".${dash === -1 ? ' Put the server\'s command after "--".' : ""}`);
     const value = match[2] ?? own[++i];
     if (value === undefined || value === "") throw new UsageError(`--${match[1]} needs a value.`);
@@ -83,11 +98,51 @@ export function parseMcpArgs(args: string[]): Parsed {
       case "api-key":
         parsed.apiKey = value;
         break;
+      case "listen":
+        parsed.listen = parseListen(value);
+        break;
+      case "upstream":
+        parsed.upstream = parseUpstream(value);
+        break;
     }
+  }
+  if (parsed.listen || parsed.upstream) {
+    if (!parsed.listen || !parsed.upstream)
+      throw new UsageError("--listen and --upstream go together: where the gateway listens, and the server it forwards to.");
+    if (command.length > 0) throw new UsageError('Give either a server command after "--" (stdio) or --listen and --upstream (HTTP), not both.');
+    if (!isLoopback(parsed.listen.host) && !allowNonLoopback)
+      throw new UsageError(
+        `--listen ${parsed.listen.host} can be reached from other machines, and the gateway passes their requests to the server with no check of who sends them. Listen on 127.0.0.1 (or ::1), or add --allow-non-loopback if that is what you want.`,
+      );
+    return parsed;
   }
   if (command.length === 0)
     throw new UsageError('No server command given: write it after "--", e.g. toolgate mcp -- npx -y @modelcontextprotocol/server-memory');
   return parsed;
+}
+
+function parseListen(value: string): { host: string; port: number } {
+  let url: URL | null = null;
+  try {
+    url = new URL(`http://${value}`);
+  } catch {
+    // said below
+  }
+  if (!url || url.port === "" || url.pathname !== "/" || url.username !== "")
+    throw new UsageError(`--listen takes host:port (127.0.0.1:8808, [::1]:8808), got "${value}".`);
+  return { host: url.hostname, port: Number(url.port) };
+}
+
+function parseUpstream(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // said below
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new UsageError(`--upstream takes the server's MCP endpoint as an http(s) URL (https://example.com/mcp), got "${value}".`);
+  return url.href;
 }
 
 /** Runs the gateway until the server exits; resolves with the server's exit code. */
@@ -120,6 +175,15 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
         })
       : null;
   if (!reporter) say("TOOLGATE_URL or TOOLGATE_API_KEY is not set: gating calls, recording nothing.");
+  const gatewayOptions = {
+    log: say,
+    reporter,
+    enforce: options.enforce,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.runId ? { runId: options.runId } : {}),
+    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+  };
+  if (options.listen && options.upstream) return runHttp({ ...gatewayOptions, ...options.listen, upstream: options.upstream }, io);
 
   const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !OWN_ENV.includes(name))) as NodeJS.ProcessEnv;
   const child = spawn(options.command[0]!, options.command.slice(1), {
@@ -138,12 +202,7 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
     toServer: (line) => {
       if (child.stdin.writable) write(child.stdin)(line);
     },
-    log: say,
-    reporter,
-    enforce: options.enforce,
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.runId ? { runId: options.runId } : {}),
-    ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+    ...gatewayOptions,
   });
   child.stdin.on("error", () => {}); // the server went away: its exit is reported below
   io.stdout.on("error", () => child.kill());
@@ -189,6 +248,28 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
   }
   for (const signal of signals) process.off(signal, onSignal);
   return exit;
+}
+
+/** The Streamable HTTP gateway, until SIGTERM, SIGINT or SIGHUP (or `io.stop`); then the reporter is flushed. */
+async function runHttp(options: Parameters<typeof startHttpGateway>[0], io: McpCliIo): Promise<number> {
+  let gateway;
+  try {
+    gateway = await startHttpGateway(options);
+  } catch (error) {
+    options.log(`cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const upstream = new URL(options.upstream);
+  options.log(`listening on ${gateway.url}, forwarding to ${upstream.origin}${upstream.pathname}`);
+  const signals = io.signals ? (["SIGTERM", "SIGINT", "SIGHUP"] as const) : [];
+  await new Promise<void>((resolve) => {
+    for (const signal of signals) process.once(signal, () => resolve());
+    void io.stop?.then(resolve);
+  });
+  await gateway.close();
+  const stats = await options.reporter?.shutdown({ timeoutMs: 1500 });
+  if (stats && stats.dropped > 0) options.log(`${stats.dropped} events could not be sent to Toolgate.`);
+  return 0;
 }
 
 const signalNumber: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };

@@ -78,6 +78,18 @@ describe("McpGateway", () => {
     expect(h.events[0]!.metadata).toMatchObject({ mcp_server: "srv", mcp_client: "client", model_from: "mcp clientInfo" });
   });
 
+  it("answers a call it could not check with an error of its own instead of leaving the client waiting, and forwards nothing", async () => {
+    const reporter = { registerTools: () => {}, record: () => void JSON.parse("{") } as unknown as Reporter;
+    const h = harness({ reporter });
+    await h.start();
+    h.call(1, "echo", { message: 5 });
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/^Toolgate could not check this call/) },
+    });
+    expect(h.toServer.some((line) => line.includes('"tools/call"'))).toBe(false);
+  });
+
   it("answers an unknown tool with the protocol error the spec names, listing the tools", async () => {
     const h = harness();
     await h.start();
@@ -156,6 +168,24 @@ describe("McpGateway", () => {
     await h.start();
     h.call(1, "echo", {});
     expect(h.events[0]!.tool).toBe("echo");
+  });
+
+  it("--listen and --upstream: loopback only unless --allow-non-loopback, and never with a command", () => {
+    expect(parseMcpArgs(["--listen", "127.0.0.1:8808", "--upstream", "https://example.com/mcp"])).toMatchObject({
+      listen: { host: "127.0.0.1", port: 8808 },
+      upstream: "https://example.com/mcp",
+      command: [],
+    });
+    expect(parseMcpArgs(["--listen", "[::1]:0", "--upstream", "http://127.0.0.1:3001/mcp"]).listen).toEqual({ host: "[::1]", port: 0 });
+    expect(parseMcpArgs(["--listen=localhost:9", "--upstream=http://127.0.0.1:3001/mcp"]).listen).toEqual({ host: "localhost", port: 9 });
+    for (const host of ["0.0.0.0", "192.168.1.20", "[::]", "example.com"]) {
+      expect(() => parseMcpArgs(["--listen", `${host}:8808`, "--upstream", "https://example.com/mcp"])).toThrow(/add --allow-non-loopback/);
+      expect(parseMcpArgs(["--listen", `${host}:8808`, "--upstream", "https://example.com/mcp", "--allow-non-loopback"]).listen?.port).toBe(8808);
+    }
+    expect(() => parseMcpArgs(["--listen", "127.0.0.1:1"])).toThrow(/--listen and --upstream go together/);
+    expect(() => parseMcpArgs(["--listen", "127.0.0.1", "--upstream", "http://x/mcp"])).toThrow(/--listen takes host:port/);
+    expect(() => parseMcpArgs(["--listen", "127.0.0.1:1", "--upstream", "ftp://x/mcp"])).toThrow(/--upstream takes the server's MCP endpoint/);
+    expect(() => parseMcpArgs(["--listen", "127.0.0.1:1", "--upstream", "http://x/mcp", "--", "node", "srv.js"])).toThrow(/not both/);
   });
 
   it("registers each listed schema under the namespaced name with its mcp: source, leaving out those tools.register would refuse", async () => {

@@ -12,10 +12,14 @@ import type { Reporter, ToolRegistration } from "./reporter";
 /** on: refuse invalid calls; report: forward everything, record the verdict; off: forward everything, record no verdict. */
 export type Enforce = "on" | "report" | "off";
 
-export interface GatewayOptions {
-  /** Writes one message (without its newline) to the client / to the server. */
-  toClient: (line: string | Uint8Array) => void;
-  toServer: (line: string | Uint8Array) => void;
+export interface GatewayOptions<Context = undefined> {
+  /**
+   * Writes one message (without its newline) to the client / to the server. `context` is what the
+   * caller passed with the client message this one answers or forwards (the HTTP gateway's request);
+   * undefined for the server's messages passed on and for the gateway's own requests.
+   */
+  toClient: (line: string | Uint8Array, context?: Context) => void;
+  toServer: (line: string | Uint8Array, context?: Context) => void;
   /** Toolgate's own diagnostics (stderr, prefixed by the caller). */
   log: (message: string) => void;
   reporter: Reporter | null;
@@ -44,9 +48,10 @@ type PendingCall = { event: ToolgateEvent; started: number };
 const MAX_LIST_PAGES = 1000;
 const SUMMARY_CHARS = 500;
 
-export class McpGateway {
-  readonly runId: string;
-  private readonly options: GatewayOptions;
+export class McpGateway<Context = undefined> {
+  /** Settable until the first call: the HTTP gateway learns the session id from the server's answer to `initialize`. */
+  runId: string;
+  private readonly options: GatewayOptions<Context>;
   private readonly enforce: Enforce;
   private serverInfo: { name: string; version?: string } | null = null;
   private clientInfo: { name: string; version?: string } | null = null;
@@ -63,26 +68,26 @@ export class McpGateway {
   private readonly ownPrefix = `toolgate-${crypto.randomUUID()}-`;
   private ownCounter = 0;
   /** Client messages held back, in order, while a `tools/call` waits for the tool list. */
-  private held: Uint8Array[] | null = null;
+  private held: { line: Uint8Array; context: Context | undefined }[] | null = null;
   private readonly calls = new Map<string, PendingCall>();
   private step = 0;
   /** tool → the refused call not yet followed by another call of the tool. */
   private readonly uncorrected = new Map<string, string>();
   private lastUnknown: string | undefined;
 
-  constructor(options: GatewayOptions) {
+  constructor(options: GatewayOptions<Context>) {
     this.options = options;
     this.enforce = options.enforce ?? "on";
     this.runId = options.runId ?? crypto.randomUUID();
   }
 
   /** One message from the client (its bytes, without the newline). */
-  fromClient(line: Uint8Array): void {
+  fromClient(line: Uint8Array, context?: Context): void {
     if (this.held) {
-      this.held.push(line);
+      this.held.push({ line, context });
       return;
     }
-    this.handleClient(line);
+    this.handleClient(line, context);
   }
 
   /** One message from the server (its bytes, without the newline). */
@@ -120,40 +125,40 @@ export class McpGateway {
 
   // -------------------------------------------------------------------------------------------
 
-  private handleClient(line: Uint8Array): void {
+  private handleClient(line: Uint8Array, context: Context | undefined): void {
     const message = parse(line);
-    if (message === undefined) return this.options.toServer(line);
-    if (Array.isArray(message)) return this.handleBatch(line, message as Message[]);
+    if (message === undefined) return this.options.toServer(line, context);
+    if (Array.isArray(message)) return this.handleBatch(line, message as Message[], context);
     if (message.method === "tools/call" && message.id !== undefined && message.id !== null) {
-      if (!this.listed && this.listing) return this.waitForList(line, message);
-      const answer = this.gate(message);
-      if (answer) return this.options.toClient(JSON.stringify(answer));
-      return this.options.toServer(line);
+      if (!this.listed && this.listing) return this.waitForList(line, message, context);
+      const answer = this.gateOrRefuse(message);
+      if (answer) return this.options.toClient(JSON.stringify(answer), context);
+      return this.options.toServer(line, context);
     }
     this.inspectClient(message);
-    this.options.toServer(line);
+    this.options.toServer(line, context);
   }
 
   /** A JSON-RPC batch (protocol 2025-03-26): refused calls are answered at once, the rest goes on as one batch. */
-  private handleBatch(line: Uint8Array, messages: Message[]): void {
+  private handleBatch(line: Uint8Array, messages: Message[], context: Context | undefined): void {
     const forwarded: Message[] = [];
     for (const message of messages) {
       if (!isPlainObject(message)) {
         forwarded.push(message);
         continue;
       }
-      const answer = message.method === "tools/call" && message.id != null ? this.gate(message) : null;
-      if (answer) this.options.toClient(JSON.stringify(answer));
+      const answer = message.method === "tools/call" && message.id != null ? this.gateOrRefuse(message) : null;
+      if (answer) this.options.toClient(JSON.stringify(answer), context);
       else {
         if (message.method !== "tools/call") this.inspectClient(message);
         forwarded.push(message);
       }
     }
-    if (forwarded.length === messages.length) this.options.toServer(line);
-    else if (forwarded.length > 0) this.options.toServer(JSON.stringify(forwarded));
+    if (forwarded.length === messages.length) this.options.toServer(line, context);
+    else if (forwarded.length > 0) this.options.toServer(JSON.stringify(forwarded), context);
   }
 
-  private waitForList(line: Uint8Array, message: Message): void {
+  private waitForList(line: Uint8Array, message: Message, context: Context | undefined): void {
     this.held = [];
     const timeoutMs = this.options.listTimeoutMs ?? 10_000;
     const timer = setTimeout(() => {
@@ -164,10 +169,10 @@ export class McpGateway {
       clearTimeout(timer);
       const held = this.held ?? [];
       this.held = null;
-      const answer = this.gate(message);
-      if (answer) this.options.toClient(JSON.stringify(answer));
-      else this.options.toServer(line);
-      for (const next of held) this.fromClient(next);
+      const answer = this.gateOrRefuse(message);
+      if (answer) this.options.toClient(JSON.stringify(answer), context);
+      else this.options.toServer(line, context);
+      for (const next of held) this.fromClient(next.line, next.context);
     });
   }
 
@@ -209,6 +214,21 @@ export class McpGateway {
   }
 
   // --- the gate ------------------------------------------------------------------------------
+
+  /** `gate`, answering an error of its own (the call not forwarded) rather than leave the client waiting for an answer. */
+  private gateOrRefuse(message: Message): Message | null {
+    try {
+      return this.gate(message);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      this.options.log(`could not check a tools/call: ${why}`);
+      return {
+        jsonrpc: "2.0",
+        id: message.id!,
+        error: { code: -32603, message: `Toolgate could not check this call (${why}), so it was not sent to the server.` },
+      };
+    }
+  }
 
   /** The answer for a refused call (it is not forwarded), or null: forward it (and remember it for its result). */
   private gate(message: Message): Message | null {
@@ -355,7 +375,7 @@ export class McpGateway {
     page();
   }
 
-  private finishListing(listing: McpGateway["listing"], tools: Map<string, Tool> | null): void {
+  private finishListing(listing: McpGateway<Context>["listing"], tools: Map<string, Tool> | null): void {
     if (!listing) return;
     if (tools) {
       this.tools = tools;

@@ -49,6 +49,20 @@ describe("reporter", () => {
     expect(r.stats()).toEqual({ sent: 7, dropped: 0, retried: 0, rejected: 0, buffered: 0 });
   });
 
+  it("never throws on an event it cannot write as JSON (arguments nested 100,000 deep): it counts it rejected, says why, and sends the rest", async () => {
+    const t = transport(ok);
+    const { r, errors } = reporter({ fetch: t.fetch });
+    const deep = JSON.parse(`${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`) as Record<string, unknown>;
+    expect(() => r.record({ ...event(1), arguments: deep })).not.toThrow();
+    r.record(event(2));
+    await r.flush();
+    expect(ids(t.requests)).toEqual(["e2"]);
+    expect(r.stats()).toMatchObject({ sent: 1, rejected: 1 });
+    expect(errors.map((e) => [e.kind, e.message])).toEqual([
+      ["rejected", expect.stringMatching(/^The event e1 \(tool .*\) cannot be written as JSON: .*nested/)],
+    ]);
+  });
+
   it("sends a partial batch after flushIntervalMs without a flush", async () => {
     const t = transport(ok);
     const { r } = reporter({ fetch: t.fetch, flushIntervalMs: 5 });

@@ -56,7 +56,7 @@ export interface ReporterStats {
   dropped: number;
   /** Requests repeated after a network error, 429 or 5xx. */
   retried: number;
-  /** Events the server refused one by one (the batch went through). */
+  /** Events the server refused one by one (the batch went through), or that could not be written as JSON. */
   rejected: number;
   /** Events waiting or being sent now. */
   buffered: number;
@@ -140,7 +140,22 @@ export class Reporter {
   /** Queues one event. Never throws, never waits. */
   record(event: ToolgateEvent): void {
     this.recorded++;
-    const entry = this.entryOf(event);
+    let entry: Entry;
+    try {
+      entry = this.entryOf(event);
+    } catch (error) {
+      // JSON.stringify throws on arguments nested past the stack (a hostile client's call) or a BigInt: this event only
+      this.counters.rejected++;
+      const why = error instanceof Error ? error.message : String(error);
+      this.report(
+        new ReporterError(
+          "rejected",
+          `The event ${event.id} (tool ${event.tool}) cannot be written as JSON: ${why}. Are its arguments nested deeper than Toolgate keeps (64 levels)? Flatten them. The event was not sent.`,
+          { events: 1 },
+        ),
+      );
+      return;
+    }
     const full = this.closed
       ? "the reporter was shut down"
       : this.queue.length >= this.options.maxBuffer

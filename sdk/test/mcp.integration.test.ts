@@ -4,18 +4,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CreateMessageRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../../server/db/client";
-import type { ToolCall } from "../../server/db/generated/client";
 import { httpAppForTests } from "../../test/http-app";
 import { makeProject } from "../../test/fixtures";
-import { waitFor } from "../../test/wait";
+import { everythingTour, storedCalls } from "./mcp-helpers";
+import { cli } from "./mcp-processes";
 
 const server = httpAppForTests();
 vi.setConfig({ testTimeout: 90_000 }); // each test starts real servers, through tsx, on a loaded machine
 const require = createRequire(import.meta.url);
-const cli = path.resolve(import.meta.dirname, "../src/cli.ts");
 const serverBin = (name: string) => require.resolve(`@modelcontextprotocol/${name}/dist/index.js`);
 const hostileServer = path.resolve(import.meta.dirname, "fixtures/hostile-mcp-server.mjs");
 const work = mkdtempSync(path.join(tmpdir(), "toolgate-mcp-"));
@@ -37,16 +36,6 @@ async function connect(command: string[], options: { gateway?: string[]; env?: R
   const client = new Client({ name: "toolgate-test-client", version: "1.2.3" }, { capabilities: options.sampling ? { sampling: {} } : {} });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
-}
-
-/** The project's calls in step order, once `count` of them are stored. */
-async function storedCalls(projectId: string, count: number, what: string): Promise<ToolCall[]> {
-  let calls: ToolCall[] = [];
-  await waitFor(async () => {
-    calls = await prisma().toolCall.findMany({ where: { projectId }, orderBy: { step: "asc" } });
-    return calls.length === count;
-  }, what);
-  return calls;
 }
 
 const gatewayEnv = (apiKey: string) => ({ TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: apiKey });
@@ -142,52 +131,10 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
 });
 
 describe("toolgate mcp in front of @modelcontextprotocol/server-everything", () => {
-  /** What a client sees of the server's features; the same through the gateway as directly. */
-  async function tour(session: Session) {
-    const { client } = session;
-    const progress: number[] = [];
-    const logs: string[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(String(n.params.level)));
-    const tools = (await client.listTools()).tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema }));
-    const echo = await client.callTool({ name: "echo", arguments: { message: "hi" } });
-    const sum = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
-    const structured = await client.callTool({ name: "get-structured-content", arguments: { location: "New York" } });
-    const image = await client.callTool({ name: "get-tiny-image", arguments: {} });
-    const long = await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } }, undefined, {
-      onprogress: (p) => void progress.push(p.progress),
-    });
-    const resources = (await client.listResources()).resources.map((r) => r.uri);
-    const resource = await client.readResource({ uri: resources[0]! });
-    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-    const prompt = await client.getPrompt({ name: "simple-prompt" });
-    const args = await client.getPrompt({ name: "args-prompt", arguments: { city: "Paris" } });
-    await client.setLoggingLevel("debug");
-    await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
-    await waitFor(() => logs.length > 0, "a log notification", 10_000);
-    const ping = await client.ping();
-    // how many progress notifications arrive before the result is up to the server's timers, on either path
-    return {
-      tools,
-      echo,
-      sum,
-      structured,
-      image,
-      long,
-      progressed: progress.length > 0,
-      resources,
-      resource,
-      prompts,
-      prompt,
-      args,
-      ping,
-      logged: logs.length > 0,
-    };
-  }
-
   it("tools, resources, prompts, progress and notifications behave the same through the gateway as directly", async () => {
     const direct = await connect(node(serverBin("server-everything")));
     const viaGateway = await connect(node(serverBin("server-everything")), { gateway: [] });
-    const [a, b] = [await tour(direct), await tour(viaGateway)];
+    const [a, b] = [await everythingTour(direct.client), await everythingTour(viaGateway.client)];
     await direct.close();
     await viaGateway.close();
     expect(b).toMatchObject({ progressed: true, logged: true });
@@ -228,7 +175,7 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-memory", () => {
     });
     expect(good.isError).toBeFalsy();
     await session.close();
-    const calls = await storedCalls(p.project.id, 2, "two calls");
+    const calls = await storedCalls(p.project.id, 2, `two calls (the gateway said: ${session.stderr()})`);
     expect(calls.map((c) => [c.tool, c.valid, c.modelName, c.modelVersion])).toEqual([
       ["memory/create_entities", false, "claude-test", "2026-01"],
       ["memory/create_entities", true, "claude-test", "2026-01"],

@@ -4,10 +4,10 @@ import { redirect } from "next/navigation";
 import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
-import { OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { NoScriptApply, OptionSelect, RangeSelect } from "@/components/filters/fields";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
-import { Alert, Badge, buttonClass, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
+import { Alert, Badge, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
@@ -64,11 +64,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
               Tool
             </label>
             <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
-            <noscript>
-              <button type="submit" className={buttonClass("secondary")}>
-                Apply
-              </button>
-            </noscript>
+            <NoScriptApply />
           </FilterForm>
         }
       />

@@ -7,6 +7,8 @@ import { closestTool, isUnknownTool, rateOf } from "@/components/dashboard/deriv
 import { formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
+import { ServerFilter } from "@/components/tools/server-filter";
+import { serverNames, serversByTool, shownUnder } from "@/components/tools/servers";
 import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { withParams } from "@/contracts/range";
@@ -41,9 +43,19 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const names = new Set(versions.keys());
   const isUnknown = (t: { tool: string; topCategory: string | null }) => isUnknownTool(t, names);
 
-  const known = table.filter((t) => !isUnknown(t));
+  const servers = serversByTool(definitions);
+  const feeding = serverNames(servers);
+  const server = query.server;
+  const shown = shownUnder(servers, server);
+  const known = table.filter((t) => !isUnknown(t) && shown(t.tool));
+  const idleShown = idle.filter(shown);
   const misspelt = table.filter(isUnknown);
   const registered = [...versions.keys()];
+  /** The tool's MCP server under its name, when the gateway fed it. */
+  const via = (tool: string) => {
+    const name = servers.get(tool);
+    return name ? <span className="block text-xs text-slate-500">MCP server {name}</span> : null;
+  };
 
   return (
     <>
@@ -53,9 +65,12 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
         actions={<RangePicker path={path} params={query} range={range} />}
       />
       <div className="space-y-6">
+        {feeding.length > 0 && <ServerFilter key={server ?? ""} action={path} servers={feeding} current={server} keep={keep} />}
         <Card>
-          {known.length === 0 && idle.length === 0 ? (
-            <p className="py-6 text-center text-slate-500">No tool calls in this range, and no registered tools.</p>
+          {known.length === 0 && idleShown.length === 0 ? (
+            <p className="py-6 text-center text-slate-500">
+              {server ? `No tools of the MCP server ${server} in this range.` : "No tool calls in this range, and no registered tools."}
+            </p>
           ) : (
             <Table label="Tools">
               <thead>
@@ -82,6 +97,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                         <Link href={href(t.tool)} className="font-mono text-[13px] font-medium text-indigo-700 hover:underline">
                           <Truncated text={t.tool} />
                         </Link>
+                        {via(t.tool)}
                       </td>
                       <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>
                       <td className={`${td} ${num} font-medium ${p !== null && p >= 0.1 ? "text-red-700" : "text-slate-900"}`}>{formatRate(p)}</td>
@@ -96,12 +112,13 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                     </tr>
                   );
                 })}
-                {idle.map((name) => (
+                {idleShown.map((name) => (
                   <tr key={name} data-testid="tool-row" className="hover:bg-slate-50">
                     <td className={td}>
                       <Link href={href(name)} className="font-mono text-[13px] font-medium text-indigo-700 hover:underline">
                         <Truncated text={name} />
                       </Link>
+                      {via(name)}
                     </td>
                     <td className={`${td} text-right text-slate-500`} colSpan={5}>
                       no calls in this range

@@ -1,0 +1,354 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createParser } from "eventsource-parser";
+import { McpGateway, type GatewayOptions } from "./mcp";
+
+/**
+ * `toolgate mcp --listen HOST:PORT --upstream URL`: the MCP gateway in front of a remote server,
+ * on the Streamable HTTP transport. Every request goes on to the upstream URL with its headers
+ * (Authorization included, untouched) and every answer comes back with its own, bytes unchanged;
+ * the gate and the records are the stdio gateway's (`McpGateway`, one per MCP session), which
+ * sees each JSON-RPC message of a POST body, a JSON answer or an SSE event. docs/mcp.md.
+ */
+
+export interface HttpGatewayOptions extends Omit<GatewayOptions<Exchange>, "toClient" | "toServer"> {
+  host: string;
+  port: number;
+  /** The remote server's MCP endpoint. */
+  upstream: string;
+}
+
+export interface HttpGateway {
+  /** Where clients connect: http://host:port/ (any path: every request goes to the upstream endpoint). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The largest POST body the gateway reads (a client cannot make it buffer without end); larger ones are answered 413. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Sessions kept at once; past it the oldest is forgotten. */
+const MAX_SESSIONS = 1000;
+
+/** A host the gateway listens on without --allow-non-loopback: only this machine can reach it. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** One client POST on its way through the gate: what the gateway answers itself, and what goes on to the server. */
+class Exchange {
+  readonly answers: string[] = [];
+  forward: string | Uint8Array | null = null;
+  touched = false;
+  private resolve!: () => void;
+  readonly decided = new Promise<void>((resolve) => (this.resolve = resolve));
+  decide(): void {
+    this.touched = true;
+    this.resolve();
+  }
+}
+
+type Session = {
+  gateway: McpGateway<Exchange>;
+  id: string | null;
+  /** The headers the gateway's own requests (its tools/list) carry: the session id, the protocol version, the client's Authorization. */
+  own: Record<string, string>;
+  /** The last forwarded POST, until the server answered it: the gateway's own requests go after it (initialized before tools/list). */
+  forwarding: Promise<unknown>;
+};
+
+/** Not passed on either way: they describe one connection, not the message (RFC 9110 §7.6.1), or the gateway sets them. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length",
+  "content-encoding",
+  "accept-encoding",
+  "expect",
+]);
+
+const encoder = new TextEncoder();
+
+export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
+  const { host, port, upstream, log, ...gatewayOptions } = options;
+  const sessions = new Map<string, Session>();
+  let sessionless: Session | null = null;
+
+  /** Runs one of the gateway's handlers; false (and a line on stderr) when it threw. */
+  const guard = (what: string, handle: () => void): boolean => {
+    try {
+      handle();
+      return true;
+    } catch (error) {
+      log(`could not handle a message from the ${what}: ${describe(error)}`);
+      return false;
+    }
+  };
+
+  function newSession(): Session {
+    const session: Session = {
+      id: null,
+      own: {},
+      forwarding: Promise.resolve(),
+      gateway: new McpGateway<Exchange>({
+        ...gatewayOptions,
+        log,
+        toClient: (line, exchange) => {
+          // without an exchange it is the server's message passed on, which the relay below writes itself
+          if (!exchange) return;
+          exchange.answers.push(typeof line === "string" ? line : new TextDecoder().decode(line));
+          exchange.decide();
+        },
+        toServer: (line, exchange) => {
+          if (!exchange) return void ownRequest(session, line);
+          exchange.forward = line;
+          exchange.decide();
+        },
+      }),
+    };
+    return session;
+  }
+
+  /** The gateway's own request (tools/list), on the client's session; its answers go to the gateway only. */
+  async function ownRequest(session: Session, line: string | Uint8Array): Promise<void> {
+    await session.forwarding;
+    try {
+      const response = await fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...session.own },
+        body: asBody(line),
+      });
+      await relay(response, null, session);
+    } catch (error) {
+      log(`the gateway's own tools/list to the upstream server failed: ${describe(error)}`);
+    }
+  }
+
+  /** Passes an upstream answer on to `res` (null: read it only) and shows each JSON-RPC message in it to the session's gateway. */
+  async function relay(response: Response, res: ServerResponse | null, session: Session | null, answers: string[] = []): Promise<void> {
+    const type = response.headers.get("content-type") ?? "";
+    const inspect = (bytes: Uint8Array) => session && guard("server", () => session.gateway.fromServer(bytes));
+    if (res && answers.length > 0 && !type.includes("application/json") && !type.includes("text/event-stream")) {
+      // the server had nothing to say (202 for the batch's notifications): the gate's answers are the whole answer
+      await response.arrayBuffer();
+      return void res.writeHead(200, { "content-type": "application/json" }).end(`[${answers.join(",")}]`);
+    }
+    if (res) res.writeHead(response.status, responseHeaders(response));
+    if (type.includes("application/json")) {
+      const body = new Uint8Array(await response.arrayBuffer());
+      inspect(body);
+      if (!res) return;
+      if (answers.length === 0) return void res.end(body);
+      // a batch some of whose calls the gate answered: one array with the server's answers and the gate's
+      return void res.end(
+        `[${[
+          ...answers,
+          new TextDecoder()
+            .decode(body)
+            .trim()
+            .replace(/^\[|\]$/g, ""),
+        ]
+          .filter(Boolean)
+          .join(",")}]`,
+      );
+    }
+    if (!response.body) return void res?.end();
+    const decoder = new TextDecoder();
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.event === undefined || event.event === "message") inspect(encoder.encode(event.data));
+      },
+    });
+    if (res && type.includes("text/event-stream")) {
+      res.flushHeaders();
+      for (const answer of answers) res.write(`event: message\ndata: ${answer}\n\n`);
+    }
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        res?.write(value);
+        if (type.includes("text/event-stream")) parser.feed(decoder.decode(value, { stream: true }));
+      }
+    } catch {
+      // the upstream stream broke off or the client went away: the client reconnects with Last-Event-ID if it wants
+    } finally {
+      res?.end();
+    }
+  }
+
+  function refuse(res: ServerResponse, status: number, message: string): void {
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
+  }
+
+  /** The request's headers for the upstream server: all but the hop-by-hop ones, Authorization as it came. */
+  function requestHeaders(req: IncomingMessage): Headers {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+    }
+    headers.set("accept-encoding", "identity"); // the answer is read as it is passed on
+    return headers;
+  }
+
+  function sessionFor(req: IncomingMessage, res: ServerResponse, initialize: boolean): Session | null {
+    const id = header(req, "mcp-session-id");
+    if (id !== undefined) {
+      const session = sessions.get(id);
+      // a session the gateway never saw start: it has no tool list to gate with, so the client must start again (as the spec says for a 404)
+      if (!session) refuse(res, 404, `Session not found: the Toolgate gateway has no MCP session '${id.slice(0, 100)}'. Send initialize again.`);
+      return session ?? null;
+    }
+    if (initialize || !sessionless) return newSession();
+    return sessionless;
+  }
+
+  async function post(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+    const body = await readBody(req, MAX_BODY_BYTES);
+    if (body === null) {
+      return refuse(res, 413, `The message is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes). Send a smaller one.`);
+    }
+    const initialize = header(req, "mcp-session-id") === undefined && isInitialize(body);
+    const session = sessionFor(req, res, initialize);
+    if (!session) return;
+    const authorization = header(req, "authorization");
+    if (authorization !== undefined) session.own.authorization = authorization;
+    const version = header(req, "mcp-protocol-version");
+    if (version !== undefined) session.own["mcp-protocol-version"] = version;
+
+    const exchange = new Exchange();
+    if (!guard("client", () => session.gateway.fromClient(body, exchange)))
+      return refuse(res, 500, "The Toolgate gateway could not check this message, so it was not sent to the server.");
+    if (!exchange.touched) await exchange.decided; // a tools/call held until the server's tool list is read
+    const batch = body.toString("utf8", 0, Math.min(body.length, 64)).trimStart().startsWith("[");
+    if (exchange.forward === null) {
+      if (exchange.answers.length === 0) return void res.writeHead(202).end();
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(batch ? `[${exchange.answers.join(",")}]` : exchange.answers[0]);
+    }
+    const sent = fetch(upstream, { method: "POST", headers: requestHeaders(req), body: asBody(exchange.forward), signal: controller.signal });
+    session.forwarding = sent.catch(() => undefined);
+    const response = await sent;
+    const id = response.headers.get("mcp-session-id");
+    if (initialize && response.ok) {
+      if (id) {
+        session.id = id;
+        session.own["mcp-session-id"] = id;
+        sessions.set(id, session);
+        if (sessions.size > MAX_SESSIONS) {
+          // clients that never send DELETE: the oldest session goes (its client gets a 404 and starts again)
+          const [oldestId, oldest] = sessions.entries().next().value!;
+          oldest.gateway.close();
+          sessions.delete(oldestId);
+        }
+        if (gatewayOptions.runId === undefined) session.gateway.runId = id; // run = MCP session
+      } else sessionless = session; // a stateless server: one session for the clients without a session id
+    }
+    await relay(response, res, session, exchange.answers);
+  }
+
+  async function other(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+    const id = header(req, "mcp-session-id");
+    const session = id === undefined ? sessionless : sessionFor(req, res, false);
+    if (id !== undefined && !session) return;
+    const body = req.method === "GET" || req.method === "HEAD" || req.method === "DELETE" ? undefined : await readBody(req, MAX_BODY_BYTES);
+    if (body === null) return refuse(res, 413, `The request is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes).`);
+    const response = await fetch(upstream, { method: req.method!, headers: requestHeaders(req), body: body && asBody(body), signal: controller.signal });
+    if (req.method === "DELETE" && response.ok && session) {
+      session.gateway.close();
+      if (session.id) sessions.delete(session.id);
+    }
+    await relay(response, res, session);
+  }
+
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    res.on("close", () => controller.abort()); // the client went away: so does the upstream request (a GET stream, a long call)
+    const handle = req.method === "POST" ? post : other;
+    handle(req, res, controller).catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      log(`${req.method} to the upstream server failed: ${describe(error)}`);
+      if (!res.headersSent) refuse(res, 502, `The Toolgate gateway cannot reach the upstream MCP server: ${describe(error)}`);
+      else res.end();
+    });
+  });
+  server.headersTimeout = 60_000;
+  server.requestTimeout = 0; // GET streams and long calls stay open
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host.replace(/^\[|\]$/g, ""), () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/`,
+    close: async () => {
+      for (const session of new Set([...sessions.values(), ...(sessionless ? [sessionless] : [])])) session.gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** fetch takes any bytes; its types want an ArrayBuffer-backed view. */
+const asBody = (bytes: string | Uint8Array): BodyInit => bytes as string | Uint8Array<ArrayBuffer>;
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function responseHeaders(response: Response): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name) && name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  return headers;
+}
+
+/** The body, or null when it is over `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        return resolve(null);
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > limit ? null : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Whether a POST without a session id starts a session (a new gateway) rather than going to a stateless server's one. */
+function isInitialize(body: Buffer): boolean {
+  try {
+    const message: unknown = JSON.parse(body.toString());
+    return typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize";
+  } catch {
+    return false;
+  }
+}
+
+/** An error for the log: its message and cause, never a request's headers. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}

@@ -36,3 +36,19 @@ const cursor = z.object({ timestamp: z.iso.datetime({ offset: true }), id: z.str
 export const dryRunPageInput = z
   .object({ ...proposal, range: rangeInput, cursor: cursor.nullable().optional(), pageSize: z.number().int().min(1).max(5_000).optional() })
   .refine(oneProposal, ONE_PROPOSAL);
+
+/** The longest paste or upload of tool definitions the browser's form takes. */
+export const PASTED_TOOLS_MAX_CHARS = 1_000_000;
+
+/** The browser's form: tool definitions pasted or uploaded as JSON text, and the name for a plain JSON Schema. */
+export const registerPastedInput = z.object({
+  definitions: z.string().max(PASTED_TOOLS_MAX_CHARS, `paste at most ${PASTED_TOOLS_MAX_CHARS.toLocaleString("en")} characters of definitions at once`),
+  name: z.string().max(200).optional(),
+});
+
+/** tools.recheck: the tool's calls of a range (default: the last 30 days) stored without a schema verdict, checked against its schema now. */
+export const recheckInput = z.object({
+  tool: z.string().min(1, "name the tool").max(200),
+  range: rangeInput.optional(),
+  limit: z.number().int().min(1).max(100_000, "a re-check takes at most 100,000 calls at once").optional(),
+});

@@ -78,7 +78,7 @@ SELECT coalesce(array_agg(id), '{}') AS ids FROM ins`;
  * go in as arrays (`= ANY`) rather than joins, so the plan does not depend on the table's
  * statistics, which for a new project (or new runs) predate its rows (docs/PERFORMANCE.md).
  */
-const PAIR_SQL = `
+const pairSql = (answer: string) => `
 WITH new AS (
   SELECT id, run_id, tool, step, timestamp, corrects_id, valid FROM tool_calls WHERE project_id = $1 AND id = ANY($2::text[])
 ), targets AS (
@@ -87,7 +87,7 @@ WITH new AS (
   UNION SELECT ${sameToolNeighbourSql("new", "previous")} FROM new
   UNION SELECT id FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
 ), links AS (
-  SELECT t.id, t.correction_id AS previous,
+  SELECT t.id, t.tool, t.timestamp, t.correction_id AS previous,
          coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),
                   ${sameToolNeighbourSql("t", "next")}) AS correction
     FROM tool_calls t
@@ -101,7 +101,10 @@ WITH new AS (
             (l.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
             ${recoveredSql("t.correction_id")} - ${recoveredSql("l.previous")} AS recovered
 ), ${rollupLinkCtes}
-SELECT`;
+${answer}`;
+const PAIR_SQL = pairSql("SELECT");
+/** The same, answering the tool and time of every invalid call whose link it recomputed (changed or not). */
+const RELINK_SQL = pairSql("SELECT DISTINCT tool, timestamp FROM links");
 
 /** Writes the calls in the caller's transaction; returns how many were new. */
 export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {
@@ -116,4 +119,14 @@ export async function writeCalls(client: PoolClient, projectId: string, calls: P
 /** Re-links every invalid call of these runs to its correction, rollups included (after their steps were renumbered). */
 export async function pairRuns(client: PoolClient, projectId: string, runIds: string[]): Promise<void> {
   await client.query(PAIR_SQL, [projectId, [], runIds]);
+}
+
+/**
+ * Re-links the calls whose verdicts were changed after they were stored (tools.recheck), as if
+ * they had just arrived, and answers the tool and time of every invalid call whose link (and so
+ * whose `corrected`, `followed` and `recovered` counts) may depend on them.
+ */
+export async function relinkCalls(client: PoolClient, projectId: string, ids: string[]): Promise<{ tool: string; timestamp: Date }[]> {
+  if (!ids.length) return [];
+  return (await client.query<{ tool: string; timestamp: Date }>(RELINK_SQL, [projectId, ids, []])).rows;
 }

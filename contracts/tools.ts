@@ -52,3 +52,6 @@ export const recheckInput = z.object({
   range: rangeInput.optional(),
   limit: z.number().int().min(1).max(100_000, "a re-check takes at most 100,000 calls at once").optional(),
 });
+
+/** tools.unregistered counts a tool's calls without a schema verdict up to this many ("10,000 or more"). */
+export const NOT_CHECKED_COUNTED = 10_000;

@@ -32,7 +32,13 @@ describe("readPastedTools", () => {
   });
 
   it("reads a whole MCP tools/list result, bare or as the JSON-RPC answer, and a request body's tools", () => {
-    const list = { tools: [{ name: "getloan", inputSchema: schema }, { name: "ping", inputSchema: { type: "object" } }], nextCursor: "c" };
+    const list = {
+      tools: [
+        { name: "getloan", inputSchema: schema },
+        { name: "ping", inputSchema: { type: "object" } },
+      ],
+      nextCursor: "c",
+    };
     expect(registered(JSON.stringify(list)).map((t) => t.name)).toEqual(["getloan", "ping"]);
     expect(registered(JSON.stringify({ jsonrpc: "2.0", id: 1, result: list })).map((t) => t.name)).toEqual(["getloan", "ping"]);
     expect(registered(JSON.stringify({ model: "claude", tools: [{ name: "getloan", input_schema: schema }] }))).toEqual([getloan]);
@@ -41,7 +47,10 @@ describe("readPastedTools", () => {
   it("reads a plain JSON Schema under the name given, and says to give one when there is none", () => {
     expect(registered(JSON.stringify(schema), " getloan ")).toEqual([getloan]);
     const refused = readPastedTools(JSON.stringify(schema));
-    expect(refused).toEqual({ ok: false, message: expect.stringMatching(/JSON Schema without a tool name \(you sent an object with keys type, properties, required\)\. Type the tool's name/) });
+    expect(refused).toEqual({
+      ok: false,
+      message: expect.stringMatching(/JSON Schema without a tool name \(you sent an object with keys type, properties, required\)\. Type the tool's name/),
+    });
   });
 
   it("refuses what is not definitions, saying what was wrong, what was sent and how to fix it", () => {
@@ -53,6 +62,8 @@ describe("readPastedTools", () => {
     expect(message("{name: getloan}")).toMatch(/^Error: the definitions are not valid JSON \(.+\); you sent "\{name: getloan\}"\. Paste JSON/);
     expect(message("42")).toMatch(/^Error: found no tool definitions in the number 42\. Paste one definition, an array of them or a tools\/list result/);
     expect(message("[]")).toMatch(/^Error: the list of tools is empty/);
-    expect(message(JSON.stringify(Array.from({ length: 501 }, (_, i) => ({ ...getloan, name: `t${i}` }))))).toMatch(/^Error: 501 definitions at once; at most 500/);
+    expect(message(JSON.stringify(Array.from({ length: 501 }, (_, i) => ({ ...getloan, name: `t${i}` }))))).toMatch(
+      /^Error: 501 definitions at once; at most 500/,
+    );
   });
 });

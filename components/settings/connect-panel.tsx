@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CopyButton } from "../copy-button";
 import { formatCount, formatUtc } from "../dashboard/format";
 import { Badge, Card } from "../ui";
+import { UnregisteredTools, type Unregistered } from "../tools/unregistered-tools";
 import { mcpConfigs } from "./mcp-config";
 
 type Stats = {
@@ -34,7 +35,19 @@ function Snippet({ id, title, code }: { id: string; title: string; code: string 
 }
 
 /** Settings → Connect: how to point an OpenTelemetry-instrumented harness at this project, and what has arrived. */
-export function ConnectPanel({ slug, origin, stats, canCreateKeys }: { slug: string; origin: string; stats: Stats; canCreateKeys: boolean }) {
+export function ConnectPanel({
+  slug,
+  origin,
+  stats,
+  canCreateKeys,
+  unregistered,
+}: {
+  slug: string;
+  origin: string;
+  stats: Stats;
+  canCreateKeys: boolean;
+  unregistered: Unregistered;
+}) {
   const env = `OTEL_EXPORTER_OTLP_ENDPOINT=${origin}\nOTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer ${KEY}"\nOTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`;
   const node = `// npm install @opentelemetry/sdk-trace-node @opentelemetry/exporter-trace-otlp-proto
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -109,6 +122,19 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <p className="text-slate-600">No span has arrived yet. Set the environment variables below in your harness and run it once.</p>
         )}
       </Card>
+
+      {unregistered.tools.length > 0 && (
+        <Card
+          title="Tools without a schema"
+          description="Toolgate checks a call against its tool's JSON Schema; many instrumentations do not send the definitions"
+        >
+          <UnregisteredTools
+            unregistered={unregistered}
+            toolHref={(tool) => `/p/${slug}/tools/${encodeURIComponent(tool)}`}
+            registerHref={canCreateKeys ? `/p/${slug}/tools#register-tools` : null}
+          />
+        </Card>
+      )}
 
       <Card
         title="Point your harness at Toolgate"

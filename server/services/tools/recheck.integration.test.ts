@@ -32,10 +32,14 @@ async function unchecked() {
 
 const rows = async (projectId: string) =>
   (
-    await pool().query<{ id: string; valid: boolean | null; category: string | null; checked_version: string | null; correction_id: string | null; pattern: string | null }>(
-      `SELECT id, valid, category, checked_version, correction_id, pattern FROM tool_calls WHERE project_id = $1 ORDER BY id`,
-      [projectId],
-    )
+    await pool().query<{
+      id: string;
+      valid: boolean | null;
+      category: string | null;
+      checked_version: string | null;
+      correction_id: string | null;
+      pattern: string | null;
+    }>(`SELECT id, valid, category, checked_version, correction_id, pattern FROM tool_calls WHERE project_id = $1 ORDER BY id`, [projectId])
   ).rows;
 
 describe("tools without a schema, registered in the browser and re-checked", () => {
@@ -60,7 +64,16 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     expect((await rows(project.id)).every((r) => r.checked_version === null)).toBe(true);
 
     const result = await owner.tools.recheck({ project: project.slug, tool: "getloan", range });
-    expect(result).toMatchObject({ tool: "getloan", version: tools[0]!.version, scanned: 5, changed: 5, valid: 2, invalid: 3, complete: true, stoppedBy: null });
+    expect(result).toMatchObject({
+      tool: "getloan",
+      version: tools[0]!.version,
+      scanned: 5,
+      changed: 5,
+      valid: 2,
+      invalid: 3,
+      complete: true,
+      stoppedBy: null,
+    });
     expect(result.byCategory).toEqual(
       expect.arrayContaining([
         { category: "missing_argument", invalid: 1 },
@@ -85,7 +98,10 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     expect(Object.fromEntries(categories.map((c) => [c.key, c.invalid]))).toEqual({ missing_argument: 1, wrong_type: 1, out_of_range: 1 });
     expect((await owner.metrics.errors({ project: project.slug, range, tool: "getloan" })).length).toBeGreaterThan(0);
 
-    expect(await owner.tools.unregistered({ project: project.slug })).toEqual({ anySchema: true, tools: [{ tool: "searchpayments", calls: 1, notChecked: 1 }] });
+    expect(await owner.tools.unregistered({ project: project.slug })).toEqual({
+      anySchema: true,
+      tools: [{ tool: "searchpayments", calls: 1, notChecked: 1 }],
+    });
     // a second re-check finds nothing left to do
     expect(await owner.tools.recheck({ project: project.slug, tool: "getloan", range })).toMatchObject({ scanned: 0, changed: 0 });
   });
@@ -98,10 +114,12 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     const viewer = await member("viewer");
     await expect(viewer.tools.recheck({ project: project.slug, tool: "getloan", range })).rejects.toThrow(/needs the admin role/);
     await expect(viewer.tools.registerPasted({ project: project.slug, definitions: "[]" })).rejects.toThrow(/needs the admin role/);
-    await expect(owner.tools.registerPasted({ project: project.slug, definitions: "{name: getloan}" })).rejects.toThrow(/not valid JSON .+you sent "\{name: getloan\}"/);
-    await expect(owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify([{ name: "getloan", inputSchema: "loannumber" }]) })).rejects.toThrow(
-      /tools\[0\]: Error: 'inputSchema' of tool 'getloan' must be a JSON Schema object, you sent the string "loannumber"/,
+    await expect(owner.tools.registerPasted({ project: project.slug, definitions: "{name: getloan}" })).rejects.toThrow(
+      /not valid JSON .+you sent "\{name: getloan\}"/,
     );
+    await expect(
+      owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify([{ name: "getloan", inputSchema: "loannumber" }]) }),
+    ).rejects.toThrow(/tools\[0\]: Error: 'inputSchema' of tool 'getloan' must be a JSON Schema object, you sent the string "loannumber"/);
     // a bare JSON Schema with the name given in the form
     const { tools } = await owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify(getloan.parameters), name: "getloan" });
     expect(tools).toMatchObject([{ name: "getloan", created: true }]);

@@ -145,7 +145,15 @@ export async function recheckCalls(
     await yieldToEventLoop();
   }
   const byCategory = [...categories].map(([category, invalid]) => ({ category, invalid })).sort((a, b) => b.invalid - a.invalid);
-  return { tool, version: latest.version, ...result, byCategory, complete: stoppedBy === null, stoppedBy, summary: summarize(tool, latest.version, result, byCategory, stoppedBy) };
+  return {
+    tool,
+    version: latest.version,
+    ...result,
+    byCategory,
+    complete: stoppedBy === null,
+    stoppedBy,
+    summary: summarize(tool, latest.version, result, byCategory, stoppedBy),
+  };
 }
 
 function summarize(

@@ -6,6 +6,7 @@ import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { readPastedTools } from "../../../isomorphic/pasted-tools";
+import { NOT_CHECKED_COUNTED } from "../../../contracts/tools";
 
 export type RegisterResult = { name: string; version: string; created: boolean };
 
@@ -118,8 +119,6 @@ export async function registerPasted(projectId: string, text: string, name?: str
 
 /** At most this many tools without a schema are listed, the most called first. */
 const UNREGISTERED_SHOWN = 50;
-/** Calls not checked against a schema are counted up to this many per tool ("10,000 or more"). */
-export const NOT_CHECKED_COUNTED = 10_000;
 
 /**
  * The tools the project's calls name (all time, from the daily rollups) that have no registered

@@ -15,7 +15,13 @@ type Stats = {
 } | null;
 
 /** The newest trace exports (otlp.exports): what each gave, and why its other spans gave nothing. */
-type Exports = { receivedAt: Date | string; spans: number; accepted: number; rejected: number; ignored: { reason: string; count: number; sentence: string }[] }[];
+type Exports = {
+  receivedAt: Date | string;
+  spans: number;
+  accepted: number;
+  rejected: number;
+  ignored: { reason: string; count: number; sentence: string }[];
+}[];
 
 const KEY = "tg_…";
 

@@ -55,10 +55,17 @@ describe("why spans of an export gave nothing", () => {
 
     const [latest] = await owner.otlp.exports({ project: p.project.slug });
     expect(latest).toMatchObject({ spans: 4, accepted: 1, rejected: 0 });
-    expect(Object.fromEntries(latest!.ignored.map((g) => [g.reason, g.count]))).toEqual({ no_messages: 1, no_tool_definitions: 1, not_model_calls: 1, not_gen_ai: 1 });
+    expect(Object.fromEntries(latest!.ignored.map((g) => [g.reason, g.count]))).toEqual({
+      no_messages: 1,
+      no_tool_definitions: 1,
+      not_model_calls: 1,
+      not_gen_ai: 1,
+    });
     const sentence = (reason: string) => latest!.ignored.find((g) => g.reason === reason)!.sentence;
     expect(sentence("no_messages")).toBe(answer.partialSuccess?.errorMessage); // one source of the sentences
-    expect(sentence("no_tool_definitions")).toMatch(/^1 tool call of lookup stored without a schema to check them against: .+register the tools \(Tools → Register tool definitions/);
+    expect(sentence("no_tool_definitions")).toMatch(
+      /^1 tool call of lookup stored without a schema to check them against: .+register the tools \(Tools → Register tool definitions/,
+    );
     expect(sentence("not_gen_ai")).toMatch(/^1 span not about generative AI/);
   });
 
@@ -66,15 +73,25 @@ describe("why spans of an export gave nothing", () => {
     const p = await projectWithKey();
     const owner = await p.asOwner();
     const first = await post("/v1/traces", p.key, request({ "@opentelemetry/instrumentation-openai": [chat(), chat()] }));
-    expect(first.partialSuccess?.errorMessage).toMatch(/^2 chat spans carried no messages because the instrumentation sends the content as log records: also export logs to \/v1\/logs/);
+    expect(first.partialSuccess?.errorMessage).toMatch(
+      /^2 chat spans carried no messages because the instrumentation sends the content as log records: also export logs to \/v1\/logs/,
+    );
 
     // a GenAI log record arrives (of some other span): from now on waiting spans are expected to be completed
-    const record = { timeUnixNano: String(START), body: { stringValue: "hi" }, attributes: [str("event.name", "gen_ai.user.message")], traceId: id(32), spanId: id(16) };
+    const record = {
+      timeUnixNano: String(START),
+      body: { stringValue: "hi" },
+      attributes: [str("event.name", "gen_ai.user.message")],
+      traceId: id(32),
+      spanId: id(16),
+    };
     await post("/v1/logs", p.key, { resourceLogs: [{ resource: { attributes: [] }, scopeLogs: [{ scope: { name: "t" }, logRecords: [record] }] }] });
     const later = await post("/v1/traces", p.key, request({ "@opentelemetry/instrumentation-openai": [chat()] }));
     expect(later).toEqual({});
     const [latest] = await owner.otlp.exports({ project: p.project.slug });
-    expect(latest!.ignored).toEqual([{ reason: "waiting_for_logs", count: 1, sentence: expect.stringMatching(/^1 chat span without messages wait for their log records/) }]);
+    expect(latest!.ignored).toEqual([
+      { reason: "waiting_for_logs", count: 1, sentence: expect.stringMatching(/^1 chat span without messages wait for their log records/) },
+    ]);
   });
 
   it("keeps the newest 20 exports of a project", async () => {

@@ -15,5 +15,7 @@ export default async function ConnectPage({ params }: { params: Promise<{ slug: 
     api.tools.unregistered({ project: slug }),
     api.otlp.exports({ project: slug }),
   ]);
-  return <ConnectPanel slug={project.slug} origin={origin} stats={stats} canCreateKeys={hasRole(role, "admin")} unregistered={unregistered} exports={exports} />;
+  return (
+    <ConnectPanel slug={project.slug} origin={origin} stats={stats} canCreateKeys={hasRole(role, "admin")} unregistered={unregistered} exports={exports} />
+  );
 }

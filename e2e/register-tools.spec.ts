@@ -42,6 +42,14 @@ test("pasted definitions register the tool and a re-check gives its stored calls
   test.setTimeout(120_000);
   const slug = await projectWithUncheckedCalls(page);
 
+  // the overview says where the first calls landed and why they are unchecked, with the way to the form
+  await page.goto(`/p/${slug}`);
+  const first = page.getByTestId("first-calls");
+  await expect(first).toContainText("landed at");
+  await expect(first).toContainText("in the range shown");
+  await expect(first).toContainText("3 of its calls are unchecked");
+  await expect(first.getByRole("link", { name: "Paste the tool definitions" })).toHaveAttribute("href", `/p/${slug}/tools#register-tools`);
+
   await page.goto(`/p/${slug}/settings/connect`);
   const onConnect = page.getByTestId("unregistered-tools");
   await expect(onConnect.getByTestId("unregistered-tool")).toContainText(["getloan"]);
@@ -87,4 +95,39 @@ test("without JavaScript: a pasted JSON Schema under the tool's name, then the r
   await expect(early.getByTestId("recheck-result")).toContainText("Re-checked 3 calls of getloan");
   await expect(early.getByTestId("recheck-result")).toContainText("2 invalid");
   await noScript.close();
+});
+
+test("Settings → Connect says per export why spans gave nothing", async ({ page }) => {
+  test.setTimeout(90_000);
+  const slug = await createProjectViaUi(page, unique("Reasons"));
+  const key = await createKeyViaUi(page, slug, "reasons e2e");
+  const at = String(BigInt(Date.now() - 60_000) * 1_000_000n);
+  const chat = (spanId: string) => ({
+    traceId: "5b8efff798038103d269b633813fc60c",
+    spanId,
+    name: "chat gpt-4o-mini",
+    kind: 3,
+    startTimeUnixNano: at,
+    endTimeUnixNano: at,
+    attributes: [
+      { key: "gen_ai.operation.name", value: { stringValue: "chat" } },
+      { key: "gen_ai.request.model", value: { stringValue: "gpt-4o-mini" } },
+    ],
+  });
+  const sent = await page.request.post("/v1/traces", {
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    data: {
+      resourceSpans: [
+        { scopeSpans: [{ scope: { name: "opentelemetry.instrumentation.openai_v2" }, spans: [chat("00000000000000a1"), chat("00000000000000a2")] }] },
+      ],
+    },
+  });
+  expect(sent.status()).toBe(200);
+  const answer = await sent.json();
+  expect(answer.partialSuccess.errorMessage).toContain("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only");
+
+  await page.goto(`/p/${slug}/settings/connect`);
+  const latest = page.getByTestId("otlp-export").first();
+  await expect(latest).toContainText("2 spans · 0 calls stored · 0 rejected");
+  await expect(latest.locator('[data-reason="no_messages"]')).toHaveText(answer.partialSuccess.errorMessage);
 });

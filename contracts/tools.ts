@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { rangeInput } from "./metrics";
 
-/** Tools in our shape {name, description?, parameters}, or OpenAI's or Anthropic's; normalized on the server. */
+/** The most tools one tools.register (or one paste in the browser) registers. */
+export const REGISTER_TOOLS_MAX = 500;
+
+/** Tools in our shape {name, description?, parameters}, or OpenAI's, Anthropic's or MCP's; normalized on the server. */
 export const registerToolsInput = z.object({
-  tools: z.array(z.unknown()).min(1, "send at least one tool").max(500, "register at most 500 tools at once"),
+  tools: z.array(z.unknown()).min(1, "send at least one tool").max(REGISTER_TOOLS_MAX, `register at most ${REGISTER_TOOLS_MAX} tools at once`),
 });
 
 export const validateCallInput = z.object({

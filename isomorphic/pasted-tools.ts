@@ -1,8 +1,6 @@
 import { preview } from "../contracts/json-walk";
+import { REGISTER_TOOLS_MAX } from "../contracts/tools";
 import { describeValue, isPlainObject, SCHEMA_KEYS, type JsonObject } from "./tool-schema";
-
-/** The most definitions one paste or upload may hold (tools.register's own limit). */
-export const PASTED_TOOLS_MAX = 500;
 
 export type PastedTools = { ok: true; tools: unknown[] } | { ok: false; message: string };
 
@@ -49,8 +47,8 @@ export function readPastedTools(text: string, name = ""): PastedTools {
     return fail(`Error: found no tool definitions in ${describeValue(value)}. Paste one definition, an array of them or a tools/list result, ${EXAMPLE}.`);
   }
   if (tools.length === 0) return fail(`Error: the list of tools is empty. Paste at least one definition, ${EXAMPLE}.`);
-  if (tools.length > PASTED_TOOLS_MAX) {
-    return fail(`Error: ${tools.length} definitions at once; at most ${PASTED_TOOLS_MAX} can be registered at a time. Paste them in parts.`);
+  if (tools.length > REGISTER_TOOLS_MAX) {
+    return fail(`Error: ${tools.length} definitions at once; at most ${REGISTER_TOOLS_MAX} can be registered at a time. Paste them in parts.`);
   }
   return { ok: true, tools };
 }

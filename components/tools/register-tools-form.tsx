@@ -8,7 +8,7 @@ import { useTRPC } from "../trpc-provider";
 import { Alert, Button, Field, Input } from "../ui";
 
 /** What a post of these forms without JavaScript came back with (app/api/forms: `form`, `error`, `registered`, `rechecked`). */
-export type RegisterNotice = { form?: string; error?: string; registered?: string; rechecked?: string };
+type RegisterNotice = { form?: string; error?: string; registered?: string; rechecked?: string };
 
 type Props = {
   project: string;

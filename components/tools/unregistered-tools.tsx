@@ -8,7 +8,7 @@ export type Unregistered = { anySchema: boolean; tools: { tool: string; calls: n
 const code = "font-mono text-xs";
 
 /** The ways to give a tool its schema, each with where it is documented. */
-export function SchemaWays({ registerHref }: { registerHref: string | null }) {
+function SchemaWays({ registerHref }: { registerHref: string | null }) {
   return (
     <ul className="list-disc space-y-1 pl-5 text-slate-600" data-testid="schema-ways">
       <li>

@@ -5,7 +5,7 @@ import type { OtlpSpan } from "./wire";
  * what Settings → Connect shows per export and what the OTLP answer's partial_success
  * error_message says. The one source of these sentences.
  */
-export type IgnoredReason = "not_gen_ai" | "not_model_calls" | "content_in_logs" | "no_messages" | "waiting_for_logs" | "no_tool_definitions";
+type IgnoredReason = "not_gen_ai" | "not_model_calls" | "content_in_logs" | "no_messages" | "waiting_for_logs" | "no_tool_definitions";
 
 export type IgnoredGroup = { reason: IgnoredReason; count: number; sentence: string };
 

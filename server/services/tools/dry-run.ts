@@ -155,23 +155,11 @@ export async function dryRun(
   const started = performance.now();
   const prepared = await prepareDryRun(projectId, tool, proposal);
   let tally: DryRunTally = emptyTally();
-  let cursor: Cursor | null = null;
-  let stoppedBy: "limit" | "time" | null = null;
-  for (;;) {
-    const page = await dryRunPage(projectId, tool, prepared, range, cursor, Math.min(DRY_RUN_PAGE, limit - callsRead(tally)));
+  const stoppedBy = await throughPages({ limit, maxMs, pageSize: DRY_RUN_PAGE }, async (cursor, size) => {
+    const page = await dryRunPage(projectId, tool, prepared, range, cursor, size);
     tally = mergeTallies(tally, page.tally);
-    cursor = page.next;
-    if (!cursor) break;
-    if (callsRead(tally) >= limit) {
-      stoppedBy = "limit";
-      break;
-    }
-    if (performance.now() - started > maxMs) {
-      stoppedBy = "time";
-      break;
-    }
-    await yieldToEventLoop();
-  }
+    return { next: page.next, read: callsRead(page.tally) };
+  });
   return {
     tool,
     proposedVersion: prepared.proposedVersion,
@@ -181,4 +169,28 @@ export async function dryRun(
     elapsedMs: Math.round(performance.now() - started),
     summary: summarizeDryRun(tally) + (stoppedBy === "time" ? ` Stopped after ${Math.round(maxMs / 1000)} s: narrow the range for a complete run.` : ""),
   };
+}
+
+/**
+ * Reads a range page after page (dry runs, re-checks) until it ends, `limit` calls were read or
+ * `maxMs` passed, giving the event loop a turn between pages so that other requests are served.
+ * `page` handles one page of at most `size` calls and answers the next page's cursor and how many
+ * calls it read. Answers why it stopped early, or null when it read the whole range.
+ */
+export async function throughPages(
+  { limit, maxMs, pageSize }: { limit: number; maxMs: number; pageSize: number },
+  page: (cursor: Cursor | null, size: number) => Promise<{ next: Cursor | null; read: number }>,
+): Promise<"limit" | "time" | null> {
+  const started = performance.now();
+  let cursor: Cursor | null = null;
+  let read = 0;
+  for (;;) {
+    const done = await page(cursor, Math.min(pageSize, limit - read));
+    read += done.read;
+    cursor = done.next;
+    if (!cursor) return null;
+    if (read >= limit) return "limit";
+    if (performance.now() - started > maxMs) return "time";
+    await yieldToEventLoop();
+  }
 }

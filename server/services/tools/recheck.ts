@@ -1,4 +1,3 @@
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Category } from "../../../contracts/categories";
 import { CATEGORY_LABELS } from "../../../contracts/categories";
 import { invalid } from "../../domain/errors";
@@ -8,7 +7,7 @@ import { inTransaction } from "../../db/transaction";
 import { relinkCalls } from "../ingest/write-calls";
 import { rebuildRollupSlices } from "../rollups/rebuild";
 import { timeSlicer } from "../time-slice";
-import { CLASSIFY_SLICE_MS, DRY_RUN_MAX_CALLS, readCallPage, type CallRow, type Cursor, type Range } from "./dry-run";
+import { CLASSIFY_SLICE_MS, DRY_RUN_MAX_CALLS, readCallPage, throughPages, type CallRow, type Range } from "./dry-run";
 import { loadToolVersions } from "./registry";
 
 /** A re-check stops after this long and says how far it got (like a dry run through the API). */
@@ -94,7 +93,6 @@ export async function recheckCalls(
   range: Range,
   { limit = DRY_RUN_MAX_CALLS, maxMs = RECHECK_MAX_MS }: { limit?: number; maxMs?: number } = {},
 ): Promise<RecheckResult> {
-  const started = performance.now();
   const versions = await loadToolVersions(projectId);
   const latest = versions.find((v) => v.name === tool);
   if (!latest) {
@@ -106,10 +104,8 @@ export async function recheckCalls(
   const result = { scanned: 0, skipped: 0, changed: 0, valid: 0, invalid: 0 };
   const categories = new Map<string, number>();
   const pause = timeSlicer(CLASSIFY_SLICE_MS);
-  let cursor: Cursor | null = null;
-  let stoppedBy: RecheckResult["stoppedBy"] = null;
-  for (;;) {
-    const page = await readCallPage(projectId, tool, range, cursor, Math.min(RECHECK_PAGE, limit - result.scanned), NOT_CHECKED_AGAINST_A_SCHEMA);
+  const stoppedBy = await throughPages({ limit, maxMs, pageSize: RECHECK_PAGE }, async (cursor, size) => {
+    const page = await readCallPage(projectId, tool, range, cursor, size, NOT_CHECKED_AGAINST_A_SCHEMA);
     const changes: { row: CallRow; verdict: CallVerdict }[] = [];
     for (const row of page.rows) {
       await pause();
@@ -132,18 +128,8 @@ export async function recheckCalls(
       } else result.valid++;
     }
     await writeVerdicts(projectId, tool, changes);
-    cursor = page.next;
-    if (!cursor) break;
-    if (result.scanned >= limit) {
-      stoppedBy = "limit";
-      break;
-    }
-    if (performance.now() - started > maxMs) {
-      stoppedBy = "time";
-      break;
-    }
-    await yieldToEventLoop();
-  }
+    return { next: page.next, read: page.rows.length };
+  });
   const byCategory = [...categories].map(([category, invalid]) => ({ category, invalid })).sort((a, b) => b.invalid - a.invalid);
   return {
     tool,

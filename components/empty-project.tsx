@@ -73,9 +73,13 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
           </p>
         </li>
         <li>
-          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as <em>unchecked</em>: register the
-          schemas with <code className="font-mono text-xs">tools.register</code>, through the SDK, or let OpenTelemetry send them with the model spans (the MCP
-          gateway registers the server&apos;s own).
+          Calls are checked against the tools&apos; JSON Schemas. Until a tool&apos;s schema is known its calls are stored as <em>unchecked</em>:{" "}
+          <Link href={`/p/${slug}/tools#register-tools`} className={link}>
+            paste the tool definitions
+          </Link>{" "}
+          (OpenAI, Anthropic or MCP shape), register them with <code className="font-mono text-xs">tools.register</code> or through the SDK, or let
+          OpenTelemetry send them with the model spans (the MCP gateway registers the server&apos;s own). Calls stored before a schema arrived can be
+          re-checked.
         </li>
       </ol>
     </Card>

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { rangeInput } from "./metrics";
 
-/** Tools in our shape {name, description?, parameters}, or OpenAI's or Anthropic's; normalized on the server. */
+/** The most tools one tools.register (or one paste in the browser) registers. */
+export const REGISTER_TOOLS_MAX = 500;
+
+/** Tools in our shape {name, description?, parameters}, or OpenAI's, Anthropic's or MCP's; normalized on the server. */
 export const registerToolsInput = z.object({
-  tools: z.array(z.unknown()).min(1, "send at least one tool").max(500, "register at most 500 tools at once"),
+  tools: z.array(z.unknown()).min(1, "send at least one tool").max(REGISTER_TOOLS_MAX, `register at most ${REGISTER_TOOLS_MAX} tools at once`),
 });
 
 export const validateCallInput = z.object({
@@ -36,3 +39,22 @@ const cursor = z.object({ timestamp: z.iso.datetime({ offset: true }), id: z.str
 export const dryRunPageInput = z
   .object({ ...proposal, range: rangeInput, cursor: cursor.nullable().optional(), pageSize: z.number().int().min(1).max(5_000).optional() })
   .refine(oneProposal, ONE_PROPOSAL);
+
+/** The longest paste or upload of tool definitions the browser's form takes. */
+export const PASTED_TOOLS_MAX_CHARS = 1_000_000;
+
+/** The browser's form: tool definitions pasted or uploaded as JSON text, and the name for a plain JSON Schema. */
+export const registerPastedInput = z.object({
+  definitions: z.string().max(PASTED_TOOLS_MAX_CHARS, `paste at most ${PASTED_TOOLS_MAX_CHARS.toLocaleString("en")} characters of definitions at once`),
+  name: z.string().max(200).optional(),
+});
+
+/** tools.recheck: the tool's calls of a range (default: the last 30 days) stored without a schema verdict, checked against its schema now. */
+export const recheckInput = z.object({
+  tool: z.string().min(1, "name the tool").max(200),
+  range: rangeInput.optional(),
+  limit: z.number().int().min(1).max(100_000, "a re-check takes at most 100,000 calls at once").optional(),
+});
+
+/** tools.unregistered counts a tool's calls without a schema verdict up to this many ("10,000 or more"). */
+export const NOT_CHECKED_COUNTED = 10_000;

@@ -32,6 +32,14 @@ describe("normalizeToolInput", () => {
     expect(normalizeToolInput({ type: "custom", name: "getloan", description, input_schema: parameters })).toEqual(expected);
   });
 
+  it("accepts MCP tools (tools/list's inputSchema)", () => {
+    expect(normalizeToolInput({ name: "getloan", description, inputSchema: parameters, annotations: { readOnlyHint: true } })).toEqual(expected);
+    expect(normalizeToolInput({ name: "getloan", inputSchema: "x" })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("'inputSchema' of tool 'getloan'"),
+    });
+  });
+
   it("refuses other shapes, saying what was wrong, what was sent and how to fix it", () => {
     const message = (input: unknown) => {
       const result = normalizeToolInput(input);

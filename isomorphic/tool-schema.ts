@@ -27,7 +27,10 @@ const META_SCHEMA: Record<SchemaDraft, string> = {
 };
 
 const SHAPES =
-  'Send {"name", "description", "parameters"}, an OpenAI tool {"type": "function", "function": {"name", "description", "parameters"}} or an Anthropic tool {"name", "description", "input_schema"}.';
+  'Send {"name", "description", "parameters"}, an OpenAI tool {"type": "function", "function": {"name", "description", "parameters"}}, an Anthropic tool {"name", "description", "input_schema"} or an MCP tool {"name", "description", "inputSchema"}.';
+
+/** The keys a tool's JSON Schema goes under, in the shapes accepted: ours and OpenAI's, Anthropic's, MCP's. */
+export const SCHEMA_KEYS = ["parameters", "input_schema", "inputSchema"] as const;
 
 export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -62,8 +65,8 @@ export const TOOL_NAME_MAX = 128;
 
 /**
  * Accepts our shape {name, description?, parameters}, OpenAI Chat Completions
- * {type: "function", function: {…}}, OpenAI Responses {type: "function", name, …}
- * and Anthropic {name, description, input_schema}.
+ * {type: "function", function: {…}}, OpenAI Responses {type: "function", name, …},
+ * Anthropic {name, description, input_schema} and MCP (`tools/list`) {name, description, inputSchema}.
  */
 export function normalizeToolInput(input: unknown): NormalizeResult {
   const fail = (message: string): NormalizeResult => ({ ok: false, message });
@@ -97,7 +100,7 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
     if (problem) return fail(`Error: '${prefix}${field}' ${preview(text)} ${problem}.`);
   }
 
-  const schemaKey = "parameters" in source || !("input_schema" in source) ? "parameters" : "input_schema";
+  const schemaKey = SCHEMA_KEYS.find((key) => key in source) ?? "parameters";
   let parameters = source[schemaKey];
   // OpenAI documents that leaving out `parameters` declares a tool without arguments.
   if (parameters === undefined && type === "function") parameters = { type: "object", properties: {} };

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CopyButton } from "../copy-button";
 import { formatCount, formatUtc } from "../dashboard/format";
 import { Badge, Card } from "../ui";
+import { UnregisteredTools, type Unregistered } from "../tools/unregistered-tools";
 import { mcpConfigs } from "./mcp-config";
 
 type Stats = {
@@ -13,7 +14,43 @@ type Stats = {
   lastReasonAt: Date | string | null;
 } | null;
 
+/** The newest trace exports (otlp.exports): what each gave, and why its other spans gave nothing. */
+type Exports = {
+  receivedAt: Date | string;
+  spans: number;
+  accepted: number;
+  rejected: number;
+  ignored: { reason: string; count: number; sentence: string }[];
+}[];
+
 const KEY = "tg_…";
+
+/** Shown per export: at most this many of the newest. */
+const EXPORTS_SHOWN = 5;
+
+function RecentExports({ exports }: { exports: Exports }) {
+  return (
+    <ol className="space-y-3" data-testid="otlp-exports">
+      {exports.slice(0, EXPORTS_SHOWN).map((e, i) => (
+        <li key={i} className="rounded-md px-3 py-2 ring-1 ring-inset ring-slate-200" data-testid="otlp-export">
+          <p className="text-slate-800">
+            <span className="text-slate-500">{formatUtc(e.receivedAt)}</span> · {formatCount(e.spans)} spans · {formatCount(e.accepted)} calls stored ·{" "}
+            {formatCount(e.rejected)} rejected
+          </p>
+          {e.ignored.length > 0 && (
+            <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-600">
+              {e.ignored.map((g) => (
+                <li key={g.reason} data-reason={g.reason}>
+                  {g.sentence}
+                </li>
+              ))}
+            </ul>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
 
 function Snippet({ id, title, code }: { id: string; title: string; code: string }) {
   return (
@@ -34,7 +71,21 @@ function Snippet({ id, title, code }: { id: string; title: string; code: string 
 }
 
 /** Settings → Connect: how to point an OpenTelemetry-instrumented harness at this project, and what has arrived. */
-export function ConnectPanel({ slug, origin, stats, canCreateKeys }: { slug: string; origin: string; stats: Stats; canCreateKeys: boolean }) {
+export function ConnectPanel({
+  slug,
+  origin,
+  stats,
+  canCreateKeys,
+  unregistered,
+  exports,
+}: {
+  slug: string;
+  origin: string;
+  stats: Stats;
+  canCreateKeys: boolean;
+  unregistered: Unregistered;
+  exports: Exports;
+}) {
   const env = `OTEL_EXPORTER_OTLP_ENDPOINT=${origin}\nOTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer ${KEY}"\nOTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`;
   const node = `// npm install @opentelemetry/sdk-trace-node @opentelemetry/exporter-trace-otlp-proto
 import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
@@ -105,10 +156,30 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
               </div>
             )}
           </dl>
-        ) : (
+        ) : null}
+        {stats?.lastSpanAt && exports.length > 0 && (
+          <div className="mt-5 space-y-2">
+            <h3 className="font-medium text-slate-800">Latest exports</h3>
+            <RecentExports exports={exports} />
+          </div>
+        )}
+        {stats?.lastSpanAt ? null : (
           <p className="text-slate-600">No span has arrived yet. Set the environment variables below in your harness and run it once.</p>
         )}
       </Card>
+
+      {unregistered.tools.length > 0 && (
+        <Card
+          title="Tools without a schema"
+          description="Toolgate checks a call against its tool's JSON Schema; many instrumentations do not send the definitions"
+        >
+          <UnregisteredTools
+            unregistered={unregistered}
+            toolHref={(tool) => `/p/${slug}/tools/${encodeURIComponent(tool)}`}
+            registerHref={canCreateKeys ? `/p/${slug}/tools#register-tools` : null}
+          />
+        </Card>
+      )}
 
       <Card
         title="Point your harness at Toolgate"
@@ -133,8 +204,10 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <Snippet id="snippet-openllmetry" title="OpenLLMetry (Traceloop)" code={openllmetry} />
           <Snippet id="snippet-openinference" title="OpenInference (Arize Phoenix instrumentations)" code={openinference} />
           <p className="text-slate-600">
-            Instrumentations must record message content for Toolgate to see the calls (most do by default; the OpenTelemetry GenAI instrumentations need{" "}
-            <code className="font-mono">OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true</code>). Details: docs/otlp.md.
+            Instrumentations must record message content for Toolgate to see the calls (most do by default). The OpenTelemetry GenAI instrumentations need
+            content capture: Python&apos;s openai-v2 <code className="font-mono">OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only</code>; the
+            JavaScript <code className="font-mono">@opentelemetry/instrumentation-openai</code> <code className="font-mono">…=true</code>, and it sends the
+            content as log records, so export logs to <code className="font-mono">/v1/logs</code> too. Details: docs/otlp.md.
           </p>
         </div>
       </Card>

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
 import { rangeInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
-import { dryRunInput, dryRunPageInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
+import { dryRunInput, dryRunPageInput, recheckInput, registerPastedInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
 import { isPlainObject } from "../../isomorphic/tool-schema";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { impactWindows } from "../domain/schema-change";
@@ -10,7 +10,8 @@ import { suggestSchemaChanges } from "../domain/schema-suggestions";
 import { breakdown, totals } from "../services/metrics/call-figures";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { failurePatterns } from "../services/tools/patterns";
-import { listTools, registerTools, validateCall } from "../services/tools/registry";
+import { recheckCalls } from "../services/tools/recheck";
+import { listTools, registerPasted, registerTools, unregisteredTools, validateCall } from "../services/tools/registry";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
@@ -33,7 +34,27 @@ export const toolsRouter = router({
     .mutation(async ({ ctx, input }) => ({
       tools: await registerTools(ctx.project.id, input.tools),
     })),
+  /** The browser's paste or upload of definitions (OpenAI, Anthropic, MCP or a plain JSON Schema), registered as tools.register does. */
+  registerPasted: projectProcedure("admin")
+    .input(registerPastedInput)
+    .mutation(async ({ ctx, input }) => ({
+      tools: await withProjectShare(ctx.project, "tools.register", () => registerPasted(ctx.project.id, input.definitions, input.name)),
+    })),
+  /**
+   * After a schema arrives: the tool's calls of the range (default: the last 30 days) that were
+   * stored without a verdict against a schema of theirs, checked against it and their verdicts,
+   * links and rollups updated. Bounded like a dry run (at most 100,000 calls or 30 s per request).
+   */
+  recheck: projectProcedure("admin")
+    .input(recheckInput)
+    .mutation(({ ctx, input }) =>
+      withProjectShare(ctx.project, "tools.recheck", () =>
+        recheckCalls(ctx.project.id, input.tool, rangeOrLastDays(input.range, 30), { limit: input.limit ?? DRY_RUN_MAX_CALLS }),
+      ),
+    ),
   list: projectProcedure("viewer").query(({ ctx }) => listTools(ctx.project.id)),
+  /** Tools the project's calls name that have no schema, with how many of their calls were not checked against one. */
+  unregistered: projectProcedure("viewer").query(({ ctx }) => unregisteredTools(ctx.project.id)),
   /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
   patterns: projectProcedure("viewer")
     .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))

@@ -10,6 +10,7 @@ import { SegmentedLinks } from "@/components/dashboard/segmented";
 import { SeriesPicker } from "@/components/dashboard/series-picker";
 import { StatTile, type Delta } from "@/components/dashboard/stat-tile";
 import { EmptyProject } from "@/components/empty-project";
+import { FirstCalls } from "@/components/first-calls";
 import { Card, PageHeader } from "@/components/ui";
 import { withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
@@ -29,11 +30,12 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   const input = { project: slug, range: apiRange(range) };
   const byModel = query.by === "model";
 
-  const [totals, lines, categoryRows, categories] = await Promise.all([
+  const [totals, lines, categoryRows, categories, definitions] = await Promise.all([
     api.metrics.totals(input),
     api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "tool" }),
     api.metrics.series({ ...input, dimension: "category" }),
     api.metrics.breakdown({ ...input, dimension: "category" }),
+    api.tools.list({ project: slug }),
   ]);
 
   if (totals.current.calls === 0 && totals.previous.calls === 0) {
@@ -62,6 +64,9 @@ export default async function OverviewPage({ params, searchParams }: { params: P
     }
   }
 
+  // the first run goes on until the project has a schema: where the calls landed, and why they are unchecked
+  const [firstRun, newest] =
+    definitions.length === 0 ? await Promise.all([api.tools.unregistered({ project: slug }), api.calls.list({ filter: {}, limit: 1, project: slug })]) : [];
   const path = `/p/${project.slug}`;
   const { current, previous } = totals;
   const change = rateChange(current, previous);
@@ -90,6 +95,9 @@ export default async function OverviewPage({ params, searchParams }: { params: P
       <PageHeader title={project.name} description={`Overview · ${range.label}`} actions={<RangePicker path={path} params={query} range={range} />} />
 
       <div className="space-y-6">
+        {firstRun && newest?.calls[0] && (
+          <FirstCalls slug={project.slug} newest={newest.calls[0]} range={range} unregistered={firstRun} canRegister={hasRole(role, "admin")} />
+        )}
         <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           <StatTile
             testId="tile-calls"

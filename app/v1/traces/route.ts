@@ -1,3 +1,4 @@
+import { actionableMessage } from "@/server/adapters/otlp/explain";
 import { decodeJson, decodeProtobuf } from "@/server/adapters/otlp/wire";
 import { ingestTraces } from "@/server/services/otlp/ingest-traces";
 import { otlpExport, partialMessage } from "@/server/http/otlp-export";
@@ -11,8 +12,10 @@ export const dynamic = "force-dynamic";
 export const POST = otlpExport("traces", async (projectId, body, encoding) => {
   const result = await ingestTraces(projectId, encoding === "json" ? decodeJson(body) : decodeProtobuf(body));
   const extra = result.definitionProblems.length ? `, ${result.definitionProblems.length} tool definition(s) not registered` : "";
+  const rejected = partialMessage(result.rejected.length, "span(s)", [...result.rejected.map((r) => r.reason), ...result.definitionProblems], extra);
+  const ignored = actionableMessage(result.ignoredGroups);
   return {
     rejected: result.rejected.length,
-    message: partialMessage(result.rejected.length, "span(s)", [...result.rejected.map((r) => r.reason), ...result.definitionProblems], extra),
+    message: rejected && ignored ? `${rejected}. Also: ${ignored}` : (rejected ?? ignored),
   };
 });

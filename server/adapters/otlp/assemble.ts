@@ -77,19 +77,21 @@ export type Assembled = {
   definitions: { definition: Definition; span: OtlpSpan }[];
   /** spans that are not about generative AI */
   ignored: number;
+  /** generative-AI spans that are neither model calls nor tool executions (agents, embeddings) */
+  notModelCalls: number;
   rejected: SpanProblem[];
 };
 
 export const spanKey = (span: OtlpSpan) => `${span.traceId}/${span.spanId}`;
 
 export function assemble(spans: OtlpSpan[]): Assembled {
-  const out: Assembled = { calls: [], modelCalls: [], results: [], definitions: [], ignored: 0, rejected: [] };
+  const out: Assembled = { calls: [], modelCalls: [], results: [], definitions: [], ignored: 0, notModelCalls: 0, rejected: [] };
   const models: ModelCallPiece[] = [];
   const tools: ToolExecutionPiece[] = [];
   for (const span of spans) {
     const mapped = mapSpan(span);
     if (mapped === "other") out.ignored++;
-    else if (mapped === "nothing") continue;
+    else if (mapped === "nothing") out.notModelCalls++;
     else if ("rejected" in mapped) out.rejected.push({ span: span.name, reason: mapped.rejected });
     else if (mapped.kind === "model") models.push(mapped);
     else tools.push(mapped);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isPlainObject } from "../../../isomorphic/tool-schema";
+import { isPlainObject, SCHEMA_KEYS } from "../../../isomorphic/tool-schema";
 import type { Attributes, AttrValue, OtlpSpan } from "./wire";
 
 /**
@@ -137,14 +137,14 @@ export function indexed(a: Record<string, AttrValue>, prefix: string): Record<st
 /**
  * Tool definitions in any of the shapes the families emit: OpenAI's nested
  * `{type:"function", function:{…}}`, the flat `{name, description, parameters}`, and the AI
- * SDK's `inputSchema`. Definitions without a schema (content capture off) and provider tools are skipped.
+ * SDK's `inputSchema` (the keys tools.register reads: SCHEMA_KEYS). Definitions without a schema (content capture off) and provider tools are skipped.
  */
 export function definitionFrom(raw: unknown): Definition | null {
   const value = typeof raw === "string" ? structured(raw) : raw;
   if (!isPlainObject(value)) return null;
   const source = isPlainObject(value.function) ? value.function : value;
   if (value.type !== undefined && value.type !== "function") return null;
-  const parameters = source.parameters ?? source.inputSchema ?? source.input_schema;
+  const parameters = SCHEMA_KEYS.map((key) => source[key]).find((schema) => schema !== undefined && schema !== null);
   const schema = typeof parameters === "string" ? structured(parameters) : parameters;
   if (typeof source.name !== "string" || !isPlainObject(schema)) return null;
   return { name: source.name, ...(typeof source.description === "string" ? { description: source.description } : {}), parameters: schema };

@@ -83,7 +83,7 @@ SELECT coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
  * lookup is one index descent ordered by the run order (sameToolNeighbourSql), planned with
  * sorting disabled (pair()).
  */
-export const PAIR_SQL = `
+const pairSql = (answer: string) => `
 WITH new AS (
   SELECT ctid AS tid, id, run_id, tool, step, timestamp, corrects_id, valid FROM tool_calls WHERE ctid = ANY($2::tid[])
 ), targets AS (
@@ -92,7 +92,7 @@ WITH new AS (
   UNION SELECT ${sameToolNeighbourSql("new", "previous", "ctid")} FROM new
   UNION SELECT ctid FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
 ), links AS MATERIALIZED (
-  SELECT t.ctid AS tid, t.correction_id AS previous,
+  SELECT t.ctid AS tid, t.tool, t.timestamp, t.correction_id AS previous,
          coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),
                   ${sameToolNeighbourSql("t", "next")}) AS correction
     FROM tool_calls t
@@ -106,14 +106,18 @@ WITH new AS (
             (l.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
             ${recoveredSql("t.correction_id")} - ${recoveredSql("l.previous")} AS recovered
 ), ${rollupLinkCtes}
-SELECT`;
+${answer}`;
+export const PAIR_SQL = pairSql("SELECT");
+/** The same, answering the tool and time of every invalid call whose link it recomputed (changed or not). */
+const RELINK_SQL = pairSql("SELECT DISTINCT tool, timestamp FROM links");
 
-/** Runs PAIR_SQL for these new rows (their ctids) and runs, planned without sorts (see PAIR_SQL). */
-async function pair(client: PoolClient, projectId: string, newRows: string[], runIds: string[]): Promise<void> {
+/** Runs the pairing statement for these rows (their ctids) and runs, planned without sorts (see PAIR_SQL). */
+async function pair<Row extends object = object>(client: PoolClient, sql: string, projectId: string, rows: string[], runIds: string[]): Promise<Row[]> {
   // no finally: after an error the transaction is aborted, and its end undoes the SET LOCAL
   await client.query("SET LOCAL enable_sort = off");
-  await client.query(PAIR_SQL, [projectId, newRows, runIds]);
+  const answer = await client.query<Row>(sql, [projectId, rows, runIds]);
   await client.query("RESET enable_sort");
+  return answer.rows;
 }
 
 /** Writes the calls in the caller's transaction; returns how many were new. */
@@ -122,11 +126,31 @@ export async function writeCalls(client: PoolClient, projectId: string, calls: P
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
   const { rows } = await client.query<{ tids: string[] }>(INSERT_SQL, [projectId, ...columns]);
   const inserted = rows[0]?.tids ?? [];
-  if (inserted.length) await pair(client, projectId, inserted, []);
+  if (inserted.length) await pair(client, PAIR_SQL, projectId, inserted, []);
   return inserted.length;
 }
 
 /** Re-links every invalid call of these runs to its correction, rollups included (after their steps were renumbered). */
 export async function pairRuns(client: PoolClient, projectId: string, runIds: string[]): Promise<void> {
-  await pair(client, projectId, [], runIds);
+  await pair(client, PAIR_SQL, projectId, [], runIds);
+}
+
+/**
+ * Re-links the calls whose verdicts were changed after they were stored (tools.recheck), as if
+ * they had just arrived, and answers the tool and time of every invalid call whose link (and so
+ * whose `corrected`, `followed` and `recovered` counts) may depend on them.
+ */
+export async function relinkCalls(client: PoolClient, projectId: string, ids: string[]): Promise<{ tool: string; timestamp: Date }[]> {
+  if (!ids.length) return [];
+  const { rows } = await client.query<{ tid: string }>("SELECT ctid::text AS tid FROM tool_calls WHERE project_id = $1 AND id = ANY($2::text[])", [
+    projectId,
+    ids,
+  ]);
+  return pair<{ tool: string; timestamp: Date }>(
+    client,
+    RELINK_SQL,
+    projectId,
+    rows.map((r) => r.tid),
+    [],
+  );
 }

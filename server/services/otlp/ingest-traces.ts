@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import { storableText } from "../../../contracts/json-walk";
 import { assemble, spanKey, type Assembled, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
+import { explainExport, type IgnoredGroup } from "../../adapters/otlp/explain";
 import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
 import type { DecodedLogs, DecodedRequest, OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
@@ -22,6 +23,8 @@ export type TracesResult = {
   rejected: SpanProblem[];
   /** tool definitions that could not be registered (a warning: the calls are still stored) */
   definitionProblems: string[];
+  /** why spans gave nothing, or only calls without a schema verdict, by group (explain.ts) */
+  ignoredGroups: IgnoredGroup[];
 };
 
 /**
@@ -48,6 +51,7 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     await takeTurn(client, projectId, [...turnKeys(prepared.assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
     const { joined, problems } = waiting.length ? await joinWaitingSpans(client, projectId, waiting) : { joined: [], problems: [] };
     const extra = joined.length ? await prepare(projectId, joined) : undefined;
+    const stillWaiting = waiting.filter((s) => !joined.some((j) => spanKey(j) === spanKey(s)));
     const written = await write(client, projectId, prepared);
     const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0 };
     const result: TracesResult = {
@@ -58,8 +62,16 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
       results: prepared.assembled.results.length + (extra?.assembled.results.length ?? 0),
       rejected: [...decoded.problems, ...prepared.rejected, ...problems, ...(extra?.rejected ?? [])],
       definitionProblems: [...prepared.definitionProblems, ...(extra?.definitionProblems ?? [])],
+      ignoredGroups: explainExport({
+        notGenAi: prepared.assembled.ignored,
+        notModelCalls: prepared.assembled.notModelCalls,
+        waiting: stillWaiting,
+        logsSeen: stillWaiting.length > 0 && (await hasLogRecords(client, projectId)),
+        uncheckedTools: [...prepared.checked.calls, ...(extra?.checked.calls ?? [])].filter((c) => !c.verdict.checked?.version).map((c) => c.event.tool),
+      }),
     };
     await recordStats(client, projectId, result);
+    await recordExport(client, projectId, result);
     return result;
   });
 }
@@ -313,6 +325,35 @@ async function recordStats(client: PoolClient, projectId: string, r: Pick<Traces
        last_reason_at = coalesce(excluded.last_reason_at, s.last_reason_at)`,
     [projectId, r.spans, r.ignored, r.rejected.length, reason === null ? null : storableText(reason)],
   );
+}
+
+/** Whether GenAI log records have ever arrived for the project (kept in otlp_log_records). */
+async function hasLogRecords(client: PoolClient, projectId: string) {
+  const { rows } = await client.query<{ seen: boolean }>(`SELECT EXISTS (SELECT FROM otlp_log_records WHERE project_id = $1) AS seen`, [projectId]);
+  return rows[0]!.seen;
+}
+
+/** The newest exports Settings → Connect shows, each with its groups of ignored spans. */
+const EXPORTS_KEPT = 20;
+
+/** Keeps what this export's spans gave, and why the others gave nothing; only the newest EXPORTS_KEPT of the project stay. */
+async function recordExport(client: PoolClient, projectId: string, r: TracesResult) {
+  await client.query(
+    `WITH added AS (
+       INSERT INTO otlp_exports (project_id, spans, accepted, rejected, ignored) VALUES ($1, $2, $3, $4, $5) RETURNING id
+     )
+     DELETE FROM otlp_exports WHERE project_id = $1 AND id <= (SELECT id FROM otlp_exports WHERE project_id = $1 ORDER BY id DESC OFFSET ${EXPORTS_KEPT - 1} LIMIT 1)`,
+    [projectId, r.spans, r.accepted, r.rejected.length, JSON.stringify(r.ignoredGroups)],
+  );
+}
+
+/** The project's newest exports, newest first: spans received, calls stored, rejected, and the ignored groups with their reasons. */
+export async function recentExports(projectId: string) {
+  const { rows } = await pool().query<{ receivedAt: Date; spans: number; accepted: number; rejected: number; ignored: IgnoredGroup[] }>(
+    `SELECT received_at AS "receivedAt", spans, accepted, rejected, ignored FROM otlp_exports WHERE project_id = $1 ORDER BY id DESC LIMIT ${EXPORTS_KEPT}`,
+    [projectId],
+  );
+  return rows;
 }
 
 export async function otlpStats(projectId: string) {

@@ -68,3 +68,29 @@ export function runRollupRows(
       : [messageRollup(hourOf("x.timestamp"), where), ERROR_MESSAGE_ROLLUPS.columns];
   return `(SELECT bucket AS hour, ${columns} FROM (${select}) raw) r`;
 }
+
+/**
+ * Recomputes from the raw calls the rollup rows of these tools at these times: for each
+ * (tool, timestamp), the rows of that tool's UTC hour in the hourly tables and of its UTC day in
+ * the daily ones, all models and categories. For verdicts changed after the calls were stored
+ * (tools.recheck): each slice reads only that tool's calls of that hour or day
+ * (index project_id, tool, timestamp).
+ */
+export async function rebuildRollupSlices(client: ClientBase, projectId: string, slices: { tool: string; timestamp: Date }[]) {
+  const tables = [
+    ...granularities(CALL_ROLLUPS).map((g) => ({ ...g, columns: CALL_ROLLUPS.columns, select: callRollup, x: "" })),
+    ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({ ...g, columns: ERROR_MESSAGE_ROLLUPS.columns, select: messageRollup, x: "x." })),
+  ];
+  for (const { table, column, bucket, columns, select, x } of tables) {
+    const { rows: buckets } = await client.query<{ tool: string; at: Date }>(
+      `SELECT DISTINCT tool, ${bucket("at")} AS at FROM unnest($1::text[], $2::timestamptz[]) AS s(tool, at) ORDER BY 1, 2`,
+      [slices.map((s) => s.tool), slices.map((s) => s.timestamp)],
+    );
+    const span = column === "hour" ? "1 hour" : "1 day";
+    for (const { tool, at } of buckets) {
+      await client.query(`DELETE FROM ${table} WHERE project_id = $1 AND tool = $2 AND ${column} = $3`, [projectId, tool, at]);
+      const where = `${x}project_id = $1 AND ${x}tool = $2 AND ${x}timestamp >= $3 AND ${x}timestamp < $3::timestamptz + interval '${span}'`;
+      await client.query(`INSERT INTO ${table} (project_id, ${column}, ${columns}) ${select(bucket(`${x}timestamp`), where)}`, [projectId, tool, at]);
+    }
+  }
+}

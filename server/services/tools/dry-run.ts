@@ -5,6 +5,7 @@ import { checkJsonSchema } from "../../../isomorphic/tool-schema";
 import { invalid, notFound } from "../../domain/errors";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool } from "../../db/client";
+import { timeSlicer } from "../time-slice";
 import { totals } from "../metrics/call-figures";
 import { registryResolver } from "../../domain/verdicts";
 import { loadToolVersions } from "./registry";
@@ -15,7 +16,7 @@ const DRY_RUN_PAGE = 2_000;
 /** A page stops before its replayed arguments add up to more than this (at least one call per page). */
 const DRY_RUN_PAGE_BYTES = 4 * 1024 * 1024;
 /** Classification gives the event loop a turn after this long, so that other requests are served meanwhile. */
-const CLASSIFY_SLICE_MS = 10;
+export const CLASSIFY_SLICE_MS = 10;
 /** A dry run through the API stops after this long and says how far it got. */
 const DRY_RUN_MAX_MS = 30_000;
 
@@ -49,7 +50,7 @@ export async function prepareDryRun(projectId: string, tool: string, proposal: P
 
 type Prepared = Awaited<ReturnType<typeof prepareDryRun>>;
 
-type CallRow = {
+export type CallRow = {
   id: string;
   timestamp: Date;
   /** null when skipped (too large to replay) */
@@ -62,48 +63,60 @@ type CallRow = {
   checked_valid: boolean | null;
   checked_category: string | null;
   tool_version: string | null;
+  harness_valid: boolean | null;
+  harness_category: string | null;
+  harness_message: string | null;
 };
 
 /**
- * One page of the tool's calls in the range, newest first, replayed against the proposed schema.
- * "Before" is Toolgate's stored verdict, or for a call stored without one the verdict against
- * the schema the tool has now (without any schema: the harness's verdict, else valid).
+ * One page of the tool's calls in the range, newest first (those matching `where` too, a
+ * condition on tool_calls' columns), and the cursor of the next page. Shared by the dry run
+ * and the re-check (recheck.ts).
  *
  * Bounded whatever the calls hold: PostgreSQL measures each call's arguments and sends only
- * those of at most DRY_RUN_MAX_ARGUMENT_BYTES (larger ones are counted as skipped), and the page
- * ends before DRY_RUN_PAGE_BYTES of them. Classification yields to the event loop every
- * CLASSIFY_SLICE_MS.
+ * those of at most DRY_RUN_MAX_ARGUMENT_BYTES (larger ones come back `skipped`, without their
+ * arguments), and the page ends before DRY_RUN_PAGE_BYTES of them.
  */
-export async function dryRunPage(projectId: string, tool: string, prepared: Prepared, range: Range, cursor: Cursor | null, pageSize = DRY_RUN_PAGE) {
+export async function readCallPage(projectId: string, tool: string, range: Range, cursor: Cursor | null, pageSize = DRY_RUN_PAGE, where = "") {
   const params: unknown[] = [projectId, tool, range.from, range.to, pageSize];
   const after = cursor ? `AND (timestamp, id) < ($${params.push(cursor.timestamp)}::timestamptz, $${params.push(cursor.id)})` : "";
   const maxArgument = `$${params.push(DRY_RUN_MAX_ARGUMENT_BYTES)}`;
   const maxPage = `$${params.push(DRY_RUN_PAGE_BYTES)}`;
+  const verdicts = "valid, category, checked_valid, checked_category, tool_version, harness_valid, harness_category, harness_message";
   const { rows } = await pool().query<CallRow>(
     `WITH page AS (
-       SELECT id, timestamp, arguments, valid, category, checked_valid, checked_category, tool_version,
-              octet_length(arguments::text) AS bytes
+       SELECT id, timestamp, arguments, ${verdicts}, octet_length(arguments::text) AS bytes
          FROM tool_calls
-        WHERE project_id = $1 AND tool = $2 AND timestamp >= $3 AND timestamp < $4 ${after}
+        WHERE project_id = $1 AND tool = $2 AND timestamp >= $3 AND timestamp < $4 ${after} ${where && `AND (${where})`}
         ORDER BY timestamp DESC, id DESC LIMIT $5
      ), sized AS (
        SELECT *, bytes > ${maxArgument} AS skipped, row_number() OVER w AS n, count(*) OVER () AS candidates,
               sum(CASE WHEN bytes > ${maxArgument} THEN 0 ELSE bytes END) OVER w AS running
          FROM page WINDOW w AS (ORDER BY timestamp DESC, id DESC)
      )
-     SELECT id, timestamp, CASE WHEN skipped THEN NULL ELSE arguments END AS arguments, skipped, candidates::int AS candidates,
-            valid, category, checked_valid, checked_category, tool_version
+     SELECT id, timestamp, CASE WHEN skipped THEN NULL ELSE arguments END AS arguments, skipped, candidates::int AS candidates, ${verdicts}
        FROM sized WHERE n = 1 OR running <= ${maxPage}
       ORDER BY timestamp DESC, id DESC`,
     params,
   );
+  const last = rows[rows.length - 1];
+  const more = rows.length < (last?.candidates ?? 0) || rows.length === pageSize;
+  const next: Cursor | null = more && last ? { timestamp: last.timestamp.toISOString(), id: last.id } : null;
+  return { rows, next };
+}
+
+/**
+ * One page of the tool's calls in the range, newest first, replayed against the proposed schema.
+ * "Before" is Toolgate's stored verdict, or for a call stored without one the verdict against
+ * the schema the tool has now (without any schema: the harness's verdict, else valid).
+ * Classification yields to the event loop every CLASSIFY_SLICE_MS.
+ */
+export async function dryRunPage(projectId: string, tool: string, prepared: Prepared, range: Range, cursor: Cursor | null, pageSize = DRY_RUN_PAGE) {
+  const { rows, next } = await readCallPage(projectId, tool, range, cursor, pageSize);
   const tally = emptyTally();
-  let slice = performance.now();
+  const pause = timeSlicer(CLASSIFY_SLICE_MS);
   for (const row of rows) {
-    if (performance.now() - slice > CLASSIFY_SLICE_MS) {
-      await yieldToEventLoop();
-      slice = performance.now();
-    }
+    await pause();
     if (row.skipped) {
       tally.skipped++;
       continue;
@@ -118,9 +131,6 @@ export async function dryRunPage(projectId: string, tool: string, prepared: Prep
     const verdict = classifyCall({ tool, arguments: row.arguments, registry: prepared.after });
     addCall(tally, { id: row.id, before, after: verdict });
   }
-  const last = rows[rows.length - 1];
-  const more = rows.length < (last?.candidates ?? 0) || rows.length === pageSize;
-  const next: Cursor | null = more && last ? { timestamp: last.timestamp.toISOString(), id: last.id } : null;
   return { tally, next };
 }
 
@@ -145,23 +155,11 @@ export async function dryRun(
   const started = performance.now();
   const prepared = await prepareDryRun(projectId, tool, proposal);
   let tally: DryRunTally = emptyTally();
-  let cursor: Cursor | null = null;
-  let stoppedBy: "limit" | "time" | null = null;
-  for (;;) {
-    const page = await dryRunPage(projectId, tool, prepared, range, cursor, Math.min(DRY_RUN_PAGE, limit - callsRead(tally)));
+  const stoppedBy = await throughPages({ limit, maxMs, pageSize: DRY_RUN_PAGE }, async (cursor, size) => {
+    const page = await dryRunPage(projectId, tool, prepared, range, cursor, size);
     tally = mergeTallies(tally, page.tally);
-    cursor = page.next;
-    if (!cursor) break;
-    if (callsRead(tally) >= limit) {
-      stoppedBy = "limit";
-      break;
-    }
-    if (performance.now() - started > maxMs) {
-      stoppedBy = "time";
-      break;
-    }
-    await yieldToEventLoop();
-  }
+    return { next: page.next, read: callsRead(page.tally) };
+  });
   return {
     tool,
     proposedVersion: prepared.proposedVersion,
@@ -171,4 +169,28 @@ export async function dryRun(
     elapsedMs: Math.round(performance.now() - started),
     summary: summarizeDryRun(tally) + (stoppedBy === "time" ? ` Stopped after ${Math.round(maxMs / 1000)} s: narrow the range for a complete run.` : ""),
   };
+}
+
+/**
+ * Reads a range page after page (dry runs, re-checks) until it ends, `limit` calls were read or
+ * `maxMs` passed, giving the event loop a turn between pages so that other requests are served.
+ * `page` handles one page of at most `size` calls and answers the next page's cursor and how many
+ * calls it read. Answers why it stopped early, or null when it read the whole range.
+ */
+export async function throughPages(
+  { limit, maxMs, pageSize }: { limit: number; maxMs: number; pageSize: number },
+  page: (cursor: Cursor | null, size: number) => Promise<{ next: Cursor | null; read: number }>,
+): Promise<"limit" | "time" | null> {
+  const started = performance.now();
+  let cursor: Cursor | null = null;
+  let read = 0;
+  for (;;) {
+    const done = await page(cursor, Math.min(pageSize, limit - read));
+    read += done.read;
+    cursor = done.next;
+    if (!cursor) return null;
+    if (read >= limit) return "limit";
+    if (performance.now() - started > maxMs) return "time";
+    await yieldToEventLoop();
+  }
 }

@@ -5,6 +5,8 @@ import { timeSlicer } from "../time-slice";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
+import { readPastedTools } from "../../../isomorphic/pasted-tools";
+import { NOT_CHECKED_COUNTED } from "../../../contracts/tools";
 
 export type RegisterResult = { name: string; version: string; created: boolean };
 
@@ -103,4 +105,39 @@ export async function validateCall(projectId: string, input: { tool: string; arg
     ? "Unchecked: this project has no tool schemas yet, so ingestion stores calls without a verdict of Toolgate's own. Register the tools' JSON Schemas with tools.register."
     : `Unchecked: the stored schema of '${input.tool}' cannot be compiled, so ingestion stores this call without a verdict of Toolgate's own. Register a corrected schema with tools.register.`;
   return { valid: null, message, violations: [], version: null };
+}
+
+/**
+ * The browser's form: definitions pasted or uploaded as JSON (readPastedTools says which shapes),
+ * registered exactly as tools.register registers them. `name` names a plain JSON Schema's tool.
+ */
+export async function registerPasted(projectId: string, text: string, name?: string): Promise<RegisterResult[]> {
+  const read = readPastedTools(text, name);
+  if (!read.ok) throw invalid(read.message);
+  return registerTools(projectId, read.tools);
+}
+
+/** At most this many tools without a schema are listed, the most called first. */
+const UNREGISTERED_SHOWN = 50;
+
+/**
+ * The tools the project's calls name (all time, from the daily rollups) that have no registered
+ * schema, the most called first, each with how many of its calls were stored without a verdict
+ * against a schema (unchecked, or "unknown tool" when other tools have one), counted up to
+ * NOT_CHECKED_COUNTED; and whether the project has any schema at all.
+ */
+export async function unregisteredTools(projectId: string) {
+  const { rows } = await pool().query<{ tool: string; calls: string; notChecked: number }>(
+    `WITH seen AS (
+       SELECT tool, sum(calls) AS calls FROM call_rollups_daily r
+        WHERE project_id = $1 AND NOT EXISTS (SELECT FROM tool_definitions d WHERE d.project_id = $1 AND d.name = r.tool)
+        GROUP BY tool ORDER BY 2 DESC, 1 LIMIT ${UNREGISTERED_SHOWN}
+     )
+     SELECT tool, calls, (SELECT count(*) FROM (SELECT FROM tool_calls c WHERE c.project_id = $1 AND c.tool = seen.tool AND c.checked_version IS NULL
+                                                 LIMIT ${NOT_CHECKED_COUNTED}) x)::int AS "notChecked"
+       FROM seen ORDER BY calls DESC, tool`,
+    [projectId],
+  );
+  const anySchema = await prisma().toolDefinition.findFirst({ where: { projectId }, select: { name: true } });
+  return { anySchema: anySchema !== null, tools: rows.map((r) => ({ tool: r.tool, calls: Number(r.calls), notChecked: r.notChecked })) };
 }

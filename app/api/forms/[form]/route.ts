@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { invitationTokenSchema } from "@/contracts/accounts";
+import { PASTED_TOOLS_MAX_CHARS } from "@/contracts/tools";
 import { describeIssues, issueLine } from "@/contracts/issues";
 import { crossSiteRefusal } from "@/server/http/cross-site";
 import { ownOrigins } from "@/server/services/origins";
@@ -18,6 +19,8 @@ type Form = {
   page: (data: URLSearchParams) => string;
   /** runs the form's procedure and answers where to go next */
   submit: (caller: Caller, data: URLSearchParams) => Promise<string>;
+  /** bytes the post may hold (FORM_BODY_LIMIT unless said) */
+  bodyLimit?: number;
 };
 
 const invitationPage = (data: URLSearchParams) => {
@@ -29,6 +32,13 @@ function sameNewPassword(data: URLSearchParams, field: string) {
   if (text(data, field) !== text(data, "repeat"))
     throw new TRPCError({ code: "BAD_REQUEST", message: "The two new passwords differ: type the same one twice." });
   return text(data, field);
+}
+
+/** The page a tool form came from, with what to show there (`form` names the form, for its notice). */
+function backTo(data: URLSearchParams, shown: Record<string, string>) {
+  const url = new URL(safeNextPath(data.get("back")), "http://toolgate.invalid");
+  for (const [key, value] of Object.entries(shown)) url.searchParams.set(key, value);
+  return `${url.pathname}${url.search}`;
 }
 
 /**
@@ -88,9 +98,41 @@ const FORMS: Record<string, Form> = {
       return `/p/${joined.project}`;
     },
   },
+  // the tool definitions an admin pastes or uploads (a file input: the post is multipart), then the re-check of the stored calls
+  "register-tools": {
+    page: (data) => backTo(data, { form: "register-tools" }),
+    submit: async (caller, data) => {
+      const { tools } = await caller.tools.registerPasted({
+        project: text(data, "project"),
+        definitions: text(data, "definitions").trim() || text(data, "file"),
+        name: text(data, "name") || undefined,
+      });
+      return backTo(data, { form: "register-tools", registered: [...new Set(tools.map((t) => t.name))].join("\n") });
+    },
+    bodyLimit: 2 * PASTED_TOOLS_MAX_CHARS,
+  },
+  "recheck-tool": {
+    page: (data) => backTo(data, { form: "recheck-tool" }),
+    submit: async (caller, data) => {
+      const from = text(data, "from");
+      const to = text(data, "to");
+      const result = await caller.tools.recheck({ project: text(data, "project"), tool: text(data, "tool"), range: from && to ? { from, to } : undefined });
+      return backTo(data, { form: "recheck-tool", rechecked: result.summary });
+    },
+  },
 };
 
 const FORM_BODY_LIMIT = 64 * 1024;
+
+/** A form's fields, urlencoded or multipart (an uploaded file's field holds the file's text). */
+async function formFields(body: Buffer, contentType: string | null): Promise<URLSearchParams> {
+  if (!contentType?.toLowerCase().startsWith("multipart/form-data")) return new URLSearchParams(body.toString("utf8"));
+  const fields = new URLSearchParams();
+  for (const [key, value] of await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData()) {
+    fields.append(key, typeof value === "string" ? value : await value.text());
+  }
+  return fields;
+}
 
 function redirect(location: string, headers = new Headers()) {
   headers.set("Location", location);
@@ -124,9 +166,15 @@ export async function POST(req: Request, { params }: { params: Promise<{ form: s
     ownOrigins(req),
   );
   if (refusal) return Response.json({ error: refusal }, { status: 403 });
-  const body = await readLimited(req, FORM_BODY_LIMIT);
-  if (!body) return Response.json({ error: `A form post over ${FORM_BODY_LIMIT} bytes: these forms hold a few short fields.` }, { status: 413 });
-  const data = new URLSearchParams(body.toString("utf8"));
+  const limit = form.bodyLimit ?? FORM_BODY_LIMIT;
+  const body = await readLimited(req, limit);
+  if (!body) return Response.json({ error: `A form post over ${limit} bytes: this form takes at most that much.` }, { status: 413 });
+  let data: URLSearchParams;
+  try {
+    data = await formFields(body, req.headers.get("content-type"));
+  } catch {
+    return Response.json({ error: "The form post could not be read as multipart/form-data: submit the form from Toolgate's page." }, { status: 400 });
+  }
   const resHeaders = new Headers();
   const caller = createCaller(createContext({ headers: req.headers, resHeaders, url: req.url }));
   try {

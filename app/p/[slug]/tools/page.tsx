@@ -9,9 +9,12 @@ import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } 
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { ServerFilter } from "@/components/tools/server-filter";
 import { serverNames, serversByTool, shownUnder } from "@/components/tools/servers";
+import { RegisterToolsForm } from "@/components/tools/register-tools-form";
+import { UnregisteredTools } from "@/components/tools/unregistered-tools";
 import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { withParams } from "@/contracts/range";
+import { hasRole } from "@/contracts/roles";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Tools" };
@@ -20,15 +23,16 @@ const num = "text-right tabular-nums";
 
 export default async function ToolsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
-  const { project } = await requireProject(slug);
+  const { project, role } = await requireProject(slug);
   const query = await readParams(searchParams);
   const range = dashboardRange(query);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
-  const [table, lines, definitions] = await Promise.all([
+  const [table, lines, definitions, unregistered] = await Promise.all([
     api.metrics.tools(input),
     api.metrics.series({ ...input, dimension: "tool" }),
     api.tools.list({ project: slug }),
+    api.tools.unregistered({ project: slug }),
   ]);
 
   const versions = new Map<string, number>();
@@ -56,6 +60,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
     const name = servers.get(tool);
     return name ? <span className="block text-xs text-slate-500">MCP server {name}</span> : null;
   };
+  const isAdmin = hasRole(role, "admin");
 
   return (
     <>
@@ -131,6 +136,19 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
           )}
         </Card>
 
+        {unregistered.tools.length > 0 && (
+          <Card
+            title={
+              <>
+                Tools without a schema <Badge tone="amber">{unregistered.tools.length}</Badge>
+              </>
+            }
+            description="Every call Toolgate has stored, whatever the range"
+          >
+            <UnregisteredTools unregistered={unregistered} toolHref={href} registerHref={isAdmin ? "#register-tools" : null} />
+          </Card>
+        )}
+
         {misspelt.length > 0 && (
           <Card
             title={
@@ -175,6 +193,14 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                 })}
               </tbody>
             </Table>
+          </Card>
+        )}
+        {isAdmin && (
+          <Card
+            title="Register tool definitions"
+            description="Paste or upload the definitions your code sends the model; a changed schema becomes a new version, as with tools.register"
+          >
+            <RegisterToolsForm project={project.slug} range={range} back={withParams(path, keep, {})} notice={query} />
           </Card>
         )}
       </div>

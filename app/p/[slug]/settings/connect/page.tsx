@@ -9,6 +9,13 @@ export default async function ConnectPage({ params }: { params: Promise<{ slug: 
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
   const api = await pageCaller();
-  const [origin, stats] = await Promise.all([pageOrigin(), api.otlp.stats({ project: slug })]);
-  return <ConnectPanel slug={project.slug} origin={origin} stats={stats} canCreateKeys={hasRole(role, "admin")} />;
+  const [origin, stats, unregistered, exports] = await Promise.all([
+    pageOrigin(),
+    api.otlp.stats({ project: slug }),
+    api.tools.unregistered({ project: slug }),
+    api.otlp.exports({ project: slug }),
+  ]);
+  return (
+    <ConnectPanel slug={project.slug} origin={origin} stats={stats} canCreateKeys={hasRole(role, "admin")} unregistered={unregistered} exports={exports} />
+  );
 }

@@ -13,6 +13,7 @@ import { prettySchema } from "@/components/dashboard/schema-format";
 import { StatTile } from "@/components/dashboard/stat-tile";
 import { DryRunPanel } from "@/components/tools/dry-run-panel";
 import { PatternsTable } from "@/components/tools/patterns-table";
+import { RegisterToolsForm } from "@/components/tools/register-tools-form";
 import { SuggestionsList } from "@/components/tools/suggestions-list";
 import { VersionVerdict } from "@/components/tools/version-verdict";
 import { Badge, Card, PageHeader } from "@/components/ui";
@@ -315,6 +316,12 @@ export default async function ToolPage({ params, searchParams }: Props) {
             </p>
           )}
         </Card>
+
+        {hasRole(role, "admin") && (
+          <Card title="Register a schema" description="Paste or upload this tool's definition; a changed schema becomes a new version, as with tools.register">
+            <RegisterToolsForm project={project.slug} tool={tool} range={range} back={withParams(path, keep, {})} notice={query} />
+          </Card>
+        )}
       </div>
     </>
   );

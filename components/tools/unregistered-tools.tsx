@@ -1,0 +1,91 @@
+import Link from "next/link";
+import { NOT_CHECKED_COUNTED } from "../../contracts/tools";
+import { formatCount } from "../dashboard/format";
+import { Table, td, th, Truncated } from "../ui";
+
+export type Unregistered = { anySchema: boolean; tools: { tool: string; calls: number; notChecked: number }[] };
+
+const code = "font-mono text-xs";
+
+/** The ways to give a tool its schema, each with where it is documented. */
+function SchemaWays({ registerHref }: { registerHref: string | null }) {
+  return (
+    <ul className="list-disc space-y-1 pl-5 text-slate-600" data-testid="schema-ways">
+      <li>
+        {registerHref ? (
+          <Link href={registerHref} className="text-indigo-700 underline underline-offset-2">
+            Paste or upload the definitions
+          </Link>
+        ) : (
+          "An admin pastes or uploads the definitions"
+        )}{" "}
+        on the Tools page (OpenAI, Anthropic, MCP or a plain JSON Schema), then re-checks the calls already stored.
+      </li>
+      <li>
+        Call <code className={code}>tools.register</code> with an ingest key (docs/api.md, “Harness procedures”).
+      </li>
+      <li>
+        Give the SDK your tools: <code className={code}>new Toolgate({"{ tools }"})</code> registers them (sdk/README.md).
+      </li>
+      <li>
+        Put <code className={code}>toolgate mcp</code> in front of an MCP server: it registers each tool&apos;s <code className={code}>inputSchema</code>{" "}
+        (docs/mcp.md).
+      </li>
+      <li>
+        OpenTelemetry: instrumentations that send <code className={code}>gen_ai.tool.definitions</code> (or their own tool attributes) register them by
+        themselves (docs/otlp.md).
+      </li>
+    </ul>
+  );
+}
+
+/**
+ * The tools the calls name that have no schema: how many of their calls have no verdict against
+ * one (unchecked while the project has no schema at all, "unknown tool" once others have one),
+ * and the ways to give them one.
+ */
+export function UnregisteredTools({
+  unregistered,
+  toolHref,
+  registerHref,
+}: {
+  unregistered: Unregistered;
+  toolHref: (tool: string) => string;
+  registerHref: string | null;
+}) {
+  if (!unregistered.tools.length) return null;
+  return (
+    <div className="space-y-4" data-testid="unregistered-tools">
+      <p className="text-slate-600">
+        {unregistered.anySchema
+          ? "These tools have calls but no registered schema, so each of their calls was stored as an unknown tool. If they are real tools, register their schemas; otherwise they are names the model made up."
+          : "This project has no tool schema yet, so Toolgate stores every call unchecked: it cannot tell a valid call from an invalid one. Register the schemas, then re-check the stored calls."}
+      </p>
+      <Table label="Tools without a schema">
+        <thead>
+          <tr>
+            <th className={th}>Tool</th>
+            <th className={`${th} text-right`}>Calls</th>
+            <th className={`${th} text-right`}>Not checked against a schema</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {unregistered.tools.map((t) => (
+            <tr key={t.tool} data-testid="unregistered-tool">
+              <td className={td}>
+                <Link href={toolHref(t.tool)} className="font-mono text-[13px] text-indigo-700 hover:underline">
+                  <Truncated text={t.tool} />
+                </Link>
+              </td>
+              <td className={`${td} text-right tabular-nums`}>{formatCount(t.calls)}</td>
+              <td className={`${td} text-right tabular-nums`}>
+                {t.notChecked >= NOT_CHECKED_COUNTED ? `${formatCount(NOT_CHECKED_COUNTED)} or more` : formatCount(t.notChecked)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <SchemaWays registerHref={registerHref} />
+    </div>
+  );
+}

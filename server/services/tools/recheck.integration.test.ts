@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { LOAN_TOOLS, makeEvent } from "../../../test/events";
+import { projectWithKey, withKey } from "../../../test/fixtures";
+import { rollupsDifferFromRaw } from "../../../test/rollups";
+import { pool } from "../../db/client";
+
+// Tools without a schema: calls stored unchecked, a schema pasted in the browser's shape (an MCP
+// tools/list result) through the browser's procedure, then tools.recheck gives those calls the
+// verdicts ingestion would have given them, and the dashboards' figures follow.
+
+const range = { from: "2026-11-30T00:00:00Z", to: "2026-12-01T00:00:00Z" };
+const getloan = LOAN_TOOLS[0]!;
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 30, 9, minute)).toISOString();
+
+async function unchecked() {
+  const p = await projectWithKey();
+  const harness = withKey(p.key);
+  const events = [
+    // run a: a call missing its argument, corrected by the next call of the same tool
+    makeEvent({ id: "a0", runId: "a", step: 0, timestamp: at(0), arguments: {} }),
+    makeEvent({ id: "a1", runId: "a", step: 1, timestamp: at(1), arguments: { loannumber: "4471" } }),
+    // run b: a wrong type (an hour later), corrected by a call that is still invalid
+    makeEvent({ id: "b0", runId: "b", step: 0, timestamp: at(70), arguments: { loannumber: 4471 } }),
+    makeEvent({ id: "b1", runId: "b", step: 1, timestamp: at(71), arguments: { loannumber: "44" } }),
+    makeEvent({ id: "c0", runId: "c", step: 0, timestamp: at(72), arguments: { loannumber: "9000" } }),
+    // a tool that will still have no schema
+    makeEvent({ id: "x0", runId: "c", step: 1, timestamp: at(73), tool: "searchpayments", arguments: { loannumber: "9000" } }),
+  ];
+  expect(await harness.ingest.batch({ events })).toMatchObject({ accepted: 6 });
+  return { ...p, owner: await p.asOwner() };
+}
+
+const rows = async (projectId: string) =>
+  (
+    await pool().query<{
+      id: string;
+      valid: boolean | null;
+      category: string | null;
+      checked_version: string | null;
+      correction_id: string | null;
+      pattern: string | null;
+    }>(`SELECT id, valid, category, checked_version, correction_id, pattern FROM tool_calls WHERE project_id = $1 ORDER BY id`, [projectId])
+  ).rows;
+
+describe("tools without a schema, registered in the browser and re-checked", () => {
+  it("names the tools without a schema with their unchecked calls, and re-checks them once a schema is pasted", async () => {
+    const { project, owner } = await unchecked();
+    const input = { project: project.slug, range };
+
+    expect(await owner.tools.unregistered({ project: project.slug })).toEqual({
+      anySchema: false,
+      tools: [
+        { tool: "getloan", calls: 5, notChecked: 5 },
+        { tool: "searchpayments", calls: 1, notChecked: 1 },
+      ],
+    });
+    expect(await owner.metrics.totals(input)).toMatchObject({ current: { calls: 6, invalid: 0, corrected: 0 } });
+
+    // the browser's paste: a whole MCP tools/list answer
+    const list = { jsonrpc: "2.0", id: 1, result: { tools: [{ name: getloan.name, description: getloan.description, inputSchema: getloan.parameters }] } };
+    const { tools } = await owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify(list) });
+    expect(tools).toEqual([{ name: "getloan", version: expect.stringMatching(/^[0-9a-f]{12}$/), created: true }]);
+    // registering changes no stored verdict by itself
+    expect((await rows(project.id)).every((r) => r.checked_version === null)).toBe(true);
+
+    const result = await owner.tools.recheck({ project: project.slug, tool: "getloan", range });
+    expect(result).toMatchObject({
+      tool: "getloan",
+      version: tools[0]!.version,
+      scanned: 5,
+      changed: 5,
+      valid: 2,
+      invalid: 3,
+      complete: true,
+      stoppedBy: null,
+    });
+    expect(result.byCategory).toEqual(
+      expect.arrayContaining([
+        { category: "missing_argument", invalid: 1 },
+        { category: "wrong_type", invalid: 1 },
+        { category: "out_of_range", invalid: 1 },
+      ]),
+    );
+    expect(result.summary).toMatch(/^Re-checked 5 calls of getloan against version [0-9a-f]{12}: 3 invalid \(.+\), 2 valid; 5 verdicts changed\.$/);
+
+    const byId = Object.fromEntries((await rows(project.id)).map((r) => [r.id, r]));
+    expect(byId.a0).toMatchObject({ valid: false, category: "missing_argument", checked_version: tools[0]!.version, correction_id: "a1" });
+    expect(byId.a0!.pattern).not.toBeNull();
+    expect(byId.a1).toMatchObject({ valid: true, category: null, correction_id: null });
+    expect(byId.b0).toMatchObject({ valid: false, category: "wrong_type", correction_id: "b1" });
+    expect(byId.b1).toMatchObject({ valid: false, category: "out_of_range", correction_id: null });
+    expect(byId.x0).toMatchObject({ valid: null, checked_version: null }); // no schema: left as it was
+
+    // the dashboards read the rollups: they now say what the raw calls say
+    expect(await rollupsDifferFromRaw(pool(), project.id)).toEqual({});
+    expect(await owner.metrics.totals(input)).toMatchObject({ current: { calls: 6, invalid: 3, corrected: 2 } });
+    const categories = await owner.metrics.breakdown({ ...input, dimension: "category" });
+    expect(Object.fromEntries(categories.map((c) => [c.key, c.invalid]))).toEqual({ missing_argument: 1, wrong_type: 1, out_of_range: 1 });
+    expect((await owner.metrics.errors({ project: project.slug, range, tool: "getloan" })).length).toBeGreaterThan(0);
+
+    expect(await owner.tools.unregistered({ project: project.slug })).toEqual({
+      anySchema: true,
+      tools: [{ tool: "searchpayments", calls: 1, notChecked: 1 }],
+    });
+    // a second re-check finds nothing left to do
+    expect(await owner.tools.recheck({ project: project.slug, tool: "getloan", range })).toMatchObject({ scanned: 0, changed: 0 });
+  });
+
+  it("refuses what it cannot do, saying why and what to do", async () => {
+    const { project, owner, member } = await unchecked();
+    await expect(owner.tools.recheck({ project: project.slug, tool: "searchpayments", range })).rejects.toThrow(
+      /No schema is registered for 'searchpayments'.+Register its definition first/,
+    );
+    const viewer = await member("viewer");
+    await expect(viewer.tools.recheck({ project: project.slug, tool: "getloan", range })).rejects.toThrow(/needs the admin role/);
+    await expect(viewer.tools.registerPasted({ project: project.slug, definitions: "[]" })).rejects.toThrow(/needs the admin role/);
+    await expect(owner.tools.registerPasted({ project: project.slug, definitions: "{name: getloan}" })).rejects.toThrow(
+      /not valid JSON .+you sent "\{name: getloan\}"/,
+    );
+    await expect(
+      owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify([{ name: "getloan", inputSchema: "loannumber" }]) }),
+    ).rejects.toThrow(/tools\[0\]: Error: 'inputSchema' of tool 'getloan' must be a JSON Schema object, you sent the string "loannumber"/);
+    // a bare JSON Schema with the name given in the form
+    const { tools } = await owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify(getloan.parameters), name: "getloan" });
+    expect(tools).toMatchObject([{ name: "getloan", created: true }]);
+  });
+});

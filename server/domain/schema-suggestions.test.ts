@@ -30,7 +30,7 @@ function patternsFrom(parameters: object, calls: [string, unknown, number][]): F
   const rows = calls.flatMap(([tool, args, n]) => {
     const verdict = classifyCall({ tool, arguments: args, registry });
     const pattern = patternOf({ tool, arguments: args, valid: verdict.valid, category: verdict.category ?? null, violations: verdict.violations });
-    return pattern ? [{ pattern, day: DAYS[0]!, failures: n, corrected: 0 }] : [];
+    return pattern ? [{ pattern, day: DAYS[0]!, failures: n, followed: 0, recovered: 0 }] : [];
   });
   return groupPatterns(rows, DAYS, parameters).map((p, i) => ({ ...p, examples: [`call-${i}`] }));
 }

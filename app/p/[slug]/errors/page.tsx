@@ -8,6 +8,7 @@ import { OptionSelect, RangeSelect } from "@/components/filters/fields";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
 import { Alert, Badge, buttonClass, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
+import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
@@ -92,7 +93,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
             {tool && <span className="font-normal text-slate-500"> · {tool}</span>}
           </h2>
           <p className="text-slate-500">
-            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {totalSent.toLocaleString("en-US")} sent · overall recovery{" "}
+            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {totalSent.toLocaleString("en-US")} sent · recovered overall{" "}
             <span className="tabular-nums">{formatPercent(overall)}</span>
           </p>
         </header>
@@ -139,7 +140,9 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                   <th className={th}>Message template</th>
                   <th className={cx(th, "text-right")}>Sent</th>
                   <th className={cx(th, "text-right")}>Followed</th>
-                  <th className={th}>Recovery rate</th>
+                  <th className={th} title={RECOVERED_MEANING}>
+                    Recovered
+                  </th>
                   <th className={th}>
                     <span className="sr-only">Calls</span>
                   </th>
@@ -186,7 +189,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                         {row.followed.toLocaleString("en-US")}
                       </td>
                       <td className={cell}>
-                        <RecoveryBar rate={row.recoveryRate} low={flags.lowRecovery} title={`${row.recovered} of ${row.followed} next attempts were valid`} />
+                        <RecoveryBar rate={row.recoveryRate} low={flags.lowRecovery} title={recoveryTitle(row)} />
                       </td>
                       <td className={cx(cell, "pr-0 text-right")}>
                         {q ? (
@@ -224,8 +227,8 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         )}
       </section>
       <p className="mt-3 text-xs text-slate-500">
-        Followed: invalid calls the model tried again in the same run. Recovery rate: the share of those next attempts that were valid. Quoted values, numbers,
-        dates and ids are replaced by placeholders, so one wording counts once.
+        Followed: invalid calls the model tried again in the same run. {RECOVERED_MEANING} The tool page counts the same way. Quoted values, numbers, dates and
+        ids are replaced by placeholders, so one wording counts once.
       </p>
     </>
   );

@@ -18,6 +18,7 @@ import { VersionVerdict } from "@/components/tools/version-verdict";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { withParams } from "@/contracts/range";
+import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
@@ -194,7 +195,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
         <Card
           title="Worst error messages"
-          description="The messages returned to the model for this tool's invalid calls, most frequent first, and how often the next call was valid"
+          description={`The messages returned to the model for this tool's invalid calls, most frequent first. ${RECOVERED_MEANING}`}
           actions={
             <Link href={errorsHref} className="shrink-0 text-xs font-medium text-indigo-700 hover:underline">
               All messages →
@@ -213,11 +214,11 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     <p className="font-medium text-slate-900">{formatCount(e.count)}</p>
                     <p className="text-xs text-slate-500">calls</p>
                   </div>
-                  <div className="w-24 shrink-0 text-right tabular-nums">
+                  <div className="w-24 shrink-0 text-right tabular-nums" title={recoveryTitle(e)}>
                     <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
                       {formatRate(e.recoveryRate, 0)}
                     </p>
-                    <p className="text-xs text-slate-500">next call valid</p>
+                    <p className="text-xs text-slate-500">recovered</p>
                   </div>
                 </li>
               ))}
@@ -229,7 +230,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
         <Card
           title="Failure patterns"
-          description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}; corrected = followed by a corrected call`}
+          description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}. ${RECOVERED_MEANING}`}
         >
           {doctor.patterns.length ? (
             <PatternsTable patterns={doctor.patterns} callHref={callHref} />

@@ -25,6 +25,7 @@ export function SuggestionsList({
           className="rounded-md border border-slate-200 p-4"
           data-testid="suggestion"
           data-kind={s.kind}
+          data-path={s.path}
           data-changes-verdicts={String(s.changesVerdicts)}
         >
           <div className="flex items-start justify-between gap-3">

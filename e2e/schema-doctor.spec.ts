@@ -69,7 +69,7 @@ test("failure patterns count 'recovered' as the errors page does, and suggestion
   // Examples open the call page.
   await number.getByTestId("pattern-example").first().click();
   await expect(page).toHaveURL(new RegExp(`/p/${slug}/calls/`));
-  await page.goBack();
+  await page.goto(`/p/${slug}/tools/getloan?range=30d#patterns`);
 
   const suggestions = page.getByTestId("suggestion");
   await expect(suggestions.first()).toBeVisible();

@@ -4,7 +4,10 @@ import { redirect } from "next/navigation";
 import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
-import { OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { OptionSelect } from "@/components/filters/fields";
+import { RangePicker } from "@/components/dashboard/range-picker";
+import { SortHeader } from "@/components/tables/sort-header";
+import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
 import { Alert, Badge, buttonClass, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
@@ -15,6 +18,7 @@ export const metadata: Metadata = { title: "Error messages" };
 
 /** Templates shown before "Show all". */
 const TOP = 25;
+const ERROR_COLUMNS: SortColumns<"template" | "sent" | "followed" | "recovered"> = { template: "asc", sent: "desc", followed: "desc", recovered: "asc" };
 const cell = "whitespace-nowrap px-3 py-2.5 align-top text-slate-700";
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
@@ -29,11 +33,14 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
   const preset = first(raw.range);
   const range = resolveRange({ range: preset, from: first(raw.from), to: first(raw.to) });
   const tool = first(raw.tool);
+  const sort = readSort({ sort: first(raw.sort), dir: first(raw.dir) }, ERROR_COLUMNS, "sent");
   const clean: Record<string, string> = {
     ...(range.preset === "custom" ? { from: range.from, to: range.to } : preset ? { range: range.preset } : {}),
     ...(tool ? { tool } : {}),
+    ...(first(raw.sort) ? { sort: sort.key, dir: sort.dir } : {}),
+    ...(first(raw.all) === "1" ? { all: "1" } : {}),
   };
-  const given = Object.entries(raw).filter(([k]) => ["range", "from", "to", "tool"].includes(k));
+  const given = Object.entries(raw).filter(([k]) => ["range", "from", "to", "tool", "sort", "dir", "all"].includes(k));
   if (given.length !== Object.keys(clean).length || given.some(([k, v]) => clean[k] !== v)) redirect(`${base}${queryString(clean)}`);
 
   const caller = await pageCaller();
@@ -41,7 +48,13 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
     caller.metrics.errors({ project: project.slug, range: { from: range.from, to: range.to }, ...(tool ? { tool } : {}) }),
     caller.metrics.breakdown({ project: project.slug, range: { from: range.from, to: range.to }, dimension: "tool" }),
   ]);
-  const sorted = [...rows].sort((a, b) => b.count - a.count);
+  const sorted = sortRows(
+    [...rows].sort((a, b) => b.count - a.count),
+    sort,
+    { template: (r) => r.template, sent: (r) => r.count, followed: (r) => r.followed, recovered: (r) => r.recoveryRate },
+  );
+  const bySent = sort.key === "sent" && sort.dir === "desc";
+  const sortHref = (next: { sort: string; dir: string }) => `${base}${queryString({ ...clean, ...next })}`;
   const overall = overallRecovery(sorted);
   const flagged = sorted.map((r) => flagsFor(r, overall));
   const showAll = first(raw.all) === "1";
@@ -56,21 +69,21 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         title="Error messages"
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
-          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex flex-wrap items-end gap-2">
-            <label className="sr-only" htmlFor="e-range">
-              Time range
-            </label>
-            <RangeSelect id="e-range" range={{ ...range, key: range.preset }} className="w-40 py-1.5" />
-            <label className="sr-only" htmlFor="e-tool">
-              Tool
-            </label>
-            <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
-            <noscript>
-              <button type="submit" className={buttonClass("secondary")}>
-                Apply
-              </button>
-            </noscript>
-          </FilterForm>
+          <div className="flex flex-wrap items-center gap-3">
+            <RangePicker path={base} params={clean} range={range} />
+            <FilterForm key={queryString(clean)} action={base} label="Choose the tool" className="flex flex-wrap items-end gap-2">
+              {(["range", "from", "to", "sort", "dir"] as const).map((k) => clean[k] && <input key={k} type="hidden" name={k} value={clean[k]} />)}
+              <label className="sr-only" htmlFor="e-tool">
+                Tool
+              </label>
+              <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
+              <noscript>
+                <button type="submit" className={buttonClass("secondary")}>
+                  Apply
+                </button>
+              </noscript>
+            </FilterForm>
+          </div>
         }
       />
 
@@ -137,12 +150,18 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
               </colgroup>
               <thead className="border-b border-slate-200">
                 <tr>
-                  <th className={th}>Message template</th>
-                  <th className={cx(th, "text-right")}>Sent</th>
-                  <th className={cx(th, "text-right")}>Followed</th>
-                  <th className={th} title={RECOVERED_MEANING}>
+                  <SortHeader column="template" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={th}>
+                    Message template
+                  </SortHeader>
+                  <SortHeader column="sent" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={cx(th, "text-right")}>
+                    Sent
+                  </SortHeader>
+                  <SortHeader column="followed" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={cx(th, "text-right")}>
+                    Followed
+                  </SortHeader>
+                  <SortHeader column="recovered" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={th} title={RECOVERED_MEANING}>
                     Recovered
-                  </th>
+                  </SortHeader>
                   <th className={th}>
                     <span className="sr-only">Calls</span>
                   </th>
@@ -210,12 +229,12 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
             {sorted.length > TOP && (
               <p className="border-t border-slate-100 py-2.5 text-right text-slate-500">
                 {showAll ? (
-                  <Link href={`${base}${queryString(clean)}`} className={linkClass}>
-                    Show the top {TOP}
+                  <Link href={`${base}${queryString({ ...clean, all: undefined })}`} className={linkClass}>
+                    Show the first {TOP}
                   </Link>
                 ) : (
                   <>
-                    The {TOP} most frequent of {sorted.length} messages.{" "}
+                    {bySent ? `The ${TOP} most frequent` : `The first ${TOP}`} of {sorted.length} messages.{" "}
                     <Link href={`${base}${queryString({ ...clean, all: "1" })}`} className={linkClass}>
                       Show all
                     </Link>

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import { categoryBreakdown, categorySeries, rateSeries, volumes } from "@/components/dashboard/chart-data";
-import { expectedAttemptsOrNull, observedAttempts, rateChange } from "@/components/dashboard/derive";
+import { expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel } from "@/components/dashboard/derive";
 import { formatAttempts, formatCount, formatPp, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
@@ -72,6 +72,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const path = `/p/${project.slug}/tools/${encodeURIComponent(tool)}`;
   const { current, previous } = totals;
   const change = rateChange(current, previous);
+  const changeLabel = rateChangeLabel(change);
   const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
   const rates = rateSeries(lines.rows, range, lines.bucket, undefined, byModel ? undefined : () => tool);
   const colors = assignColors(
@@ -125,14 +126,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     testId="tile-invalid-rate"
                     label="Invalid rate"
                     value={formatRate(change.current)}
-                    delta={
-                      change.diff === null
-                        ? undefined
-                        : {
-                            text: `${change.direction === "up" ? "▲" : change.direction === "down" ? "▼" : "■"} ${formatPp(change.diff)} vs ${previousLabel(range)}`,
-                            tone: change.direction === "up" ? "bad" : change.direction === "down" ? "good" : "neutral",
-                          }
-                    }
+                    delta={changeLabel ? { text: `${changeLabel.text} vs ${previousLabel(range)}`, tone: changeLabel.tone } : undefined}
                     detail={`${formatCount(current.invalid)} invalid calls`}
                   />
                   <StatTile
@@ -241,7 +235,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
           {
             id: "patterns",
             label: "Failure patterns and suggestions",
-            badge: doctor.patterns.length ? `${doctor.patterns.length} · ${doctor.suggestions.length}` : undefined,
+            badge: doctor.suggestions.length || undefined,
             content: (
               <>
                 <Card

@@ -125,7 +125,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                     <IntervalAxis max={axisMax} />
                   </th>
                   <th className={th}>
-                    <span className="sr-only">Calls and invalid calls</span>
+                    <span className="sr-only">Related pages</span>
                   </th>
                 </tr>
               </thead>

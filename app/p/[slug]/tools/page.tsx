@@ -131,7 +131,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                     Versions
                   </SortHeader>
                   <th className={th}>
-                    <span className="sr-only">Calls and errors</span>
+                    <span className="sr-only">Related pages</span>
                   </th>
                 </tr>
               </thead>

@@ -5,7 +5,7 @@ import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/c
 import { assignColors } from "@/components/charts/prepare";
 import { categoryBreakdown, categorySeries, rateSeries, volumes } from "@/components/dashboard/chart-data";
 import { expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel } from "@/components/dashboard/derive";
-import { formatAttempts, formatCount, formatPp, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
+import { formatAttempts, formatCount, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { SegmentedLinks } from "@/components/dashboard/segmented";

@@ -23,7 +23,7 @@ export type SuggestionKind =
 
 type ToolText = { description: string; parameters: JsonObject };
 
-export type Suggestion = {
+type Suggestion = {
   id: string;
   kind: SuggestionKind;
   /** from the calls (patterns), or from the schema alone (lint) */

@@ -3,28 +3,27 @@ import type { ReactNode } from "react";
 import { cx } from "../ui";
 import { ariaSort, sortParams, type Sort, type SortColumns } from "./sort";
 
+/** A table's sort, its columns, and the page's URL with given sort parameters. */
+export type SortedTable<K extends string> = { sort: Sort<K>; columns: SortColumns<K>; href: (params: { sort: K; dir: "asc" | "desc" }) => string };
+
 /**
  * A column header that sorts its table: a link (keyboard-reachable, works without JavaScript) to
  * the same page sorted by this column, `aria-sort` on the sorted one, an arrow showing the direction.
  */
 export function SortHeader<K extends string>({
   column,
-  sort,
-  columns,
-  href,
+  table,
   className,
   title,
   children,
 }: {
   column: K;
-  sort: Sort<K>;
-  columns: SortColumns<K>;
-  /** the page's URL with these sort parameters */
-  href: (params: { sort: K; dir: "asc" | "desc" }) => string;
+  table: SortedTable<K>;
   className?: string;
   title?: string;
   children: ReactNode;
 }) {
+  const { sort, columns, href } = table;
   const state = ariaSort(sort, column);
   const next = sortParams(sort, column, columns);
   return (

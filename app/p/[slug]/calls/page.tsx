@@ -53,6 +53,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   const timeSort = { key: "time" as const, dir: oldest ? ("asc" as const) : ("desc" as const) };
   const { order: _order, ...newestFirst } = firstPage;
   const timeSortHref = (next: { dir: "asc" | "desc" }) => `${base}${queryString(next.dir === "asc" ? { ...newestFirst, order: "oldest" } : newestFirst)}`;
+  const timeSorting = { sort: timeSort, columns: TIME_COLUMN, href: timeSortHref };
 
   return (
     <>
@@ -161,7 +162,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               </colgroup>
               <thead className="border-b border-slate-200">
                 <tr>
-                  <SortHeader column="time" sort={timeSort} columns={TIME_COLUMN} href={timeSortHref} className={th}>
+                  <SortHeader column="time" table={timeSorting} className={th}>
                     Time (UTC)
                   </SortHeader>
                   <th className={th}>Run · step</th>

@@ -55,6 +55,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
   );
   const bySent = sort.key === "sent" && sort.dir === "desc";
   const sortHref = (next: { sort: string; dir: string }) => `${base}${queryString({ ...clean, ...next })}`;
+  const sorting = { sort, columns: ERROR_COLUMNS, href: sortHref };
   const overall = overallRecovery(sorted);
   const flagged = sorted.map((r) => flagsFor(r, overall));
   const showAll = first(raw.all) === "1";
@@ -150,16 +151,16 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
               </colgroup>
               <thead className="border-b border-slate-200">
                 <tr>
-                  <SortHeader column="template" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={th}>
+                  <SortHeader column="template" table={sorting} className={th}>
                     Message template
                   </SortHeader>
-                  <SortHeader column="sent" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={cx(th, "text-right")}>
+                  <SortHeader column="sent" table={sorting} className={cx(th, "text-right")}>
                     Sent
                   </SortHeader>
-                  <SortHeader column="followed" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={cx(th, "text-right")}>
+                  <SortHeader column="followed" table={sorting} className={cx(th, "text-right")}>
                     Followed
                   </SortHeader>
-                  <SortHeader column="recovered" sort={sort} columns={ERROR_COLUMNS} href={sortHref} className={th} title={RECOVERED_MEANING}>
+                  <SortHeader column="recovered" table={sorting} className={th} title={RECOVERED_MEANING}>
                     Recovered
                   </SortHeader>
                   <th className={th}>

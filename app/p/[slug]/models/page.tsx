@@ -65,6 +65,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
     rate: (g) => figures.rate(g.total),
   });
   const sortHref = (next: { sort: string; dir: string }) => withParams(path, query, next);
+  const sorting = { sort, columns: MODEL_COLUMNS, href: sortHref };
   const keep = rangeParams(query);
   const callsHref = (v: { model: string; version?: string }, invalidOnly = false) =>
     withParams(`/p/${project.slug}/calls`, keep, { model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined });
@@ -106,17 +107,17 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
             <Table label="Model versions">
               <thead>
                 <tr className="align-bottom">
-                  <SortHeader column="model" sort={sort} columns={MODEL_COLUMNS} href={sortHref} className={th}>
+                  <SortHeader column="model" table={sorting} className={th}>
                     Model
                   </SortHeader>
                   <th className={th}>Version</th>
-                  <SortHeader column="calls" sort={sort} columns={MODEL_COLUMNS} href={sortHref} className={`${th} text-right`}>
+                  <SortHeader column="calls" table={sorting} className={`${th} text-right`}>
                     Calls
                   </SortHeader>
-                  <SortHeader column="invalid" sort={sort} columns={MODEL_COLUMNS} href={sortHref} className={`${th} text-right`}>
+                  <SortHeader column="invalid" table={sorting} className={`${th} text-right`}>
                     Invalid
                   </SortHeader>
-                  <SortHeader column="rate" sort={sort} columns={MODEL_COLUMNS} href={sortHref} className={`${th} text-right`}>
+                  <SortHeader column="rate" table={sorting} className={`${th} text-right`}>
                     Invalid rate
                   </SortHeader>
                   <th className={`${th} text-right`}>95% interval</th>

@@ -61,6 +61,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const changeOf = (t: { tool: string; calls: number; invalid: number }) => rateChange(t, previous.get(t.tool) ?? { calls: 0, invalid: 0 });
   const sort = readSort(query, TOOL_COLUMNS, "calls");
   const sortHref = (next: { sort: string; dir: string }) => withParams(path, query, next);
+  const sorting = { sort, columns: TOOL_COLUMNS, href: sortHref };
   const known = sortRows(
     table.filter((t) => !isUnknown(t)),
     sort,
@@ -92,42 +93,33 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
             <Table label="Tools">
               <thead>
                 <tr>
-                  <SortHeader column="tool" sort={sort} columns={TOOL_COLUMNS} href={sortHref} className={th}>
+                  <SortHeader column="tool" table={sorting} className={th}>
                     Tool
                   </SortHeader>
-                  <SortHeader column="calls" sort={sort} columns={TOOL_COLUMNS} href={sortHref} className={`${th} text-right`}>
+                  <SortHeader column="calls" table={sorting} className={`${th} text-right`}>
                     Calls
                   </SortHeader>
-                  <SortHeader column="rate" sort={sort} columns={TOOL_COLUMNS} href={sortHref} className={`${th} text-right`}>
+                  <SortHeader column="rate" table={sorting} className={`${th} text-right`}>
                     Invalid rate
                   </SortHeader>
                   <SortHeader
                     column="change"
-                    sort={sort}
-                    columns={TOOL_COLUMNS}
-                    href={sortHref}
+                    table={sorting}
                     className={`${th} text-right`}
                     title={`Change of the invalid rate against the ${previousLabel(range)}, in percentage points`}
                   >
                     Change
                   </SortHeader>
-                  <SortHeader column="cost" sort={sort} columns={TOOL_COLUMNS} href={sortHref} className={`${th} text-right`}>
+                  <SortHeader column="cost" table={sorting} className={`${th} text-right`}>
                     Cost
                   </SortHeader>
-                  <SortHeader column="failure" sort={sort} columns={TOOL_COLUMNS} href={sortHref} className={th}>
+                  <SortHeader column="failure" table={sorting} className={th}>
                     Most common failure
                   </SortHeader>
                   <th className={th} title={`Invalid rate per ${lines.bucket} over the range`}>
                     Trend <span className="normal-case tracking-normal text-slate-500">({lines.bucket === "day" ? "daily" : "hourly"})</span>
                   </th>
-                  <SortHeader
-                    column="versions"
-                    sort={sort}
-                    columns={TOOL_COLUMNS}
-                    href={sortHref}
-                    className={`${th} text-right`}
-                    title="Schema versions registered"
-                  >
+                  <SortHeader column="versions" table={sorting} className={`${th} text-right`} title="Schema versions registered">
                     Versions
                   </SortHeader>
                   <th className={th}>

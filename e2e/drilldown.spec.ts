@@ -125,7 +125,8 @@ test("an invalid call's detail shows the message it got and the corrected call a
   const correctionHref = (await row.getByTestId("corrected-link").getAttribute("href"))!;
   await row.locator("td").first().getByRole("link").click();
 
-  await expect(page).toHaveURL(new RegExp(`/calls/${encodeURIComponent(id)}$`));
+  // the call page knows the list it came from (its "Back to the list")
+  await expect(page).toHaveURL(new RegExp(`/calls/${encodeURIComponent(id)}\\?list=valid%3Dinvalid$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(id);
   await expect(page.getByTestId("returned-message")).toHaveText(message);
   await expect(page.getByRole("region", { name: "Arguments of this call" })).toBeVisible();

@@ -162,6 +162,7 @@ test("the explorer sorts by time either way; a call page steps through its run a
 });
 
 test("look: the tools table and the tool page at 1440×900 and 390×844", async () => {
+  test.setTimeout(120_000); // six page loads on a shared machine
   for (const [name, viewport] of [
     ["desktop", { width: 1440, height: 900 }],
     ["phone", { width: 390, height: 844 }],

@@ -37,7 +37,7 @@ export function SortHeader<K extends string>({
         data-testid={`sort-${column}`}
       >
         {children}
-        <span aria-hidden className={cx("text-[10px]", !state && "text-slate-400")}>
+        <span aria-hidden className={cx("text-[10px]", !state && "text-slate-500")}>
           {state === "ascending" ? "▲" : state === "descending" ? "▼" : "↕"}
         </span>
         <span className="sr-only">{`, sort ${next.dir === "asc" ? "ascending" : "descending"}`}</span>

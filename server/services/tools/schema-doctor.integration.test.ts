@@ -170,7 +170,7 @@ describe("after a schema change", () => {
   const at = (daysAgo: number, i: number) => new Date(Date.now() - daysAgo * DAY + i * 60_000).toISOString();
 
   /** A tool with two versions (the newest first seen 5 days ago) and 200 calls in each window with the given invalid counts. */
-  async function changed(invalidBefore: number, invalidAfter: number) {
+  async function changed(invalidBefore: number, invalidAfter: number, range?: { from: string; to: string }) {
     const p = await makeProject();
     const api = withKey((await p.key()).key);
     await api.tools.register({ tools: [{ name: "getloan", parameters: getloan }] });
@@ -184,13 +184,24 @@ describe("after a schema change", () => {
     const events = (daysAgo: number, invalid: number) =>
       Array.from({ length: 200 }, (_, i) => makeEvent({ timestamp: at(daysAgo, i), arguments: { loannumber: i < invalid ? 4471 : "4471" } }));
     expect(await api.ingest.batch({ events: [...events(8, invalidBefore), ...events(2, invalidAfter)] })).toMatchObject({ accepted: 400 });
-    return (await p.asOwner()).tools.versionImpact({ project: p.project.slug, tool: "getloan" });
+    return (await p.asOwner()).tools.versionImpact({ project: p.project.slug, tool: "getloan", ...(range ? { range } : {}) });
   }
 
   it("says the change helped when the invalid rate fell clearly", async () => {
     const impact = await changed(60, 10);
     expect(impact?.overall).toMatchObject({ verdict: "better", a: { n: 200, rate: 0.3 }, b: { n: 200, rate: 0.05 } });
     expect(impact?.byCategory.find((c) => c.key === "wrong_type")?.verdict).toBe("better");
+  });
+
+  it("measures inside the page's range, and says when the change lies outside it", async () => {
+    const day = 24 * 3600_000;
+    const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
+    // the change 5 days ago, calls 8 and 2 days ago: a range of the last 4 days holds the change's after-window only
+    const inside = await changed(60, 10, { from: iso(9), to: iso(0) });
+    expect(inside).toMatchObject({ inRange: true });
+    expect(Date.parse(inside!.before.from)).toBeGreaterThanOrEqual(Date.parse(iso(9)) - 3600_000);
+    const outside = await changed(60, 10, { from: iso(4), to: iso(0) });
+    expect(outside).toMatchObject({ inRange: false, overall: { verdict: "better" } });
   });
 
   it("says there is no clear difference when nothing changed", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rangeOrLastDays, resolveRange, withParams } from "./range";
+import { previousPeriod, rangeOrLastDays, resolveRange, withParams } from "./range";
 
 describe("resolveRange", () => {
   const now = new Date("2026-11-30T10:20:00Z");
@@ -30,5 +30,16 @@ describe("rangeOrLastDays", () => {
     });
     expect(rangeOrLastDays(undefined, 30, now)).toEqual({ from: new Date("2026-11-01T03:25:10Z"), to: now });
     expect(rangeOrLastDays(undefined, 1, now)).toEqual({ from: new Date("2026-11-30T03:25:10Z"), to: now });
+  });
+});
+
+describe("previousPeriod", () => {
+  it("is the period of the same length just before, as ISO strings or dates", () => {
+    expect(previousPeriod({ from: "2026-11-24T00:00:00.000Z", to: "2026-12-01T00:00:00.000Z" })).toEqual({
+      from: "2026-11-17T00:00:00.000Z",
+      to: "2026-11-24T00:00:00.000Z",
+    });
+    const dates = previousPeriod({ from: new Date("2026-11-30T12:00:00Z"), to: new Date("2026-11-30T13:00:00Z") });
+    expect(dates).toEqual({ from: new Date("2026-11-30T11:00:00Z"), to: new Date("2026-11-30T12:00:00Z") });
   });
 });

@@ -35,6 +35,14 @@ export function rangeOrLastDays(range: { from: string; to: string } | undefined,
   return { from: new Date(now.getTime() - days * DAY_MS), to: now };
 }
 
+/** The period of the same length just before a range: what "vs previous period" compares with. */
+export function previousPeriod<T extends string | Date>(range: { from: T; to: T }): { from: T; to: T } {
+  const from = new Date(range.from).getTime();
+  const length = new Date(range.to).getTime() - from;
+  const at = (ms: number) => (typeof range.from === "string" ? new Date(ms).toISOString() : new Date(ms)) as T;
+  return { from: at(from - length), to: range.from };
+}
+
 /** The same page with some URL parameters changed (undefined removes one). */
 export function withParams(path: string, current: Record<string, string | undefined>, changes: Record<string, string | undefined>) {
   const merged = { ...current, ...changes };

@@ -70,8 +70,8 @@ test("Connect shows the OTLP variables for this server; spans sent to /v1/traces
   await expect(stats.locator("dd").nth(2)).toHaveText("1");
   if (process.env.CONNECT_SHOTS) await page.screenshot({ path: `${process.env.CONNECT_SHOTS}/settings-connect.png`, fullPage: true });
 
-  await page.goto(`/p/${slug}/tools/getloan`);
-  await expect(page.getByText("read from OpenTelemetry spans")).toBeVisible();
+  await page.goto(`/p/${slug}/tools/getloan#versions`);
+  await expect(page.getByTestId("schema-versions")).toContainText("read from OpenTelemetry spans");
   await page.goto(`/p/${slug}/calls?range=all`);
   await expect(page.locator("tr[data-call-id]")).toHaveCount(1);
 });

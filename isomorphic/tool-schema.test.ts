@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, checkJsonSchema, normalizeToolInput, SCHEMA_LIMITS } from "./tool-schema";
+import { canonicalJson, checkJsonSchema, normalizeToolInput, SCHEMA_LIMITS, validationDiffers } from "./tool-schema";
 
 const parameters = {
   type: "object",
@@ -174,5 +174,30 @@ describe("what one schema may cost", () => {
     expect(refusal({ type: "object", properties: { "a\u0000": { type: "string" } } })).toMatch(/the key "a\\u0000" at #\/properties\/a\\u0000 contains a NUL/);
     expect(refusal({ type: "object", description: "\ud800" })).toMatch(/the string "\\ud800" at #\/description contains a lone UTF-16 surrogate/);
     expect(normalizeToolInput({ name: "get\u0000loan", parameters })).toMatchObject({ ok: false, message: expect.stringContaining("'name'") });
+  });
+});
+
+describe("validationDiffers", () => {
+  const base = {
+    type: "object",
+    description: "A loan.",
+    properties: { description: { type: "string", title: "Text" }, n: { type: "integer", examples: [1] } },
+    items: { description: "x" },
+  };
+  it("is false when only annotations changed, at any level", () => {
+    const edited = structuredClone(base);
+    edited.description = "Another text.";
+    edited.properties.description.title = "Other";
+    edited.properties.n.examples = [2];
+    edited.items.description = "y";
+    expect(validationDiffers(base, edited)).toBe(false);
+    expect(validationDiffers(base, { ...base, $comment: "note" })).toBe(false);
+  });
+  it("is true when a validation keyword changed, or a property named description", () => {
+    expect(validationDiffers(base, { ...base, required: ["n"] })).toBe(true);
+    expect(validationDiffers(base, { ...base, properties: { ...base.properties, n: { type: "string" } } })).toBe(true);
+    const { description: _gone, ...properties } = base.properties;
+    expect(validationDiffers(base, { ...base, properties })).toBe(true);
+    expect(validationDiffers(base, { ...base, properties: { ...base.properties, extra: {} } })).toBe(true);
   });
 });

@@ -124,6 +124,51 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** JSON Schema's annotation keywords: they describe a value, no validator reads them. */
+const ANNOTATIONS = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
+/** Keywords whose value is a map from names to subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose value is a subschema or a list of them. */
+const SUBSCHEMAS = new Set([
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "contains",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
+
+/** The schema without its annotations, at every level: what validation depends on (a property named "description" stays). */
+function withoutAnnotations(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
+  if (!isPlainObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key)) continue;
+    if (SCHEMA_MAPS.has(key) && isPlainObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, withoutAnnotations(child)]));
+    else out[key] = SUBSCHEMAS.has(key) ? withoutAnnotations(value) : value;
+  }
+  return out;
+}
+
+/**
+ * Whether two schemas can give a call a different verdict: false when they differ only in
+ * annotations (descriptions, titles, examples…), which no validator reads.
+ */
+export function validationDiffers(before: unknown, after: unknown): boolean {
+  return canonicalJson(withoutAnnotations(before)) !== canonicalJson(withoutAnnotations(after));
+}
+
 /** The draft a schema asks for; 2020-12 when it says nothing; undefined when we do not support it. */
 export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {
   const declared = parameters.$schema;

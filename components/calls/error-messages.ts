@@ -1,6 +1,8 @@
 // The error-messages page's judgements, pure: which messages teach the model too little,
 // and what text finds a template's calls in the explorer (a substring search).
 
+import { recoveryRate, sumRecovery } from "../../isomorphic/recovery";
+
 export const NO_MESSAGE = "(no message)";
 
 const PLACEHOLDER = /'<value>'|"<value>"|`<value>`|<value>|<n>|<date>|<id>/g;
@@ -32,10 +34,9 @@ export function isOpaque(template: string): boolean {
 
 export type TemplateRow = { template: string; count: number; followed: number; recovered: number; recoveryRate: number | null; examples: string[] };
 
-/** Recovered / followed over all rows; null without any followed call. */
+/** Recovered / followed over all rows (isomorphic/recovery.ts); null without any followed call. */
 export function overallRecovery(rows: readonly TemplateRow[]): number | null {
-  const followed = rows.reduce((s, r) => s + r.followed, 0);
-  return followed ? rows.reduce((s, r) => s + r.recovered, 0) / followed : null;
+  return recoveryRate(sumRecovery(rows));
 }
 
 /** Minimum retries before a rate is judged, and how far below the overall rate counts as low. */

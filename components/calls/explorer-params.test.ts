@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activeFilters, csvQuery, needsCleaning, readExplorerParams } from "./explorer-params";
+import { activeFilters, csvQuery, listQuery, needsCleaning, readExplorerParams } from "./explorer-params";
 
 const now = new Date("2026-11-30T10:20:00Z");
 
@@ -49,6 +49,17 @@ describe("readExplorerParams", () => {
     expect(custom.filter).toEqual({ from: "2026-11-01T00:00:00.000Z", to: "2026-11-02T00:00:00.000Z" });
   });
 
+  it("reads the list's order: newest first unless order=oldest", () => {
+    expect(readExplorerParams({}, now).order).toBe("newest");
+    const oldest = readExplorerParams({ order: "oldest", tool: "getloan" }, now);
+    expect(oldest.order).toBe("oldest");
+    expect(oldest.params).toEqual({ tool: "getloan", order: "oldest" });
+    const typo = readExplorerParams({ order: "sideways" }, now);
+    expect(typo.order).toBe("newest");
+    expect(typo.problems).toEqual(["Ignored order=sideways: use order=oldest, or leave it out for the newest first."]);
+    expect(needsCleaning({ order: "newest" }, readExplorerParams({ order: "newest" }, now).params)).toBe(true);
+  });
+
   it("says what it ignored and how to fix it", () => {
     const view = readExplorerParams({ valid: "maybe", category: "typo", from: "yesterday" }, now);
     expect(view.filter.valid).toBeUndefined();
@@ -82,5 +93,14 @@ describe("links", () => {
     const chips = activeFilters({ range: "7d", tool: "getloan", category: "wrong_type", cursor: "c" });
     expect(chips.map((c) => c.label)).toEqual(["tool: getloan", "category: Wrong type"]);
     expect(chips[0]!.without).toEqual({ range: "7d", category: "wrong_type" });
+  });
+});
+
+describe("listQuery", () => {
+  it("keeps the explorer's own parameters of the list a call was opened from, and drops the rest", () => {
+    expect(listQuery("?range=30d&tool=getloan&valid=invalid&cursor=abc")).toBe("?range=30d&tool=getloan&valid=invalid&cursor=abc");
+    expect(listQuery("tool=getloan&next=https%3A%2F%2Fevil.example&tool=other")).toBe("?tool=getloan");
+    expect(listQuery(undefined)).toBe("");
+    expect(listQuery("")).toBe("");
   });
 });

@@ -26,6 +26,8 @@ export type ExplorerView = {
   filter: CallsFilter;
   range: { key: string; label: string; from?: string; to?: string };
   cursor?: string;
+  /** the list's order (the time column's sort): newest first unless order=oldest */
+  order: "newest" | "oldest";
   /** parameters that were ignored, said as instructions */
   problems: string[];
 };
@@ -94,10 +96,14 @@ export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerVi
     params.disagree = "1";
     filter.disagree = true;
   }
+  const orderParam = first(raw.order);
+  let order: ExplorerView["order"] = "newest";
+  if (orderParam === "oldest") order = params.order = "oldest";
+  else if (orderParam && orderParam !== "newest") problems.push(`Ignored order=${orderParam}: use order=oldest, or leave it out for the newest first.`);
   const cursor = first(raw.cursor);
   if (cursor) params.cursor = cursor;
 
-  return { params, filter, range, ...(cursor ? { cursor } : {}), problems };
+  return { params, filter, range, order, ...(cursor ? { cursor } : {}), problems };
 }
 
 /** The query string of a params record (stable order: as inserted). */
@@ -113,7 +119,7 @@ export function needsCleaning(raw: RawParams, clean: Record<string, string>): bo
   if (known.length !== Object.keys(clean).length) return true;
   return known.some(([k, v]) => clean[k] !== v);
 }
-const KNOWN = new Set(["range", "from", "to", ...TEXT_KEYS, "valid", "category", "disagree", "cursor"]);
+const KNOWN = new Set(["range", "from", "to", ...TEXT_KEYS, "valid", "category", "disagree", "order", "cursor"]);
 
 /** The CSV export's query: the same filter, with the range as explicit from/to. */
 export function csvQuery(filter: CallsFilter): string {
@@ -139,4 +145,16 @@ export function activeFilters(params: Record<string, string>): { key: string; la
       const { [key]: _removed, cursor: _cursor, ...without } = params;
       return { key, label: labels[key]!(params[key]!), without };
     });
+}
+
+/**
+ * The explorer view a call page was opened from, carried as `?list=<the explorer's query>` so
+ * the call page can link back to the same filtered list: read through the explorer's own
+ * parameters (anything else is dropped), as a query string ("" for the unfiltered list).
+ */
+export function listQuery(list: string | undefined): string {
+  if (!list) return "";
+  const raw: RawParams = {};
+  for (const [key, value] of new URLSearchParams(list)) raw[key] ??= value;
+  return queryString(readExplorerParams(raw).params);
 }

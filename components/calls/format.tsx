@@ -3,7 +3,9 @@ import { Badge } from "../ui";
 
 /** Shared bits of the calls pages: links, time and model labels, the verdict badge. */
 
-export const callHref = (slug: string, id: string) => `/p/${slug}/calls/${encodeURIComponent(id)}`;
+/** A call's page; `list`, the explorer query it was opened from, lets that page link back to the same list. */
+export const callHref = (slug: string, id: string, list?: string) =>
+  `/p/${slug}/calls/${encodeURIComponent(id)}${list ? `?${new URLSearchParams({ list: list.replace(/^\?/, "") })}` : ""}`;
 /** The call as stored, as a JSON download (app/api/projects/[slug]/calls/[id]/raw). */
 export const rawCallHref = (slug: string, id: string) => `/api/projects/${slug}/calls/${encodeURIComponent(id)}/raw`;
 export const runHref = (slug: string, runId: string) => `/p/${slug}/runs/${encodeURIComponent(runId)}`;

@@ -7,6 +7,7 @@ import {
   parseK,
   parseVersionRef,
   rateChange,
+  rateChangeLabel,
   relativeChange,
   selectSeries,
   versionRef,
@@ -37,6 +38,15 @@ describe("rateChange", () => {
   it("relative change of counts", () => {
     expect(relativeChange(120, 100)).toBeCloseTo(0.2, 10);
     expect(relativeChange(5, 0)).toBeNull();
+  });
+});
+
+describe("rateChangeLabel", () => {
+  it("shows a rise as bad, a fall as good, noise as flat, and nothing without a previous period", () => {
+    expect(rateChangeLabel(rateChange({ calls: 1000, invalid: 80 }, { calls: 1000, invalid: 60 }))).toEqual({ text: "▲ +2.0 pp", tone: "bad" });
+    expect(rateChangeLabel(rateChange({ calls: 1000, invalid: 60 }, { calls: 1000, invalid: 80 }))).toMatchObject({ tone: "good" });
+    expect(rateChangeLabel(rateChange({ calls: 10000, invalid: 600 }, { calls: 10000, invalid: 601 }))).toMatchObject({ tone: "neutral" });
+    expect(rateChangeLabel(rateChange({ calls: 10, invalid: 1 }, { calls: 0, invalid: 0 }))).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 // Pure derivations for the dashboards (no I/O): rates, changes, attempt inflation, series
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { likelyTool } from "../../isomorphic/tool-names";
+import { formatPp } from "./format";
 import { assignColors, topN } from "../charts/prepare";
 import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsFromCounts } from "../../isomorphic/stats";
 
@@ -28,6 +29,13 @@ export function rateChange(current: Pick<Counts, "calls" | "invalid">, previous:
   // below 0.05 pp the arrow would only show noise in the last digit
   const direction = Math.abs(diff) < 0.0005 ? "flat" : diff > 0 ? "up" : "down";
   return { current: a, previous: b, diff, direction };
+}
+
+/** A rate change as the tiles and tables show it: an arrow and percentage points, coloured (a rise is bad); null without both periods. */
+export function rateChangeLabel(change: RateChange): { text: string; tone: "bad" | "good" | "neutral" } | null {
+  if (change.diff === null) return null;
+  const arrow = change.direction === "up" ? "▲" : change.direction === "down" ? "▼" : "■";
+  return { text: `${arrow} ${formatPp(change.diff)}`, tone: change.direction === "up" ? "bad" : change.direction === "down" ? "good" : "neutral" };
 }
 
 /** Relative change of a count (0.12 = +12%), or null when there was nothing before. */

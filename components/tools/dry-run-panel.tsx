@@ -47,6 +47,7 @@ export function DryRunPanel({
       setSource("edit");
       setText(prettySchema((e as CustomEvent<unknown>).detail));
       setRun(null);
+      setError(null);
     };
     window.addEventListener(DRY_RUN_EVENT, take);
     return () => window.removeEventListener(DRY_RUN_EVENT, take);
@@ -61,6 +62,7 @@ export function DryRunPanel({
         if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("the schema must be a JSON object");
         proposal = { parameters: parsed as Record<string, unknown> };
       } catch (e) {
+        setRun(null); // a result shown under this error would be another schema's
         setError(`The proposed schema is not valid JSON: ${e instanceof Error ? e.message : String(e)}. Fix it and run again.`);
         return;
       }
@@ -79,8 +81,14 @@ export function DryRunPanel({
         setRun(state);
       } while (cursor && !cancel.current);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      setRun({ ...state, done: true, stopped: true });
+      // No result under an error: a refused schema replayed nothing, and a run cut short would read as complete.
+      setRun(null);
+      const message = e instanceof Error ? e.message : String(e);
+      setError(
+        callsRead(state.tally) === 0
+          ? `The dry run did not start: ${message}`
+          : `The dry run stopped after ${callsRead(state.tally).toLocaleString("en")} calls, so there is no result: ${message}`,
+      );
     }
   }
 
@@ -89,11 +97,21 @@ export function DryRunPanel({
   const callHref = (id: string) => `${callBase}/${encodeURIComponent(id)}`;
 
   return (
-    <div className="scroll-mt-6 space-y-4" id="dry-run" data-testid="dry-run">
+    <div className="space-y-4" data-testid="dry-run">
       <div className="flex flex-wrap items-end gap-3">
         <label className="text-xs font-medium text-slate-600">
           Proposed schema
-          <Select className="mt-1 block w-72" value={source} onChange={(e) => setSource(e.target.value)} disabled={running} data-testid="dry-run-source">
+          <Select
+            className="mt-1 block w-72"
+            value={source}
+            onChange={(e) => {
+              setSource(e.target.value);
+              setRun(null);
+              setError(null);
+            }}
+            disabled={running}
+            data-testid="dry-run-source"
+          >
             <option value="edit">Edit the schema below</option>
             {versions.map((v, i) => (
               <option key={v.version} value={v.version}>
@@ -120,11 +138,19 @@ export function DryRunPanel({
           className="h-56 w-full rounded-md border border-slate-300 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
           spellCheck={false}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            // the result was the previous text's
+            if (run?.done) setRun(null);
+          }}
           disabled={running}
         />
       )}
-      {error && <Alert tone="error">{error}</Alert>}
+      {error && (
+        <Alert tone="error">
+          <span data-testid="dry-run-error">{error}</span>
+        </Alert>
+      )}
       {run && (
         <div className="space-y-4">
           <div>
@@ -169,7 +195,7 @@ function DryRunResult({ tally, callHref }: { tally: DryRunTally; callHref: (id: 
     ));
   return (
     <div className="space-y-4" data-testid="dry-run-result">
-      <Alert tone={tally.broken > 0 ? "warning" : "success"}>{summarizeDryRun(tally)}</Alert>
+      <Alert tone={tally.broken > 0 ? "warning" : tally.scanned === 0 ? "info" : "success"}>{summarizeDryRun(tally)}</Alert>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         {tiles.map(([label, value, tone]) => (
           <div key={label} className="rounded-md border border-slate-200 px-3 py-2">

@@ -3,6 +3,7 @@ import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { Sparkline } from "../charts";
 import { categoryColor } from "../charts/prepare";
 import { formatCount, formatRate } from "../dashboard/format";
+import { RECOVERED_MEANING, recoveryTitle } from "../../isomorphic/recovery";
 import { Table, td, th } from "../ui";
 import { Ticks } from "./ticks";
 import type { FailurePatternRow } from "./types";
@@ -20,8 +21,8 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
           <th className={`${th} text-right`}>Calls</th>
           <th className={th}>Share of failures</th>
           <th className={th}>Per day</th>
-          <th className={`${th} text-right`} title="Followed by a corrected call">
-            Corrected
+          <th className={`${th} text-right`} title={RECOVERED_MEANING}>
+            Recovered
           </th>
           <th className={th}>Examples</th>
         </tr>
@@ -50,7 +51,13 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
             <td className={td}>
               <Sparkline values={p.trend} colorKey={p.category} color={categoryColor(p.category)} width={96} height={24} />
             </td>
-            <td className={`${td} text-right tabular-nums ${p.recoveryRate < 0.6 ? "text-red-700" : "text-slate-700"}`}>{formatRate(p.recoveryRate, 0)}</td>
+            <td
+              className={`${td} text-right tabular-nums ${p.recoveryRate !== null && p.recoveryRate < 0.6 ? "text-red-700" : "text-slate-700"}`}
+              title={recoveryTitle(p)}
+              data-testid="pattern-recovered"
+            >
+              {formatRate(p.recoveryRate, 0)}
+            </td>
             <td className={td}>
               <span className="flex gap-2 text-xs">
                 {p.examples.map((id, i) => (

@@ -4,6 +4,8 @@ import { Ticks } from "./ticks";
 import { TryInDryRun } from "./try-in-dry-run";
 import type { SuggestionRow } from "./types";
 
+const hasDiff = (s: SuggestionRow) => JSON.stringify(s.before) !== JSON.stringify(s.after);
+
 /** The schema doctor's suggestions: evidence, the change in words and as a diff of the tool. */
 export function SuggestionsList({
   suggestions,
@@ -18,7 +20,14 @@ export function SuggestionsList({
   return (
     <ol className="space-y-4" data-testid="suggestions">
       {suggestions.map((s) => (
-        <li key={s.id} className="rounded-md border border-slate-200 p-4" data-testid="suggestion" data-kind={s.kind}>
+        <li
+          key={s.id}
+          className="rounded-md border border-slate-200 p-4"
+          data-testid="suggestion"
+          data-kind={s.kind}
+          data-path={s.path}
+          data-changes-verdicts={String(s.changesVerdicts)}
+        >
           <div className="flex items-start justify-between gap-3">
             <h3 className="font-medium text-slate-900">
               <Ticks text={s.title} />
@@ -41,14 +50,23 @@ export function SuggestionsList({
           <p className="mt-2 text-slate-800">
             <Ticks text={s.change} />
           </p>
-          <div className="mt-3">
-            <SchemaDiff before={s.before} after={s.after} />
-          </div>
-          {canDryRun && JSON.stringify(s.before.parameters) !== JSON.stringify(s.after.parameters) && (
-            <div className="mt-3 flex justify-end">
-              <TryInDryRun parameters={s.after.parameters} />
+          {s.unknown && (
+            <p className="mt-2 text-slate-600" data-testid="suggestion-unknown">
+              Toolgate cannot know <Ticks text={s.unknown} />: only you can write that{hasDiff(s) ? ", so the change below leaves it out" : ""}.
+            </p>
+          )}
+          {hasDiff(s) && (
+            <div className="mt-3">
+              <SchemaDiff before={s.before} after={s.after} />
             </div>
           )}
+          {s.changesVerdicts
+            ? canDryRun && (
+                <div className="mt-3 flex justify-end">
+                  <TryInDryRun parameters={s.after.parameters} />
+                </div>
+              )
+            : hasDiff(s) && <p className="mt-2 text-xs text-slate-500">Descriptions only: no call&apos;s verdict changes, so there is nothing to dry-run.</p>}
         </li>
       ))}
     </ol>

@@ -2,11 +2,13 @@ import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { VersionComparison } from "../../isomorphic/version-comparison";
 import { formatPp, formatPValue, formatRate, formatUtc } from "../dashboard/format";
 import { Alert, Badge, Table, td, th } from "../ui";
-import { DAY_MS } from "../../contracts/metrics";
+import { HOUR_MS } from "../../contracts/metrics";
 
 export type VersionImpact = {
   version: string;
   previousVersion: string;
+  /** whether both windows lie inside the page's range (else they are the newest change's, outside it) */
+  inRange: boolean;
   marker: string;
   before: { from: string; to: string };
   after: { from: string; to: string };
@@ -34,14 +36,25 @@ function headline(impact: VersionImpact) {
 /** Before/after the newest schema version: overall and per category, with the model comparison's verdicts. */
 export function VersionVerdict({ impact }: { impact: VersionImpact }) {
   const head = headline(impact);
-  const days = (r: { from: string; to: string }) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / DAY_MS);
+  const span = (r: { from: string; to: string }) => {
+    const hours = Math.round((Date.parse(r.to) - Date.parse(r.from)) / HOUR_MS);
+    const length = hours % 24 === 0 ? `${hours / 24} day${hours === 24 ? "" : "s"}` : `${hours} hour${hours === 1 ? "" : "s"}`;
+    return `${length} from ${formatUtc(r.from)}`;
+  };
   return (
-    <div className="space-y-4" data-testid="version-verdict" data-verdict={impact.overall.verdict}>
+    <div className="space-y-4" data-testid="version-verdict" data-verdict={impact.overall.verdict} data-in-range={String(impact.inRange)}>
       <Alert tone={head.tone}>{head.text}</Alert>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-500" data-testid="version-windows">
         Version <span className="font-mono">{impact.version.slice(0, 7)}</span> replaced <span className="font-mono">{impact.previousVersion.slice(0, 7)}</span>{" "}
-        on {formatUtc(impact.marker)}; compared: {days(impact.before)} days before against {days(impact.after)} days after (
-        {impact.overall.a.n.toLocaleString("en")} and {impact.overall.b.n.toLocaleString("en")} calls).
+        on {formatUtc(impact.marker)}; compared: {span(impact.before)} against {span(impact.after)} ({impact.overall.a.n.toLocaleString("en")} and{" "}
+        {impact.overall.b.n.toLocaleString("en")} calls),{" "}
+        {impact.inRange ? (
+          "inside the selected range."
+        ) : (
+          <strong className="font-medium text-amber-800">
+            outside the selected range: no schema change falls inside it, so these are the newest change&apos;s windows.
+          </strong>
+        )}
       </p>
       {impact.byCategory.length > 0 && (
         <Table label="Categories before and after the schema change">

@@ -94,23 +94,24 @@ describe("describePattern", () => {
 });
 
 describe("groupPatterns", () => {
-  it("sums days into patterns with share, recovery and a trend, largest first", () => {
+  it("sums days into patterns with share, recovery (next attempt valid, of those tried again) and a trend, largest first", () => {
     const days = daysOf(new Date("2026-11-01T06:00:00Z"), new Date("2026-11-03T00:00:00Z"));
     expect(days).toEqual(["2026-11-01T00:00:00.000Z", "2026-11-02T00:00:00.000Z"]);
     const a = "wrong_type\tloannumber\tinteger";
     const b = "missing_argument\tloannumber\t";
     const patterns = groupPatterns(
       [
-        { pattern: b, day: days[0]!, failures: 1, corrected: 0 },
-        { pattern: a, day: days[0]!, failures: 2, corrected: 2 },
-        { pattern: a, day: days[1]!, failures: 4, corrected: 1 },
+        { pattern: b, day: days[0]!, failures: 1, followed: 0, recovered: 0 },
+        { pattern: a, day: days[0]!, failures: 2, followed: 2, recovered: 1 },
+        { pattern: a, day: days[1]!, failures: 4, followed: 2, recovered: 2 },
       ],
       days,
       parameters,
     );
-    expect(patterns.map((p) => [p.key, p.failures, p.corrected, p.trend, p.share, p.recoveryRate])).toEqual([
-      [a, 6, 3, [2, 4], 6 / 7, 0.5],
-      [b, 1, 0, [1, 0], 1 / 7, 0],
+    // a followed by a corrected call 4 times of 6, 3 of those valid; b never tried again: unknown, not 0 %
+    expect(patterns.map((p) => [p.key, p.failures, p.followed, p.recovered, p.trend, p.share, p.recoveryRate])).toEqual([
+      [a, 6, 4, 3, [2, 4], 6 / 7, 0.75],
+      [b, 1, 0, 0, [1, 0], 1 / 7, null],
     ]);
   });
 });

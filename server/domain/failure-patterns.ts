@@ -6,6 +6,7 @@
 import type { Violation } from "../../isomorphic/classify";
 import { parsePath, type PathSegment } from "../../contracts/json-path";
 import { isPlainObject, truncate, TYPE_WORDS, type JsonObject } from "../../isomorphic/tool-schema";
+import { recoveryRate, type RecoveryCounts } from "../../isomorphic/recovery";
 import { DAY_MS } from "../../contracts/metrics";
 
 /** What a pattern key holds: category, the path with array indexes dropped (`items[].qty`), and the kind of value sent. */
@@ -179,21 +180,22 @@ export function describePattern(parts: PatternParts, parameters?: unknown): stri
 // ---------------------------------------------------------------------------------------------
 // Grouping the counts a query read into the rows the tool page shows
 
-export type PatternDayRow = { pattern: string; day: string; failures: number; corrected: number };
+/** One pattern's invalid calls on one day, with the recovery counts of isomorphic/recovery.ts. */
+export type PatternDayRow = RecoveryCounts & { pattern: string; day: string; failures: number };
 
-export type FailurePattern = PatternParts & {
-  key: string;
-  label: string;
-  failures: number;
-  corrected: number;
-  /** corrected / failures: how often the model followed the failure with a corrected call */
-  recoveryRate: number;
-  /** failures / all of the tool's failures in the range */
-  share: number;
-  /** failures per day, one entry per day of `days` (0 where none) */
-  trend: number[];
-  examples: string[];
-};
+export type FailurePattern = PatternParts &
+  RecoveryCounts & {
+    key: string;
+    label: string;
+    failures: number;
+    /** recovered / followed (isomorphic/recovery.ts): how often the model's next attempt was valid; null when none was tried again */
+    recoveryRate: number | null;
+    /** failures / all of the tool's failures in the range */
+    share: number;
+    /** failures per day, one entry per day of `days` (0 where none) */
+    trend: number[];
+    examples: string[];
+  };
 
 /**
  * Groups per-day counts into patterns, largest first (ties by key), each with its share of the
@@ -201,13 +203,14 @@ export type FailurePattern = PatternParts & {
  */
 export function groupPatterns(rows: readonly PatternDayRow[], days: readonly string[], parameters?: unknown): FailurePattern[] {
   const dayIndex = new Map(days.map((d, i) => [d, i]));
-  const byKey = new Map<string, { failures: number; corrected: number; trend: number[] }>();
+  const byKey = new Map<string, { failures: number; followed: number; recovered: number; trend: number[] }>();
   let total = 0;
   for (const row of rows) {
-    const entry = byKey.get(row.pattern) ?? { failures: 0, corrected: 0, trend: days.map(() => 0) };
+    const entry = byKey.get(row.pattern) ?? { failures: 0, followed: 0, recovered: 0, trend: days.map(() => 0) };
     byKey.set(row.pattern, entry);
     entry.failures += row.failures;
-    entry.corrected += row.corrected;
+    entry.followed += row.followed;
+    entry.recovered += row.recovered;
     total += row.failures;
     const i = dayIndex.get(row.day);
     if (i !== undefined) entry.trend[i]! += row.failures;
@@ -220,8 +223,9 @@ export function groupPatterns(rows: readonly PatternDayRow[], days: readonly str
         key,
         label: describePattern(parts, parameters),
         failures: e.failures,
-        corrected: e.corrected,
-        recoveryRate: e.failures ? e.corrected / e.failures : 0,
+        followed: e.followed,
+        recovered: e.recovered,
+        recoveryRate: recoveryRate(e),
         share: total ? e.failures / total : 0,
         trend: e.trend,
         examples: [],

@@ -5,6 +5,8 @@
 // Every quoted value is replaced, argument names included: a template is about the wording
 // of the message, and the argument is already a dimension of its own (the call's path).
 
+import { recoveryRate } from "../../isomorphic/recovery";
+
 const REPLACEMENTS: [RegExp, string][] = [
   // Quoted text first, so that digits, dates and ids inside quotes vanish with the quote.
   // A single quote opens only after a non-word character and closes only before one,
@@ -74,7 +76,7 @@ export function groupByTemplate(rows: MessageRow[]): MessageGroup[] {
       count: g.count,
       recovered: g.recovered,
       followed: g.followed,
-      recoveryRate: g.followed === 0 ? null : g.recovered / g.followed,
+      recoveryRate: recoveryRate(g),
       examples: [...g.messages]
         .sort(([a, ca], [b, cb]) => cb - ca || compareText(a, b))
         .slice(0, MAX_EXAMPLES)

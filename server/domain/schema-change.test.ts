@@ -8,7 +8,8 @@ describe("impactWindows", () => {
   it("measures equal windows either side of the newest version, from the next whole hour", () => {
     // v2 seen at 10:20 → marker 11:00; 5 whole hours since; v1 a day earlier
     const windows = impactWindows(seen("2026-11-09T10:20:00Z", "2026-11-10T10:20:00Z"), at("2026-11-10T16:30:00Z"));
-    expect(windows).toEqual({
+    expect(windows).toMatchObject({
+      inRange: true,
       marker: at("2026-11-10T11:00:00Z"),
       before: { from: at("2026-11-10T06:00:00Z"), to: at("2026-11-10T11:00:00Z") },
       after: { from: at("2026-11-10T11:00:00Z"), to: at("2026-11-10T16:00:00Z") },
@@ -37,5 +38,35 @@ describe("impactWindows", () => {
     const windows = impactWindows(seen("2026-11-10T10:00:00Z", "2026-11-01T00:00:00Z", "2026-11-09T10:00:00Z"), at("2026-11-10T12:00:00Z"));
     expect(windows?.marker).toEqual(at("2026-11-10T10:00:00Z"));
     expect(windows?.before.from).toEqual(at("2026-11-10T08:00:00Z"));
+  });
+
+  it("inside a selected range: the newest change within it, windows clipped to the range", () => {
+    const versions = seen("2026-11-01T00:00:00Z", "2026-11-10T11:00:00Z", "2026-11-20T00:00:00Z");
+    // 7 days from Nov 8 12:00: v2's change (Nov 10 11:00) is inside, v3's is after it
+    const within = { from: at("2026-11-08T12:00:00Z"), to: at("2026-11-15T12:00:00Z") };
+    const windows = impactWindows(versions, at("2026-11-30T00:00:00Z"), within);
+    expect(windows).toMatchObject({
+      inRange: true,
+      newer: versions[1],
+      older: versions[0],
+      marker: at("2026-11-10T11:00:00Z"),
+      // before: from the range's first whole hour on; after: as long, inside the range
+      before: { from: at("2026-11-08T12:00:00Z"), to: at("2026-11-10T11:00:00Z") },
+      after: { from: at("2026-11-10T11:00:00Z"), to: at("2026-11-12T10:00:00Z") },
+    });
+    // the after window stops at the next version when that comes sooner
+    const soon = impactWindows(seen("2026-11-01T00:00:00Z", "2026-11-10T11:00:00Z", "2026-11-10T14:00:00Z"), at("2026-11-30T00:00:00Z"), {
+      from: at("2026-11-01T00:00:00Z"),
+      to: at("2026-11-10T12:30:00Z"),
+    });
+    expect(soon).toMatchObject({ inRange: true, marker: at("2026-11-10T11:00:00Z") });
+    expect(soon!.after.to).toEqual(at("2026-11-10T12:00:00Z"));
+  });
+
+  it("without a change inside the range: the newest change, marked as outside it", () => {
+    const versions = seen("2026-11-01T00:00:00Z", "2026-11-10T11:00:00Z");
+    const windows = impactWindows(versions, at("2026-11-30T00:00:00Z"), { from: at("2026-11-20T00:00:00Z"), to: at("2026-11-27T00:00:00Z") });
+    expect(windows).toMatchObject({ inRange: false, newer: versions[1], marker: at("2026-11-10T11:00:00Z") });
+    expect(windows!.before.from).toEqual(at("2026-11-01T00:00:00Z"));
   });
 });

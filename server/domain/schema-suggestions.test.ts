@@ -30,7 +30,7 @@ function patternsFrom(parameters: object, calls: [string, unknown, number][]): F
   const rows = calls.flatMap(([tool, args, n]) => {
     const verdict = classifyCall({ tool, arguments: args, registry });
     const pattern = patternOf({ tool, arguments: args, valid: verdict.valid, category: verdict.category ?? null, violations: verdict.violations });
-    return pattern ? [{ pattern, day: DAYS[0]!, failures: n, corrected: 0 }] : [];
+    return pattern ? [{ pattern, day: DAYS[0]!, failures: n, followed: 0, recovered: 0 }] : [];
   });
   return groupPatterns(rows, DAYS, parameters).map((p, i) => ({ ...p, examples: [`call-${i}`] }));
 }
@@ -120,8 +120,32 @@ describe("suggestSchemaChanges", () => {
   it("an argument the model keeps adding → maybe the tool lacks it", () => {
     const [s] = only("extra_argument", kinds(clean, [["getloan", { ...ok, customername: "Ada" }, 8]]));
     expect(s!.title).toBe("Models keep sending `customername`: does `getloan` lack it?");
-    expect(s!.after.parameters.properties).toHaveProperty("customername");
+    // accepted as any value: no made-up description; what Toolgate cannot know is said instead
+    expect(s!.after.parameters.properties).toMatchObject({ customername: {} });
     expect(s!.before.parameters.properties).not.toHaveProperty("customername");
+    expect(s!.unknown).toMatch(/what `customername` means to `getloan`/);
+    expect(s!.changesVerdicts).toBe(true);
+  });
+
+  it("never writes placeholder text into the schema: an unknown description is named as unknown, the schema left as it is", () => {
+    const schema = withProperty("includehistory", { type: "boolean" });
+    const list = kinds(schema, [["getloan", { ...ok, customername: "Ada" }, 8]]);
+    for (const s of list) expect(JSON.stringify(s.after)).not.toMatch(/\(what |means to this tool|is for and where/);
+    const [undescribed] = only("undescribed_parameter", list);
+    expect(undescribed!.after).toEqual(undescribed!.before);
+    expect(undescribed!.unknown).toMatch(/what `includehistory` is for/);
+    expect(undescribed!.changesVerdicts).toBe(false);
+  });
+
+  it("marks which suggestions can change a verdict: a description-only change never can", () => {
+    const list = kinds(withProperty("limit", { type: "integer", minimum: 1, maximum: 100, description: "How many to list." }), [
+      ["getloan", { ...ok, limit: 500 }, 9],
+    ]);
+    const [limit] = only("state_limit", list);
+    expect(limit!.after).not.toEqual(limit!.before); // the description changed…
+    expect(limit!.changesVerdicts).toBe(false); // …and nothing the validator reads
+    const nested = kinds({ ...clean, properties: { ...clean.properties, filters: { type: "object", description: "Filters.", properties: {} } } });
+    expect(only("nested_additional_properties", nested)[0]!.changesVerdicts).toBe(true);
   });
 
   it("lints the schema: undescribed parameters, unexplained enums, unstated limits, nested objects without additionalProperties", () => {

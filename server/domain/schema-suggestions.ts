@@ -5,7 +5,7 @@
 
 import { closeMatch } from "../../isomorphic/classify";
 import { parsePath } from "../../contracts/json-path";
-import { isPlainObject, TYPE_WORDS, type JsonObject } from "../../isomorphic/tool-schema";
+import { isPlainObject, TYPE_WORDS, validationDiffers, type JsonObject } from "../../isomorphic/tool-schema";
 import { schemaAt, type FailurePattern } from "./failure-patterns";
 
 export type SuggestionKind =
@@ -23,7 +23,7 @@ export type SuggestionKind =
 
 type ToolText = { description: string; parameters: JsonObject };
 
-export type Suggestion = {
+type Suggestion = {
   id: string;
   kind: SuggestionKind;
   /** from the calls (patterns), or from the schema alone (lint) */
@@ -39,7 +39,12 @@ export type Suggestion = {
   examples: string[];
   before: ToolText;
   after: ToolText;
+  /** what the change needs that only the tool's author knows (Toolgate writes no placeholder for it) */
+  unknown?: string;
 };
+
+/** A suggestion as the page gets it: with whether its change can alter any call's verdict (a description-only change cannot). */
+export type SuggestionWithEffect = Suggestion & { changesVerdicts: boolean };
 
 /** A pattern needs this many failures before a suggestion is made from it. */
 export const MIN_FAILURES = 3;
@@ -314,10 +319,11 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
       path: p.path,
       title: `Models keep sending ${code(p.path)}: does ${code(tool)} lack it?`,
       evidence: `${code(p.path)} sent ${times(p.failures)} though the schema has no such argument (${percent(p.share)} of the tool's failures).`,
-      change: `If the tool could use it, add ${code(place.name)} to the schema (as below, with its type). If not, say in the description what the tool does not take, e.g. "Takes only ${Object.keys(isPlainObject(place.parent.properties) ? place.parent.properties : {}).join(", ")}."`,
+      change: `If the tool could use it, add ${code(place.name)} to the schema (below it accepts any value; give it its type and description). If not, say in the description what the tool does not take, e.g. "Takes only ${Object.keys(isPlainObject(place.parent.properties) ? place.parent.properties : {}).join(", ")}."`,
       after: edited(text, place.parentPath, (s) => {
-        s.properties = { ...(isPlainObject(s.properties) ? s.properties : {}), [place.name]: { description: `(what ${place.name} means to this tool)` } };
+        s.properties = { ...(isPlainObject(s.properties) ? s.properties : {}), [place.name]: {} };
       }),
+      unknown: `what ${code(place.name)} means to ${code(tool)}, and its type`,
     });
   }
   return suggestions;
@@ -355,7 +361,8 @@ function lint(text: ToolText): Suggestion[] {
         title: `Describe ${code(path)}`,
         evidence: `${code(path)} has no description: the model has only its name${types(schema).length ? ` and type (${types(schema).join(", ")})` : ""} to go on.`,
         change: `Say what ${code(path)} is for, where its value comes from and, if it is optional, what happens without it.`,
-        after: edited(text, path, (s) => (s.description = `(what ${path} is for and where its value comes from)`)),
+        after: text,
+        unknown: `what ${code(path)} is for and where its value comes from`,
       });
     }
     const values = Array.isArray(schema.enum) ? schema.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))) : [];
@@ -410,10 +417,10 @@ function lint(text: ToolText): Suggestion[] {
  * Suggestions for one tool: from its failure patterns first (most failures first), then the lint
  * of its schema, without a lint finding that a suggestion from the calls already covers.
  */
-export function suggestSchemaChanges(input: { tool: string; description: string; parameters: JsonObject; patterns: FailurePattern[] }): Suggestion[] {
+export function suggestSchemaChanges(input: { tool: string; description: string; parameters: JsonObject; patterns: FailurePattern[] }): SuggestionWithEffect[] {
   const text: ToolText = { description: input.description, parameters: input.parameters };
   const fromCalls = fromPatterns({ tool: input.tool, text, patterns: input.patterns }).sort((a, b) => b.failures - a.failures || (a.id < b.id ? -1 : 1));
   const covered = new Set(fromCalls.map((s) => s.path));
   const linted = lint(text).filter((s) => !(covered.has(s.path) && (s.kind === "limit_unstated" || s.kind === "enum_unexplained")));
-  return [...fromCalls, ...linted];
+  return [...fromCalls, ...linted].map((s) => ({ ...s, changesVerdicts: validationDiffers(s.before.parameters, s.after.parameters) }));
 }

@@ -7,8 +7,15 @@ import { projectProcedure, router } from "../trpc/init";
 
 export const callsRouter = router({
   list: projectProcedure("viewer")
-    .input(z.object({ filter: callsFilterInput, cursor: z.string().max(200).optional(), limit: z.number().int().min(1).max(200).default(50) }))
-    .query(({ ctx, input }) => listCalls(ctx.project.id, input.filter, input.cursor, input.limit)),
+    .input(
+      z.object({
+        filter: callsFilterInput,
+        cursor: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(200).default(50),
+        order: z.enum(["newest", "oldest"]).default("newest"),
+      }),
+    )
+    .query(({ ctx, input }) => listCalls(ctx.project.id, input.filter, input.cursor, input.limit, input.order)),
   byId: projectProcedure("viewer")
     .input(z.object({ id: z.string().min(1).max(128) }))
     .query(({ ctx, input }) => callById(ctx.project.id, input.id)),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { summaryOutput } from "../../contracts/api-answers";
 import { rangeInput, scopeInput, seriesDimension, summaryInput } from "../../contracts/metrics";
-import { rangeOrLastDays } from "../../contracts/range";
+import { previousPeriod, rangeOrLastDays } from "../../contracts/range";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
@@ -28,8 +28,7 @@ export const metricsRouter = router({
     .input(ranged)
     .query(async ({ ctx, input }) => {
       const range = toRange(input.range);
-      const length = range.to.getTime() - range.from.getTime();
-      const previous = { from: new Date(range.from.getTime() - length), to: range.from };
+      const previous = previousPeriod(range);
       const [current, before] = await Promise.all([totals(ctx.project.id, range, input.scope), totals(ctx.project.id, previous, input.scope)]);
       return { current, previous: before };
     }),

@@ -73,14 +73,16 @@ export const toolsRouter = router({
       };
     }),
   /**
-   * Did the newest schema version help? The tool's invalid rate and each category's rate in equal
-   * windows before and after the version was first seen, with the model comparison's two-proportion test.
+   * Did the schema change help? The tool's invalid rate and each category's rate in equal windows
+   * before and after a version was first seen, with the model comparison's two-proportion test:
+   * the newest change inside `range` (both windows inside it), else the newest change (`inRange: false`).
    */
   versionImpact: projectProcedure("viewer")
-    .input(z.object({ tool: z.string().min(1).max(200) }))
+    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput.optional() }))
     .query(async ({ ctx, input }) => {
       const versions = (await listTools(ctx.project.id)).filter((v) => v.name === input.tool);
-      const windows = impactWindows(versions, new Date());
+      const within = input.range && { from: new Date(input.range.from), to: new Date(input.range.to) };
+      const windows = impactWindows(versions, new Date(), within);
       if (!windows) return null;
       const scope = { tool: input.tool };
       const counts = async (range: { from: Date; to: Date }) => {
@@ -93,8 +95,9 @@ export const toolsRouter = router({
       const [before, after] = await Promise.all([counts(windows.before), counts(windows.after)]);
       const [overall] = compareVersions(before.all, after.all);
       return {
-        version: versions[0]!.version,
-        previousVersion: versions[1]!.version,
+        version: windows.newer.version,
+        previousVersion: windows.older.version,
+        inRange: windows.inRange,
         marker: windows.marker.toISOString(),
         before: { from: windows.before.from.toISOString(), to: windows.before.to.toISOString() },
         after: { from: windows.after.from.toISOString(), to: windows.after.to.toISOString() },

@@ -2,17 +2,40 @@ import Link from "next/link";
 import { buttonClass, cx } from "../../ui";
 import { callHref } from "../format";
 
-/** "← Previous call" and "Next call →" in the run's order; a button without a call to go to is shown disabled. */
-export function RunNav({ slug, previous, next }: { slug: string; previous: string | null; next: string | null }) {
+/**
+ * The previous and next step of the call's run (run order, docs/pairing.md), and the way back:
+ * to the explorer list the call was opened from (`list`, its query), else to this run's calls.
+ * A step button without a step to go to is shown disabled.
+ */
+export function RunNav({
+  slug,
+  previous,
+  next,
+  list,
+  runId,
+}: {
+  slug: string;
+  previous: string | null;
+  next: string | null;
+  /** the explorer query the call was opened from (listQuery), or null */
+  list: string | null;
+  runId: string;
+}) {
+  const back = list !== null ? `/p/${slug}/calls${list}` : `/p/${slug}/calls?${new URLSearchParams({ range: "all", runId })}`;
   return (
-    <nav aria-label="Calls of this run" className="flex shrink-0 items-center gap-2">
-      <RunNavLink slug={slug} id={previous} label="← Previous call" />
-      <RunNavLink slug={slug} id={next} label="Next call →" />
-    </nav>
+    <div className="flex shrink-0 flex-wrap items-center gap-2">
+      <Link href={back} className={buttonClass("ghost", "sm")} data-testid="back-to-list">
+        {list !== null ? "← Back to the list" : "← Calls of this run"}
+      </Link>
+      <nav aria-label="Steps of this run" className="flex items-center gap-2">
+        <RunNavLink slug={slug} id={previous} list={list} label="← Previous step" />
+        <RunNavLink slug={slug} id={next} list={list} label="Next step →" />
+      </nav>
+    </div>
   );
 }
 
-function RunNavLink({ slug, id, label }: { slug: string; id: string | null; label: string }) {
+function RunNavLink({ slug, id, list, label }: { slug: string; id: string | null; list: string | null; label: string }) {
   if (!id) {
     return (
       <span className={cx(buttonClass("secondary", "sm"), "pointer-events-none opacity-50")} aria-disabled="true">
@@ -21,7 +44,11 @@ function RunNavLink({ slug, id, label }: { slug: string; id: string | null; labe
     );
   }
   return (
-    <Link href={callHref(slug, id)} className={buttonClass("secondary", "sm")} title={`Call ${id}`}>
+    <Link
+      href={callHref(slug, id, list ?? undefined)}
+      className={buttonClass("secondary", "sm")}
+      title={`Call ${id}, the ${label.includes("Previous") ? "previous" : "next"} step of this run`}
+    >
       {label}
     </Link>
   );

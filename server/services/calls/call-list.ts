@@ -62,17 +62,18 @@ function decodeCursor(cursor: string) {
   }
 }
 
-/** Newest first, paged by a (timestamp, id) cursor. */
-export async function listCalls(projectId: string, filter: CallsFilter, cursor: string | undefined, limit: number) {
+/** Newest first (or oldest first), paged by a (timestamp, id) cursor. */
+export async function listCalls(projectId: string, filter: CallsFilter, cursor: string | undefined, limit: number, order: "newest" | "oldest" = "newest") {
   const after = cursor ? decodeCursor(cursor) : undefined;
   const values: unknown[] = [];
   let where = callsFilterSql(projectId, filter, values);
+  const [beyond, direction] = order === "oldest" ? [">", "ASC"] : ["<", "DESC"];
   if (after) {
     const t = `$${values.push(after.timestamp)}::timestamptz`;
-    where += ` AND (timestamp < ${t} OR (timestamp = ${t} AND id < $${values.push(after.id)}))`;
+    where += ` AND (timestamp ${beyond} ${t} OR (timestamp = ${t} AND id ${beyond} $${values.push(after.id)}))`;
   }
   const { rows } = await pool().query<CallListRow>(
-    `SELECT ${LIST_COLUMNS} FROM tool_calls WHERE ${where} ORDER BY timestamp DESC, id DESC LIMIT $${values.push(limit + 1)}`,
+    `SELECT ${LIST_COLUMNS} FROM tool_calls WHERE ${where} ORDER BY timestamp ${direction}, id ${direction} LIMIT $${values.push(limit + 1)}`,
     values,
   );
   const page = rows.slice(0, limit);

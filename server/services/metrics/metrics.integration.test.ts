@@ -142,6 +142,19 @@ describe("drill-down over raw calls", () => {
     expect(seen).toHaveLength(14);
     expect(new Set(seen).size).toBe(14);
 
+    // oldest first (the explorer's time header): the same calls in the opposite order, paged by the same cursor
+    const oldest: string[] = [];
+    const times: number[] = [];
+    cursor = undefined;
+    do {
+      const page = await owner.calls.list({ project: q.project, filter: { from: range.from, to: range.to }, cursor, limit: 5, order: "oldest" });
+      oldest.push(...page.calls.map((c) => c.id));
+      times.push(...page.calls.map((c) => new Date(c.timestamp).getTime()));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(oldest).toEqual([...seen].reverse());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+
     const invalidOnly = await owner.calls.list({ project: q.project, filter: { valid: "invalid", q: "422" } });
     expect(invalidOnly.calls).toHaveLength(2);
 

@@ -2,7 +2,7 @@ import { closeMatch } from "../../../isomorphic/classify";
 import { daysOf, encodePattern, groupPatterns, type FailurePattern, type PatternDayRow } from "../../domain/failure-patterns";
 import { pool } from "../../db/client";
 import { rollupRows } from "../rollups/read";
-import { CALL_ROLLUPS, dayOf } from "../rollups/tables";
+import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, recoveredSql } from "../rollups/tables";
 
 export type Range = { from: Date; to: Date };
 
@@ -12,9 +12,11 @@ const EXAMPLES = 3;
 
 /**
  * A tool's invalid calls over a range, grouped by pattern (category, path, kind of value sent),
- * per UTC day, with how many the model followed with a corrected call. Its own calls come from
- * the partial index of invalid calls (index-only: tool, time, pattern, correction, id); names
- * the model misspelled for it (unknown tools close to its name) from the daily call rollups.
+ * per UTC day, with how many the model tried again and how many of those next attempts were valid
+ * (isomorphic/recovery.ts). Its own calls come from the partial index of invalid calls (tool, time,
+ * pattern, correction, id; the correction's verdict by its primary key, the rollups' own rule);
+ * names the model misspelled for it (unknown tools close to its name) from the daily call
+ * rollups, their recovery from the error-message rollups.
  */
 export async function failurePatterns(
   projectId: string,
@@ -38,9 +40,10 @@ export async function failurePatterns(
 }
 
 async function ownPatternDays(projectId: string, tool: string, range: Range): Promise<PatternDayRow[]> {
-  const { rows } = await pool().query<{ pattern: string | null; day: Date; failures: number; corrected: number }>(
-    `SELECT pattern, ${dayOf("timestamp")} AS day, count(*)::int AS failures, count(correction_id)::int AS corrected
-       FROM tool_calls WHERE project_id = $1 AND tool = $2 AND valid = false AND timestamp >= $3 AND timestamp < $4
+  const { rows } = await pool().query<{ pattern: string | null; day: Date; failures: number; followed: number; recovered: number }>(
+    `SELECT c.pattern, ${dayOf("c.timestamp")} AS day, count(*)::int AS failures, count(c.correction_id)::int AS followed,
+            sum(${recoveredSql("c.correction_id")})::int AS recovered
+       FROM tool_calls c WHERE c.project_id = $1 AND c.tool = $2 AND c.valid = false AND c.timestamp >= $3 AND c.timestamp < $4
       GROUP BY 1, 2`,
     [projectId, tool, range.from, range.to],
   );
@@ -48,7 +51,8 @@ async function ownPatternDays(projectId: string, tool: string, range: Range): Pr
     pattern: r.pattern ?? encodePattern({ category: "", path: "", kind: "" }),
     day: r.day.toISOString(),
     failures: r.failures,
-    corrected: r.corrected,
+    followed: r.followed,
+    recovered: r.recovered,
   }));
 }
 
@@ -57,8 +61,8 @@ async function misspelledNameDays(projectId: string, tool: string, range: Range,
   if (!names.includes(tool)) return { rows: [], names: [] };
   const params: unknown[] = [];
   const from = rollupRows(CALL_ROLLUPS, projectId, range, { category: "unknown_tool" }, params);
-  const { rows } = await pool().query<{ tool: string; day: Date; failures: number; corrected: number }>(
-    `SELECT tool, ${dayOf("hour")} AS day, sum(invalid)::int AS failures, sum(corrected)::int AS corrected FROM ${from} GROUP BY 1, 2`,
+  const { rows } = await pool().query<{ tool: string; day: Date; failures: number }>(
+    `SELECT tool, ${dayOf("hour")} AS day, sum(invalid)::int AS failures FROM ${from} GROUP BY 1, 2`,
     params,
   );
   const registered = new Set(names);
@@ -68,15 +72,32 @@ async function misspelledNameDays(projectId: string, tool: string, range: Range,
     return close.get(name)!;
   };
   const aliasRows = rows.filter((r) => isAlias(r.tool));
+  const aliasNames = [...new Set(aliasRows.map((r) => r.tool))];
+  const recovery = await aliasRecovery(projectId, range, aliasNames);
   return {
-    names: [...new Set(aliasRows.map((r) => r.tool))],
+    names: aliasNames,
     rows: aliasRows.map((r) => ({
       pattern: encodePattern({ category: "unknown_tool", path: "", kind: r.tool }),
       day: r.day.toISOString(),
       failures: r.failures,
-      corrected: r.corrected,
+      ...(recovery.get(`${r.tool}\t${r.day.toISOString()}`) ?? { followed: 0, recovered: 0 }),
     })),
   };
+}
+
+/** Followed and recovered per misspelled name and day, from the error-message rollups (every invalid call has a message row, "" included). */
+async function aliasRecovery(projectId: string, range: Range, names: string[]) {
+  const byNameDay = new Map<string, { followed: number; recovered: number }>();
+  if (!names.length) return byNameDay;
+  const params: unknown[] = [];
+  const from = rollupRows(ERROR_MESSAGE_ROLLUPS, projectId, range, {}, params);
+  const { rows } = await pool().query<{ tool: string; day: Date; followed: number; recovered: number }>(
+    `SELECT tool, ${dayOf("hour")} AS day, sum(followed)::int AS followed, sum(recovered)::int AS recovered
+       FROM ${from} WHERE tool = ANY($${params.push(names)}::text[]) GROUP BY 1, 2`,
+    params,
+  );
+  for (const r of rows) byNameDay.set(`${r.tool}\t${r.day.toISOString()}`, { followed: r.followed, recovered: r.recovered });
+  return byNameDay;
 }
 
 /** The newest few call ids of each pattern (of the tool itself) and of each misspelled name. */

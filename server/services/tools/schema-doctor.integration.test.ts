@@ -25,15 +25,25 @@ describe("failure patterns", () => {
   it("count each tool's invalid calls exactly as count(*) over the raw calls does, misspelled names included", async () => {
     for (const tool of ["getloan", "sendmessage", "schedulecallback"]) {
       const { patterns } = await demo.owner.tools.patterns({ project: demo.project.slug, tool, range });
-      const { rows } = await sql.query<{ pattern: string; n: number; corrected: number }>(
-        `SELECT pattern, count(*)::int AS n, count(correction_id)::int AS corrected FROM tool_calls
-          WHERE project_id = $1 AND tool = $2 AND valid = false AND timestamp >= $3 AND timestamp < $4 GROUP BY 1`,
+      // followed: tried again; recovered: the next attempt was not invalid (a join, not the rollups' SQL)
+      const { rows } = await sql.query<{ pattern: string; n: number; followed: number; recovered: number }>(
+        `SELECT c.pattern, count(*)::int AS n, count(c.correction_id)::int AS followed,
+                count(f.id) FILTER (WHERE f.valid IS DISTINCT FROM false)::int AS recovered
+           FROM tool_calls c LEFT JOIN tool_calls f ON f.project_id = c.project_id AND f.id = c.correction_id
+          WHERE c.project_id = $1 AND c.tool = $2 AND c.valid = false AND c.timestamp >= $3 AND c.timestamp < $4 GROUP BY 1`,
         [demo.project.id, tool, range.from, range.to],
       );
       const own = patterns.filter((p) => !(p.category === "unknown_tool" && p.kind !== tool));
-      expect(Object.fromEntries(own.map((p) => [p.key, [p.failures, p.corrected]]))).toEqual(
-        Object.fromEntries(rows.map((r) => [r.pattern, [r.n, r.corrected]])),
+      expect(Object.fromEntries(own.map((p) => [p.key, [p.failures, p.followed, p.recovered]]))).toEqual(
+        Object.fromEntries(rows.map((r) => [r.pattern, [r.n, r.followed, r.recovered]])),
       );
+      // Some next attempts were invalid again: recovery is not simply "was tried again".
+      if (tool === "getloan") expect(own.some((p) => p.recovered < p.followed)).toBe(true);
+
+      // One definition: the tool's patterns add up to the errors page's figures for the same tool and range.
+      const messages = await demo.owner.metrics.errors({ project: demo.project.slug, range, tool });
+      const sum = (xs: { followed: number; recovered: number }[]) => xs.reduce((t, x) => [t[0]! + x.followed, t[1]! + x.recovered], [0, 0]);
+      expect(sum(own)).toEqual(sum(messages));
 
       // Misspellings of the tool's name: each a pattern with the raw count of calls under that name.
       const names = await sql.query<{ tool: string; n: number }>(
@@ -42,7 +52,11 @@ describe("failure patterns", () => {
       );
       const aliases = patterns.filter((p) => p.category === "unknown_tool");
       if (tool === "getloan") expect(aliases.map((a) => a.kind)).toContain("get_loan");
-      for (const a of aliases) expect(a.failures).toBe(names.rows.find((r) => r.tool === a.kind)?.n);
+      for (const a of aliases) {
+        expect(a.failures).toBe(names.rows.find((r) => r.tool === a.kind)?.n);
+        const [aliasMessages] = [await demo.owner.metrics.errors({ project: demo.project.slug, range, tool: a.kind })];
+        expect([a.followed, a.recovered]).toEqual(sum(aliasMessages));
+      }
 
       const total = patterns.reduce((s, p) => s + p.failures, 0);
       expect(patterns.reduce((s, p) => s + p.share, 0)).toBeCloseTo(1, 6);
@@ -156,7 +170,7 @@ describe("after a schema change", () => {
   const at = (daysAgo: number, i: number) => new Date(Date.now() - daysAgo * DAY + i * 60_000).toISOString();
 
   /** A tool with two versions (the newest first seen 5 days ago) and 200 calls in each window with the given invalid counts. */
-  async function changed(invalidBefore: number, invalidAfter: number) {
+  async function changed(invalidBefore: number, invalidAfter: number, range?: { from: string; to: string }) {
     const p = await makeProject();
     const api = withKey((await p.key()).key);
     await api.tools.register({ tools: [{ name: "getloan", parameters: getloan }] });
@@ -170,13 +184,24 @@ describe("after a schema change", () => {
     const events = (daysAgo: number, invalid: number) =>
       Array.from({ length: 200 }, (_, i) => makeEvent({ timestamp: at(daysAgo, i), arguments: { loannumber: i < invalid ? 4471 : "4471" } }));
     expect(await api.ingest.batch({ events: [...events(8, invalidBefore), ...events(2, invalidAfter)] })).toMatchObject({ accepted: 400 });
-    return (await p.asOwner()).tools.versionImpact({ project: p.project.slug, tool: "getloan" });
+    return (await p.asOwner()).tools.versionImpact({ project: p.project.slug, tool: "getloan", ...(range ? { range } : {}) });
   }
 
   it("says the change helped when the invalid rate fell clearly", async () => {
     const impact = await changed(60, 10);
     expect(impact?.overall).toMatchObject({ verdict: "better", a: { n: 200, rate: 0.3 }, b: { n: 200, rate: 0.05 } });
     expect(impact?.byCategory.find((c) => c.key === "wrong_type")?.verdict).toBe("better");
+  });
+
+  it("measures inside the page's range, and says when the change lies outside it", async () => {
+    const day = 24 * 3600_000;
+    const iso = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
+    // the change 5 days ago, calls 8 and 2 days ago: a range of the last 4 days holds the change's after-window only
+    const inside = await changed(60, 10, { from: iso(9), to: iso(0) });
+    expect(inside).toMatchObject({ inRange: true });
+    expect(Date.parse(inside!.before.from)).toBeGreaterThanOrEqual(Date.parse(iso(9)) - 3600_000);
+    const outside = await changed(60, 10, { from: iso(4), to: iso(0) });
+    expect(outside).toMatchObject({ inRange: false, overall: { verdict: "better" } });
   });
 
   it("says there is no clear difference when nothing changed", async () => {

@@ -8,6 +8,7 @@ import { FilterForm } from "@/components/filters/filter-form";
 import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
 import { Alert, buttonClass, Card, cx, Input, PageHeader, ScrollRegion, Select, th } from "@/components/ui";
+import { SortHeader } from "@/components/tables/sort-header";
 import { pageCaller, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 import { endOfCurrentHour } from "@/contracts/range";
@@ -15,6 +16,7 @@ import { endOfCurrentHour } from "@/contracts/range";
 export const metadata: Metadata = { title: "Calls" };
 
 const PAGE_SIZE = 50;
+const TIME_COLUMN = { time: "desc" } as const;
 const control = "py-1.5";
 const cell = "px-3 py-2 first:pl-0 last:pr-0";
 
@@ -31,7 +33,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   let result: Awaited<ReturnType<typeof caller.calls.list>> | null = null;
   let failure: string | null = null;
   try {
-    result = await caller.calls.list({ project: project.slug, filter: view.filter, cursor: view.cursor, limit: PAGE_SIZE });
+    result = await caller.calls.list({ project: project.slug, filter: view.filter, cursor: view.cursor, limit: PAGE_SIZE, order: view.order });
   } catch (error) {
     if (!(error instanceof TRPCError) || error.code === "INTERNAL_SERVER_ERROR") throw error;
     failure = error.message;
@@ -46,12 +48,18 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   const { cursor: _cursor, ...firstPage } = p;
   const csvHref = `/api/projects/${project.slug}/calls.csv${csvQuery(view.filter)}`;
   const calls = result?.calls ?? [];
+  // the time column sorts (on the server, paged by the same cursor); newest first is the default
+  const oldest = view.order === "oldest";
+  const timeSort = { key: "time" as const, dir: oldest ? ("asc" as const) : ("desc" as const) };
+  const { order: _order, ...newestFirst } = firstPage;
+  const timeSortHref = (next: { dir: "asc" | "desc" }) => `${base}${queryString(next.dir === "asc" ? { ...newestFirst, order: "oldest" } : newestFirst)}`;
+  const timeSorting = { sort: timeSort, columns: TIME_COLUMN, href: timeSortHref };
 
   return (
     <>
       <PageHeader
         title="Calls"
-        description="Every tool request the models wrote, newest first. Filters live in the URL: copy it to share this view."
+        description="Every tool request the models wrote, newest first (click the time header for the oldest first). Filters live in the URL: copy it to share this view."
         actions={
           <a href={csvHref} className={buttonClass("secondary")} download data-testid="export-csv">
             Export CSV
@@ -138,7 +146,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
         <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
           <div className="flex items-center justify-between gap-4 border-b border-slate-100 px-4 py-2.5 text-slate-500">
             <span data-testid="result-summary">
-              {view.cursor ? "Older calls" : "Newest calls"} · {view.range.label} · {calls.length}
+              {view.cursor ? (oldest ? "Newer calls" : "Older calls") : oldest ? "Oldest calls" : "Newest calls"} · {view.range.label} · {calls.length}
               {result?.nextCursor ? " shown, more below" : calls.length === 1 ? " call" : " calls"}
             </span>
           </div>
@@ -154,7 +162,9 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               </colgroup>
               <thead className="border-b border-slate-200">
                 <tr>
-                  <th className={th}>Time (UTC)</th>
+                  <SortHeader column="time" table={timeSorting} className={th}>
+                    Time (UTC)
+                  </SortHeader>
                   <th className={th}>Run · step</th>
                   <th className={th}>Tool · model</th>
                   <th className={th}>Verdict</th>
@@ -176,7 +186,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                   >
                     <td className={cell}>
                       <Link
-                        href={callHref(project.slug, c.id)}
+                        href={callHref(project.slug, c.id, queryString(p))}
                         className="rounded-sm font-medium tabular-nums text-slate-800 hover:text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
                         title={`Open call ${c.id}`}
                       >
@@ -221,7 +231,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                     <td className={cx(cell, "text-right")}>
                       {c.correctionId && (
                         <Link
-                          href={callHref(project.slug, c.correctionId)}
+                          href={callHref(project.slug, c.correctionId, queryString(p))}
                           className="whitespace-nowrap text-xs font-medium text-indigo-700 hover:underline"
                           data-testid="corrected-link"
                         >
@@ -237,15 +247,15 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
           <div className="flex items-center justify-end gap-2 border-t border-slate-100 px-4 py-2.5">
             {view.cursor && (
               <Link href={`${base}${queryString(firstPage)}`} className={buttonClass("ghost", "sm")}>
-                ← Newest
+                {oldest ? "← Oldest" : "← Newest"}
               </Link>
             )}
             {result?.nextCursor ? (
               <Link href={`${base}${queryString({ ...firstPage, cursor: result.nextCursor })}`} className={buttonClass("secondary", "sm")}>
-                Older →
+                {oldest ? "Newer →" : "Older →"}
               </Link>
             ) : (
-              <span className="text-xs text-slate-500">No older calls in this range.</span>
+              <span className="text-xs text-slate-500">{oldest ? "No newer calls in this range." : "No older calls in this range."}</span>
             )}
           </div>
         </section>

@@ -4,16 +4,21 @@ import { redirect } from "next/navigation";
 import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
-import { NoScriptApply, OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { NoScriptApply, OptionSelect } from "@/components/filters/fields";
+import { RangePicker } from "@/components/dashboard/range-picker";
+import { SortHeader } from "@/components/tables/sort-header";
+import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
 import { Alert, Badge, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
+import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
 
 /** Templates shown before "Show all". */
 const TOP = 25;
+const ERROR_COLUMNS: SortColumns<"template" | "sent" | "followed" | "recovered"> = { template: "asc", sent: "desc", followed: "desc", recovered: "asc" };
 const cell = "whitespace-nowrap px-3 py-2.5 align-top text-slate-700";
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
@@ -28,11 +33,14 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
   const preset = first(raw.range);
   const range = resolveRange({ range: preset, from: first(raw.from), to: first(raw.to) });
   const tool = first(raw.tool);
+  const sort = readSort({ sort: first(raw.sort), dir: first(raw.dir) }, ERROR_COLUMNS, "sent");
   const clean: Record<string, string> = {
     ...(range.preset === "custom" ? { from: range.from, to: range.to } : preset ? { range: range.preset } : {}),
     ...(tool ? { tool } : {}),
+    ...(first(raw.sort) ? { sort: sort.key, dir: sort.dir } : {}),
+    ...(first(raw.all) === "1" ? { all: "1" } : {}),
   };
-  const given = Object.entries(raw).filter(([k]) => ["range", "from", "to", "tool"].includes(k));
+  const given = Object.entries(raw).filter(([k]) => ["range", "from", "to", "tool", "sort", "dir", "all"].includes(k));
   if (given.length !== Object.keys(clean).length || given.some(([k, v]) => clean[k] !== v)) redirect(`${base}${queryString(clean)}`);
 
   const caller = await pageCaller();
@@ -40,7 +48,14 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
     caller.metrics.errors({ project: project.slug, range: { from: range.from, to: range.to }, ...(tool ? { tool } : {}) }),
     caller.metrics.breakdown({ project: project.slug, range: { from: range.from, to: range.to }, dimension: "tool" }),
   ]);
-  const sorted = [...rows].sort((a, b) => b.count - a.count);
+  const sorted = sortRows(
+    [...rows].sort((a, b) => b.count - a.count),
+    sort,
+    { template: (r) => r.template, sent: (r) => r.count, followed: (r) => r.followed, recovered: (r) => r.recoveryRate },
+  );
+  const bySent = sort.key === "sent" && sort.dir === "desc";
+  const sortHref = (next: { sort: string; dir: string }) => `${base}${queryString({ ...clean, ...next })}`;
+  const sorting = { sort, columns: ERROR_COLUMNS, href: sortHref };
   const overall = overallRecovery(sorted);
   const flagged = sorted.map((r) => flagsFor(r, overall));
   const showAll = first(raw.all) === "1";
@@ -55,17 +70,17 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         title="Error messages"
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
-          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex flex-wrap items-end gap-2">
-            <label className="sr-only" htmlFor="e-range">
-              Time range
-            </label>
-            <RangeSelect id="e-range" range={{ ...range, key: range.preset }} className="w-40 py-1.5" />
-            <label className="sr-only" htmlFor="e-tool">
-              Tool
-            </label>
-            <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
-            <NoScriptApply />
-          </FilterForm>
+          <div className="flex flex-wrap items-center gap-3">
+            <RangePicker path={base} params={clean} range={range} />
+            <FilterForm key={queryString(clean)} action={base} label="Choose the tool" className="flex flex-wrap items-end gap-2">
+              {(["range", "from", "to", "sort", "dir"] as const).map((k) => clean[k] && <input key={k} type="hidden" name={k} value={clean[k]} />)}
+              <label className="sr-only" htmlFor="e-tool">
+                Tool
+              </label>
+              <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
+              <NoScriptApply />
+            </FilterForm>
+          </div>
         }
       />
 
@@ -88,7 +103,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
             {tool && <span className="font-normal text-slate-500"> · {tool}</span>}
           </h2>
           <p className="text-slate-500">
-            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {totalSent.toLocaleString("en-US")} sent · overall recovery{" "}
+            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {totalSent.toLocaleString("en-US")} sent · recovered overall{" "}
             <span className="tabular-nums">{formatPercent(overall)}</span>
           </p>
         </header>
@@ -132,10 +147,18 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
               </colgroup>
               <thead className="border-b border-slate-200">
                 <tr>
-                  <th className={th}>Message template</th>
-                  <th className={cx(th, "text-right")}>Sent</th>
-                  <th className={cx(th, "text-right")}>Followed</th>
-                  <th className={th}>Recovery rate</th>
+                  <SortHeader column="template" table={sorting} className={th}>
+                    Message template
+                  </SortHeader>
+                  <SortHeader column="sent" table={sorting} className={cx(th, "text-right")}>
+                    Sent
+                  </SortHeader>
+                  <SortHeader column="followed" table={sorting} className={cx(th, "text-right")}>
+                    Followed
+                  </SortHeader>
+                  <SortHeader column="recovered" table={sorting} className={th} title={RECOVERED_MEANING}>
+                    Recovered
+                  </SortHeader>
                   <th className={th}>
                     <span className="sr-only">Calls</span>
                   </th>
@@ -182,7 +205,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                         {row.followed.toLocaleString("en-US")}
                       </td>
                       <td className={cell}>
-                        <RecoveryBar rate={row.recoveryRate} low={flags.lowRecovery} title={`${row.recovered} of ${row.followed} next attempts were valid`} />
+                        <RecoveryBar rate={row.recoveryRate} low={flags.lowRecovery} title={recoveryTitle(row)} />
                       </td>
                       <td className={cx(cell, "pr-0 text-right")}>
                         {q ? (
@@ -203,12 +226,12 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
             {sorted.length > TOP && (
               <p className="border-t border-slate-100 py-2.5 text-right text-slate-500">
                 {showAll ? (
-                  <Link href={`${base}${queryString(clean)}`} className={linkClass}>
-                    Show the top {TOP}
+                  <Link href={`${base}${queryString({ ...clean, all: undefined })}`} className={linkClass}>
+                    Show the first {TOP}
                   </Link>
                 ) : (
                   <>
-                    The {TOP} most frequent of {sorted.length} messages.{" "}
+                    {bySent ? `The ${TOP} most frequent` : `The first ${TOP}`} of {sorted.length} messages.{" "}
                     <Link href={`${base}${queryString({ ...clean, all: "1" })}`} className={linkClass}>
                       Show all
                     </Link>
@@ -220,8 +243,8 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         )}
       </section>
       <p className="mt-3 text-xs text-slate-500">
-        Followed: invalid calls the model tried again in the same run. Recovery rate: the share of those next attempts that were valid. Quoted values, numbers,
-        dates and ids are replaced by placeholders, so one wording counts once.
+        Followed: invalid calls the model tried again in the same run. {RECOVERED_MEANING} The tool page counts the same way. Quoted values, numbers, dates and
+        ids are replaced by placeholders, so one wording counts once.
       </p>
     </>
   );

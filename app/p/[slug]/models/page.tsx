@@ -6,7 +6,11 @@ import { rateSeries } from "@/components/dashboard/chart-data";
 import { intervalAxisMax, parseVersionRef, versionLabel, versionRef } from "@/components/dashboard/derive";
 import { formatCount, formatPp, formatPValue, formatRate } from "@/components/dashboard/format";
 import { IntervalAxis, IntervalBar } from "@/components/dashboard/interval-bar";
-import { apiRange, dashboardRange, readParams, type SearchParams } from "@/components/dashboard/params";
+import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
+import { RowLinks } from "@/components/tables/row-links";
+import { SortHeader } from "@/components/tables/sort-header";
+import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
+import { withParams } from "@/contracts/range";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
@@ -16,6 +20,7 @@ import { wilsonInterval } from "@/isomorphic/stats";
 export const metadata: Metadata = { title: "Models" };
 
 const num = "text-right tabular-nums";
+const MODEL_COLUMNS: SortColumns<"model" | "calls" | "invalid" | "rate"> = { model: "asc", calls: "desc", invalid: "desc", rate: "desc" };
 type Version = { model: string; version: string; calls: number; invalid: number };
 
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
@@ -39,6 +44,31 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   }
   for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
   const all: Version[] = [...models.values()].flat();
+  // by volume, versions in version order; sorted by a header: the models by their totals, each model's versions by the same figure
+  const sort = readSort(query, MODEL_COLUMNS, "calls");
+  const sortVersions = query.sort !== undefined && sort.key !== "model";
+  const figures = {
+    model: (v: Pick<Version, "model">) => v.model,
+    calls: (v: Pick<Version, "calls">) => v.calls,
+    invalid: (v: Pick<Version, "invalid">) => v.invalid,
+    rate: (v: Pick<Version, "calls" | "invalid">) => (v.calls ? v.invalid / v.calls : null),
+  };
+  const groups = [...models.entries()].map(([model, list]) => ({
+    model,
+    list: sortVersions ? sortRows(list, sort, figures) : list,
+    total: list.reduce((s, v) => ({ model, calls: s.calls + v.calls, invalid: s.invalid + v.invalid }), { model, calls: 0, invalid: 0 }),
+  }));
+  const sortedGroups = sortRows(groups, sort, {
+    model: (g) => g.model,
+    calls: (g) => g.total.calls,
+    invalid: (g) => g.total.invalid,
+    rate: (g) => figures.rate(g.total),
+  });
+  const sortHref = (next: { sort: string; dir: string }) => withParams(path, query, next);
+  const sorting = { sort, columns: MODEL_COLUMNS, href: sortHref };
+  const keep = rangeParams(query);
+  const callsHref = (v: { model: string; version?: string }, invalidOnly = false) =>
+    withParams(`/p/${project.slug}/calls`, keep, { model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined });
   const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, v.calls)]));
   const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
 
@@ -77,21 +107,31 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
             <Table label="Model versions">
               <thead>
                 <tr className="align-bottom">
-                  <th className={th}>Model</th>
+                  <SortHeader column="model" table={sorting} className={th}>
+                    Model
+                  </SortHeader>
                   <th className={th}>Version</th>
-                  <th className={`${th} text-right`}>Calls</th>
-                  <th className={`${th} text-right`}>Invalid</th>
-                  <th className={`${th} text-right`}>Invalid rate</th>
+                  <SortHeader column="calls" table={sorting} className={`${th} text-right`}>
+                    Calls
+                  </SortHeader>
+                  <SortHeader column="invalid" table={sorting} className={`${th} text-right`}>
+                    Invalid
+                  </SortHeader>
+                  <SortHeader column="rate" table={sorting} className={`${th} text-right`}>
+                    Invalid rate
+                  </SortHeader>
                   <th className={`${th} text-right`}>95% interval</th>
                   <th className={th}>
                     <span className="sr-only">Interval</span>
                     <IntervalAxis max={axisMax} />
                   </th>
+                  <th className={th}>
+                    <span className="sr-only">Related pages</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
-                {[...models.entries()].map(([model, list]) => {
-                  const total = list.reduce((s, v) => ({ calls: s.calls + v.calls, invalid: s.invalid + v.invalid }), { calls: 0, invalid: 0 });
+                {sortedGroups.map(({ model, list, total }) => {
                   const totalInterval = wilsonInterval(total.invalid, total.calls);
                   return [
                     ...list.map((v, i) => {
@@ -117,6 +157,9 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                               color={colors[versionLabel(v)]}
                             />
                           </td>
+                          <td className={td}>
+                            <RowLinks calls={callsHref(v)} errors={callsHref(v, true)} errorsLabel="Invalid" name={versionLabel(v)} />
+                          </td>
                         </tr>
                       );
                     }),
@@ -138,6 +181,9 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                             max={axisMax}
                             color="#94a3b8"
                           />
+                        </td>
+                        <td className={td}>
+                          <RowLinks calls={callsHref({ model })} errors={callsHref({ model }, true)} errorsLabel="Invalid" name={`${model}, all versions`} />
                         </td>
                       </tr>
                     ),

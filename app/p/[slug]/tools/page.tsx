@@ -3,9 +3,12 @@ import Link from "next/link";
 import { Sparkline } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import { rateSeries } from "@/components/dashboard/chart-data";
-import { closestTool, isUnknownTool, rateOf } from "@/components/dashboard/derive";
+import { closestTool, isUnknownTool, rateChange, rateChangeLabel, rateOf } from "@/components/dashboard/derive";
 import { formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
-import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
+import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
+import { RowLinks } from "@/components/tables/row-links";
+import { SortHeader } from "@/components/tables/sort-header";
+import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { ServerFilter } from "@/components/tools/server-filter";
 import { serverNames, serversByTool, shownUnder } from "@/components/tools/servers";
@@ -13,13 +16,23 @@ import { RegisterToolsForm } from "@/components/tools/register-tools-form";
 import { UnregisteredTools } from "@/components/tools/unregistered-tools";
 import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
-import { withParams } from "@/contracts/range";
+import { previousPeriod, withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Tools" };
 
 const num = "text-right tabular-nums";
+const TOOL_COLUMNS: SortColumns<"tool" | "calls" | "rate" | "change" | "cost" | "failure" | "versions"> = {
+  tool: "asc",
+  calls: "desc",
+  rate: "desc",
+  change: "desc",
+  cost: "desc",
+  failure: "asc",
+  versions: "desc",
+};
+const CHANGE_TONE = { bad: "text-red-700", good: "text-emerald-700", neutral: "text-slate-500" } as const;
 
 export default async function ToolsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
@@ -28,8 +41,9 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const range = dashboardRange(query);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
-  const [table, lines, definitions, unregistered] = await Promise.all([
+  const [table, before, lines, definitions, unregistered] = await Promise.all([
     api.metrics.tools(input),
+    api.metrics.tools({ ...input, range: previousPeriod(input.range) }),
     api.metrics.series({ ...input, dimension: "tool" }),
     api.tools.list({ project: slug }),
     api.tools.unregistered({ project: slug }),
@@ -44,6 +58,8 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const path = `/p/${project.slug}/tools`;
   const keep = rangeParams(query);
   const href = (tool: string) => withParams(`${path}/${encodeURIComponent(tool)}`, keep, {});
+  const callsHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool });
+  const errorsHref = (tool: string) => withParams(`/p/${project.slug}/errors`, keep, { tool });
   const names = new Set(versions.keys());
   const isUnknown = (t: { tool: string; topCategory: string | null }) => isUnknownTool(t, names);
 
@@ -51,8 +67,25 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const feeding = serverNames(servers);
   const server = query.server;
   const shown = shownUnder(servers, server);
-  const known = table.filter((t) => !isUnknown(t) && shown(t.tool));
   const idleShown = idle.filter(shown);
+  const previous = new Map(before.map((t) => [t.tool, t]));
+  const changeOf = (t: { tool: string; calls: number; invalid: number }) => rateChange(t, previous.get(t.tool) ?? { calls: 0, invalid: 0 });
+  const sort = readSort(query, TOOL_COLUMNS, "calls");
+  const sortHref = (next: { sort: string; dir: string }) => withParams(path, query, next);
+  const sorting = { sort, columns: TOOL_COLUMNS, href: sortHref };
+  const known = sortRows(
+    table.filter((t) => !isUnknown(t) && shown(t.tool)),
+    sort,
+    {
+      tool: (t) => t.tool,
+      calls: (t) => t.calls,
+      rate: (t) => rateOf(t),
+      change: (t) => changeOf(t).diff,
+      cost: (t) => t.costUsd,
+      failure: (t) => (t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : null),
+      versions: (t) => versions.get(t.tool) ?? null,
+    },
+  );
   const misspelt = table.filter(isUnknown);
   const registered = [...versions.keys()];
   /** The tool's MCP server under its name, when the gateway fed it. */
@@ -80,22 +113,44 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
             <Table label="Tools">
               <thead>
                 <tr>
-                  <th className={th}>Tool</th>
-                  <th className={`${th} text-right`}>Calls</th>
-                  <th className={`${th} text-right`}>Invalid rate</th>
-                  <th className={`${th} text-right`}>Cost</th>
-                  <th className={th}>Most common failure</th>
+                  <SortHeader column="tool" table={sorting} className={th}>
+                    Tool
+                  </SortHeader>
+                  <SortHeader column="calls" table={sorting} className={`${th} text-right`}>
+                    Calls
+                  </SortHeader>
+                  <SortHeader column="rate" table={sorting} className={`${th} text-right`}>
+                    Invalid rate
+                  </SortHeader>
+                  <SortHeader
+                    column="change"
+                    table={sorting}
+                    className={`${th} text-right`}
+                    title={`Change of the invalid rate against the ${previousLabel(range)}, in percentage points`}
+                  >
+                    Change
+                  </SortHeader>
+                  <SortHeader column="cost" table={sorting} className={`${th} text-right`}>
+                    Cost
+                  </SortHeader>
+                  <SortHeader column="failure" table={sorting} className={th}>
+                    Most common failure
+                  </SortHeader>
                   <th className={th} title={`Invalid rate per ${lines.bucket} over the range`}>
                     Trend <span className="normal-case tracking-normal text-slate-500">({lines.bucket === "day" ? "daily" : "hourly"})</span>
                   </th>
-                  <th className={`${th} text-right`} title="Schema versions registered">
+                  <SortHeader column="versions" table={sorting} className={`${th} text-right`} title="Schema versions registered">
                     Versions
+                  </SortHeader>
+                  <th className={th}>
+                    <span className="sr-only">Related pages</span>
                   </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {known.map((t) => {
                   const p = rateOf(t);
+                  const change = rateChangeLabel(changeOf(t));
                   return (
                     <tr key={t.tool} data-testid="tool-row" className="hover:bg-slate-50">
                       <td className={td}>
@@ -106,6 +161,9 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                       </td>
                       <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>
                       <td className={`${td} ${num} font-medium ${p !== null && p >= 0.1 ? "text-red-700" : "text-slate-900"}`}>{formatRate(p)}</td>
+                      <td className={`${td} ${num} ${change ? CHANGE_TONE[change.tone] : "text-slate-500"}`} data-testid="tool-change">
+                        {change ? change.text : previous.has(t.tool) ? "–" : "new"}
+                      </td>
                       <td className={`${td} ${num}`}>{formatUsd(t.costUsd)}</td>
                       <td className={td}>
                         {t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : <span className="text-slate-500">–</span>}
@@ -114,6 +172,9 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                         <Sparkline values={trends.get(t.tool) ?? []} colorKey={t.tool} color={colors[t.tool]} width={112} height={28} />
                       </td>
                       <td className={`${td} ${num}`}>{versions.get(t.tool) ?? <span className="text-slate-500">–</span>}</td>
+                      <td className={td}>
+                        <RowLinks calls={callsHref(t.tool)} errors={errorsHref(t.tool)} name={t.tool} />
+                      </td>
                     </tr>
                   );
                 })}
@@ -125,10 +186,11 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                       </Link>
                       {via(name)}
                     </td>
-                    <td className={`${td} text-right text-slate-500`} colSpan={5}>
+                    <td className={`${td} text-right text-slate-500`} colSpan={6}>
                       no calls in this range
                     </td>
                     <td className={`${td} ${num}`}>{versions.get(name)}</td>
+                    <td className={td} />
                   </tr>
                 ))}
               </tbody>

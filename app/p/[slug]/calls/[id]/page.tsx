@@ -10,6 +10,7 @@ import { callView } from "@/components/calls/call-detail/view";
 import { DetailHeader } from "@/components/calls/detail-page";
 import { formatTime, modelLabel } from "@/components/calls/format";
 import { decodeParam } from "@/components/calls/decode-param";
+import { listQuery } from "@/components/calls/explorer-params";
 import { findByRouteId } from "@/components/calls/route-id";
 import { pageCaller, requireProject } from "@/server/page-session";
 
@@ -19,8 +20,16 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 
 /** One call: its arguments, the request, why it was refused, the model's next attempt, the schema. */
-export default async function CallPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
+export default async function CallPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string; id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { slug, id: rawId } = await params;
+  const rawList = (await searchParams).list;
+  const list = typeof rawList === "string" ? listQuery(rawList) : null;
   const { project } = await requireProject(slug);
   const caller = await pageCaller();
   const call = await findByRouteId(rawId, (id) => caller.calls.byId({ project: project.slug, id }));
@@ -37,7 +46,7 @@ export default async function CallPage({ params }: { params: Promise<{ slug: str
             <span className="font-mono text-slate-700">{call.tool}</span> · {modelLabel(call)} · {formatTime(call.timestamp)} UTC
           </>
         }
-        actions={<RunNav slug={project.slug} previous={call.previousInRun} next={call.nextInRun} />}
+        actions={<RunNav slug={project.slug} previous={call.previousInRun} next={call.nextInRun} list={list} runId={call.runId} />}
       />
 
       <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-3">

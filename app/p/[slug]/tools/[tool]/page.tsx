@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import { categoryBreakdown, categorySeries, rateSeries, volumes } from "@/components/dashboard/chart-data";
-import { expectedAttemptsOrNull, observedAttempts, rateChange } from "@/components/dashboard/derive";
-import { formatAttempts, formatCount, formatPp, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
+import { expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel } from "@/components/dashboard/derive";
+import { formatAttempts, formatCount, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
@@ -16,15 +16,17 @@ import { PatternsTable } from "@/components/tools/patterns-table";
 import { RegisterToolsForm } from "@/components/tools/register-tools-form";
 import { SuggestionsList } from "@/components/tools/suggestions-list";
 import { VersionVerdict } from "@/components/tools/version-verdict";
+import { sourceLabel, VersionList } from "@/components/tools/version-list";
+import { PageSections } from "@/components/page-sections";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { withParams } from "@/contracts/range";
+import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
-/** Where a schema version came from (tool_definitions.source). */
-const SOURCE_LABEL: Record<string, string> = { api: "· registered", otlp: "· read from OpenTelemetry spans" };
-const sourceLabel = (source: string) => SOURCE_LABEL[source] ?? (source.startsWith("mcp:") ? `· read from the MCP server ${source.slice(4)}` : "");
+/** " · registered" after a version's first-seen time, or nothing for an unknown source. */
+const sourceSuffix = (source: string) => (sourceLabel(source) ? `· ${sourceLabel(source)}` : "");
 
 type Props = { params: Promise<{ slug: string; tool: string }>; searchParams: SearchParams };
 
@@ -60,7 +62,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
     api.tools.list({ project: slug }),
     api.metrics.errors({ project: slug, range: apiRange(range), tool }),
     api.tools.patterns({ project: slug, tool, range: apiRange(range) }),
-    api.tools.versionImpact({ project: slug, tool }),
+    api.tools.versionImpact({ project: slug, tool, range: apiRange(range) }),
   ]);
   const versions = definitions.filter((d) => d.name === tool); // newest first
   if (!versions.length && totals.current.calls === 0 && totals.previous.calls === 0) {
@@ -71,6 +73,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const path = `/p/${project.slug}/tools/${encodeURIComponent(tool)}`;
   const { current, previous } = totals;
   const change = rateChange(current, previous);
+  const changeLabel = rateChangeLabel(change);
   const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
   const rates = rateSeries(lines.rows, range, lines.bucket, undefined, byModel ? undefined : () => tool);
   const colors = assignColors(
@@ -105,224 +108,274 @@ export default async function ToolPage({ params, searchParams }: Props) {
         actions={<RangePicker path={path} params={query} range={range} />}
       />
 
-      <div className="space-y-6">
-        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-          <StatTile
-            testId="tile-calls"
-            label="Calls"
-            value={formatCount(current.calls)}
-            detail={`${formatCount(previous.calls)} in the ${previousLabel(range)}`}
-          />
-          <StatTile
-            testId="tile-invalid-rate"
-            label="Invalid rate"
-            value={formatRate(change.current)}
-            delta={
-              change.diff === null
-                ? undefined
-                : {
-                    text: `${change.direction === "up" ? "▲" : change.direction === "down" ? "▼" : "■"} ${formatPp(change.diff)} vs ${previousLabel(range)}`,
-                    tone: change.direction === "up" ? "bad" : change.direction === "down" ? "good" : "neutral",
+      <PageSections
+        label="Sections of this tool page"
+        sections={[
+          {
+            id: "overview",
+            label: "Overview",
+            content: (
+              <>
+                <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+                  <StatTile
+                    testId="tile-calls"
+                    label="Calls"
+                    value={formatCount(current.calls)}
+                    detail={`${formatCount(previous.calls)} in the ${previousLabel(range)}`}
+                  />
+                  <StatTile
+                    testId="tile-invalid-rate"
+                    label="Invalid rate"
+                    value={formatRate(change.current)}
+                    delta={changeLabel ? { text: `${changeLabel.text} vs ${previousLabel(range)}`, tone: changeLabel.tone } : undefined}
+                    detail={`${formatCount(current.invalid)} invalid calls`}
+                  />
+                  <StatTile
+                    testId="tile-attempts"
+                    label="Attempts per successful call"
+                    value={formatAttempts(expectedAttemptsOrNull(change.current), 3)}
+                    unit="expected"
+                    delta={{ text: `${formatAttempts(observedAttempts(current), 3)} observed`, tone: "neutral" }}
+                  />
+                  <StatTile
+                    testId="tile-extra"
+                    label="Cost of invalid calls"
+                    value={formatUsd(invalidCost)}
+                    detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
+                  />
+                </div>
+
+                <Card
+                  title="Invalid rate over time"
+                  description={
+                    markers.length
+                      ? "Dashed lines: a schema version was first seen"
+                      : versions.length
+                        ? `No new schema version in this range (current since ${formatUtc(latest!.firstSeenAt)})`
+                        : "A gap is a bucket without calls"
                   }
-            }
-            detail={`${formatCount(current.invalid)} invalid calls`}
-          />
-          <StatTile
-            testId="tile-attempts"
-            label="Attempts per successful call"
-            value={formatAttempts(expectedAttemptsOrNull(change.current), 3)}
-            unit="expected"
-            delta={{ text: `${formatAttempts(observedAttempts(current), 3)} observed`, tone: "neutral" }}
-          />
-          <StatTile
-            testId="tile-extra"
-            label="Cost of invalid calls"
-            value={formatUsd(invalidCost)}
-            detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
-          />
-        </div>
+                  actions={
+                    <SegmentedLinks
+                      label="Lines"
+                      testId="series-by"
+                      items={[
+                        { label: "All calls", href: withParams(path, query, { by: undefined }), active: !byModel },
+                        { label: "By model version", href: withParams(path, query, { by: "model" }), active: byModel },
+                      ]}
+                    />
+                  }
+                >
+                  {rates.series.length ? (
+                    <RateLineChart
+                      labels={rates.labels}
+                      series={rates.series}
+                      bucket={lines.bucket}
+                      markers={markers}
+                      colors={byModel ? colors : undefined}
+                      height={260}
+                    />
+                  ) : (
+                    <p className="py-10 text-center text-slate-500">No calls in this range.</p>
+                  )}
+                </Card>
 
-        <Card
-          title="Invalid rate over time"
-          description={
-            markers.length
-              ? "Dashed lines: a schema version was first seen"
-              : versions.length
-                ? `No new schema version in this range (current since ${formatUtc(latest!.firstSeenAt)})`
-                : "A gap is a bucket without calls"
-          }
-          actions={
-            <SegmentedLinks
-              label="Lines"
-              testId="series-by"
-              items={[
-                { label: "All calls", href: withParams(path, query, { by: undefined }), active: !byModel },
-                { label: "By model version", href: withParams(path, query, { by: "model" }), active: byModel },
-              ]}
-            />
-          }
-        >
-          {rates.series.length ? (
-            <RateLineChart
-              labels={rates.labels}
-              series={rates.series}
-              bucket={lines.bucket}
-              markers={markers}
-              colors={byModel ? colors : undefined}
-              height={260}
-            />
-          ) : (
-            <p className="py-10 text-center text-slate-500">No calls in this range.</p>
-          )}
-        </Card>
+                <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+                  <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
+                    {stacked.series.length ? (
+                      <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} height={240} />
+                    ) : (
+                      <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
+                    )}
+                  </Card>
+                  <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
+                    {breakdown.length ? (
+                      <CategoryBreakdownChart rows={breakdown} height={Math.max(140, breakdown.length * 30 + 40)} />
+                    ) : (
+                      <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
+                    )}
+                  </Card>
+                </div>
 
-        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-          <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
-            {stacked.series.length ? (
-              <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} height={240} />
-            ) : (
-              <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
-            )}
-          </Card>
-          <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
-            {breakdown.length ? (
-              <CategoryBreakdownChart rows={breakdown} height={Math.max(140, breakdown.length * 30 + 40)} />
-            ) : (
-              <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
-            )}
-          </Card>
-        </div>
+                <Card
+                  title="Worst error messages"
+                  description={`The messages returned to the model for this tool's invalid calls, most frequent first. ${RECOVERED_MEANING}`}
+                  actions={
+                    <Link href={errorsHref} className="shrink-0 text-xs font-medium text-indigo-700 hover:underline">
+                      All messages →
+                    </Link>
+                  }
+                >
+                  {errors.length ? (
+                    <ol className="divide-y divide-slate-100" data-testid="worst-errors">
+                      {errors.slice(0, 5).map((e) => (
+                        <li key={e.template} className="flex items-start gap-4 py-2.5 first:pt-0 last:pb-0">
+                          <div className="min-w-0 flex-1">
+                            <p className="break-words font-mono text-xs text-slate-800">{e.template}</p>
+                            {e.examples[0] && e.examples[0] !== e.template && <p className="mt-0.5 truncate text-xs text-slate-500">e.g. {e.examples[0]}</p>}
+                          </div>
+                          <div className="w-20 shrink-0 text-right tabular-nums">
+                            <p className="font-medium text-slate-900">{formatCount(e.count)}</p>
+                            <p className="text-xs text-slate-500">calls</p>
+                          </div>
+                          <div className="w-24 shrink-0 text-right tabular-nums" title={recoveryTitle(e)}>
+                            <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
+                              {formatRate(e.recoveryRate, 0)}
+                            </p>
+                            <p className="text-xs text-slate-500">recovered</p>
+                          </div>
+                        </li>
+                      ))}
+                    </ol>
+                  ) : (
+                    <p className="text-slate-500">No invalid calls in this range.</p>
+                  )}
+                </Card>
+              </>
+            ),
+          },
+          {
+            id: "patterns",
+            label: "Failure patterns and suggestions",
+            badge: doctor.suggestions.length || undefined,
+            content: (
+              <>
+                <Card
+                  title="Failure patterns"
+                  description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}. ${RECOVERED_MEANING}`}
+                >
+                  {doctor.patterns.length ? (
+                    <PatternsTable patterns={doctor.patterns} callHref={callHref} />
+                  ) : (
+                    <p className="text-slate-500">No invalid calls in this range.</p>
+                  )}
+                </Card>
 
-        <Card
-          title="Worst error messages"
-          description="The messages returned to the model for this tool's invalid calls, most frequent first, and how often the next call was valid"
-          actions={
-            <Link href={errorsHref} className="shrink-0 text-xs font-medium text-indigo-700 hover:underline">
-              All messages →
-            </Link>
-          }
-        >
-          {errors.length ? (
-            <ol className="divide-y divide-slate-100" data-testid="worst-errors">
-              {errors.slice(0, 5).map((e) => (
-                <li key={e.template} className="flex items-start gap-4 py-2.5 first:pt-0 last:pb-0">
-                  <div className="min-w-0 flex-1">
-                    <p className="break-words font-mono text-xs text-slate-800">{e.template}</p>
-                    {e.examples[0] && e.examples[0] !== e.template && <p className="mt-0.5 truncate text-xs text-slate-500">e.g. {e.examples[0]}</p>}
-                  </div>
-                  <div className="w-20 shrink-0 text-right tabular-nums">
-                    <p className="font-medium text-slate-900">{formatCount(e.count)}</p>
-                    <p className="text-xs text-slate-500">calls</p>
-                  </div>
-                  <div className="w-24 shrink-0 text-right tabular-nums">
-                    <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
-                      {formatRate(e.recoveryRate, 0)}
+                <Card
+                  title="Suggestions"
+                  description="Changes to the schema and its descriptions, from the patterns above and a lint of the current version; deterministic rules, no language model"
+                  actions={doctor.suggestions.length ? <Badge tone="indigo">{doctor.suggestions.length}</Badge> : undefined}
+                >
+                  {doctor.suggestions.length ? (
+                    <SuggestionsList suggestions={doctor.suggestions} callHref={callHref} canDryRun={hasRole(role, "admin")} />
+                  ) : (
+                    <p className="text-slate-500">
+                      {latest ? "Nothing to suggest: no frequent pattern and a clean schema." : "Register a schema for this tool to get suggestions."}
                     </p>
-                    <p className="text-xs text-slate-500">next call valid</p>
-                  </div>
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p className="text-slate-500">No invalid calls in this range.</p>
-          )}
-        </Card>
-
-        <Card
-          title="Failure patterns"
-          description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}; corrected = followed by a corrected call`}
-        >
-          {doctor.patterns.length ? (
-            <PatternsTable patterns={doctor.patterns} callHref={callHref} />
-          ) : (
-            <p className="text-slate-500">No invalid calls in this range.</p>
-          )}
-        </Card>
-
-        <Card
-          title="Suggestions"
-          description="Changes to the schema and its descriptions, from the patterns above and a lint of the current version; deterministic rules, no language model"
-          actions={doctor.suggestions.length ? <Badge tone="indigo">{doctor.suggestions.length}</Badge> : undefined}
-        >
-          {doctor.suggestions.length ? (
-            <SuggestionsList suggestions={doctor.suggestions} callHref={callHref} canDryRun={hasRole(role, "admin")} />
-          ) : (
-            <p className="text-slate-500">
-              {latest ? "Nothing to suggest: no frequent pattern and a clean schema." : "Register a schema for this tool to get suggestions."}
-            </p>
-          )}
-        </Card>
-
-        {impact && (
-          <Card title="Did the schema change help?" description="The invalid rate before and after the newest schema version was first seen, per category">
-            <VersionVerdict impact={impact} />
-          </Card>
-        )}
-
-        {latest && (
-          <Card
-            title="Dry run"
-            description="Replay this tool's calls against a proposed schema before you ship it: which failures it fixes, which valid calls it would break"
-          >
-            {hasRole(role, "admin") ? (
-              <DryRunPanel
-                project={project.slug}
-                tool={tool}
-                versions={versions.map((v) => ({ version: v.version, firstSeenAt: v.firstSeenAt, parameters: v.parameters }))}
-                range={apiRange(range)}
-                callBase={`/p/${project.slug}/calls`}
-              />
-            ) : (
-              <p className="text-slate-500">
-                Admins can replay calls here; CI can call <code className="font-mono text-xs">tools.dryRun</code> with a read-scope API key.
-              </p>
-            )}
-          </Card>
-        )}
-
-        <Card
-          title="Schema"
-          description={
-            latest
-              ? `Version ${latest.version}, first seen ${formatUtc(latest.firstSeenAt)} ${sourceLabel(latest.source)}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
-              : "No schema is registered under this name: every call naming it is an unknown tool."
-          }
-          actions={latest ? <Badge tone="green">current</Badge> : <Badge tone="amber">unknown tool</Badge>}
-        >
-          {latest ? (
-            <div className="space-y-3">
-              <pre
-                data-testid="schema-json"
-                tabIndex={0}
-                className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+                  )}
+                </Card>
+              </>
+            ),
+          },
+          {
+            id: "dry-run",
+            label: "Dry run",
+            content: latest ? (
+              <Card
+                title="Dry run"
+                description="Replay this tool's calls against a proposed schema before you ship it: which failures it fixes, which valid calls it would break"
               >
-                {prettySchema(latest.parameters)}
-              </pre>
-              {earlier.map((v) => (
-                <details key={v.version} className="rounded-md ring-1 ring-inset ring-slate-200">
-                  <summary className="cursor-pointer px-3 py-2 text-slate-700 hover:bg-slate-50">
-                    Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatUtc(v.firstSeenAt)} {sourceLabel(v.source)}
-                  </summary>
-                  <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800">
-                    {prettySchema(v.parameters)}
-                  </pre>
-                </details>
-              ))}
-            </div>
-          ) : (
-            <p className="text-slate-600">
-              Register it with <code className="font-mono text-xs">tools.register</code> if it is a real tool; otherwise this is a name the model made up or
-              misspelled.
-            </p>
-          )}
-        </Card>
-
-        {hasRole(role, "admin") && (
-          <Card title="Register a schema" description="Paste or upload this tool's definition; a changed schema becomes a new version, as with tools.register">
-            <RegisterToolsForm project={project.slug} tool={tool} range={range} back={withParams(path, keep, {})} notice={query} />
-          </Card>
-        )}
-      </div>
+                {hasRole(role, "admin") ? (
+                  <DryRunPanel
+                    project={project.slug}
+                    tool={tool}
+                    versions={versions.map((v) => ({ version: v.version, firstSeenAt: v.firstSeenAt, parameters: v.parameters }))}
+                    range={apiRange(range)}
+                    callBase={`/p/${project.slug}/calls`}
+                  />
+                ) : (
+                  <p className="text-slate-500">
+                    Admins can replay calls here; CI can call <code className="font-mono text-xs">tools.dryRun</code> with a read-scope API key.
+                  </p>
+                )}
+              </Card>
+            ) : (
+              <Card title="Dry run">
+                <p className="text-slate-500">
+                  A dry run replays calls against a proposed change of the registered schema: register a schema for this tool first.
+                </p>
+              </Card>
+            ),
+          },
+          {
+            id: "versions",
+            label: "Versions",
+            badge: versions.length || undefined,
+            content: (
+              <>
+                <Card title="Schema versions" description={versions.length ? "Newest first; the JSON of each is under Schema" : undefined}>
+                  <VersionList versions={versions} />
+                </Card>
+                <Card
+                  title="Did the schema change help?"
+                  description="The invalid rate in equal windows before and after a schema version was first seen, per category: the newest change inside the selected range"
+                >
+                  {impact ? (
+                    <VersionVerdict impact={impact} />
+                  ) : (
+                    <p className="text-slate-500">
+                      {versions.length < 2
+                        ? "Needs two schema versions to compare."
+                        : "The newest schema version is less than an hour old: nothing to compare yet."}
+                    </p>
+                  )}
+                </Card>
+              </>
+            ),
+          },
+          {
+            id: "schema",
+            label: "Schema",
+            content: (
+              <>
+                <Card
+                  title="Schema"
+                  description={
+                    latest
+                      ? `Version ${latest.version}, first seen ${formatUtc(latest.firstSeenAt)} ${sourceSuffix(latest.source)}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
+                      : "No schema is registered under this name: every call naming it is an unknown tool."
+                  }
+                  actions={latest ? <Badge tone="green">current</Badge> : <Badge tone="amber">unknown tool</Badge>}
+                >
+                  {latest ? (
+                    <div className="space-y-3">
+                      <pre
+                        data-testid="schema-json"
+                        tabIndex={0}
+                        className="max-h-[28rem] overflow-auto rounded-md bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 p-3 font-mono text-xs leading-relaxed text-slate-800 ring-1 ring-inset ring-slate-200"
+                      >
+                        {prettySchema(latest.parameters)}
+                      </pre>
+                      {earlier.map((v) => (
+                        <details key={v.version} className="rounded-md ring-1 ring-inset ring-slate-200">
+                          <summary className="cursor-pointer px-3 py-2 text-slate-700 hover:bg-slate-50">
+                            Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatUtc(v.firstSeenAt)} {sourceSuffix(v.source)}
+                          </summary>
+                          <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800">
+                            {prettySchema(v.parameters)}
+                          </pre>
+                        </details>
+                      ))}
+                    </div>
+                  ) : (
+                    <p className="text-slate-600">
+                      Register it with <code className="font-mono text-xs">tools.register</code> if it is a real tool; otherwise this is a name the model made
+                      up or misspelled.
+                    </p>
+                  )}
+                </Card>
+                {hasRole(role, "admin") && (
+                  <Card
+                    title="Register a schema"
+                    description="Paste or upload this tool's definition; a changed schema becomes a new version, as with tools.register"
+                  >
+                    <RegisterToolsForm project={project.slug} tool={tool} range={range} back={withParams(path, keep, {})} notice={query} />
+                  </Card>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -265,6 +265,8 @@ async function main() {
     TOOLGATE_DATA_DIR: dataDir, // start.ts keeps its pid file there: never clash with a running `npm start`
     TOOLGATE_API_RATE_PER_MINUTE: "100000000",
     TOOLGATE_PROJECT_RATE_PER_MINUTE: "100000000",
+    // every client's batch at once, as before the per-project share existed (the benchmark measures cost, not fairness)
+    TOOLGATE_PROJECT_HEAVY_CONCURRENCY: String(CLIENTS),
     NEXT_TELEMETRY_DISABLED: "1",
   };
   // --cpu-prof is refused in NODE_OPTIONS, so the profiled run starts `next start` itself

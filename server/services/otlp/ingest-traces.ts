@@ -130,7 +130,7 @@ async function prepare(projectId: string, spans: OtlpSpan[]) {
     assembled.calls.map((call) => ({
       ...call.event,
       ...resultOf(best.get(call.event.id)),
-      ...(call.definition ? { toolVersion: versions.get(definitionKey(call.span, call.definition)) } : {}),
+      ...(call.definition && versions.get(call.definition) ? { toolVersion: versions.get(call.definition)! } : {}),
     })),
     registry,
   );
@@ -162,8 +162,6 @@ async function write(client: PoolClient, projectId: string, prepared: Prepared) 
 const resultOf = (r: AssembledResult | undefined) =>
   r ? { result: { status: r.status, ...(r.summary ? { summary: r.summary } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}) } } : {};
 
-const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey(span)}\n${d.name}`;
-
 /**
  * The versions of the definitions the spans carried, registered through tools.register's rules
  * (same validation, same versioning by canonical hash) when the project does not have them yet,
@@ -173,11 +171,13 @@ const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey
 async function registerDefinitions(projectId: string, definitions: { definition: Definition; span: AssembledCall["span"] }[]) {
   let known = await loadToolVersions(projectId);
   const have = new Set(known.map((t) => `${t.name}\n${t.version}`));
-  const versions = new Map<string, string>();
+  // by definition: the spans of one export that repeat a definitions text share its objects (withinOneExport)
+  const versions = new Map<Definition, string | null>();
   const problems: string[] = [];
   const done = new Map<string, string | null>();
   let registered = false;
   for (const { definition, span } of definitions) {
+    if (versions.has(definition)) continue;
     const key = JSON.stringify(definition);
     if (!done.has(key)) {
       const versioned = versionedTool(definition, (name, version) => have.has(`${name}\n${version}`));
@@ -193,8 +193,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
         done.set(key, versioned.tool.version);
       }
     }
-    const version = done.get(key);
-    if (version) versions.set(definitionKey(span, definition), version);
+    versions.set(definition, done.get(key)!);
   }
   if (registered) known = await loadToolVersions(projectId);
   return { registry: registryResolver(known), versions, problems };

@@ -103,14 +103,14 @@ WITH new AS (
 ), ${rollupLinkCtes}
 SELECT`;
 
-/** Writes the calls in the caller's transaction; returns how many were new. */
-export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {
-  if (!calls.length) return 0;
+/** Writes the calls in the caller's transaction; returns the ids of those that were new. */
+export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<string[]> {
+  if (!calls.length) return [];
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
   const { rows } = await client.query<{ ids: string[] }>(INSERT_SQL, [projectId, ...columns]);
   const inserted = rows[0]?.ids ?? [];
   if (inserted.length) await client.query(PAIR_SQL, [projectId, inserted, []]);
-  return inserted.length;
+  return inserted;
 }
 
 /** Re-links every invalid call of these runs to its correction, rollups included (after their steps were renumbered). */

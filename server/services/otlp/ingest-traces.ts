@@ -150,11 +150,13 @@ async function write(client: PoolClient, projectId: string, prepared: Prepared) 
     adjust: (event) => ({ ...event, step: steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`) }),
     alsoPair: reordered,
   });
+  // the calls just inserted carry their best result of this request already (prepare)
   await recordResults(
     client,
     projectId,
     assembled.results,
     checked.calls.map((c) => c.event.id),
+    written.inserted,
   );
   return written;
 }
@@ -269,10 +271,11 @@ async function numberSteps(client: PoolClient, projectId: string, modelCalls: As
 /**
  * Keeps this request's results (for calls that arrive later) and copies the winning result of
  * each touched call onto the stored call: the calls of this request (a result may have come
- * first) and the calls of this request's results (stored earlier). Result columns feed no
- * rollup, so this update needs no rollup change.
+ * first) and the calls of this request's results (stored earlier). A call `inserted` by this
+ * request was written with its best result of the request, so it is updated only when a stored
+ * result outranks that one. Result columns feed no rollup, so this update needs no rollup change.
  */
-async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[]) {
+async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[], inserted: string[]) {
   const ids = [...new Set([...callIds, ...results.map((r) => r.callId)])];
   if (!ids.length) return;
   await client.query(
@@ -281,14 +284,16 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
      ), kept AS (
        INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms) SELECT $1::uuid, * FROM new ON CONFLICT DO NOTHING
      ), best AS (
-       SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms
-         FROM (SELECT call_id, priority, status, summary, latency_ms FROM otlp_results WHERE project_id = $1 AND call_id = ANY($7::text[])
-               UNION ALL SELECT * FROM new) r
-        ORDER BY call_id, priority DESC
+       SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms, stored
+         FROM (SELECT call_id, priority, status, summary, latency_ms, true AS stored FROM otlp_results WHERE project_id = $1 AND call_id = ANY($7::text[])
+               UNION ALL SELECT *, false FROM new) r
+        ORDER BY call_id, priority DESC, stored DESC
+     ), changes AS (
+       SELECT * FROM best WHERE stored OR NOT call_id = ANY($8::text[])
      )
      UPDATE tool_calls t SET result_status = r.status, result_summary = r.summary, latency_ms = r.latency_ms
-       FROM best r
-      WHERE t.project_id = $1 AND t.id = r.call_id
+       FROM changes r
+      WHERE t.project_id = $1 AND t.id = ANY(array(SELECT call_id FROM changes)) AND t.id = r.call_id
         AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)`,
     [
       projectId,
@@ -298,6 +303,7 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
       results.map((x) => x.summary ?? null),
       results.map((x) => x.latencyMs ?? null),
       ids,
+      inserted,
     ],
   );
 }

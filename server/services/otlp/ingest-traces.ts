@@ -11,7 +11,7 @@ import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
 import { loadToolVersions, registerTools, versionedTool } from "../tools/registry";
-import { joinConversations, mergeContinuedRuns } from "./conversations";
+import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 
 export type TracesResult = {
   spans: number;
@@ -41,13 +41,17 @@ export type TracesResult = {
  * commit), so the later one sees all of the earlier one: nothing is left for after the commit.
  */
 export async function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
-  const prepared = await prepare(projectId, decoded.spans);
+  const assembled = withinBounds(assemble(decoded.spans));
+  // an export that may continue a conversation of another trace reads that trace's calls only
+  // once it has its turn (an export writing them is then committed); others are checked before
+  const early = continuesConversations(assembled) ? undefined : await prepare(pool(), projectId, assembled);
   // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
   const waiting = decoded.spans.filter(awaitsLogContent);
   return inTransaction(async (client) => {
-    await takeTurn(client, projectId, [...turnKeys(prepared.assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
+    await takeTurn(client, projectId, [...turnKeys(assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
+    const prepared = early ?? (await prepare(client, projectId, assembled));
     const { joined, problems } = waiting.length ? await joinWaitingSpans(client, projectId, waiting) : { joined: [], problems: [] };
-    const extra = joined.length ? await prepare(projectId, joined) : undefined;
+    const extra = joined.length ? await prepare(client, projectId, withinBounds(assemble(joined))) : undefined;
     const written = await write(client, projectId, prepared);
     const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0 };
     const result: TracesResult = {
@@ -102,7 +106,7 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
       kept.map((k) => `trace/${k.spanKey.split("/")[0]}`),
     );
     const completed = await keepRecords(client, projectId, kept);
-    const prepared = completed.length ? await prepare(projectId, completed) : undefined;
+    const prepared = completed.length ? await prepare(client, projectId, withinBounds(assemble(completed))) : undefined;
     const written = prepared ? await write(client, projectId, prepared) : { accepted: 0, duplicates: 0 };
     const result: LogsResult = {
       records: decoded.records.length + decoded.problems.length,
@@ -116,12 +120,16 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
   });
 }
 
-/** What a set of spans gives, checked and ready to write (done before the transaction). */
+/** What a set of spans gives, checked and ready to write. */
 type Prepared = Awaited<ReturnType<typeof prepare>>;
 
-/** Spans → their calls and results, through the adapter, tools.register's rules and ingest's gate (checkEvents). */
-async function prepare(projectId: string, spans: OtlpSpan[]) {
-  const assembled = await joinConversations(projectId, withinBounds(assemble(spans)));
+/**
+ * Assembled spans → their calls and results: joined to the conversations they continue (read
+ * through `db`: the transaction once the export has its turn), through tools.register's rules
+ * and ingest's gate (checkEvents).
+ */
+async function prepare(db: Queryable, projectId: string, spans: Assembled) {
+  const assembled = await joinConversations(db, projectId, spans);
   const { registry, versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
   // a result that came in this same request is written with its call (no second write of the row)
   const best = new Map<string, AssembledResult>();
@@ -214,10 +222,15 @@ async function takeTurn(client: PoolClient, projectId: string, keys: string[]) {
   ]);
 }
 
-/** The runs and traces whose writes depend on each other (steps, pairing, results, log content). */
+/**
+ * The runs and traces whose writes depend on each other (steps, pairing, results, log content),
+ * and the tool call ids by which a model call without a conversation id joins the conversation
+ * it continues (written or repeated): two exports of one such conversation take turns too.
+ */
 function turnKeys(assembled: Assembled): string[] {
   return [
     ...assembled.modelCalls.map((m) => `run/${m.runId}`),
+    ...assembled.modelCalls.flatMap((m) => (m.implicitRun ? [...m.wrote, ...m.continues].map((id) => `call/${id}`) : [])),
     ...assembled.calls.map((c) => `trace/${c.span.traceId}`),
     ...assembled.results.map((r) => `trace/${r.traceId}`),
   ];

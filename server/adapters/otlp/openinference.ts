@@ -16,7 +16,6 @@ import {
   usageOf,
   withCallIds,
   writtenArguments,
-  type Definition,
   type InputMessage,
   type Mapped,
   type ModelCallPiece,

@@ -1,9 +1,9 @@
 import type { PoolClient } from "pg";
 import { storableText } from "../../../contracts/json-walk";
-import { assemble, spanKey, type Assembled, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
+import { assemble, type Assembled, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
 import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
-import type { DecodedLogs, DecodedRequest, OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
+import type { DecodedLogs, DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
 import { awaitsLogContent, GEN_AI_LOG_EVENTS, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
 import { joinWaitingSpans, keepRecords } from "./log-content";
 import { pool } from "../../db/client";

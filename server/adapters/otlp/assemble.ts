@@ -2,7 +2,7 @@ import { closeMatch } from "../../../isomorphic/classify";
 import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
 import { mapOpenLlmetry } from "./openllmetry";
-import { eventId, isoFromNs, type Definition, type Mapped, type ModelCallPiece, type ToolExecutionPiece } from "./pieces";
+import { eventId, isoFromNs, withinOneExport, type Definition, type Mapped, type ModelCallPiece, type ToolExecutionPiece } from "./pieces";
 import { mapVercelAi } from "./vercel-ai";
 import type { OtlpSpan, SpanProblem } from "./wire";
 import { unstorableText } from "../../../contracts/json-walk";
@@ -84,7 +84,9 @@ export type Assembled = {
 
 export const spanKey = (span: OtlpSpan) => `${span.traceId}/${span.spanId}`;
 
-export function assemble(spans: OtlpSpan[]): Assembled {
+export const assemble = (spans: OtlpSpan[]): Assembled => withinOneExport(() => assembleSpans(spans));
+
+function assembleSpans(spans: OtlpSpan[]): Assembled {
   const out: Assembled = { calls: [], modelCalls: [], results: [], definitions: [], ignored: 0, notModelCalls: 0, rejected: [] };
   const models: ModelCallPiece[] = [];
   const tools: ToolExecutionPiece[] = [];

@@ -1,6 +1,7 @@
 import { isPlainObject } from "../../../isomorphic/tool-schema";
 import {
   definitionFrom,
+  definitionsOnce,
   first,
   modelPiece,
   num,
@@ -18,7 +19,7 @@ import {
   type Usage,
   type WrittenCall,
 } from "./pieces";
-import type { Attributes, OtlpSpan } from "./wire";
+import type { Attributes, AttrValue, OtlpSpan } from "./wire";
 
 /**
  * OpenTelemetry GenAI semantic conventions (v1.37 and later, with the names they replaced):
@@ -89,9 +90,11 @@ export function inputFromMessages(value: unknown): InputMessage[] {
   });
 }
 
-export function definitionsFrom(value: unknown): Definition[] {
-  const parsed = structured(value as never);
-  return (Array.isArray(parsed) ? parsed : []).map(definitionFrom).filter((d): d is Definition => d !== null);
+export function definitionsFrom(value: AttrValue | undefined): Definition[] {
+  return definitionsOnce(value, (v) => {
+    const parsed = structured(v);
+    return (Array.isArray(parsed) ? parsed : []).map(definitionFrom).filter((d): d is Definition => d !== null);
+  });
 }
 
 export function mapGenAi(span: OtlpSpan): Mapped {

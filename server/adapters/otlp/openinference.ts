@@ -2,6 +2,7 @@ import { isPlainObject } from "../../../isomorphic/tool-schema";
 import { langChainInput, langChainOutput, langChainToolMessage } from "./langchain";
 import {
   definitionFrom,
+  definitionsOnce,
   flattenedMessage,
   first,
   indexed,
@@ -15,7 +16,6 @@ import {
   usageOf,
   withCallIds,
   writtenArguments,
-  type Definition,
   type InputMessage,
   type Mapped,
   type ModelCallPiece,
@@ -127,9 +127,12 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
   const flatCalls = indexed(a, "llm.output_messages.").flatMap(flattenedCalls);
   const calls = withCallIds(output ? mergeCalls(flatCalls, output.calls) : flatCalls, conversation);
 
-  const definitions = indexed(a, "llm.tools.")
-    .map((t) => definitionFrom(structured(t["tool.json_schema"])))
-    .filter((d): d is Definition => d !== null);
+  const definitions = indexed(a, "llm.tools.").flatMap((t) =>
+    definitionsOnce(t["tool.json_schema"], (schema) => {
+      const definition = definitionFrom(structured(schema));
+      return definition ? [definition] : [];
+    }),
+  );
   return modelPiece("openinference", span, {
     runId: str(a, "session.id"),
     model,

@@ -88,9 +88,13 @@ function depth(value: unknown, limit: number): number {
   return max;
 }
 
+/** What a JSON text can start with (after white space); anything else is not JSON, and need not pay for JSON.parse's exception. */
+const JSON_START = /^\s*[[{"\-0-9tfn]/;
+
 /** A structured attribute: JS exporters send JSON strings, others structured AnyValues; both are accepted. */
 export function structured(value: AttrValue | undefined): unknown {
   if (typeof value !== "string") return value;
+  if (!JSON_START.test(value)) return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
     return depth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? undefined : parsed;
@@ -115,6 +119,32 @@ export function summaryOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
   return text.length > 10_000 ? `${text.slice(0, 9_999)}…` : text;
+}
+
+/**
+ * Instrumentations repeat the same tool definitions on every model-call span, and an export
+ * holds hundreds of spans: while one export is mapped (`assemble`), each distinct definitions
+ * text is read once and the spans that carry it share what was read (nothing changes it).
+ */
+let definitionsOfExport: Map<string, Definition[]> | undefined;
+
+/** Runs `work` (the mapping of one export's spans) with its own memo of definitions texts. */
+export function withinOneExport<T>(work: () => T): T {
+  const outer = definitionsOfExport;
+  definitionsOfExport = new Map();
+  try {
+    return work();
+  } finally {
+    definitionsOfExport = outer;
+  }
+}
+
+/** The tool definitions in an attribute value, as `read` finds them; a text already read in this export is not read again. */
+export function definitionsOnce(value: AttrValue | undefined, read: (value: AttrValue | undefined) => Definition[]): Definition[] {
+  if (typeof value !== "string" || !definitionsOfExport) return read(value);
+  let found = definitionsOfExport.get(value);
+  if (!found) definitionsOfExport.set(value, (found = read(value)));
+  return found;
 }
 
 /**

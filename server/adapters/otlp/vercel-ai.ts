@@ -1,6 +1,7 @@
 import { isPlainObject } from "../../../isomorphic/tool-schema";
 import {
   definitionFrom,
+  definitionsOnce,
   first,
   modelPiece,
   num,
@@ -67,9 +68,11 @@ function toolMessagesOf(a: Attributes): ToolMessage[] {
 }
 
 function definitionsOf(a: Attributes): Definition[] {
-  const tools = a["ai.prompt.tools"];
-  const items = Array.isArray(tools) ? tools : Array.isArray(structured(tools)) ? (structured(tools) as unknown[]) : [];
-  return items.map(definitionFrom).filter((d): d is Definition => d !== null);
+  return definitionsOnce(a["ai.prompt.tools"], (tools) => {
+    const parsed = structured(tools);
+    const items = Array.isArray(tools) ? tools : Array.isArray(parsed) ? parsed : [];
+    return items.map(definitionFrom).filter((d): d is Definition => d !== null);
+  });
 }
 
 export function mapVercelAi(span: OtlpSpan): Mapped {

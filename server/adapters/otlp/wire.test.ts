@@ -1,11 +1,31 @@
 import protobuf from "protobufjs/light.js";
 import { describe, expect, it } from "vitest";
-import { decodeJson, decodeProtobuf, decodeResponse, encodeRequest, encodeResponse, encodeStatus, UndecodableBody } from "./wire";
+import {
+  decodeJson,
+  decodeLogsJson,
+  decodeLogsProtobuf,
+  decodeProtobuf,
+  decodeResponse,
+  encodeLogsRequest,
+  encodeRequest,
+  encodeResponse,
+  encodeStatus,
+  UndecodableBody,
+} from "./wire";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
 const SPAN = "b7ad6b7169203331";
 const PARENT = "00f067aa0ba902b7";
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+/** A request of one span with attributes, in the object form encodeRequest takes. */
+const jsonRequestBytes = () => ({
+  resourceSpans: [
+    {
+      resource: { attributes: [{ key: "service.name", value: { stringValue: "loan-agent" } }] },
+      scopeSpans: [{ scope: { name: "ai" }, spans: [{ traceId: Buffer.from(TRACE, "hex"), spanId: Buffer.from(SPAN, "hex"), name: "chat", attributes }] }],
+    },
+  ],
+});
 
 /** One request in OTLP/JSON form holding the given spans under one resource and scope. */
 const jsonRequest = (spans: unknown[]) => ({
@@ -197,6 +217,89 @@ describe("decodeProtobuf", () => {
     expect(decodeProtobuf(unknown)).toEqual({ spans: [], problems: [] });
     expect(() => decodeProtobuf(Buffer.from([0x0a, 0xff]))).toThrow(UndecodableBody);
     expect(() => decodeProtobuf(Buffer.from([0x0a, 0xff]))).toThrow(/^The body is not a protobuf ExportTraceServiceRequest \(/);
+  });
+  it("cuts attribute values nested deeper than 32 levels off as null, as OTLP/JSON does", () => {
+    const nested = (levels: number): unknown => (levels === 0 ? { stringValue: "leaf" } : { arrayValue: { values: [nested(levels - 1)] } });
+    const read = (levels: number) => {
+      const span = { traceId: Buffer.from(TRACE, "hex"), spanId: Buffer.from(SPAN, "hex"), attributes: [{ key: "deep", value: nested(levels) }] };
+      return decodeProtobuf(encodeRequest({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] })).spans[0]!.attributes.deep;
+    };
+    const asJson = (levels: number) =>
+      decodeJson(json(jsonRequest([{ traceId: TRACE, spanId: SPAN, attributes: [{ key: "deep", value: nested(levels) }] }]))).spans[0]!.attributes.deep;
+    for (const levels of [32, 33, 40]) expect(read(levels)).toEqual(asJson(levels));
+    expect(JSON.stringify(read(32))).toContain('"leaf"');
+    expect(JSON.stringify(read(33))).not.toContain("leaf");
+  });
+
+  it("reads the fields of a message in any order: the resource and the scope may follow their spans", () => {
+    const w = () => protobuf.Writer.create();
+    const LEN = (field: number) => (field << 3) | 2;
+    const value = w().uint32(LEN(1)).string("loan-agent").finish();
+    const attribute = w().uint32(LEN(1)).string("service.name").uint32(LEN(2)).bytes(value).finish();
+    const resource = w().uint32(LEN(1)).bytes(attribute).finish();
+    const span = w().uint32(LEN(5)).string("chat").uint32(LEN(2)).bytes(Buffer.from(SPAN, "hex")).uint32(LEN(1)).bytes(Buffer.from(TRACE, "hex")).finish();
+    const scope = w().uint32(LEN(1)).string("ai").finish();
+    const scopeSpans = w().uint32(LEN(2)).bytes(span).uint32(LEN(1)).bytes(scope).finish();
+    const resourceSpans = w().uint32(LEN(2)).bytes(scopeSpans).uint32(LEN(1)).bytes(resource).finish();
+    const [read] = decodeProtobuf(w().uint32(LEN(1)).bytes(resourceSpans).finish()).spans;
+    expect(read).toMatchObject({ traceId: TRACE, spanId: SPAN, name: "chat", resource: { "service.name": "loan-agent" }, scope: "ai" });
+  });
+
+  it("refuses a body whose nested message runs past its end", () => {
+    const body = encodeRequest(jsonRequestBytes());
+    // cut the last bytes off: the lengths of the enclosing messages now point past the body
+    expect(() => decodeProtobuf(body.subarray(0, body.length - 3))).toThrow(/^The body is not a protobuf ExportTraceServiceRequest \(/);
+  });
+});
+
+describe("decodeLogsProtobuf", () => {
+  it("reads the same log records as their OTLP/JSON form", () => {
+    const record = (ids: (hex: string) => unknown, time: (ns: string) => unknown) => ({
+      timeUnixNano: time("1764547200000000000"),
+      eventName: "gen_ai.user.message",
+      body: { kvlistValue: { values: [{ key: "content", value: { stringValue: "hello" } }] } },
+      attributes: [{ key: "gen_ai.system", value: { stringValue: "openai" } }],
+      traceId: ids(TRACE),
+      spanId: ids(SPAN),
+    });
+    const older = (ids: (hex: string) => unknown, time: (ns: string) => unknown) => ({
+      observedTimeUnixNano: time("1764547200500000000"),
+      body: { stringValue: "x" },
+      attributes: [{ key: "event.name", value: { stringValue: "gen_ai.choice" } }],
+      traceId: ids("00"),
+    });
+    const request = (ids: (hex: string) => unknown, time: (ns: string) => unknown) => ({
+      resourceLogs: [{ scopeLogs: [{ scope: { name: "openai" }, logRecords: [record(ids, time), older(ids, time)] }] }],
+    });
+    const fromProtobuf = decodeLogsProtobuf(
+      encodeLogsRequest(
+        request(
+          (h) => Buffer.from(h, "hex"),
+          (ns) => ns,
+        ),
+      ),
+    );
+    expect(fromProtobuf).toEqual(
+      decodeLogsJson(
+        json(
+          request(
+            (h) => h,
+            (ns) => ns,
+          ),
+        ),
+      ),
+    );
+    expect(fromProtobuf.records).toEqual([
+      {
+        traceId: TRACE,
+        spanId: SPAN,
+        eventName: "gen_ai.user.message",
+        timeNs: 1764547200000000000n,
+        body: { content: "hello" },
+        attributes: { "gen_ai.system": "openai" },
+      },
+      { traceId: "", spanId: "", eventName: "gen_ai.choice", timeNs: 1764547200500000000n, body: "x", attributes: { "event.name": "gen_ai.choice" } },
+    ]);
   });
 });
 

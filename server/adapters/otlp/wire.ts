@@ -133,23 +133,26 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 const MAX_DEPTH = 32;
 
-/** AnyValue (protobufjs object or OTLP/JSON) → plain value. Nesting deeper than 32 levels is cut off as null. */
-function anyValue(v: unknown, bytesToBase64: (b: unknown) => string, depth = 0): AttrValue {
+// OTLP/JSON: hex ids (any case), int64 as a string or a number, bytes as base64, enums as integers, unknown fields ignored.
+const jsonHex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
+
+/** An OTLP/JSON AnyValue → plain value. Nesting deeper than 32 levels is cut off as null. */
+function anyValue(v: unknown, depth = 0): AttrValue {
   if (!isObject(v) || depth > MAX_DEPTH) return null;
   if (typeof v.stringValue === "string") return v.stringValue;
   if (typeof v.boolValue === "boolean") return v.boolValue;
   if (v.intValue !== undefined && v.intValue !== null) return Number(v.intValue);
   if (v.doubleValue !== undefined && v.doubleValue !== null) return Number(v.doubleValue);
-  if (isObject(v.arrayValue)) return list(v.arrayValue.values).map((item) => anyValue(item, bytesToBase64, depth + 1));
-  if (isObject(v.kvlistValue)) return keyValues(v.kvlistValue.values, bytesToBase64, depth + 1);
-  if (v.bytesValue !== undefined && v.bytesValue !== null) return bytesToBase64(v.bytesValue);
+  if (isObject(v.arrayValue)) return list(v.arrayValue.values).map((item) => anyValue(item, depth + 1));
+  if (isObject(v.kvlistValue)) return keyValues(v.kvlistValue.values, depth + 1);
+  if (v.bytesValue !== undefined && v.bytesValue !== null) return typeof v.bytesValue === "string" ? v.bytesValue : "";
   return null;
 }
 
-function keyValues(items: unknown, bytesToBase64: (b: unknown) => string, depth = 0): Attributes {
+function keyValues(items: unknown, depth = 0): Attributes {
   const out: Attributes = {};
   for (const item of list(items)) {
-    if (isObject(item) && typeof item.key === "string") out[item.key] = anyValue(item.value, bytesToBase64, depth);
+    if (isObject(item) && typeof item.key === "string") out[item.key] = anyValue(item.value, depth);
   }
   return out;
 }
@@ -166,115 +169,313 @@ function nanos(v: unknown): bigint {
   return 0n;
 }
 
-/** Walks resourceSpans → scopeSpans → spans of either encoding, reading ids with `id`. */
-function collect(request: Loose, id: (v: unknown) => string, bytesToBase64: (b: unknown) => string): DecodedRequest {
-  const spans: OtlpSpan[] = [];
-  const problems: SpanProblem[] = [];
+/** Why a span cannot be stored (no valid ids, a time beyond int8), or undefined. */
+function spanProblem(s: { traceId: string; spanId: string; name: string; startNs: bigint; endNs: bigint }): string | undefined {
+  if (!HEX_ID.trace.test(s.traceId) || !HEX_ID.span.test(s.spanId)) return `span "${s.name.slice(0, 60)}" has no valid traceId (16 bytes) and spanId (8 bytes)`;
+  if (s.startNs > MAX_NS || s.endNs > MAX_NS) {
+    return `span "${s.name.slice(0, 60)}" has a start time of ${s.startNs} ns or an end time of ${s.endNs} ns, beyond what can be stored (at most 2^63 - 1 ns, in the year 2262): send times as unix nanoseconds`;
+  }
+  return undefined;
+}
+
+/** Keeps a decoded span, or says why it cannot be stored. */
+function keepSpan(span: OtlpSpan, out: DecodedRequest) {
+  const problem = spanProblem(span);
+  if (problem) out.problems.push({ span: span.name || "?", reason: problem });
+  else out.spans.push(span);
+}
+
+/** A decoded log record, or why it cannot be stored. A record without span ids is kept with empty ids (it cannot join a span). */
+function keepLogRecord(r: OtlpLogRecord, out: DecodedLogs) {
+  if (r.timeNs > MAX_NS) {
+    out.problems.push({
+      span: r.eventName || "?",
+      reason: `log record "${r.eventName.slice(0, 60)}" has a time of ${r.timeNs} ns, beyond what can be stored (at most 2^63 - 1 ns)`,
+    });
+    return;
+  }
+  const linked = HEX_ID.trace.test(r.traceId) && HEX_ID.span.test(r.spanId);
+  out.records.push(linked ? r : { ...r, traceId: "", spanId: "" });
+}
+
+/** LogRecord.event_name, or the older `event.name` attribute. */
+const eventNameOf = (eventName: unknown, attributes: Attributes) => {
+  const named = attributes["event.name"];
+  return typeof eventName === "string" && eventName ? eventName : typeof named === "string" ? named : "";
+};
+
+/** Walks resourceSpans → scopeSpans → spans of an OTLP/JSON request. */
+function collect(request: Loose): DecodedRequest {
+  const out: DecodedRequest = { spans: [], problems: [] };
   for (const rs of list(request.resourceSpans)) {
     if (!isObject(rs)) continue;
-    const resource = keyValues(isObject(rs.resource) ? rs.resource.attributes : [], bytesToBase64);
+    const resource = keyValues(isObject(rs.resource) ? rs.resource.attributes : []);
     for (const ss of list(rs.scopeSpans)) {
       if (!isObject(ss)) continue;
       const scope = isObject(ss.scope) && typeof ss.scope.name === "string" ? ss.scope.name : "";
       for (const s of list(ss.spans)) {
         if (!isObject(s)) {
-          problems.push({ span: "?", reason: "a span that is not an object" });
-          continue;
-        }
-        const traceId = id(s.traceId);
-        const spanId = id(s.spanId);
-        const name = typeof s.name === "string" ? s.name : "";
-        if (!HEX_ID.trace.test(traceId) || !HEX_ID.span.test(spanId)) {
-          problems.push({ span: name || "?", reason: `span "${name.slice(0, 60)}" has no valid traceId (16 bytes) and spanId (8 bytes)` });
-          continue;
-        }
-        const startNs = nanos(s.startTimeUnixNano);
-        const endNs = nanos(s.endTimeUnixNano);
-        if (startNs > MAX_NS || endNs > MAX_NS) {
-          problems.push({
-            span: name || "?",
-            reason: `span "${name.slice(0, 60)}" has a start time of ${startNs} ns or an end time of ${endNs} ns, beyond what can be stored (at most 2^63 - 1 ns, in the year 2262): send times as unix nanoseconds`,
-          });
+          out.problems.push({ span: "?", reason: "a span that is not an object" });
           continue;
         }
         const status = isObject(s.status) ? s.status : {};
-        spans.push({
-          traceId,
-          spanId,
-          parentSpanId: id(s.parentSpanId),
-          name,
-          kind: Number(s.kind ?? 0),
-          startNs,
-          endNs,
-          attributes: keyValues(s.attributes, bytesToBase64),
-          events: list(s.events).flatMap((e) =>
-            isObject(e)
-              ? [{ name: typeof e.name === "string" ? e.name : "", timeNs: nanos(e.timeUnixNano), attributes: keyValues(e.attributes, bytesToBase64) }]
-              : [],
-          ),
-          status: { code: Number(status.code ?? 0), message: typeof status.message === "string" ? status.message : "" },
-          resource,
-          scope,
-        });
+        keepSpan(
+          {
+            traceId: jsonHex(s.traceId),
+            spanId: jsonHex(s.spanId),
+            parentSpanId: jsonHex(s.parentSpanId),
+            name: typeof s.name === "string" ? s.name : "",
+            kind: Number(s.kind ?? 0),
+            startNs: nanos(s.startTimeUnixNano),
+            endNs: nanos(s.endTimeUnixNano),
+            attributes: keyValues(s.attributes),
+            events: list(s.events).flatMap((e) =>
+              isObject(e) ? [{ name: typeof e.name === "string" ? e.name : "", timeNs: nanos(e.timeUnixNano), attributes: keyValues(e.attributes) }] : [],
+            ),
+            status: { code: Number(status.code ?? 0), message: typeof status.message === "string" ? status.message : "" },
+            resource,
+            scope,
+          },
+          out,
+        );
       }
     }
   }
-  return { spans, problems };
+  return out;
 }
 
-/** Walks resourceLogs → scopeLogs → logRecords of either encoding. A record without span ids is kept with empty ids (it cannot join a span). */
-function collectLogs(request: Loose, id: (v: unknown) => string, bytesToBase64: (b: unknown) => string): DecodedLogs {
-  const records: OtlpLogRecord[] = [];
-  const problems: SpanProblem[] = [];
+/** Walks resourceLogs → scopeLogs → logRecords of an OTLP/JSON request. */
+function collectLogs(request: Loose): DecodedLogs {
+  const out: DecodedLogs = { records: [], problems: [] };
   for (const rl of list(request.resourceLogs)) {
     if (!isObject(rl)) continue;
     for (const sl of list(rl.scopeLogs)) {
       if (!isObject(sl)) continue;
       for (const r of list(sl.logRecords)) {
         if (!isObject(r)) {
-          problems.push({ span: "?", reason: "a log record that is not an object" });
+          out.problems.push({ span: "?", reason: "a log record that is not an object" });
           continue;
         }
-        const attributes = keyValues(r.attributes, bytesToBase64);
-        const named = attributes["event.name"];
-        const eventName = typeof r.eventName === "string" && r.eventName ? r.eventName : typeof named === "string" ? named : "";
-        const timeNs = nanos(r.timeUnixNano) || nanos(r.observedTimeUnixNano);
-        if (timeNs > MAX_NS) {
-          problems.push({
-            span: eventName || "?",
-            reason: `log record "${eventName.slice(0, 60)}" has a time of ${timeNs} ns, beyond what can be stored (at most 2^63 - 1 ns)`,
-          });
-          continue;
-        }
-        const traceId = id(r.traceId);
-        const spanId = id(r.spanId);
-        const linked = HEX_ID.trace.test(traceId) && HEX_ID.span.test(spanId);
-        records.push({
-          traceId: linked ? traceId : "",
-          spanId: linked ? spanId : "",
-          eventName,
-          timeNs,
-          body: anyValue(r.body, bytesToBase64),
-          attributes,
-        });
+        const attributes = keyValues(r.attributes);
+        keepLogRecord(
+          {
+            traceId: jsonHex(r.traceId),
+            spanId: jsonHex(r.spanId),
+            eventName: eventNameOf(r.eventName, attributes),
+            timeNs: nanos(r.timeUnixNano) || nanos(r.observedTimeUnixNano),
+            body: anyValue(r.body),
+            attributes,
+          },
+          out,
+        );
       }
     }
   }
-  return { records, problems };
+  return out;
 }
 
-const bytesHex = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : "");
-const bytesB64 = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : "");
+/*
+ * Protobuf, read straight into the plain shapes above with protobufjs's Reader (no message
+ * objects to copy: decoding cost and garbage per span were the largest part of an export's
+ * CPU, docs/PERFORMANCE.md). Field numbers as in the descriptor; a field of another number or
+ * wire type is skipped, as protobuf decoders do.
+ */
+type Reader = protobuf.Reader;
+const VARINT = 0;
+const I64 = 1;
+const LEN = 2;
 
-/** A protobuf request body as a plain object (ids and bytes as Uint8Array, int64 as strings). */
-function protobufObject(type: protobuf.Type, body: Uint8Array): Loose {
-  let message;
-  try {
-    message = type.decode(body);
-  } catch (error) {
-    throw new UndecodableBody(`The body is not a protobuf ${type.name} (${(error as Error).message}).`);
+/** The end of the length-delimited field that starts here; a length past the body is an error. */
+function fieldEnd(r: Reader): number {
+  const end = r.uint32() + r.pos;
+  if (end > r.len) throw new RangeError(`index out of range: ${end} > ${r.len}`);
+  return end;
+}
+
+/** Reads each field of the message ending at `end`; `read` returns false for a field it does not take, which is skipped. */
+function readFields(r: Reader, end: number, read: (field: number, wireType: number) => boolean) {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (!read(tag >>> 3, tag & 7)) r.skipType(tag & 7);
   }
-  return type.toObject(message, { longs: String, arrays: true }) as Loose;
+}
+
+/** fixed64 as an unsigned bigint (unix nanoseconds do not fit a double). */
+function readFixed64(r: Reader): bigint {
+  const low = r.fixed32();
+  return (BigInt(r.fixed32()) << 32n) | BigInt(low);
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+const base64 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64");
+
+/** AnyValue → plain value, as anyValue does for OTLP/JSON; nesting deeper than MAX_DEPTH is skipped and read as null. */
+function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
+  if (depth > MAX_DEPTH) {
+    r.pos = end;
+    return null;
+  }
+  let value: AttrValue = null;
+  readFields(r, end, (field, wireType) => {
+    if (field === 1 && wireType === LEN) value = r.string();
+    else if (field === 2 && wireType === VARINT) value = r.bool();
+    else if (field === 3 && wireType === VARINT) value = Number(String(r.int64()));
+    else if (field === 4 && wireType === I64) value = r.double();
+    else if (field === 5 && wireType === LEN) {
+      const items: AttrValue[] = [];
+      readFields(r, fieldEnd(r), (f, w) => f === 1 && w === LEN && items.push(readAnyValue(r, fieldEnd(r), depth + 1)) > 0);
+      value = items;
+    } else if (field === 6 && wireType === LEN) value = readKeyValues(r, fieldEnd(r), depth + 1, {});
+    else if (field === 7 && wireType === LEN) value = base64(r.bytes());
+    else return false;
+    return true;
+  });
+  return value;
+}
+
+/** One KeyValue into `out`. */
+function readKeyValue(r: Reader, end: number, depth: number, out: Attributes) {
+  let key: string | undefined;
+  let value: AttrValue = null;
+  readFields(r, end, (field, wireType) => {
+    if (field === 1 && wireType === LEN) key = r.string();
+    else if (field === 2 && wireType === LEN) value = readAnyValue(r, fieldEnd(r), depth);
+    else return false;
+    return true;
+  });
+  if (key !== undefined) out[key] = value;
+}
+
+/** The KeyValues (field 1) of a KeyValueList or Resource into `out`. */
+function readKeyValues(r: Reader, end: number, depth: number, out: Attributes): Attributes {
+  readFields(r, end, (field, wireType) => field === 1 && wireType === LEN && (readKeyValue(r, fieldEnd(r), depth, out), true));
+  return out;
+}
+
+/** InstrumentationScope's name. */
+function readScopeName(r: Reader, end: number): string {
+  let name = "";
+  readFields(r, end, (field, wireType) => field === 1 && wireType === LEN && ((name = r.string()), true));
+  return name;
+}
+
+function readSpan(r: Reader, end: number, resource: Attributes, scope: string): OtlpSpan {
+  const span: OtlpSpan = {
+    traceId: "",
+    spanId: "",
+    parentSpanId: "",
+    name: "",
+    kind: 0,
+    startNs: 0n,
+    endNs: 0n,
+    attributes: {},
+    events: [],
+    status: { code: 0, message: "" },
+    resource,
+    scope,
+  };
+  readFields(r, end, (field, wireType) => {
+    if (wireType === LEN) {
+      if (field === 1) span.traceId = hex(r.bytes());
+      else if (field === 2) span.spanId = hex(r.bytes());
+      else if (field === 4) span.parentSpanId = hex(r.bytes());
+      else if (field === 5) span.name = r.string();
+      else if (field === 9) readKeyValue(r, fieldEnd(r), 0, span.attributes);
+      else if (field === 11) span.events.push(readEvent(r, fieldEnd(r)));
+      else if (field === 15) span.status = readStatus(r, fieldEnd(r));
+      else return false;
+    } else if (field === 6 && wireType === VARINT) span.kind = r.int32();
+    else if (field === 7 && wireType === I64) span.startNs = readFixed64(r);
+    else if (field === 8 && wireType === I64) span.endNs = readFixed64(r);
+    else return false;
+    return true;
+  });
+  return span;
+}
+
+function readEvent(r: Reader, end: number): OtlpSpan["events"][number] {
+  const event = { name: "", timeNs: 0n, attributes: {} as Attributes };
+  readFields(r, end, (field, wireType) => {
+    if (field === 1 && wireType === I64) event.timeNs = readFixed64(r);
+    else if (field === 2 && wireType === LEN) event.name = r.string();
+    else if (field === 3 && wireType === LEN) readKeyValue(r, fieldEnd(r), 0, event.attributes);
+    else return false;
+    return true;
+  });
+  return event;
+}
+
+function readStatus(r: Reader, end: number): OtlpSpan["status"] {
+  const status = { code: 0, message: "" };
+  readFields(r, end, (field, wireType) => {
+    if (field === 2 && wireType === LEN) status.message = r.string();
+    else if (field === 3 && wireType === VARINT) status.code = r.int32();
+    else return false;
+    return true;
+  });
+  return status;
+}
+
+/**
+ * The ResourceSpans / ResourceLogs → Scope… → items walk, whatever order the fields come in:
+ * `readItem` reads one span or record (field 2 of the scope message) given its resource and scope.
+ */
+function readResources<T>(r: Reader, readItem: (r: Reader, end: number, resource: Attributes, scope: string) => T): T[] {
+  const all: T[] = [];
+  readFields(r, r.len, (field, wireType) => {
+    if (field !== 1 || wireType !== LEN) return false;
+    const resource: Attributes = {};
+    const scopes: { end: number; start: number }[] = [];
+    readFields(r, fieldEnd(r), (f, w) => {
+      if (w !== LEN || (f !== 1 && f !== 2)) return false;
+      const end = fieldEnd(r);
+      if (f === 1) readKeyValues(r, end, 0, resource);
+      else scopes.push({ start: r.pos, end });
+      r.pos = end;
+      return true;
+    });
+    const after = r.pos;
+    for (const { start, end } of scopes) {
+      // the scope may come after its items: find its name first, then read the items
+      r.pos = start;
+      let scope = "";
+      readFields(r, end, (f, w) => f === 1 && w === LEN && ((scope = readScopeName(r, fieldEnd(r))), true));
+      r.pos = start;
+      readFields(r, end, (f, w) => f === 2 && w === LEN && (all.push(readItem(r, fieldEnd(r), resource, scope)), true));
+    }
+    r.pos = after;
+    return true;
+  });
+  return all;
+}
+
+/** A log record as sent (its event name field only, and its observed time apart): decodeLogsProtobuf completes it. */
+function readLogRecord(r: Reader, end: number): OtlpLogRecord & { observedNs: bigint } {
+  const record = { traceId: "", spanId: "", eventName: "", timeNs: 0n, observedNs: 0n, body: null as AttrValue, attributes: {} as Attributes };
+  readFields(r, end, (field, wireType) => {
+    if (wireType === LEN) {
+      if (field === 5) record.body = readAnyValue(r, fieldEnd(r), 0);
+      else if (field === 6) readKeyValue(r, fieldEnd(r), 0, record.attributes);
+      else if (field === 9) record.traceId = hex(r.bytes());
+      else if (field === 10) record.spanId = hex(r.bytes());
+      else if (field === 12) record.eventName = r.string();
+      else return false;
+    } else if (field === 1 && wireType === I64) record.timeNs = readFixed64(r);
+    else if (field === 11 && wireType === I64) record.observedNs = readFixed64(r);
+    else return false;
+    return true;
+  });
+  return record;
+}
+
+/** A protobuf request body read with `read`; bytes that are not such a message are refused. */
+function readProtobuf<T>(typeName: string, body: Uint8Array, read: (r: Reader) => T): T {
+  const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  try {
+    return read(protobuf.Reader.create(buffer));
+  } catch (error) {
+    throw new UndecodableBody(`The body is not a protobuf ${typeName} (${(error as Error).message}).`);
+  }
 }
 
 /** An OTLP/JSON request body: an object whose `root` list, if present, is an array. */
@@ -291,14 +492,22 @@ function jsonObject(body: Uint8Array, type: string, root: string): Loose {
   return parsed;
 }
 
-// OTLP/JSON: hex ids (any case), int64 as a string or a number, enums as integers, unknown fields ignored.
-const jsonHex = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : "");
-const jsonB64 = (v: unknown) => (typeof v === "string" ? v : "");
-
-export const decodeProtobuf = (body: Uint8Array): DecodedRequest => collect(protobufObject(RequestType, body), bytesHex, bytesB64);
-export const decodeJson = (body: Uint8Array): DecodedRequest => collect(jsonObject(body, "ExportTraceServiceRequest", "resourceSpans"), jsonHex, jsonB64);
-export const decodeLogsProtobuf = (body: Uint8Array): DecodedLogs => collectLogs(protobufObject(LogsRequestType, body), bytesHex, bytesB64);
-export const decodeLogsJson = (body: Uint8Array): DecodedLogs => collectLogs(jsonObject(body, "ExportLogsServiceRequest", "resourceLogs"), jsonHex, jsonB64);
+export const decodeProtobuf = (body: Uint8Array): DecodedRequest =>
+  readProtobuf("ExportTraceServiceRequest", body, (r) => {
+    const out: DecodedRequest = { spans: [], problems: [] };
+    for (const span of readResources(r, readSpan)) keepSpan(span, out);
+    return out;
+  });
+export const decodeJson = (body: Uint8Array): DecodedRequest => collect(jsonObject(body, "ExportTraceServiceRequest", "resourceSpans"));
+export const decodeLogsProtobuf = (body: Uint8Array): DecodedLogs =>
+  readProtobuf("ExportLogsServiceRequest", body, (r) => {
+    const out: DecodedLogs = { records: [], problems: [] };
+    for (const { observedNs, ...record } of readResources(r, readLogRecord)) {
+      keepLogRecord({ ...record, eventName: eventNameOf(record.eventName, record.attributes), timeNs: record.timeNs || observedNs }, out);
+    }
+    return out;
+  });
+export const decodeLogsJson = (body: Uint8Array): DecodedLogs => collectLogs(jsonObject(body, "ExportLogsServiceRequest", "resourceLogs"));
 
 export type Encoding = "protobuf" | "json";
 export type Signal = keyof typeof RESPONSES;

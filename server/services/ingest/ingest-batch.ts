@@ -52,19 +52,19 @@ export async function checkEvents(events: unknown[], registry: Registry): Promis
  * Writes checked events in the caller's transaction (calls, rollups, pairing). Options:
  * `adjust` sets on each event what only the transaction knows (OTLP: each call's step), and
  * must not change what the event was checked for; `alsoPair` names runs whose order changed
- * without a new call (they are paired again).
+ * without a new call (they are paired again). Also returns the ids of the calls that were new.
  */
 export async function ingestCalls(
   client: PoolClient,
   projectId: string,
   checked: CheckedEvents,
   options: { adjust?: (event: ToolCallEvent) => ToolCallEvent; alsoPair?: string[] } = {},
-): Promise<IngestResult> {
+): Promise<IngestResult & { inserted: string[] }> {
   const { adjust, alsoPair = [] } = options;
   const calls = adjust ? checked.calls.map((c) => ({ ...c, event: adjust(c.event) })) : checked.calls;
-  const accepted = await writeCalls(client, projectId, calls);
+  const inserted = await writeCalls(client, projectId, calls);
   if (alsoPair.length) await pairRuns(client, projectId, alsoPair);
-  return { accepted, duplicates: checked.duplicates + calls.length - accepted, rejected: checked.rejected };
+  return { accepted: inserted.length, duplicates: checked.duplicates + calls.length - inserted.length, rejected: checked.rejected, inserted };
 }
 
 /**
@@ -78,5 +78,6 @@ export async function ingestBatch(projectId: string, events: unknown[]): Promise
     );
   }
   const checked = await checkEvents(events, registryResolver(await loadToolVersions(projectId)));
-  return inTransaction((client) => ingestCalls(client, projectId, checked));
+  const { inserted: _inserted, ...result } = await inTransaction((client) => ingestCalls(client, projectId, checked));
+  return result;
 }

@@ -49,8 +49,8 @@ const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
- * newly inserted ones to the hourly and daily rollups. Hours and days are UTC. Returns where
- * it put the rows it inserted (their ctids, for PAIR_SQL).
+ * newly inserted ones to the hourly and daily rollups. Hours and days are UTC. Returns the ids
+ * it inserted, and where it put those rows (their ctids, for PAIR_SQL).
  */
 const INSERT_SQL = `
 WITH ins AS (
@@ -59,7 +59,7 @@ WITH ins AS (
   ON CONFLICT (project_id, id) DO NOTHING
   RETURNING ctid, id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
 ), ${rollupInsertCtes}
-SELECT coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
+SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 
 /**
  * Links invalid calls to their next corrected call (docs/pairing.md): the earliest call, in
@@ -120,14 +120,14 @@ async function pair<Row extends object = object>(client: PoolClient, sql: string
   return answer.rows;
 }
 
-/** Writes the calls in the caller's transaction; returns how many were new. */
-export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<number> {
-  if (!calls.length) return 0;
+/** Writes the calls in the caller's transaction; returns the ids of those that were new. */
+export async function writeCalls(client: PoolClient, projectId: string, calls: PreparedCall[]): Promise<string[]> {
+  if (!calls.length) return [];
   const columns = COLUMNS.map(([, , read]) => calls.map(read));
-  const { rows } = await client.query<{ tids: string[] }>(INSERT_SQL, [projectId, ...columns]);
-  const inserted = rows[0]?.tids ?? [];
-  if (inserted.length) await pair(client, PAIR_SQL, projectId, inserted, []);
-  return inserted.length;
+  const { rows } = await client.query<{ ids: string[]; tids: string[] }>(INSERT_SQL, [projectId, ...columns]);
+  const { ids = [], tids = [] } = rows[0] ?? {};
+  if (tids.length) await pair(client, PAIR_SQL, projectId, tids, []);
+  return ids;
 }
 
 /** Re-links every invalid call of these runs to its correction, rollups included (after their steps were renumbered). */

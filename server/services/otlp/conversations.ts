@@ -1,7 +1,6 @@
 import type { PoolClient } from "pg";
 import type { Assembled } from "../../adapters/otlp/assemble";
 import { eventId } from "../../adapters/otlp/pieces";
-import { pool } from "../../db/client";
 
 /**
  * Runs without code (docs/otlp.md, "Conversations without a parent span"). A harness that
@@ -24,9 +23,21 @@ const windowOf = (calls: ModelCall[]) => {
   return [new Date(Math.min(...starts) - JOIN_WINDOW_MS), new Date(Math.max(...starts) + JOIN_WINDOW_MS)];
 };
 
-/** Forward joins: the run of each model call that continues a conversation of another trace. */
-export async function joinConversations(projectId: string, assembled: Assembled): Promise<Assembled> {
-  const joining = assembled.modelCalls.filter((m) => m.implicitRun && m.continues.length);
+/** The pool or a transaction's client. */
+export type Queryable = Pick<PoolClient, "query">;
+
+const joiningCalls = (assembled: Assembled) => assembled.modelCalls.filter((m) => m.implicitRun && m.continues.length);
+
+/** Whether some model call may continue a conversation of another trace (joinConversations then reads stored calls). */
+export const continuesConversations = (assembled: Assembled) => joiningCalls(assembled).length > 0;
+
+/**
+ * Forward joins: the run of each model call that continues a conversation of another trace.
+ * Read through `db` after the export took its turn (ingest-traces' takeTurn, which holds the
+ * tool call ids), so that a concurrent export of the earlier turn is seen once committed.
+ */
+export async function joinConversations(db: Queryable, projectId: string, assembled: Assembled): Promise<Assembled> {
+  const joining = joiningCalls(assembled);
   if (!joining.length) return assembled;
 
   // where each repeated tool call id was written: this request's calls first, then the stored ones
@@ -36,7 +47,7 @@ export async function joinConversations(projectId: string, assembled: Assembled)
   const wanted = [...new Set(joining.flatMap((m) => m.continues))].filter((id) => !writtenIn.has(id));
   if (wanted.length) {
     const [from, to] = windowOf(joining);
-    const { rows } = await pool().query<{ tool_call_id: string; run_id: string; trace_id: string }>(
+    const { rows } = await db.query<{ tool_call_id: string; run_id: string; trace_id: string }>(
       `SELECT DISTINCT ON (metadata->>'otel.tool_call_id') metadata->>'otel.tool_call_id' AS tool_call_id, run_id, metadata->>'otel.trace_id' AS trace_id
          FROM tool_calls
         WHERE project_id = $1 AND timestamp BETWEEN $2 AND $3 AND metadata->>'otel.tool_call_id' = ANY($4::text[])

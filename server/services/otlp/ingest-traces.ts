@@ -4,7 +4,7 @@ import { assemble, spanKey, type Assembled, type AssembledCall, type AssembledRe
 import { explainExport, type IgnoredGroup } from "../../adapters/otlp/explain";
 import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
-import type { DecodedLogs, DecodedRequest, OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
+import type { DecodedLogs, DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
 import { awaitsLogContent, GEN_AI_LOG_EVENTS, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
 import { joinWaitingSpans, keepRecords } from "./log-content";
 import { pool } from "../../db/client";
@@ -12,7 +12,7 @@ import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
 import { loadToolVersions, registerTools, versionedTool } from "../tools/registry";
-import { joinConversations, mergeContinuedRuns } from "./conversations";
+import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 
 export type TracesResult = {
   spans: number;
@@ -44,13 +44,17 @@ export type TracesResult = {
  * commit), so the later one sees all of the earlier one: nothing is left for after the commit.
  */
 export async function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
-  const prepared = await prepare(projectId, decoded.spans);
+  const assembled = withinBounds(assemble(decoded.spans));
+  // an export that may continue a conversation of another trace reads that trace's calls only
+  // once it has its turn (an export writing them is then committed); others are checked before
+  const early = continuesConversations(assembled) ? undefined : await prepare(pool(), projectId, assembled);
   // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
   const waiting = decoded.spans.filter(awaitsLogContent);
   return inTransaction(async (client) => {
-    await takeTurn(client, projectId, [...turnKeys(prepared.assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
+    await takeTurn(client, projectId, [...turnKeys(assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
+    const prepared = early ?? (await prepare(client, projectId, assembled));
     const { joined, problems } = waiting.length ? await joinWaitingSpans(client, projectId, waiting) : { joined: [], problems: [] };
-    const extra = joined.length ? await prepare(projectId, joined) : undefined;
+    const extra = joined.length ? await prepare(client, projectId, withinBounds(assemble(joined))) : undefined;
     const stillWaiting = waiting.filter((s) => !joined.some((j) => spanKey(j) === spanKey(s)));
     const written = await write(client, projectId, prepared);
     const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0 };
@@ -114,7 +118,7 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
       kept.map((k) => `trace/${k.spanKey.split("/")[0]}`),
     );
     const completed = await keepRecords(client, projectId, kept);
-    const prepared = completed.length ? await prepare(projectId, completed) : undefined;
+    const prepared = completed.length ? await prepare(client, projectId, withinBounds(assemble(completed))) : undefined;
     const written = prepared ? await write(client, projectId, prepared) : { accepted: 0, duplicates: 0 };
     const result: LogsResult = {
       records: decoded.records.length + decoded.problems.length,
@@ -128,12 +132,16 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
   });
 }
 
-/** What a set of spans gives, checked and ready to write (done before the transaction). */
+/** What a set of spans gives, checked and ready to write. */
 type Prepared = Awaited<ReturnType<typeof prepare>>;
 
-/** Spans → their calls and results, through the adapter, tools.register's rules and ingest's gate (checkEvents). */
-async function prepare(projectId: string, spans: OtlpSpan[]) {
-  const assembled = await joinConversations(projectId, withinBounds(assemble(spans)));
+/**
+ * Assembled spans → their calls and results: joined to the conversations they continue (read
+ * through `db`: the transaction once the export has its turn), through tools.register's rules
+ * and ingest's gate (checkEvents).
+ */
+async function prepare(db: Queryable, projectId: string, spans: Assembled) {
+  const assembled = await joinConversations(db, projectId, spans);
   const { registry, versions, problems: definitionProblems } = await registerDefinitions(projectId, assembled.definitions);
   // a result that came in this same request is written with its call (no second write of the row)
   const best = new Map<string, AssembledResult>();
@@ -142,7 +150,7 @@ async function prepare(projectId: string, spans: OtlpSpan[]) {
     assembled.calls.map((call) => ({
       ...call.event,
       ...resultOf(best.get(call.event.id)),
-      ...(call.definition ? { toolVersion: versions.get(definitionKey(call.span, call.definition)) } : {}),
+      ...(call.definition && versions.get(call.definition) ? { toolVersion: versions.get(call.definition)! } : {}),
     })),
     registry,
   );
@@ -162,19 +170,19 @@ async function write(client: PoolClient, projectId: string, prepared: Prepared) 
     adjust: (event) => ({ ...event, step: steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`) }),
     alsoPair: reordered,
   });
+  // the calls just inserted carry their best result of this request already (prepare)
   await recordResults(
     client,
     projectId,
     assembled.results,
     checked.calls.map((c) => c.event.id),
+    written.inserted,
   );
   return written;
 }
 
 const resultOf = (r: AssembledResult | undefined) =>
   r ? { result: { status: r.status, ...(r.summary ? { summary: r.summary } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}) } } : {};
-
-const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey(span)}\n${d.name}`;
 
 /**
  * The versions of the definitions the spans carried, registered through tools.register's rules
@@ -185,11 +193,13 @@ const definitionKey = (span: AssembledCall["span"], d: Definition) => `${spanKey
 async function registerDefinitions(projectId: string, definitions: { definition: Definition; span: AssembledCall["span"] }[]) {
   let known = await loadToolVersions(projectId);
   const have = new Set(known.map((t) => `${t.name}\n${t.version}`));
-  const versions = new Map<string, string>();
+  // by definition: the spans of one export that repeat a definitions text share its objects (withinOneExport)
+  const versions = new Map<Definition, string | null>();
   const problems: string[] = [];
   const done = new Map<string, string | null>();
   let registered = false;
   for (const { definition, span } of definitions) {
+    if (versions.has(definition)) continue;
     const key = JSON.stringify(definition);
     if (!done.has(key)) {
       const versioned = versionedTool(definition, (name, version) => have.has(`${name}\n${version}`));
@@ -205,8 +215,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
         done.set(key, versioned.tool.version);
       }
     }
-    const version = done.get(key);
-    if (version) versions.set(definitionKey(span, definition), version);
+    versions.set(definition, done.get(key)!);
   }
   if (registered) known = await loadToolVersions(projectId);
   return { registry: registryResolver(known), versions, problems };
@@ -225,10 +234,15 @@ async function takeTurn(client: PoolClient, projectId: string, keys: string[]) {
   ]);
 }
 
-/** The runs and traces whose writes depend on each other (steps, pairing, results, log content). */
+/**
+ * The runs and traces whose writes depend on each other (steps, pairing, results, log content),
+ * and the tool call ids by which a model call without a conversation id joins the conversation
+ * it continues (written or repeated): two exports of one such conversation take turns too.
+ */
 function turnKeys(assembled: Assembled): string[] {
   return [
     ...assembled.modelCalls.map((m) => `run/${m.runId}`),
+    ...assembled.modelCalls.flatMap((m) => (m.implicitRun ? [...m.wrote, ...m.continues].map((id) => `call/${id}`) : [])),
     ...assembled.calls.map((c) => `trace/${c.span.traceId}`),
     ...assembled.results.map((r) => `trace/${r.traceId}`),
   ];
@@ -282,10 +296,11 @@ async function numberSteps(client: PoolClient, projectId: string, modelCalls: As
 /**
  * Keeps this request's results (for calls that arrive later) and copies the winning result of
  * each touched call onto the stored call: the calls of this request (a result may have come
- * first) and the calls of this request's results (stored earlier). Result columns feed no
- * rollup, so this update needs no rollup change.
+ * first) and the calls of this request's results (stored earlier). A call `inserted` by this
+ * request was written with its best result of the request, so it is updated only when a stored
+ * result outranks that one. Result columns feed no rollup, so this update needs no rollup change.
  */
-async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[]) {
+async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[], inserted: string[]) {
   const ids = [...new Set([...callIds, ...results.map((r) => r.callId)])];
   if (!ids.length) return;
   await client.query(
@@ -294,14 +309,16 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
      ), kept AS (
        INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms) SELECT $1::uuid, * FROM new ON CONFLICT DO NOTHING
      ), best AS (
-       SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms
-         FROM (SELECT call_id, priority, status, summary, latency_ms FROM otlp_results WHERE project_id = $1 AND call_id = ANY($7::text[])
-               UNION ALL SELECT * FROM new) r
-        ORDER BY call_id, priority DESC
+       SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms, stored
+         FROM (SELECT call_id, priority, status, summary, latency_ms, true AS stored FROM otlp_results WHERE project_id = $1 AND call_id = ANY($7::text[])
+               UNION ALL SELECT *, false FROM new) r
+        ORDER BY call_id, priority DESC, stored DESC
+     ), changes AS (
+       SELECT * FROM best WHERE stored OR NOT call_id = ANY($8::text[])
      )
      UPDATE tool_calls t SET result_status = r.status, result_summary = r.summary, latency_ms = r.latency_ms
-       FROM best r
-      WHERE t.project_id = $1 AND t.id = r.call_id
+       FROM changes r
+      WHERE t.project_id = $1 AND t.id = ANY(array(SELECT call_id FROM changes)) AND t.id = r.call_id
         AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)`,
     [
       projectId,
@@ -311,6 +328,7 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
       results.map((x) => x.summary ?? null),
       results.map((x) => x.latencyMs ?? null),
       ids,
+      inserted,
     ],
   );
 }

@@ -49,6 +49,8 @@ describe("verdictFor", () => {
     const agrees = call({ loannumber: 4471 }, { outcome: { valid: false, category: "wrong_type", message: "harness says" } });
     expect(agrees).toMatchObject({ valid: false, category: "wrong_type", message: "harness says", differ: false });
 
+    expect(call({ loannumber: "4471" }, { outcome: { valid: true } })).toMatchObject({ valid: true, category: null, message: null, differ: false });
+
     const validForHarness = call({ loannumber: 4471 }, { outcome: { valid: true } });
     expect(validForHarness).toMatchObject({ valid: true, category: null, checked: { valid: false }, differ: true });
     // the harness sent no message: Toolgate's explains the disagreement

@@ -199,11 +199,16 @@ describe("statistics at their edges", () => {
     expect(() => expectedAttempts(1)).toThrow("invalid rate must be in [0, 1), got 1");
     expect(() => expectedTaskAttempts(0.1, -1)).toThrow("k must be a finite number ≥ 0, got -1");
     expect(() => expectedTaskAttempts(0.1, Infinity)).toThrow(RangeError);
-    expect(() => extraCallsPer1000Tasks(0.1, -1)).toThrow(RangeError);
+    expect(() => extraCallsPer1000Tasks(0.1, -1)).toThrow("k must be a finite number ≥ 0, got -1");
     expect(() => extraCallsPer1000Tasks(1, 1)).toThrow(RangeError);
     expect(() => observedAttemptsPerSuccess(-1, 1)).toThrow("attempts must be a finite number ≥ 0, got -1");
     expect(() => observedAttemptsPerSuccess(1, -1)).toThrow("successes must be a finite number ≥ 0, got -1");
-    expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: -1, contextGrowthPerCall: 0 })).toThrow("costPerCall must be");
+    expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: -1, contextGrowthPerCall: 0 })).toThrow(
+      "costPerCall must be a finite number ≥ 0, got -1",
+    );
+    expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: -1 })).toThrow(
+      "contextGrowthPerCall must be a finite number ≥ 0, got -1",
+    );
     for (const [x1, n1, x2, n2] of [
       [-1, 10, 0, 10],
       [0, 10.5, 0, 10],
@@ -228,6 +233,15 @@ describe("statistics at their edges", () => {
     expect(twoProportionTest(10, 40, 30, 40, { minN: 41 }).sufficient).toBe(false);
     expect(twoProportionTest(10, 40, 30, 40, { minExpected: 20 }).sufficient).toBe(true);
     expect(twoProportionTest(10, 40, 30, 40, { minExpected: 20.5 }).sufficient).toBe(false);
+    // each group must reach minN, whichever is the small one
+    expect(twoProportionTest(10, 39, 30, 40, { minN: 40 }).sufficient).toBe(false);
+    expect(twoProportionTest(10, 40, 30, 39, { minN: 40 }).sufficient).toBe(false);
+    // each of the four expected counts must reach minExpected: 30 calls against 1000, pooled 0.1 or 0.9
+    expect(twoProportionTest(3, 30, 100, 1000).sufficient).toBe(false); // 30 · 0.1 = 3
+    expect(twoProportionTest(27, 30, 900, 1000).sufficient).toBe(false); // 30 · (1 − 0.9) = 3
+    expect(twoProportionTest(100, 1000, 3, 30).sufficient).toBe(false);
+    expect(twoProportionTest(900, 1000, 27, 30).sufficient).toBe(false);
+    expect(twoProportionTest(6, 60, 100, 1000).sufficient).toBe(true); // 60 · 0.1 = 6
     // 5/100 vs 5/100: pooled 0.05, expected 5 and 95 per group
     expect(twoProportionTest(5, 100, 5, 100).sufficient).toBe(true);
     expect(twoProportionTest(4, 100, 5, 100).sufficient).toBe(false);

@@ -390,9 +390,14 @@ describe("classifyCall: schemas and safety", () => {
   it("caches one compiled validator per name@version, evicting the oldest", () => {
     const first = validatorFor("cached", "v1", getloan);
     expect(validatorFor("cached", "v1", getloan)).toBe(first);
-    expect(validatorFor("cached", "v2", getloan)).not.toBe(first);
-    for (let i = 0; i < VALIDATOR_CACHE_LIMIT; i++) validatorFor(`filler${i}`, "v1", { type: "object" });
-    expect(validatorFor("cached", "v1", getloan)).not.toBe(first);
+    const second = validatorFor("cached", "v2", getloan);
+    expect(second).not.toBe(first);
+    // a hit makes v1 the most recently used, so v2 goes before it
+    expect(validatorFor("cached", "v1", getloan)).toBe(first);
+    for (let i = 0; i < VALIDATOR_CACHE_LIMIT - 1; i++) validatorFor(`filler${i}`, "v1", { type: "object" });
+    // v1 and the fillers are the VALIDATOR_CACHE_LIMIT most recently used
+    expect(validatorFor("cached", "v1", getloan)).toBe(first);
+    expect(validatorFor("cached", "v2", getloan)).not.toBe(second);
   });
 
   it("also bounds the cache by the total size of the cached schemas", () => {
@@ -401,7 +406,9 @@ describe("classifyCall: schemas and safety", () => {
     const fill = Math.ceil(VALIDATOR_CACHE_SCHEMA_BYTES / 60_000);
     for (let i = 1; i < fill / 2; i++) validatorFor(`big${i}`, "v1", big(i));
     expect(validatorFor("big0", "v1", big(0))).toBe(first); // within the budget, and now the most recently used
-    for (let i = 1; i <= fill; i++) validatorFor(`bigger${i}`, "v1", big(i));
+    const bigger = Array.from({ length: fill }, (_, i) => validatorFor(`bigger${i}`, "v1", big(i)));
+    // evicting gives the bytes back: the newest ones stay
+    expect(validatorFor(`bigger${fill - 2}`, "v1", big(fill - 2))).toBe(bigger[fill - 2]);
     expect(validatorFor("big0", "v1", big(0))).not.toBe(first);
   });
 
@@ -640,4 +647,120 @@ describe("classifyCall: the wording of every other keyword", () => {
     expect(() => one({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, {})).toThrow(/^the schema of t@.* names an unsupported \$schema$/);
     expect(() => one({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).toThrow(/^the schema of t@.* cannot be compiled: /);
   });
+});
+
+describe("classifyCall: which of Ajv's errors are told", () => {
+  const one = (parameters: object, args: unknown) =>
+    classifyCall({ tool: "t", arguments: args, registry: registryFrom([{ name: "t", version: JSON.stringify(parameters), parameters }]) });
+
+  it("drops the if wrapper and repeated findings", () => {
+    const conditional = { type: "object", if: { properties: { a: { const: 1 } }, required: ["a"] }, then: { required: ["b"] } };
+    expect(only(one(conditional, { a: 1 }), "missing_argument", "b")).toBe("Error: 'b' is required by t and was not sent. Add 'b'.");
+    expect(only(one({ type: "object", allOf: [{ required: ["a"] }, { required: ["a"] }] }, {}), "missing_argument", "a")).toBe(
+      "Error: 'a' is required by t and was not sent. Add 'a'.",
+    );
+  });
+
+  it("explains the closest union branch: a matching type, then the fewest errors, then the first", () => {
+    const shapes = object({
+      v: {
+        anyOf: [
+          { type: "object", required: ["a", "b"] },
+          { type: "object", required: ["c"] },
+          { type: "string", minLength: 3 },
+        ],
+      },
+    });
+    expect(one(shapes, { v: {} }).violations.map((v) => v.path)).toEqual(["v.c"]);
+    expect(only(one(shapes, { v: "x" }), "out_of_range", "v")).toBe("Error: 'v' must be at least 3 characters, you sent 1.");
+    const tie = object({
+      v: {
+        anyOf: [
+          { type: "object", required: ["a"] },
+          { type: "object", required: ["b"] },
+        ],
+      },
+    });
+    expect(one(tie, { v: {} }).violations.map((v) => v.path)).toEqual(["v.a"]);
+    // branches of one wrong type each: one message naming them all
+    const scalar = object({ v: { oneOf: [{ type: "integer" }, { type: "boolean" }] } });
+    expect(only(one(scalar, { v: "x" }), "wrong_type", "v")).toBe(
+      `Error: 'v' must be a whole number or a boolean (true or false), you sent the string "x". Send a whole number or a boolean (true or false) instead.`,
+    );
+    // a oneOf matched by one branch is no problem; one a branch rejects for a nested reason explains that branch
+    expect(one(scalar, { v: 3 }).valid).toBe(true);
+    const nested = object({ v: { oneOf: [{ type: "object", properties: { n: { type: "integer" } } }, { type: "string" }] } });
+    expect(only(one(nested, { v: { n: "1" } }), "wrong_type", "v.n")).toBe(`Error: 'v.n' must be a whole number, you sent the string "1". Send it as 1.`);
+  });
+
+  it("contains: one finding for the array, also with maxContains", () => {
+    const list = object({ l: { type: "array", contains: { type: "number" }, maxContains: 1 } });
+    expect(only(one(list, { l: [1, 2, "a"] }), "out_of_range", "l")).toBe(
+      `Error: 'l' must contain at least 1 and no more than 1 valid item(s), you sent [1,2,"a"]. Change it to match the schema of t.`,
+    );
+    expect(one(list, { l: [1, "a"] }).valid).toBe(true);
+  });
+
+  it("draft-07's dependencies and additionalItems", () => {
+    const draft7 = (schema: object) => ({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", ...schema });
+    expect(only(one(draft7({ dependencies: { a: ["b"] } }), { a: 1 }), "missing_argument", "b")).toBe(
+      "Error: 'b' is required by t when 'a' is sent and was not sent. Add 'b'.",
+    );
+    const pair = draft7({ properties: { p: { type: "array", items: [{}, {}], additionalItems: false } } });
+    expect(only(one(pair, { p: [1, 2, 3] }), "out_of_range", "p")).toBe("Error: 'p' must have at most 2 items, you sent 3.");
+  });
+
+  it("the whole call as the subject, hints naming union types, duplicates far apart", () => {
+    expect(only(one({ type: "object", minProperties: 1 }, {}), "out_of_range", "")).toBe("Error: the arguments must have at least 1 property, you sent 0.");
+    expect(one(object({ u: { type: ["string", "null"] } }, { required: ["u"] }), {}).message).toBe(
+      "Error: 'u' is required by t and was not sent. Add 'u' (string or null).",
+    );
+    const list = Array.from({ length: 11 }, (_, i) => `v${i}`);
+    list[10] = "v2";
+    expect(one(object({ l: { type: "array", uniqueItems: true } }), { l: list }).message).toBe(
+      `Error: 'l' must not contain duplicates, you sent "v2" as items 2 and 10. Remove the repeated item.`,
+    );
+  });
+
+  it("choices: a value that is no string gets no guess, and only string choices are guessed", () => {
+    expect(one(object({ c: { enum: ["ab", "cd"] } }), { c: 5 }).message).toBe("Error: 'c' must be one of ab, cd; you sent 5.");
+    expect(one(object({ c: { enum: [1, "ab"] } }), { c: "ac" }).message).toBe(`Error: 'c' must be one of 1, ab; you sent "ac". Did you mean "ab"?`);
+  });
+
+  it("malformed arguments and unknown tools: the whole violation", () => {
+    expect(classify("getloan", "  ").violations).toEqual([
+      {
+        category: "malformed_arguments",
+        path: "",
+        keyword: "json",
+        message: `Error: the arguments must be a JSON object, you sent an empty string. Send the arguments as a JSON object such as {"loannumber": "4471"}.`,
+      },
+    ]);
+    expect(classify("nosuch", "oops").message).toMatch(/such as \{"name": "value"\}\.$/);
+    expect(classifyCall({ tool: "x", arguments: {}, registry: registryFrom([]) }).violations).toEqual([
+      {
+        category: "unknown_tool",
+        path: "",
+        keyword: "tool",
+        message: "Error: no tool named 'x'. No tools are registered; register the tool's schema before calling it.",
+      },
+    ]);
+    expect(classify("nosuch", {}).violations).toEqual([
+      { category: "unknown_tool", path: "", keyword: "tool", message: expect.stringMatching(/^Error: no tool named 'nosuch'\. Available tools: /) },
+    ]);
+    const ten = registryFrom(Array.from({ length: 10 }, (_, i) => ({ name: `tool${i}`, version: "1", parameters: { type: "object" } })));
+    expect(classifyCall({ tool: "nosuch", arguments: {}, registry: ten }).message).toMatch(
+      /^Error: no tool named 'nosuch'\. Available tools: (tool\d, ){9}tool\d\. Call one of these instead\.$/,
+    );
+    let thrown: unknown;
+    try {
+      one({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ToolSchemaError);
+    expect((thrown as Error).name).toBe("ToolSchemaError");
+  });
+
+  const object = (properties: object, more: object = {}) => ({ type: "object", properties, ...more });
 });

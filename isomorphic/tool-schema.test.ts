@@ -251,7 +251,7 @@ describe("tool schemas at their edges", () => {
 
   it("refuses at one level past the depth limit and one byte past the size limit", () => {
     const nested = (levels: number) => {
-      let schema: object = { type: "string" };
+      let schema: Record<string, unknown> = { type: "string" };
       for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
       return schema;
     };
@@ -270,10 +270,12 @@ describe("tool schemas at their edges", () => {
   });
 
   it("counts the schemas in lists, maps and keywords, booleans included, and nothing else", () => {
-    const many = (n: number, make: (i: number) => object) => Array.from({ length: n }, (_, i) => make(i));
     const padded = (schemas: object[]) => ({
       type: "object",
-      properties: Object.fromEntries([...many(SCHEMA_LIMITS.subschemas - 1 - schemas.length, (i) => [`p${i}`, true]), ...schemas.map((s, i) => [`s${i}`, s])]),
+      properties: Object.fromEntries([
+        ...Array.from({ length: SCHEMA_LIMITS.subschemas - 1 - schemas.length }, (_, i) => [`p${i}`, true] as const),
+        ...schemas.map((s, i) => [`s${i}`, s] as const),
+      ]),
     });
     // the root, 499 − n boolean properties and n more: 500 in all is the limit
     expect(checkSchemaCost(padded([{ anyOf: [] }])).ok).toBe(true);

@@ -20,6 +20,13 @@ const parameters = {
 const description = "Returns the status, due date and fee for one loan.";
 const expected = { ok: true, tool: { name: "getloan", description, parameters } };
 
+/** The message of a schema checkJsonSchema refuses. */
+function refusal(schema: unknown): string {
+  const result = checkJsonSchema(schema);
+  if (result.ok) throw new Error("expected a refusal");
+  return result.message;
+}
+
 describe("normalizeToolInput", () => {
   it("accepts our shape", () => {
     expect(normalizeToolInput({ name: "getloan", description, parameters })).toEqual(expected);
@@ -77,12 +84,6 @@ describe("canonicalJson", () => {
 });
 
 describe("checkJsonSchema", () => {
-  const refusal = (schema: unknown) => {
-    const result = checkJsonSchema(schema);
-    if (result.ok) throw new Error("expected a refusal");
-    return result.message;
-  };
-
   it("accepts object schemas in draft 2020-12 (declared or not) and draft-07", () => {
     expect(checkJsonSchema(parameters)).toEqual({ ok: true });
     expect(checkJsonSchema({ properties: { a: { type: "string" } } })).toEqual({ ok: true });
@@ -124,11 +125,6 @@ describe("checkJsonSchema", () => {
 });
 
 describe("what one schema may cost", () => {
-  const refusal = (schema: unknown) => {
-    const result = checkJsonSchema(schema);
-    if (result.ok) throw new Error("expected a refusal");
-    return result.message;
-  };
   const nested = (levels: number) => {
     let schema: object = { type: "string" };
     for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
@@ -181,12 +177,6 @@ describe("what one schema may cost", () => {
 });
 
 describe("tool schemas at their edges", () => {
-  const refusal = (schema: unknown) => {
-    const result = checkJsonSchema(schema);
-    if (result.ok) throw new Error("expected a refusal");
-    return result.message;
-  };
-
   it("describes what was sent", () => {
     expect(describeValue(undefined)).toBe("nothing");
     expect(describeValue({})).toBe("an empty object");

@@ -89,6 +89,12 @@ function classify(tool: string, args: unknown): Verdict {
 
 const validOrder = { customer: { id: "c1" }, items: [{ sku: "ABC-1", qty: 2 }] };
 
+/** A call of tool "t" with `parameters` as its only schema; the version names the schema in the validator cache, as a content hash would. */
+function one(parameters: object, args: unknown): Verdict {
+  return classifyCall({ tool: "t", arguments: args, registry: registryFrom([{ name: "t", version: JSON.stringify(parameters), parameters }]) });
+}
+const object = (properties: object, more: object = {}) => ({ type: "object", properties, ...more });
+
 function only(verdict: Verdict, category: Category, path: string) {
   expect(verdict.valid).toBe(false);
   expect(verdict.category).toBe(category);
@@ -521,11 +527,6 @@ describe("closeMatch", () => {
 });
 
 describe("classifyCall: the wording of every other keyword", () => {
-  // the version names the schema in the validator cache: one per schema, as a content hash would be
-  const one = (parameters: object, args: unknown) =>
-    classifyCall({ tool: "t", arguments: args, registry: registryFrom([{ name: "t", version: JSON.stringify(parameters), parameters }]) });
-  const object = (properties: object, more: object = {}) => ({ type: "object", properties, ...more });
-
   it("exclusive bounds, one-sided bounds and multiples", () => {
     const ratio = object({ r: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 } });
     expect(only(one(ratio, { r: 1 }), "out_of_range", "r")).toBe("Error: 'r' must be greater than 0 and less than 1, you sent 1.");
@@ -650,9 +651,6 @@ describe("classifyCall: the wording of every other keyword", () => {
 });
 
 describe("classifyCall: which of Ajv's errors are told", () => {
-  const one = (parameters: object, args: unknown) =>
-    classifyCall({ tool: "t", arguments: args, registry: registryFrom([{ name: "t", version: JSON.stringify(parameters), parameters }]) });
-
   it("drops the if wrapper and repeated findings", () => {
     const conditional = { type: "object", if: { properties: { a: { const: 1 } }, required: ["a"] }, then: { required: ["b"] } };
     expect(only(one(conditional, { a: 1 }), "missing_argument", "b")).toBe("Error: 'b' is required by t and was not sent. Add 'b'.");
@@ -761,6 +759,4 @@ describe("classifyCall: which of Ajv's errors are told", () => {
     expect(thrown).toBeInstanceOf(ToolSchemaError);
     expect((thrown as Error).name).toBe("ToolSchemaError");
   });
-
-  const object = (properties: object, more: object = {}) => ({ type: "object", properties, ...more });
 });

@@ -107,6 +107,12 @@ describe("alert rules at their edges", () => {
     expect(checkWindow(doubled("invalid_rate"), current)).toMatchObject({ breach: false, threshold: null });
     expect(checkWindow(doubled("invalid_rate"), current, { calls: 9, invalid: 0, corrected: 0 })).toMatchObject({ breach: false, threshold: null });
     expect(checkWindow(doubled("invalid_rate"), current, { calls: 10, invalid: 1, corrected: 0 })).toMatchObject({ breach: true, threshold: 0.2 });
+    // a baseline where nothing succeeded has no attempts per success: no threshold, rather than 0
+    const attempts = rule({ metric: "attempts_per_success", condition: { kind: "baseline_factor", factor: 2 }, minCalls: 10 });
+    expect(checkWindow(attempts, { calls: 100, invalid: 10, corrected: 5 }, { calls: 100, invalid: 100, corrected: 0 })).toMatchObject({
+      breach: false,
+      threshold: null,
+    });
     // a volume baseline counts however small it is
     expect(checkWindow(doubled("call_volume"), current, { calls: 3, invalid: 0, corrected: 0 })).toMatchObject({ breach: true, threshold: 6 });
     expect(checkWindow(doubled("call_volume"), { calls: 6, invalid: 0, corrected: 0 }, { calls: 3, invalid: 0, corrected: 0 }).breach).toBe(false);

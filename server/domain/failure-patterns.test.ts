@@ -171,6 +171,7 @@ describe("failure patterns at their edges", () => {
     const schema = { type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "number" }] }, n: { type: "number" } } };
     expect(schemaAt(schema, "pair[]")).toEqual({ type: "string" });
     expect(schemaAt(schema, "n.deeper")).toBeUndefined();
+    expect(schemaAt(schema, "n.deeper.still")).toBeUndefined();
     expect(schemaAt(schema, "n[]")).toBeUndefined();
     expect(schemaAt(schema, "gone")).toBeUndefined();
     expect(schemaAt({ properties: [] }, "a")).toBeUndefined();

@@ -19,6 +19,10 @@ describe("requestOrigin", () => {
     expect(requestOrigin(new Headers({ host: "h", "x-forwarded-proto": "wss" }), 1).proto).toBe("http");
     expect(requestOrigin(new Headers({ host: "h", "x-forwarded-host": " , other" }), 1).host).toBe("h");
     expect(requestOrigin(new Headers({ "x-forwarded-host": "proxied.example" }), 2).host).toBe("proxied.example");
+    expect(requestOrigin(new Headers({ host: "h", "x-forwarded-host": "proxied.example , 10.0.0.5", "x-forwarded-proto": "https , http" }), 1)).toEqual({
+      proto: "https",
+      host: "proxied.example",
+    });
     expect(requestOrigin(new Headers(), 0)).toEqual({ proto: "http", host: "localhost" });
   });
 });

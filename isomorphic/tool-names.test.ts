@@ -35,3 +35,18 @@ describe("the nearest name", () => {
     expect(likelyTool("anything", [])).toBeUndefined();
   });
 });
+
+describe("tool names: what the mutation run left", () => {
+  it("the first of two names of equal length inside the debris wins; a shorter one found later does not replace a longer one", () => {
+    expect(likelyTool("ab cd<|x|>", ["ab", "cd"])).toBe("ab");
+    expect(likelyTool("lsof ls<|x|>", ["lsof", "ls"])).toBe("lsof");
+  });
+
+  it("a name inside the debris ranks before one that matches it with separators aside", () => {
+    expect(rankToolNames("ls x", ["lsx", "ls"])).toEqual(["ls", "lsx"]);
+  });
+
+  it("as many edits as the shorter name has letters is no typo, whichever name is shorter", () => {
+    expect(likelyTool("ab", ["abcd"])).toBeUndefined();
+  });
+});

@@ -27,7 +27,7 @@ describe("compareVersions", () => {
     expect(byKey.same!.verdict).toBe("no clear difference");
     expect(byKey.tiny!.verdict).toBe("insufficient data");
     expect(byKey.gone).toMatchObject({ verdict: "insufficient data", b: { rate: null, n: 0 }, diff: null, pValue: null });
-    expect(byKey.new).toMatchObject({ verdict: "insufficient data", a: { rate: null, n: 0 } });
+    expect(byKey.new).toMatchObject({ verdict: "insufficient data", a: { rate: null, n: 0 }, diff: null, pValue: null });
     expect(result.map((r) => r.key)).toEqual(["improved", "regressed", "same", "tiny", "gone", "new"]);
   });
 

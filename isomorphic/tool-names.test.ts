@@ -37,9 +37,11 @@ describe("the nearest name", () => {
 });
 
 describe("tool names: what the mutation run left", () => {
-  it("the first of two names of equal length inside the debris wins; a shorter one found later does not replace a longer one", () => {
+  it("the first of two names of equal length inside the debris wins; a shorter one found later does not replace a longer one, a longer one does", () => {
     expect(likelyTool("ab cd<|x|>", ["ab", "cd"])).toBe("ab");
     expect(likelyTool("lsof ls<|x|>", ["lsof", "ls"])).toBe("lsof");
+    // and a longer one found later does
+    expect(likelyTool("ls lsof<|x|>", ["ls", "lsof"])).toBe("lsof");
   });
 
   it("a name inside the debris ranks before one that matches it with separators aside", () => {

@@ -6,11 +6,14 @@ export default {
   // server/adapters holds the OTLP decoding and mapping that lived in server/domain when the goal was set
   mutate: ["isomorphic/**/*.ts", "server/domain/**/*.ts", "server/adapters/**/*.ts", "!**/*.test.ts"],
   coverageAnalysis: "perTest",
-  // static mutants (module-level constants) would each rerun every test: hours on this machine
+  // static mutants (module-level constants) would each rerun every test: hours on this machine.
+  // A mutant also reached by a fixture built at import time is judged by the per-test runs alone:
+  // build fixtures inside the tests.
   ignoreStatic: true,
   // the machine is shared: two test processes at most
   concurrency: 2,
-  // reuse the results of unchanged code and tests from the last run
+  // reuse the results of unchanged code and tests from the last run (the vitest runner reports no
+  // test locations: an edited test file re-runs every mutant its tests cover)
   incremental: true,
   incrementalFile: ".stryker-tmp/incremental.json",
   reporters: ["clear-text", "progress", "html", "json"],

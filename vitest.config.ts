@@ -5,26 +5,30 @@ import { defineConfig } from "vitest/config";
 // `integration` (*.integration.test.ts on a real PostgreSQL, started in a child process by
 // test/global-setup.ts). TOOLGATE_CANARY=1 runs the deliberately failing files in
 // test/canary/ instead, through the same projects: .ci/run requires that run to fail.
+// vitest.mutation.config.ts reuses `shared` and `unitProject` for Stryker.
 const canary = process.env.TOOLGATE_CANARY === "1";
-const alias = { "@": path.resolve(import.meta.dirname), "@toolgate/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts") };
 const exclude = ["**/node_modules/**", ".next/**", ".next-e2e-*/**", ".data/**", "e2e/**", "sdk/dist/**", ".stryker-tmp/**"];
 
-export default defineConfig({
+/** What every project shares: the aliases and the test process settings. */
+export const shared = {
   // the SDK from its sources (examples import it by its package name; sdk/dist is only built for npm pack)
-  resolve: { alias },
+  resolve: { alias: { "@": path.resolve(import.meta.dirname), "@toolgate/sdk": path.resolve(import.meta.dirname, "sdk/src/index.ts") } },
+  test: { pool: "forks", testTimeout: 30_000, hookTimeout: 60_000 },
+} as const;
+
+/** The unit project: every *.test.ts but the integration tests; no globalSetup, no PostgreSQL. */
+export const unitProject = {
+  name: "unit",
+  include: canary ? ["test/canary/unit.canary.ts"] : ["**/*.test.ts"],
+  exclude: [...exclude, "**/*.integration.test.ts"],
+};
+
+export default defineConfig({
+  resolve: shared.resolve,
   test: {
-    pool: "forks",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    ...shared.test,
     projects: [
-      {
-        extends: true,
-        test: {
-          name: "unit",
-          include: canary ? ["test/canary/unit.canary.ts"] : ["**/*.test.ts"],
-          exclude: [...exclude, "**/*.integration.test.ts"],
-        },
-      },
+      { extends: true, test: unitProject },
       {
         extends: true,
         test: {

@@ -1,14 +1,10 @@
-import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { shared, unitProject } from "./vitest.config";
 
-// The tests Stryker runs (stryker.config.mjs): the pure unit tests only — no globalSetup, no
-// PostgreSQL — so that each mutant is judged in seconds. The SDK's tests stay out: they pack
-// the package and cover none of the mutated folders.
+// The tests Stryker runs (stryker.config.mjs): the unit project of vitest.config.ts as one flat
+// config, so that each mutant is judged in seconds. The SDK's tests stay out: they cover none of
+// the mutated folders.
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
-  test: {
-    include: ["**/*.test.ts"],
-    exclude: ["**/node_modules/**", "**/*.integration.test.ts", ".next/**", ".data/**", "e2e/**", "sdk/**", ".stryker-tmp/**"],
-    pool: "forks",
-  },
+  resolve: shared.resolve,
+  test: { ...shared.test, ...unitProject, exclude: [...unitProject.exclude, "sdk/**"] },
 });

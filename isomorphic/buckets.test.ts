@@ -41,3 +41,13 @@ describe("chooseBucket", () => {
     expect(chooseBucket(from, new Date(from.getTime() + 3 * D + 1))).toBe("day");
   });
 });
+
+describe("bucket limits", () => {
+  it("allows exactly 10,000 buckets, not one more, and says what was wrong", () => {
+    const from = new Date("2026-01-01T00:00:00Z");
+    const hours = (n: number) => new Date(from.getTime() + n * 3_600_000);
+    expect(bucketStarts(from, hours(10_000), "hour")).toHaveLength(10_000);
+    expect(() => bucketStarts(from, hours(10_001), "hour")).toThrow("more than 10000 hour buckets");
+    expect(() => bucketStarts(new Date("nope"), from, "hour")).toThrow("not a time: Invalid Date");
+  });
+});

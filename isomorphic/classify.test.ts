@@ -89,6 +89,12 @@ function classify(tool: string, args: unknown): Verdict {
 
 const validOrder = { customer: { id: "c1" }, items: [{ sku: "ABC-1", qty: 2 }] };
 
+/** A call of tool "t" with `parameters` as its only schema; the version names the schema in the validator cache, as a content hash would. */
+function one(parameters: object, args: unknown): Verdict {
+  return classifyCall({ tool: "t", arguments: args, registry: registryFrom([{ name: "t", version: JSON.stringify(parameters), parameters }]) });
+}
+const object = (properties: object, more: object = {}) => ({ type: "object", properties, ...more });
+
 function only(verdict: Verdict, category: Category, path: string) {
   expect(verdict.valid).toBe(false);
   expect(verdict.category).toBe(category);
@@ -390,9 +396,14 @@ describe("classifyCall: schemas and safety", () => {
   it("caches one compiled validator per name@version, evicting the oldest", () => {
     const first = validatorFor("cached", "v1", getloan);
     expect(validatorFor("cached", "v1", getloan)).toBe(first);
-    expect(validatorFor("cached", "v2", getloan)).not.toBe(first);
-    for (let i = 0; i < VALIDATOR_CACHE_LIMIT; i++) validatorFor(`filler${i}`, "v1", { type: "object" });
-    expect(validatorFor("cached", "v1", getloan)).not.toBe(first);
+    const second = validatorFor("cached", "v2", getloan);
+    expect(second).not.toBe(first);
+    // a hit makes v1 the most recently used, so v2 goes before it
+    expect(validatorFor("cached", "v1", getloan)).toBe(first);
+    for (let i = 0; i < VALIDATOR_CACHE_LIMIT - 1; i++) validatorFor(`filler${i}`, "v1", { type: "object" });
+    // v1 and the fillers are the VALIDATOR_CACHE_LIMIT most recently used
+    expect(validatorFor("cached", "v1", getloan)).toBe(first);
+    expect(validatorFor("cached", "v2", getloan)).not.toBe(second);
   });
 
   it("also bounds the cache by the total size of the cached schemas", () => {
@@ -401,7 +412,9 @@ describe("classifyCall: schemas and safety", () => {
     const fill = Math.ceil(VALIDATOR_CACHE_SCHEMA_BYTES / 60_000);
     for (let i = 1; i < fill / 2; i++) validatorFor(`big${i}`, "v1", big(i));
     expect(validatorFor("big0", "v1", big(0))).toBe(first); // within the budget, and now the most recently used
-    for (let i = 1; i <= fill; i++) validatorFor(`bigger${i}`, "v1", big(i));
+    const bigger = Array.from({ length: fill }, (_, i) => validatorFor(`bigger${i}`, "v1", big(i)));
+    // evicting gives the bytes back: the newest ones stay
+    expect(validatorFor(`bigger${fill - 2}`, "v1", big(fill - 2))).toBe(bigger[fill - 2]);
     expect(validatorFor("big0", "v1", big(0))).not.toBe(first);
   });
 
@@ -510,5 +523,240 @@ describe("closeMatch", () => {
     expect(closeMatch("emal", ["mail", "sms", "email"])).toBe("email");
     expect(closeMatch("mai", ["mail", "maid"])).toBe("mail");
     expect(closeMatch("x", [])).toBeUndefined();
+  });
+});
+
+describe("classifyCall: the wording of every other keyword", () => {
+  it("exclusive bounds, one-sided bounds and multiples", () => {
+    const ratio = object({ r: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 } });
+    expect(only(one(ratio, { r: 1 }), "out_of_range", "r")).toBe("Error: 'r' must be greater than 0 and less than 1, you sent 1.");
+    expect(one(ratio, { r: 0 }).message).toBe("Error: 'r' must be greater than 0 and less than 1, you sent 0.");
+    expect(one(object({ n: { type: "number", minimum: 2 } }), { n: 1 }).message).toBe("Error: 'n' must be at least 2, you sent 1.");
+    expect(one(object({ n: { type: "number", exclusiveMaximum: 9 } }), { n: 9 }).message).toBe("Error: 'n' must be less than 9, you sent 9.");
+    expect(only(one(object({ n: { type: "number", multipleOf: 5 } }), { n: 7 }), "out_of_range", "n")).toBe("Error: 'n' must be a multiple of 5, you sent 7.");
+  });
+
+  it("a bound at the safe-integer limit is zod's, one inside it is the schema's", () => {
+    const stars = (maximum: number) => object({ s: { type: "integer", minimum: 1, maximum } });
+    expect(one(stars(Number.MAX_SAFE_INTEGER), { s: 0 }).message).toBe("Error: 's' must be at least 1, you sent 0.");
+    expect(one(stars(Number.MAX_SAFE_INTEGER - 1), { s: 0 }).message).toBe(`Error: 's' must be between 1 and ${Number.MAX_SAFE_INTEGER - 1}, you sent 0.`);
+  });
+
+  it("counts: exactly, at least, at most, one or many", () => {
+    const code = object({ c: { type: "string", minLength: 5, maxLength: 5 } });
+    expect(one(code, { c: "abc" }).message).toBe("Error: 'c' must be exactly 5 characters, you sent 3.");
+    expect(one(object({ c: { type: "string", minLength: 1 } }), { c: "" }).message).toBe("Error: 'c' must be at least 1 character, you sent 0.");
+    // characters are code points: an emoji is one
+    expect(one(object({ c: { type: "string", maxLength: 1 } }), { c: "😀😀" }).message).toBe("Error: 'c' must be at most 1 character, you sent 2.");
+    expect(one(object({ l: { type: "array", minItems: 1, maxItems: 1 } }), { l: [] }).message).toBe("Error: 'l' must have exactly 1 item, you sent 0.");
+    expect(one(object({ o: { type: "object", minProperties: 2 } }), { o: { a: 1 } }).message).toBe("Error: 'o' must have at least 2 properties, you sent 1.");
+    expect(one(object({ o: { type: "object", maxProperties: 1 } }), { o: { a: 1, b: 2 } }).message).toBe(
+      "Error: 'o' must have at most 1 property, you sent 2.",
+    );
+    const pair = object({ p: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false } });
+    expect(only(one(pair, { p: [1, 2, 3] }), "out_of_range", "p")).toBe("Error: 'p' must have at most 2 items, you sent 3.");
+  });
+
+  it("a long list of choices is cut after twenty", () => {
+    const choices = Array.from({ length: 23 }, (_, i) => `c${i}`);
+    const message = one(object({ c: { enum: [...choices, 7] } }), { c: "zz" }).message!;
+    expect(message).toBe(`Error: 'c' must be one of ${choices.slice(0, 20).join(", ")} and 4 more; you sent "zz".`);
+    expect(one(object({ c: { enum: ["a", 7, null] } }), { c: "b" }).message).toBe(`Error: 'c' must be one of a, 7, null; you sent "b".`);
+  });
+
+  it("const, not, and a keyword without its own sentence", () => {
+    expect(only(one(object({ k: { const: "v1" } }), { k: "v2" }), "invalid_choice", "k")).toBe(`Error: 'k' must be exactly "v1"; you sent "v2".`);
+    expect(only(one(object({ k: { not: { type: "string" } } }), { k: "s" }), "wrong_type", "k")).toBe(
+      `Error: 'k' must not match {"type":"string"}, you sent "s". Send a different value.`,
+    );
+    expect(only(one(object({ l: { type: "array", contains: { type: "number" } } }), { l: ["a"] }), "out_of_range", "l")).toBe(
+      `Error: 'l' must contain at least 1 valid item(s), you sent ["a"]. Change it to match the schema of t.`,
+    );
+  });
+
+  it("formats: the article and the example", () => {
+    expect(one(object({ d: { type: "string", format: "date" } }), { d: "x" }).message).toBe(
+      `Error: 'd' must be a date (format), you sent "x". Send it like "2026-10-02".`,
+    );
+    expect(one(object({ a: { type: "string", format: "ipv4" } }), { a: "x" }).message).toBe(
+      `Error: 'a' must be an ipv4 (format), you sent "x". Send it like "192.0.2.1".`,
+    );
+    expect(one(object({ h: { type: "string", format: "hostname" } }), { h: "-" }).message).toBe(`Error: 'h' must be a hostname (format), you sent "-".`);
+  });
+
+  it("type fixes: whole numbers, arrays, numbers in strings", () => {
+    const n = object({ n: { type: "integer" } });
+    expect(one(n, { n: 2.7 }).message).toBe("Error: 'n' must be a whole number, you sent the number 2.7. Send a whole number such as 3.");
+    expect(one(n, { n: "2.5" }).message).toBe(`Error: 'n' must be a whole number, you sent the string "2.5". Send a whole number instead.`);
+    expect(one(n, { n: " " }).message).toBe(`Error: 'n' must be a whole number, you sent the string " ". Send a whole number instead.`);
+    expect(one(object({ n: { type: "number" } }), { n: "2.5" }).message).toBe(`Error: 'n' must be a number, you sent the string "2.5". Send it as 2.5.`);
+    const list = object({ l: { type: "array" } });
+    expect(one(list, { l: "x" }).message).toBe(`Error: 'l' must be an array, you sent the string "x". Send it as an array, such as ["x"].`);
+    expect(one(list, { l: null }).message).toBe("Error: 'l' must be an array, you sent null. Send it as an array, such as [null].");
+    expect(one(list, { l: "[1]" }).message).toBe(
+      `Error: 'l' must be an array, you sent the string "[1]". Send the value itself, not a string containing JSON.`,
+    );
+    // JSON of the other kind is no fix
+    expect(one(list, { l: '{"a":1}' }).message).toBe(
+      `Error: 'l' must be an array, you sent the string "{\\"a\\":1}". Send it as an array, such as ["{\\"a\\":1}"].`,
+    );
+    expect(one(object({ b: { type: "boolean" } }), { b: "yes" }).message).toBe(
+      `Error: 'b' must be a boolean (true or false), you sent the string "yes". Send a boolean (true or false) instead.`,
+    );
+    expect(one(object({ s: { type: "string" } }), { s: false }).message).toBe(`Error: 's' must be a string, you sent the boolean false. Send it as "false".`);
+  });
+
+  it("names that are not allowed, arguments that are not accepted, dependent requirements", () => {
+    expect(only(one({ type: "object", propertyNames: { pattern: "^[a-z]+$" } }, { A1: 1 }), "extra_argument", "A1")).toBe(
+      "Error: 'A1' is not an allowed argument name (allowed names: matching ^[a-z]+$). Rename or remove 'A1'.",
+    );
+    expect(only(one({ type: "object", additionalProperties: false }, { x: 1 }), "extra_argument", "x")).toBe(
+      "Error: 'x' is not an argument of t. Allowed: none. Remove 'x'.",
+    );
+    expect(only(one(object({ x: false }), { x: 1 }), "extra_argument", "x")).toBe("Error: 'x' is not accepted by t. Remove 'x'.");
+    expect(only(one({ allOf: [false] }, {}), "extra_argument", "")).toBe("Error: t accepts no arguments like these. Check the tool's schema.");
+    const dependent = object({ a: {}, b: { enum: ["x", "y"] } }, { dependentRequired: { a: ["b"] } });
+    expect(only(one(dependent, { a: 1 }), "missing_argument", "b")).toBe(
+      "Error: 'b' is required by t when 'a' is sent and was not sent. Add 'b' (one of x, y).",
+    );
+    const hinted = object({ a: { const: 3 }, f: { type: "string", format: "email" } }, { required: ["a", "f"] });
+    expect(one(hinted, {}).violations.map((v) => v.message)).toEqual([
+      "Error: 'a' is required by t and was not sent. Add 'a' (exactly 3).",
+      "Error: 'f' is required by t and was not sent. Add 'f' (string, email format).",
+    ]);
+  });
+
+  it("paths through keys that need quoting, JSON pointer escapes included", () => {
+    const odd = object({ "a/b": object({ "c~d": { type: "number" } }) });
+    expect(only(one(odd, { "a/b": { "c~d": "x" } }), "wrong_type", `["a/b"]["c~d"]`)).toMatch(/^Error: '\["a\/b"\]\["c~d"\]' must be a number/);
+  });
+
+  it("the example of malformed arguments: required keys (three at most), else the first property, with sample values", () => {
+    const sample = (parameters: object) => one(parameters, "oops").message!.replace(/^.* such as /, "");
+    expect(
+      sample(object({ a: { type: "integer", minimum: 5 }, b: { type: "number" }, c: { type: "boolean" }, d: {} }, { required: ["d", "a", "b", "c"] })),
+    ).toBe(`{"d": "...", "a": 5, "b": 1}.`);
+    expect(sample(object({ e: { enum: ["x"] }, k: { const: 4 }, l: { type: "array" } }, { required: ["e", "k", "l"] }))).toBe(`{"e": "x", "k": 4, "l": []}.`);
+    expect(sample(object({ o: { type: ["object", "null"] }, n: { type: "null" }, s: { type: "string" } }, { required: ["o", "n", "s"] }))).toBe(
+      `{"o": {}, "n": null, "s": "..."}.`,
+    );
+    expect(sample(object({ d: { type: "string", default: "now" }, z: { type: "string" } }))).toBe(`{"d": "now"}.`);
+    expect(sample({ type: "object" })).toBe("{}.");
+  });
+
+  it("a schema that cannot be used is a ToolSchemaError that says why", () => {
+    expect(() => one({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, {})).toThrow(/^the schema of t@.* names an unsupported \$schema$/);
+    expect(() => one({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).toThrow(/^the schema of t@.* cannot be compiled: /);
+  });
+});
+
+describe("classifyCall: which of Ajv's errors are told", () => {
+  it("drops the if wrapper and repeated findings", () => {
+    const conditional = { type: "object", if: { properties: { a: { const: 1 } }, required: ["a"] }, then: { required: ["b"] } };
+    expect(only(one(conditional, { a: 1 }), "missing_argument", "b")).toBe("Error: 'b' is required by t and was not sent. Add 'b'.");
+    expect(only(one({ type: "object", allOf: [{ required: ["a"] }, { required: ["a"] }] }, {}), "missing_argument", "a")).toBe(
+      "Error: 'a' is required by t and was not sent. Add 'a'.",
+    );
+  });
+
+  it("explains the closest union branch: a matching type, then the fewest errors, then the first", () => {
+    const shapes = object({
+      v: {
+        anyOf: [
+          { type: "object", required: ["a", "b"] },
+          { type: "object", required: ["c"] },
+          { type: "string", minLength: 3 },
+        ],
+      },
+    });
+    expect(one(shapes, { v: {} }).violations.map((v) => v.path)).toEqual(["v.c"]);
+    expect(only(one(shapes, { v: "x" }), "out_of_range", "v")).toBe("Error: 'v' must be at least 3 characters, you sent 1.");
+    const tie = object({
+      v: {
+        anyOf: [
+          { type: "object", required: ["a"] },
+          { type: "object", required: ["b"] },
+        ],
+      },
+    });
+    expect(one(tie, { v: {} }).violations.map((v) => v.path)).toEqual(["v.a"]);
+    // branches of one wrong type each: one message naming them all
+    const scalar = object({ v: { oneOf: [{ type: "integer" }, { type: "boolean" }] } });
+    expect(only(one(scalar, { v: "x" }), "wrong_type", "v")).toBe(
+      `Error: 'v' must be a whole number or a boolean (true or false), you sent the string "x". Send a whole number or a boolean (true or false) instead.`,
+    );
+    // a oneOf matched by one branch is no problem; one a branch rejects for a nested reason explains that branch
+    expect(one(scalar, { v: 3 }).valid).toBe(true);
+    const nested = object({ v: { oneOf: [{ type: "object", properties: { n: { type: "integer" } } }, { type: "string" }] } });
+    expect(only(one(nested, { v: { n: "1" } }), "wrong_type", "v.n")).toBe(`Error: 'v.n' must be a whole number, you sent the string "1". Send it as 1.`);
+  });
+
+  it("contains: one finding for the array, also with maxContains", () => {
+    const list = object({ l: { type: "array", contains: { type: "number" }, maxContains: 1 } });
+    expect(only(one(list, { l: [1, 2, "a"] }), "out_of_range", "l")).toBe(
+      `Error: 'l' must contain at least 1 and no more than 1 valid item(s), you sent [1,2,"a"]. Change it to match the schema of t.`,
+    );
+    expect(one(list, { l: [1, "a"] }).valid).toBe(true);
+  });
+
+  it("draft-07's dependencies and additionalItems", () => {
+    const draft7 = (schema: object) => ({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", ...schema });
+    expect(only(one(draft7({ dependencies: { a: ["b"] } }), { a: 1 }), "missing_argument", "b")).toBe(
+      "Error: 'b' is required by t when 'a' is sent and was not sent. Add 'b'.",
+    );
+    const pair = draft7({ properties: { p: { type: "array", items: [{}, {}], additionalItems: false } } });
+    expect(only(one(pair, { p: [1, 2, 3] }), "out_of_range", "p")).toBe("Error: 'p' must have at most 2 items, you sent 3.");
+  });
+
+  it("the whole call as the subject, hints naming union types, duplicates far apart", () => {
+    expect(only(one({ type: "object", minProperties: 1 }, {}), "out_of_range", "")).toBe("Error: the arguments must have at least 1 property, you sent 0.");
+    expect(one(object({ u: { type: ["string", "null"] } }, { required: ["u"] }), {}).message).toBe(
+      "Error: 'u' is required by t and was not sent. Add 'u' (string or null).",
+    );
+    const list = Array.from({ length: 11 }, (_, i) => `v${i}`);
+    list[10] = "v2";
+    expect(one(object({ l: { type: "array", uniqueItems: true } }), { l: list }).message).toBe(
+      `Error: 'l' must not contain duplicates, you sent "v2" as items 2 and 10. Remove the repeated item.`,
+    );
+  });
+
+  it("choices: a value that is no string gets no guess, and only string choices are guessed", () => {
+    expect(one(object({ c: { enum: ["ab", "cd"] } }), { c: 5 }).message).toBe("Error: 'c' must be one of ab, cd; you sent 5.");
+    expect(one(object({ c: { enum: [1, "ab"] } }), { c: "ac" }).message).toBe(`Error: 'c' must be one of 1, ab; you sent "ac". Did you mean "ab"?`);
+  });
+
+  it("malformed arguments and unknown tools: the whole violation", () => {
+    expect(classify("getloan", "  ").violations).toEqual([
+      {
+        category: "malformed_arguments",
+        path: "",
+        keyword: "json",
+        message: `Error: the arguments must be a JSON object, you sent an empty string. Send the arguments as a JSON object such as {"loannumber": "4471"}.`,
+      },
+    ]);
+    expect(classify("nosuch", "oops").message).toMatch(/such as \{"name": "value"\}\.$/);
+    expect(classifyCall({ tool: "x", arguments: {}, registry: registryFrom([]) }).violations).toEqual([
+      {
+        category: "unknown_tool",
+        path: "",
+        keyword: "tool",
+        message: "Error: no tool named 'x'. No tools are registered; register the tool's schema before calling it.",
+      },
+    ]);
+    expect(classify("nosuch", {}).violations).toEqual([
+      { category: "unknown_tool", path: "", keyword: "tool", message: expect.stringMatching(/^Error: no tool named 'nosuch'\. Available tools: /) },
+    ]);
+    const ten = registryFrom(Array.from({ length: 10 }, (_, i) => ({ name: `tool${i}`, version: "1", parameters: { type: "object" } })));
+    expect(classifyCall({ tool: "nosuch", arguments: {}, registry: ten }).message).toMatch(
+      /^Error: no tool named 'nosuch'\. Available tools: (tool\d, ){9}tool\d\. Call one of these instead\.$/,
+    );
+    let thrown: unknown;
+    try {
+      one({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, {});
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ToolSchemaError);
+    expect((thrown as Error).name).toBe("ToolSchemaError");
   });
 });

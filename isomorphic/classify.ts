@@ -130,7 +130,8 @@ function sampleValue(schema: unknown): unknown {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   const type = [schema.type].flat()[0];
   if (type === "number" || type === "integer") return typeof schema.minimum === "number" ? schema.minimum : 1;
-  return ({ boolean: true, array: [], object: {}, null: null } as Record<string, unknown>)[String(type)] ?? "...";
+  const samples: Record<string, unknown> = { boolean: true, array: [], object: {}, null: null };
+  return Object.hasOwn(samples, String(type)) ? samples[String(type)] : "...";
 }
 
 const SHOWN_TOOLS = 10;

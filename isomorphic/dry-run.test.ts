@@ -60,3 +60,16 @@ describe("dry-run tally", () => {
     );
   });
 });
+
+describe("dry run categories", () => {
+  it("a call invalid before and after counts as recategorised only when its category changes, a missing category included", () => {
+    const still = (before: string | null, after: string | null) =>
+      addCall(emptyTally(), { id: "c", before: { valid: false, category: before }, after: { valid: false, category: after } });
+    expect(still("wrong_type", "wrong_type").recategorised).toBe(0);
+    expect(still("wrong_type", null).recategorised).toBe(1);
+    expect(still(null, "wrong_type").recategorised).toBe(1);
+    expect(still(null, null)).toMatchObject({ recategorised: 0, byCategory: [{ category: "", stillInvalid: 1 }] });
+    const fixed = addCall(emptyTally(), { id: "f", before: { valid: false }, after: { valid: true } });
+    expect(fixed.byCategory).toEqual([{ category: "", fixed: 1, broken: 0, stillInvalid: 0, examples: { fixed: ["f"], broken: [] } }]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   extraCallsPer1000Tasks,
   invalidRate,
   normalCdf,
+  observedAttemptsFromCounts,
   observedAttemptsPerSuccess,
   retryCostWithContextGrowth,
   twoProportionTest,
@@ -161,5 +162,103 @@ describe("retryCostWithContextGrowth", () => {
   it("validates its input", () => {
     expect(() => retryCostWithContextGrowth({ p: 1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: 0 })).toThrow(RangeError);
     expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: -0.5 })).toThrow(RangeError);
+  });
+});
+
+describe("statistics at their edges", () => {
+  it("the Wilson center and the width follow z", () => {
+    // center = (p + z²/2n) / (1 + z²/n) = (0.06 + 0.019208) / 1.038416
+    expect(wilsonInterval(6, 100).center).toBeCloseTo(0.079208 / 1.038416, 10);
+    const narrow = wilsonInterval(6, 100, 1);
+    expect(narrow.center).toBeCloseTo((0.06 + 1 / 200) / (1 + 1 / 100), 10);
+    expect(narrow.high - narrow.low).toBeLessThan(wilsonInterval(6, 100).high - wilsonInterval(6, 100).low);
+    expect(wilsonInterval(0, 0)).toEqual({ low: 0, high: 1, center: 0.5 });
+    expect(wilsonInterval(5, 5).low).toBeGreaterThan(0);
+  });
+
+  it("the normal CDF to six places across the table", () => {
+    const table: [number, number][] = [
+      [0.5, 0.691462],
+      [1, 0.841345],
+      [2, 0.97725],
+      [3, 0.99865],
+      [-1, 0.158655],
+      [-2.5, 0.00621],
+      [4, 0.999968],
+    ];
+    for (const [z, p] of table) expect(normalCdf(z)).toBeCloseTo(p, 6);
+  });
+
+  it("says which count is wrong and what was sent", () => {
+    expect(() => wilsonInterval(3, 2)).toThrow("successes (3) exceeds n (2)");
+    expect(() => wilsonInterval(0, -1)).toThrow("n must be a non-negative integer, got -1");
+    expect(() => wilsonInterval(-1, 2)).toThrow("successes must be a non-negative integer, got -1");
+    expect(() => invalidRate(5, 4)).toThrow("invalid (5) exceeds total (4)");
+    expect(() => invalidRate(-1, 4)).toThrow("invalid must be a non-negative integer");
+    expect(() => invalidRate(1, 1.5)).toThrow("total must be a non-negative integer, got 1.5");
+    expect(() => expectedAttempts(1)).toThrow("invalid rate must be in [0, 1), got 1");
+    expect(() => expectedTaskAttempts(0.1, -1)).toThrow("k must be a finite number ≥ 0, got -1");
+    expect(() => expectedTaskAttempts(0.1, Infinity)).toThrow(RangeError);
+    expect(() => extraCallsPer1000Tasks(0.1, -1)).toThrow("k must be a finite number ≥ 0, got -1");
+    expect(() => extraCallsPer1000Tasks(1, 1)).toThrow(RangeError);
+    expect(() => observedAttemptsPerSuccess(-1, 1)).toThrow("attempts must be a finite number ≥ 0, got -1");
+    expect(() => observedAttemptsPerSuccess(1, -1)).toThrow("successes must be a finite number ≥ 0, got -1");
+    expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: -1, contextGrowthPerCall: 0 })).toThrow(
+      "costPerCall must be a finite number ≥ 0, got -1",
+    );
+    expect(() => retryCostWithContextGrowth({ p: 0.1, callsPerTask: 6, costPerCall: 1, contextGrowthPerCall: -1 })).toThrow(
+      "contextGrowthPerCall must be a finite number ≥ 0, got -1",
+    );
+    for (const [x1, n1, x2, n2] of [
+      [-1, 10, 0, 10],
+      [0, 10.5, 0, 10],
+      [0, 10, -1, 10],
+      [0, 10, 0, -10],
+    ])
+      expect(() => twoProportionTest(x1!, n1!, x2!, n2!)).toThrow(RangeError);
+    expect(() => twoProportionTest(11, 10, 0, 10)).toThrow("successes exceed the group size");
+    expect(() => twoProportionTest(0, 10, 11, 10)).toThrow("successes exceed the group size");
+    expect(twoProportionTest(10, 10, 10, 10).pValue).toBe(1);
+  });
+
+  it("an empty group gives no test: rate 0, p-value 1", () => {
+    expect(twoProportionTest(0, 0, 5, 50)).toEqual({ diff: 0.1, z: 0, pValue: 1, sufficient: false, significant: false });
+    expect(twoProportionTest(5, 50, 0, 0)).toMatchObject({ diff: -0.1, z: 0, pValue: 1, sufficient: false });
+    expect(twoProportionTest(0, 0, 0, 0)).toMatchObject({ diff: 0, pValue: 1 });
+  });
+
+  it("minN and minExpected are bounds that may be met exactly", () => {
+    // 10/40 vs 30/40: pooled 0.5, expected 20 per cell
+    expect(twoProportionTest(10, 40, 30, 40, { minN: 40 }).sufficient).toBe(true);
+    expect(twoProportionTest(10, 40, 30, 40, { minN: 41 }).sufficient).toBe(false);
+    expect(twoProportionTest(10, 40, 30, 40, { minExpected: 20 }).sufficient).toBe(true);
+    expect(twoProportionTest(10, 40, 30, 40, { minExpected: 20.5 }).sufficient).toBe(false);
+    // each group must reach minN, whichever is the small one
+    expect(twoProportionTest(10, 39, 30, 40, { minN: 40 }).sufficient).toBe(false);
+    expect(twoProportionTest(10, 40, 30, 39, { minN: 40 }).sufficient).toBe(false);
+    // each of the four expected counts must reach minExpected: 30 calls against 1000, pooled 0.1 or 0.9
+    expect(twoProportionTest(3, 30, 100, 1000).sufficient).toBe(false); // 30 · 0.1 = 3
+    expect(twoProportionTest(27, 30, 900, 1000).sufficient).toBe(false); // 30 · (1 − 0.9) = 3
+    expect(twoProportionTest(100, 1000, 3, 30).sufficient).toBe(false);
+    expect(twoProportionTest(900, 1000, 27, 30).sufficient).toBe(false);
+    expect(twoProportionTest(6, 60, 100, 1000).sufficient).toBe(true); // 60 · 0.1 = 6
+    // 5/100 vs 5/100: pooled 0.05, expected 5 and 95 per group
+    expect(twoProportionTest(5, 100, 5, 100).sufficient).toBe(true);
+    expect(twoProportionTest(4, 100, 5, 100).sufficient).toBe(false);
+  });
+
+  it("a p-value equal to alpha is not significant", () => {
+    const r = twoProportionTest(30, 100, 45, 100);
+    expect(twoProportionTest(30, 100, 45, 100, { alpha: r.pValue }).significant).toBe(false);
+    expect(twoProportionTest(30, 100, 45, 100, { alpha: r.pValue * 1.000001 }).significant).toBe(true);
+    // the sign of z follows the difference
+    expect(twoProportionTest(45, 100, 30, 100).z).toBeCloseTo(-r.z, 10);
+  });
+
+  it("observed attempts from counts: retried failures count, abandoned ones do not", () => {
+    expect(observedAttemptsFromCounts({ calls: 100, invalid: 20, corrected: 16 })).toBeCloseTo(96 / 80, 10);
+    expect(observedAttemptsFromCounts({ calls: 100, invalid: 20, corrected: 0 })).toBe(1);
+    expect(observedAttemptsFromCounts({ calls: 5, invalid: 5, corrected: 5 })).toBeNull();
+    expect(observedAttemptsPerSuccess(0, 3)).toBe(0);
   });
 });

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, checkJsonSchema, normalizeToolInput, SCHEMA_LIMITS, validationDiffers } from "./tool-schema";
+import {
+  canonicalJson,
+  checkJsonSchema,
+  checkSchemaCost,
+  describeValue,
+  normalizeToolInput,
+  SCHEMA_LIMITS,
+  schemaDraft,
+  schemaForAjv,
+  storedKeyOrder,
+  TOOL_NAME_MAX,
+  validationDiffers,
+} from "./tool-schema";
 
 const parameters = {
   type: "object",
@@ -8,6 +20,13 @@ const parameters = {
 };
 const description = "Returns the status, due date and fee for one loan.";
 const expected = { ok: true, tool: { name: "getloan", description, parameters } };
+
+/** The message of a schema checkJsonSchema refuses. */
+function refusal(schema: unknown): string {
+  const result = checkJsonSchema(schema);
+  if (result.ok) throw new Error("expected a refusal");
+  return result.message;
+}
 
 describe("normalizeToolInput", () => {
   it("accepts our shape", () => {
@@ -74,12 +93,6 @@ describe("canonicalJson", () => {
 });
 
 describe("checkJsonSchema", () => {
-  const refusal = (schema: unknown) => {
-    const result = checkJsonSchema(schema);
-    if (result.ok) throw new Error("expected a refusal");
-    return result.message;
-  };
-
   it("accepts object schemas in draft 2020-12 (declared or not) and draft-07", () => {
     expect(checkJsonSchema(parameters)).toEqual({ ok: true });
     expect(checkJsonSchema({ properties: { a: { type: "string" } } })).toEqual({ ok: true });
@@ -121,11 +134,6 @@ describe("checkJsonSchema", () => {
 });
 
 describe("what one schema may cost", () => {
-  const refusal = (schema: unknown) => {
-    const result = checkJsonSchema(schema);
-    if (result.ok) throw new Error("expected a refusal");
-    return result.message;
-  };
   const nested = (levels: number) => {
     let schema: object = { type: "string" };
     for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
@@ -199,5 +207,119 @@ describe("validationDiffers", () => {
     const { description: _gone, ...properties } = base.properties;
     expect(validationDiffers(base, { ...base, properties })).toBe(true);
     expect(validationDiffers(base, { ...base, properties: { ...base.properties, extra: {} } })).toBe(true);
+  });
+});
+
+describe("tool schemas at their edges", () => {
+  it("describes what was sent", () => {
+    expect(describeValue(undefined)).toBe("nothing");
+    expect(describeValue({})).toBe("an empty object");
+    expect(describeValue({ a: 1, b: 2 })).toBe("an object with keys a, b");
+    expect(describeValue(true)).toBe("the boolean true");
+    expect(describeValue("x")).toBe('the string "x"');
+    expect(describeValue([1])).toBe("the array [1]");
+    expect(describeValue(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`key${i}`, i])))).toMatch(/^an object with keys key0, key1, .{40,}…$/);
+  });
+
+  it("a tool name of 1 to 128 characters, not blank; unstorable descriptions refused", () => {
+    expect(normalizeToolInput({ name: "n".repeat(TOOL_NAME_MAX), parameters }).ok).toBe(true);
+    for (const name of ["n".repeat(TOOL_NAME_MAX + 1), "  ", "", 7]) {
+      expect(normalizeToolInput({ name, parameters })).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/^Error: 'name' must be a string of 1 to 128 characters/),
+      });
+    }
+    expect(normalizeToolInput({ name: "getloan", description: "a\u0000b", parameters })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Error: 'description' "a\\u0000b" contains a NUL character/),
+    });
+    expect(normalizeToolInput({ type: "function", function: { name: "get\u0000loan", parameters } })).toMatchObject({
+      message: expect.stringMatching(/^Error: 'function\.name' "get\\u0000loan" contains a NUL/),
+    });
+  });
+
+  it("parameters win over input_schema; only OpenAI's function tools may leave the schema out", () => {
+    const other = { type: "object", properties: { x: { type: "number" } } };
+    expect(normalizeToolInput({ name: "t", parameters, input_schema: other })).toEqual({ ok: true, tool: { name: "t", parameters } });
+    expect(normalizeToolInput({ type: "function", name: "ping" })).toEqual({
+      ok: true,
+      tool: { name: "ping", parameters: { type: "object", properties: {} } },
+    });
+    expect(normalizeToolInput({ type: "custom", name: "ping" })).toMatchObject({ ok: false });
+    expect(normalizeToolInput({ name: "ping" })).toMatchObject({ ok: false });
+  });
+
+  it("reads the draft from $schema", () => {
+    expect(schemaDraft({})).toBe("2020-12");
+    expect(schemaDraft({ $schema: 7 })).toBeUndefined();
+    expect(schemaDraft({ $schema: "http://json-schema.org/draft-07/schema" })).toBe("draft-07");
+    expect(schemaDraft({ $schema: "https://json-schema.org/draft/2019-09/schema" })).toBeUndefined();
+  });
+
+  it("orders keys as jsonb does: fewer UTF-8 bytes first, then byte by byte, at every level", () => {
+    // "é" is two bytes: as long as "ab", and its first byte (0xc3) comes after "a"
+    const ordered = storedKeyOrder({ abc: 1, é: 2, ab: 3, b: [{ zz: 1, y: 2 }], a: 4 });
+    expect(Object.keys(ordered)).toEqual(["a", "b", "ab", "é", "abc"]);
+    expect(Object.keys(ordered.b[0]!)).toEqual(["y", "zz"]);
+    expect(storedKeyOrder({ b: 1, a: 2 })).toEqual({ a: 2, b: 1 });
+    expect(Object.keys(storedKeyOrder({ ba: 1, ab: 2, aa: 3 }))).toEqual(["aa", "ab", "ba"]);
+  });
+
+  it("compiles a schema synchronously, with the one spelling of $schema Ajv knows", () => {
+    expect(schemaForAjv({ $async: true, type: "object" }, "2020-12")).toEqual({ type: "object" });
+    expect(schemaForAjv({ $schema: "https://json-schema.org/draft-07/schema", type: "object" }, "draft-07")).toEqual({
+      type: "object",
+      $schema: "http://json-schema.org/draft-07/schema#",
+    });
+  });
+
+  it("refuses at one level past the depth limit and one byte past the size limit", () => {
+    const nested = (levels: number) => {
+      let schema: Record<string, unknown> = { type: "string" };
+      for (let i = 0; i < levels; i++) schema = { type: "object", properties: { a: schema } };
+      return schema;
+    };
+    // nested(n) puts its innermost "string" 2n + 1 levels down
+    expect(checkSchemaCost(nested(SCHEMA_LIMITS.depth / 2 - 1)).ok).toBe(true);
+    expect(checkSchemaCost(nested(SCHEMA_LIMITS.depth / 2)).ok).toBe(false);
+    const sized = (bytes: number) => {
+      const schema = (description: string) => ({ type: "object", properties: { a: { type: "string", description } } });
+      return schema("x".repeat(bytes - canonicalJson(schema("")).length));
+    };
+    expect(checkSchemaCost(sized(SCHEMA_LIMITS.bytes))).toEqual({ ok: true, bytes: SCHEMA_LIMITS.bytes });
+    expect(refusal(sized(SCHEMA_LIMITS.bytes + 1))).toMatch(/^Error: parameters is 65,537 bytes as JSON/);
+    // bytes, not characters
+    expect(checkSchemaCost(sized(100))).toEqual({ ok: true, bytes: 100 });
+    expect(checkSchemaCost({ type: "object", description: "é" })).toEqual({ ok: true, bytes: canonicalJson({ type: "object", description: "é" }).length + 1 });
+  });
+
+  it("counts the schemas in lists, maps and keywords, booleans included, and nothing else", () => {
+    const padded = (schemas: object[]) => ({
+      type: "object",
+      properties: Object.fromEntries([
+        ...Array.from({ length: SCHEMA_LIMITS.subschemas - 1 - schemas.length }, (_, i) => [`p${i}`, true] as const),
+        ...schemas.map((s, i) => [`s${i}`, s] as const),
+      ]),
+    });
+    // the root, 499 − n boolean properties and n more: 500 in all is the limit
+    expect(checkSchemaCost(padded([{ anyOf: [] }])).ok).toBe(true);
+    expect(checkSchemaCost(padded([{ items: false }])).ok).toBe(false);
+    expect(checkSchemaCost(padded([{ items: [] }])).ok).toBe(true);
+    expect(checkSchemaCost(padded([{ allOf: [true] }])).ok).toBe(false);
+    expect(checkSchemaCost(padded([{ $defs: { x: {} } }])).ok).toBe(false);
+    expect(checkSchemaCost(padded([{ patternProperties: { "^a": {} } }])).ok).toBe(false);
+    expect(checkSchemaCost(padded([{ not: {} }])).ok).toBe(false);
+    // not schemas: a property list's values, an enum, an example, a $defs that is not a map
+    expect(checkSchemaCost(padded([{ enum: [{}, {}] }])).ok).toBe(true);
+    expect(checkSchemaCost(padded([{ examples: [{ type: "x" }] }])).ok).toBe(true);
+    expect(checkSchemaCost(padded([{ $defs: [{}] }])).ok).toBe(true);
+    expect(checkSchemaCost(padded([{ required: ["a"] }])).ok).toBe(true);
+  });
+
+  it("says where a bad pattern is, escaping the pointer, and why it is not one", () => {
+    expect(refusal({ type: "object", properties: { "a/b~c": { type: "string", pattern: "[" } } })).toMatch(
+      /^Error: the pattern "\[" at #\/properties\/a~1b~0c\/pattern is not a valid regular expression: .*\. Fix the pattern and register the tool again\.$/,
+    );
+    expect(refusal({ type: "object", patternProperties: { "^ok$": {}, "^(?=x)": {} } })).toMatch(/at #\/patternProperties\/\^\(\?=x\) cannot be used/);
   });
 });

@@ -78,3 +78,81 @@ describe("regressionCheck", () => {
     expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 70, calls: 1000 }).breach).toBe(false);
   });
 });
+
+describe("alert rules at their edges", () => {
+  it("a rate over no calls is no value; a missing category count is none", () => {
+    expect(metricValue("invalid_rate", { calls: 0, invalid: 0, corrected: 0 })).toBeNull();
+    expect(metricValue("category_rate", { calls: 0, invalid: 0, corrected: 0, categoryCalls: 0 })).toBeNull();
+    expect(metricValue("category_rate", { calls: 10, invalid: 3, corrected: 0 })).toBe(0);
+    expect(metricValue("invalid_rate", { calls: 8, invalid: 2, corrected: 0 })).toBe(0.25);
+    expect(metricValue("attempts_per_success", { calls: 5, invalid: 5, corrected: 0 })).toBeNull();
+  });
+
+  it("minCalls calls are enough; call volume is never quiet", () => {
+    expect(checkWindow(rule({ minCalls: 100 }), { calls: 100, invalid: 20, corrected: 0 })).toEqual({
+      breach: true,
+      value: 0.2,
+      threshold: 0.1,
+      calls: 100,
+      quiet: false,
+    });
+    expect(checkWindow(rule({ minCalls: 101 }), { calls: 100, invalid: 20, corrected: 0 })).toMatchObject({ breach: false, quiet: true, value: 0.2 });
+    const volume = rule({ metric: "call_volume", condition: { kind: "threshold", threshold: 5 }, minCalls: 50 });
+    expect(checkWindow(volume, { calls: 6, invalid: 0, corrected: 0 })).toMatchObject({ breach: true, quiet: false, value: 6 });
+  });
+
+  it("without a usable baseline there is no threshold, so no breach", () => {
+    const doubled = (metric: RuleSpec["metric"]) => rule({ metric, condition: { kind: "baseline_factor", factor: 2 }, minCalls: 10 });
+    const current = { calls: 100, invalid: 50, corrected: 0 };
+    expect(checkWindow(doubled("invalid_rate"), current)).toMatchObject({ breach: false, threshold: null });
+    expect(checkWindow(doubled("invalid_rate"), current, { calls: 9, invalid: 0, corrected: 0 })).toMatchObject({ breach: false, threshold: null });
+    expect(checkWindow(doubled("invalid_rate"), current, { calls: 10, invalid: 1, corrected: 0 })).toMatchObject({ breach: true, threshold: 0.2 });
+    // a baseline where nothing succeeded has no attempts per success: no threshold, rather than 0
+    const attempts = rule({ metric: "attempts_per_success", condition: { kind: "baseline_factor", factor: 2 }, minCalls: 10 });
+    expect(checkWindow(attempts, { calls: 100, invalid: 10, corrected: 5 }, { calls: 100, invalid: 100, corrected: 0 })).toMatchObject({
+      breach: false,
+      threshold: null,
+    });
+    // a volume baseline counts however small it is
+    expect(checkWindow(doubled("call_volume"), current, { calls: 3, invalid: 0, corrected: 0 })).toMatchObject({ breach: true, threshold: 6 });
+    expect(checkWindow(doubled("call_volume"), { calls: 6, invalid: 0, corrected: 0 }, { calls: 3, invalid: 0, corrected: 0 }).breach).toBe(false);
+  });
+
+  it("a closed rule that is clear stays closed; a fire carries its check", () => {
+    const clear = checkWindow(rule(), { calls: 100, invalid: 1, corrected: 0 });
+    const breach = checkWindow(rule(), { calls: 100, invalid: 30, corrected: 0 });
+    expect(nextTransition(clear, { open: false, clearSince: null }, t(0), 15)).toEqual({ action: "none", clearSince: null });
+    expect(nextTransition(breach, { open: false, clearSince: null }, t(0), 15)).toEqual({ action: "fire", check: breach });
+    // clear since minute 0: still open at 14:59, resolved at 15:00 exactly
+    const open = { open: true, clearSince: t(0) };
+    expect(nextTransition(clear, open, new Date(t(15).getTime() - 1), 15)).toEqual({ action: "none", clearSince: t(0) });
+    expect(nextTransition(clear, open, t(15), 15)).toEqual({ action: "resolve", clearSince: t(0) });
+  });
+
+  it("catches up at most 24 missed windows, and never evaluates the same instant twice", () => {
+    const times = evaluationTimes(t(0), new Date(t(0).getTime() + 1000 * 60_000), 5);
+    expect(times).toHaveLength(25);
+    expect(times[23]).toEqual(new Date(t(0).getTime() + 24 * 5 * 60_000));
+    expect(evaluationTimes(t(25), t(30), 5)).toEqual([t(30)]);
+  });
+
+  it("a regression check reports both rates and its p-value, and takes other options", () => {
+    const check = regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 200, calls: 1000 });
+    expect(check).toMatchObject({ breach: true, value: 0.2, threshold: 0.06, calls: 1000, quiet: false });
+    expect(check.pValue).toBeLessThan(1e-10);
+    expect(regressionCheck({ invalid: 0, calls: 0 }, { invalid: 0, calls: 0 })).toMatchObject({
+      breach: false,
+      value: null,
+      threshold: null,
+      quiet: true,
+      pValue: 1,
+    });
+    // 60/1000 → 80/1000: p ≈ 0.08, a regression only at alpha 0.1
+    expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 80, calls: 1000 }).breach).toBe(false);
+    expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 80, calls: 1000 }, { alpha: 0.1, minCalls: 100 }).breach).toBe(true);
+    expect(regressionCheck({ invalid: 60, calls: 1000 }, { invalid: 200, calls: 1000 }, { alpha: 0.01, minCalls: 1001 })).toMatchObject({
+      breach: false,
+      quiet: true,
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyCall, registryFrom } from "../../isomorphic/classify";
-import { daysOf, decodePattern, describePattern, groupPatterns, patternOf, schemaAt } from "./failure-patterns";
+import { daysOf, decodePattern, describePattern, encodePattern, groupPatterns, patternOf, schemaAt } from "./failure-patterns";
 
 const parameters = {
   type: "object",
@@ -113,5 +113,99 @@ describe("groupPatterns", () => {
       [a, 6, 4, 3, [2, 4], 6 / 7, 0.75],
       [b, 1, 0, 0, [1, 0], 1 / 7, null],
     ]);
+  });
+});
+
+describe("failure patterns at their edges", () => {
+  const key = (call: Partial<Parameters<typeof patternOf>[0]>) => patternOf({ tool: "getloan", arguments: {}, valid: false, category: null, ...call });
+  const at = (path: string, category = "wrong_type", keyword = "type") => [{ category, path, keyword, message: "" }] as never;
+
+  it("a key holds its three parts, a tab inside the kind included", () => {
+    const parts = { category: "invalid_choice", path: "a", kind: '"x\ty"' };
+    expect(decodePattern(encodePattern({ ...parts, kind: "x\ty" }))).toEqual({ ...parts, kind: "x\ty" });
+    expect(decodePattern("wrong_type")).toEqual({ category: "wrong_type", path: "", kind: "" });
+  });
+
+  it("only an invalid call has a pattern; a call without a category has an empty one", () => {
+    expect(key({ valid: null })).toBeNull();
+    expect(key({ valid: true })).toBeNull();
+    expect(key({})).toBe("\t\t");
+  });
+
+  it("names the JSON type sent, nothing for a path the arguments do not have", () => {
+    const kind = (value: unknown) => decodePattern(key({ category: "wrong_type", arguments: { a: value }, violations: at("a") })!).kind;
+    expect([null, [1], true, 1.5, 2, "s", { b: 1 }].map(kind)).toEqual(["null", "array", "boolean", "number", "integer", "string", "object"]);
+    expect(decodePattern(key({ category: "wrong_type", arguments: {}, violations: at("a") })!).kind).toBe("nothing");
+    // through arrays and objects; a path whose steps do not fit the value finds nothing
+    expect(decodePattern(key({ category: "wrong_type", arguments: { a: [{ b: 1.5 }] }, violations: at("a[0].b") })!)).toEqual({
+      category: "wrong_type",
+      path: "a[].b",
+      kind: "number",
+    });
+    expect(decodePattern(key({ category: "wrong_type", arguments: { a: { 0: 1 } }, violations: at("a[0]") })!).kind).toBe("nothing");
+    expect(decodePattern(key({ category: "wrong_type", arguments: { a: [1] }, violations: at("a.length") })!).kind).toBe("nothing");
+    // arguments that are not JSON: nothing to read
+    expect(decodePattern(key({ category: "wrong_type", arguments: "{oops", violations: at("a") })!).kind).toBe("nothing");
+    expect(decodePattern(key({ category: "wrong_type", arguments: '{"a": true}', violations: at("a") })!).kind).toBe("boolean");
+  });
+
+  it("keeps a choice of up to 40 characters as JSON, a longer one as its type", () => {
+    const kind = (value: unknown) =>
+      decodePattern(key({ category: "invalid_choice", arguments: { c: value }, violations: at("c", "invalid_choice", "enum") })!).kind;
+    expect(kind("x".repeat(38))).toBe(`"${"x".repeat(38)}"`);
+    expect(kind("x".repeat(39))).toBe("long string");
+    expect(kind(7)).toBe("7");
+    expect(kind(undefined)).toBe("");
+  });
+
+  it("without a matching violation of Toolgate's, only the category (and the tool's name) is kept", () => {
+    for (const category of ["wrong_type", "invalid_choice", "out_of_range", "missing_argument"]) {
+      expect(key({ category, violations: at("a", "extra_argument") })).toBe(`${category}\t\t`);
+    }
+    expect(key({ category: "out_of_range", violations: at("a", "out_of_range", "maximum") })).toBe("out_of_range\ta\tmaximum");
+    // a malformed call or an unknown tool has no path, even when a violation has one
+    expect(key({ category: "malformed_arguments", violations: at("a", "malformed_arguments") })).toBe("malformed_arguments\t\t");
+    expect(key({ tool: "x", category: "unknown_tool", violations: at("a", "unknown_tool") })).toBe("unknown_tool\t\tx");
+  });
+
+  it("reads the schema at a path through tuples, and nothing past what it says", () => {
+    const schema = { type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "number" }] }, n: { type: "number" } } };
+    expect(schemaAt(schema, "pair[]")).toEqual({ type: "string" });
+    expect(schemaAt(schema, "n.deeper")).toBeUndefined();
+    expect(schemaAt(schema, "n.deeper.still")).toBeUndefined();
+    expect(schemaAt(schema, "n[]")).toBeUndefined();
+    expect(schemaAt(schema, "gone")).toBeUndefined();
+    expect(schemaAt({ properties: [] }, "a")).toBeUndefined();
+    expect(schemaAt(schema, "a..b")).toBeUndefined();
+    expect(schemaAt("not a schema", "a")).toBeUndefined();
+  });
+
+  it("labels types of a union, non-string enum values and long values", () => {
+    const schema = { type: "object", properties: { v: { type: ["string", "null"], enum: ["a", 1, null] } } };
+    expect(describePattern({ category: "wrong_type", path: "v", kind: "boolean" }, schema)).toBe(
+      "`v`: a boolean (true or false) where a string or null is required",
+    );
+    expect(describePattern({ category: "wrong_type", path: "v", kind: "nothing" }, schema)).toBe("`v`: nothing where a string or null is required");
+    expect(describePattern({ category: "invalid_choice", path: "v", kind: "2" }, schema)).toBe("`v`: 2 is not one of a, 1, null");
+    expect(describePattern({ category: "invalid_choice", path: "v", kind: "long string" }, schema)).toBe("`v`: long string is not one of a, 1, null");
+    expect(describePattern({ category: "invalid_choice", path: "v", kind: `"${"y".repeat(50)}"` }, schema)).toBe(
+      `\`v\`: "${"y".repeat(38)}… is not one of a, 1, null`,
+    );
+  });
+
+  it("groups ties by key, counts rows of days outside the range without a trend entry, and copes with nothing", () => {
+    const days = daysOf(new Date("2026-11-01T00:00:00Z"), new Date("2026-11-02T00:00:00Z"));
+    const rows = ["c", "a", "b"].map((pattern) => ({ pattern, day: days[0]!, failures: 1, corrected: 0 }));
+    expect(groupPatterns(rows, days).map((p) => p.key)).toEqual(["a", "b", "c"]);
+    const late = groupPatterns([{ pattern: "a", day: "2026-12-01T00:00:00.000Z", failures: 3, corrected: 1 }], days);
+    expect(late).toMatchObject([{ key: "a", failures: 3, corrected: 1, trend: [0], share: 1 }]);
+    expect(groupPatterns([], days)).toEqual([]);
+    expect(groupPatterns([{ pattern: "a", day: days[0]!, failures: 0, corrected: 0 }], days)).toMatchObject([{ share: 0, recoveryRate: 0 }]);
+  });
+
+  it("takes every UTC day that overlaps the range, the end excluded", () => {
+    expect(daysOf(new Date("2026-11-01T00:00:00Z"), new Date("2026-11-02T00:00:00Z"))).toEqual(["2026-11-01T00:00:00.000Z"]);
+    expect(daysOf(new Date("2026-11-01T23:59:59Z"), new Date("2026-11-02T00:00:01Z"))).toEqual(["2026-11-01T00:00:00.000Z", "2026-11-02T00:00:00.000Z"]);
+    expect(daysOf(new Date("2026-11-02T00:00:00Z"), new Date("2026-11-02T00:00:00Z"))).toEqual([]);
   });
 });

@@ -87,3 +87,15 @@ describe("groupByTemplate", () => {
     expect(groupByTemplate([])).toEqual([]);
   });
 });
+
+describe("groupByTemplate: ties", () => {
+  it("orders groups and examples of equal counts by their text, whatever the input order", () => {
+    const row = (message: string) => ({ message, count: 1, recovered: 0, followed: 0 });
+    expect(groupByTemplate([row("a x"), row("b x"), row("c x")]).map((g) => g.template)).toEqual(["a x", "b x", "c x"]);
+    expect(groupByTemplate([row("Error: 'a' x"), row("Error: 'b' x"), row("Error: 'c' x")])[0]!.examples).toEqual([
+      "Error: 'a' x",
+      "Error: 'b' x",
+      "Error: 'c' x",
+    ]);
+  });
+});

@@ -53,4 +53,9 @@ describe("splitRange", () => {
       expect(coveredHours(splitRange({ from, to })), `${from.toISOString()} – ${to.toISOString()}`).toEqual(hourlyOnly(from, to));
     }
   });
+
+  it("an empty range reads nothing", () => {
+    expect(splitRange({ from: at("2026-11-29T07:00:00Z"), to: at("2026-11-29T07:00:00Z") })).toEqual({ hours: [], days: null });
+    expect(splitRange({ from: at("2026-11-29T07:00:00Z"), to: at("2026-11-29T07:00:00Z") }, false)).toEqual({ hours: [], days: null });
+  });
 });

@@ -47,4 +47,21 @@ describe("attemptsUntilSuccess", () => {
     const b = call("b", false, "a");
     expect(attemptsUntilSuccess(a, [a, b])).toBeNull();
   });
+
+  it("from the valid call counts back through the failures it corrected, valid calls not among them", () => {
+    expect(
+      attemptsUntilSuccess(
+        run.find((c) => c.id === "ok")!,
+        run,
+      ),
+    ).toBe(4);
+    expect(attemptsUntilSuccess(call("ok-before", true), run)).toBe(1);
+    // a valid call that names a correction is no failed attempt of it
+    const stray = call("stray", true, "good");
+    expect(attemptsUntilSuccess(call("good", true), [stray, call("good", true)])).toBe(1);
+    // a failure already counted is not counted again going forward
+    const a = call("a", false, "b");
+    const b = call("b", false, "a");
+    expect(attemptsUntilSuccess(b, [a, b])).toBeNull();
+  });
 });

@@ -26,7 +26,8 @@ const DAYS = daysOf(new Date("2026-11-01T00:00:00Z"), new Date("2026-11-02T00:00
 
 /** Patterns from real classifier verdicts: each call sent `n` times. */
 function patternsFrom(parameters: object, calls: [string, unknown, number][]): FailurePattern[] {
-  const registry = registryFrom([{ name: "getloan", version: "v", parameters }]);
+  // the version names the compiled schema in the classifier's cache: one per schema, as the content hash does
+  const registry = registryFrom([{ name: "getloan", version: JSON.stringify(parameters), parameters }]);
   const rows = calls.flatMap(([tool, args, n]) => {
     const verdict = classifyCall({ tool, arguments: args, registry });
     const pattern = patternOf({ tool, arguments: args, valid: verdict.valid, category: verdict.category ?? null, violations: verdict.violations });
@@ -168,5 +169,147 @@ describe("suggestSchemaChanges", () => {
     ]);
     expect(list.every((s) => s.source === "lint" && s.failures === 0)).toBe(true);
     expect(list[3]!.after.parameters).toMatchObject({ properties: { filters: { additionalProperties: false } } });
+  });
+});
+
+describe("suggestSchemaChanges: each rule's edges", () => {
+  it("a number for a string without a digits pattern → 'text, as a string', no example; a union type is not that case", () => {
+    const schema = withProperty("ref", { type: "string", description: "The reference." });
+    const [s] = only("digits_as_string", kinds(schema, [["getloan", { ...ok, ref: 12.5 }, 3]]));
+    expect(s!.title).toBe("Say that `ref` is text, as a string");
+    expect(s!.change).toMatch(/^Add "Text, as a string" to the description of `ref`\./);
+    expect(s!.after.parameters.properties).toMatchObject({ ref: { description: "The reference. Text, as a string; not a number." } });
+    expect(
+      only("digits_as_string", kinds(withProperty("ref", { type: "string", description: "The reference, in quotes." }), [["getloan", { ...ok, ref: 7 }, 3]])),
+    ).toEqual([]);
+    const union = withProperty("ref", { type: ["string", "null"], description: "The reference." });
+    const list = kinds(union, [["getloan", { ...ok, ref: 7 }, 3]]);
+    expect(only("digits_as_string", list)).toEqual([]);
+    expect(only("state_type", list)[0]!.after.parameters.properties).toMatchObject({ ref: { description: "The reference. Send a string or null." } });
+  });
+
+  it("a type already named in the description is not suggested again; a boolean is named as true or false", () => {
+    const flag = (description: string) => withProperty("flag", { type: "boolean", description });
+    expect(only("state_type", kinds(flag("Send true or false."), [["getloan", { ...ok, flag: "yes" }, 3]]))).toEqual([]);
+    const [s] = only("state_type", kinds(flag("Whether to."), [["getloan", { ...ok, flag: "yes" }, 3]]));
+    expect(s!.change).toBe('Say "a boolean (true or false)" in the description of `flag`; models read descriptions more closely than types.');
+    expect(s!.evidence).toMatch(/: sent 3 times \(100% of the tool's failures\)\.$/);
+  });
+
+  it("enum misses add up per path to MIN_FAILURES; plural, typo and other words told apart", () => {
+    const schema = withProperty("channel", { type: "string", enum: ["email", "sms"], description: "How to send it." });
+    const call = (channel: string, n: number): [string, unknown, number] => ["getloan", { ...ok, channel }, n];
+    expect(only("name_enum_values", kinds(schema, [call("emails", 1), call("emai", MIN_FAILURES - 2)]))).toEqual([]);
+    const [s] = only("name_enum_values", kinds(schema, [call("emails", 3), call("emai", 2), call("fax", 1)]));
+    expect(s!.failures).toBe(6);
+    expect(s!.evidence).toBe('Values outside email, sms at `channel`: "emails" ×3 (plural), "emai" ×2 (typo of email), "fax" ×1 (another word).');
+    expect(s!.examples).toEqual(["call-0", "call-1", "call-2"]);
+    const [other] = only("name_enum_values", kinds(schema, [call("fax", 2), call("pigeon", 1)]));
+    expect(other!.change).toBe(
+      "List the values in the description of `channel`. When one of these words means an allowed value, say which in the description.",
+    );
+    // a description that names every value already explains them
+    expect(
+      only("name_enum_values", kinds(withProperty("channel", { type: "string", enum: ["email", "sms"], description: "email or sms" }), [call("fax", 5)])),
+    ).toEqual([]);
+  });
+
+  it("several misspelt names → aliases; the tool's own name is none", () => {
+    const [s] = only(
+      "alias_name",
+      kinds(clean, [
+        ["get_loan", ok, 4],
+        ["getLoan", ok, 3],
+        ["getloan", { ...ok, loannumber: 1 }, 3],
+      ]),
+    );
+    expect(s!.title).toBe("Accept `get_loan`, `getLoan` as aliases of `getloan`");
+    expect(s!.failures).toBe(7);
+    expect(s!.evidence).toBe("`get_loan` ×4, `getLoan` ×3 (70% of the tool's failures).");
+    expect(s!.change).toMatch(/^Route these names to getloan in the harness, or rename the tool to the spelling models use \(e\.g\. `get_loan`\)/);
+    expect(only("alias_name", kinds(clean, [["get_loan", ok, MIN_FAILURES - 1]]))).toEqual([]);
+  });
+
+  it("states each kind of limit in words, unless the description gives its numbers or words", () => {
+    const limit = (schema: object, args: object) => only("state_limit", kinds(withProperty("x", schema), [["getloan", { ...ok, ...args }, 3]]))[0]?.title;
+    expect(limit({ type: "string", minLength: 2, description: "X." }, { x: "a" })).toBe("State the limit of `x`: at least 2 characters");
+    expect(limit({ type: "string", maxLength: 3, description: "X." }, { x: "abcd" })).toBe("State the limit of `x`: at most 3 characters");
+    expect(limit({ type: "string", maxLength: 3, description: "X, up to 3." }, { x: "abcd" })).toBeUndefined();
+    // 3 inside 30 is not the number 3
+    expect(limit({ type: "string", maxLength: 3, description: "X, 30 at most." }, { x: "abcd" })).toBe("State the limit of `x`: at most 3 characters");
+    expect(limit({ type: "number", exclusiveMinimum: 0.5, description: "X." }, { x: 0.5 })).toBe("State the limit of `x`: more than 0.5");
+    expect(limit({ type: "number", exclusiveMinimum: 0.5, description: "X, over 0.5." }, { x: 0.5 })).toBeUndefined();
+    expect(limit({ type: "number", exclusiveMaximum: 9, description: "X." }, { x: 9 })).toBe("State the limit of `x`: less than 9");
+    expect(limit({ type: "array", minItems: 1, maxItems: 2, description: "X." }, { x: [] })).toBe("State the limit of `x`: 1 to 2 items");
+    expect(limit({ type: "array", minItems: 2, description: "X." }, { x: [1] })).toBe("State the limit of `x`: at least 2 items");
+    expect(limit({ type: "array", maxItems: 1, description: "X." }, { x: [1, 2] })).toBe("State the limit of `x`: at most 1 items");
+    expect(limit({ type: "array", uniqueItems: true, description: "X." }, { x: [1, 1] })).toBe("State the limit of `x`: no item twice");
+    expect(limit({ type: "array", uniqueItems: true, description: "X, no duplicates." }, { x: [1, 1] })).toBeUndefined();
+    expect(limit({ type: "string", pattern: "^\\d+$", description: "X." }, { x: "a" })).toBe("State the limit of `x`: digits only");
+    expect(limit({ type: "string", pattern: "^[a-z]+$", description: "X." }, { x: "1" })).toBe("State the limit of `x`: matching the pattern ^[a-z]+$");
+    expect(limit({ type: "string", pattern: "^[a-z]+$", description: "X, for example abc." }, { x: "1" })).toBeUndefined();
+    expect(limit({ type: "string", format: "uuid", description: "X." }, { x: "1" })).toBe("State the limit of `x`: a UUID");
+    expect(limit({ type: "string", format: "ipv4", description: "X." }, { x: "1" })).toBe("State the limit of `x`: in ipv4 format");
+    expect(limit({ type: "string", format: "uuid", description: "The UUID of it." }, { x: "1" })).toBeUndefined();
+  });
+
+  it("a missing argument the description calls required is left alone; one the schema lacks keeps the tool as it is", () => {
+    const schema = withProperty("loannumber", { type: "string", description: "Required: the loan number." });
+    expect(only("missing_required", kinds(schema, [["getloan", { channel: "email" }, 5]]))).toEqual([]);
+    const undescribed = { ...clean, properties: { ...clean.properties, loannumber: { type: "string" } } };
+    const [s] = only("missing_required", kinds(undescribed, [["getloan", { channel: "email" }, 5]]));
+    expect(s!.after.parameters.properties).toMatchObject({ loannumber: { description: "Required: the loannumber" } });
+    expect(s!.evidence).toBe("`loannumber` left out 5 times (100% of the tool's failures).");
+    const ghost = { ...clean, required: [...clean.required, "ghost"] };
+    const [g] = only("missing_required", kinds(ghost, [["getloan", ok, 3]]));
+    expect(g!.after).toEqual(g!.before);
+  });
+
+  it("an extra argument in a nested object is proposed there, with the keys the tool takes", () => {
+    const [s] = only("extra_argument", kinds(clean, [["getloan", { ...ok, slot: { time: "09:00", zone: "UTC" } }, 3]]));
+    expect(s!.path).toBe("slot.zone");
+    expect(s!.change).toMatch(/add `zone` to the schema .* "Takes only time\."$/);
+    expect(s!.after.parameters.properties).toMatchObject({ slot: { properties: { time: {}, zone: { description: "(what zone means to this tool)" } } } });
+    expect(s!.evidence).toBe("`slot.zone` sent 3 times though the schema has no such argument (100% of the tool's failures).");
+  });
+
+  it("orders call-based suggestions by failures, then by id, before the lint; the lint skips what they cover", () => {
+    const schema = withProperty("note", { type: "string", maxLength: 5, description: "A note." });
+    const list = kinds(schema, [
+      ["getloan", { ...ok, note: "toolong" }, 3],
+      ["getloan", { ...ok, limit: "20" }, 3],
+      ["getloan", { ...ok, extra: 1 }, 4],
+    ]);
+    // the note's unstated limit is the call-based state_limit's: the lint does not repeat it
+    expect(list.map((s) => s.id)).toEqual(["extra_argument:extra", "state_limit:note:length", "state_type:limit"]);
+    const lintOnly = kinds(schema);
+    expect(lintOnly.map((s) => s.id)).toEqual(["limit_unstated:note:length"]);
+  });
+
+  it("lints array items: an enum or a limit explained by the array's description, else per item", () => {
+    const tags = (description: string, items: object) => ({
+      type: "object",
+      properties: { tags: { type: "array", description, items } },
+      additionalProperties: false,
+    });
+    expect(kinds(tags("Tags: red or blue.", { type: "string", enum: ["red", "blue"] }))).toEqual([]);
+    const list = kinds(tags("Tags.", { type: "string", enum: ["red", "blue"], maxLength: 4 }));
+    expect(list.map((s) => [s.kind, s.path])).toEqual([
+      ["enum_unexplained", "tags"],
+      ["limit_unstated", "tags"],
+    ]);
+    expect(list[0]!.after.parameters.properties).toMatchObject({ tags: { description: "Tags. Each item is one of: red, blue." } });
+    expect(list[1]!.title).toBe("State the limit of `tags[]` in words: at most 4 characters");
+    expect(list[1]!.after.parameters.properties).toMatchObject({ tags: { description: "Tags. Each item: At most 4 characters." } });
+    // an undescribed enum: its description is empty; objects inside items are linted too
+    const bare = kinds({ type: "object", properties: { mode: { enum: [1, "a"] } }, additionalProperties: false });
+    expect(bare.map((s) => s.evidence)).toEqual([
+      "`mode` has no description: the model has only its name to go on.",
+      "`mode` allows 1, a, but its description is empty.",
+    ]);
+    const rows = kinds(tags("Rows.", { type: "object", properties: { id: { type: "string", description: "Id." } }, unevaluatedProperties: false }));
+    expect(rows).toEqual([]);
+    const open = kinds(tags("Rows.", { type: "object", properties: { id: { type: "string", description: "Id." } } }));
+    expect(open.map((s) => [s.kind, s.path])).toEqual([["nested_additional_properties", "tags[]"]]);
   });
 });

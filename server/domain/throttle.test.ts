@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, retryAfterSeconds, UNKNOWN_ADDRESS } from "./throttle";
+import { apiKeyPolicy, clientAddress, retryAfterSeconds, UNKNOWN_ADDRESS } from "./throttle";
 
 describe("retryAfterSeconds", () => {
   it("is the time until the next whole token, at least one second", () => {
@@ -27,5 +27,17 @@ describe("clientAddress", () => {
     // fewer entries than trusted proxies: nothing to go by
     expect(clientAddress("198.51.100.9", 2)).toBe(UNKNOWN_ADDRESS);
     expect(clientAddress(null, 1)).toBe(UNKNOWN_ADDRESS);
+  });
+});
+
+describe("apiKeyPolicy", () => {
+  it("allows a minute's worth of requests at once, refilled at the same rate", () => {
+    expect(apiKeyPolicy(600)).toEqual({ capacity: 600, perMinute: 600 });
+  });
+});
+
+describe("clientAddress: empty entries", () => {
+  it("skips the empty entries a proxy chain may leave", () => {
+    expect(clientAddress("198.51.100.9, ,", 1)).toBe("198.51.100.9");
   });
 });

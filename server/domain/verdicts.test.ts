@@ -8,10 +8,12 @@ const loan = (version: string, loannumber: object) => ({
 });
 // newest first, as the services load them
 const versions = [loan("v2", { type: "string" }), loan("v1", { type: "integer" }), { name: "shipto", version: "v1", parameters: { type: "object" } }];
-const registry = registryResolver(versions);
+// built per use, not at import: Stryker activates a mutant only while tests run
+const resolver = () => registryResolver(versions);
 
 describe("registryResolver", () => {
   it("checks a call against each tool's newest version unless the harness names a known one", () => {
+    const registry = resolver();
     expect(registry.isEmpty).toBe(false);
     expect(registry.forCall("getloan").get("getloan")?.version).toBe("v2");
     expect(registry.forCall("getloan", "v1").get("getloan")?.version).toBe("v1");
@@ -29,7 +31,7 @@ describe("verdictFor", () => {
   const call = (
     args: unknown,
     more: { toolVersion?: string; outcome?: { valid: boolean; category?: "wrong_type" | "not_allowed" | "missing_argument"; message?: string } } = {},
-  ) => verdictFor({ tool: "getloan", arguments: args, ...more }, registry);
+  ) => verdictFor({ tool: "getloan", arguments: args, ...more }, resolver());
 
   it("without a harness verdict stores Toolgate's, against the version it checked", () => {
     expect(call({ loannumber: "4471" })).toEqual({
@@ -48,6 +50,8 @@ describe("verdictFor", () => {
   it("keeps the harness's verdict and says when Toolgate's differs", () => {
     const agrees = call({ loannumber: 4471 }, { outcome: { valid: false, category: "wrong_type", message: "harness says" } });
     expect(agrees).toMatchObject({ valid: false, category: "wrong_type", message: "harness says", differ: false });
+
+    expect(call({ loannumber: "4471" }, { outcome: { valid: true } })).toMatchObject({ valid: true, category: null, message: null, differ: false });
 
     const validForHarness = call({ loannumber: 4471 }, { outcome: { valid: true } });
     expect(validForHarness).toMatchObject({ valid: true, category: null, checked: { valid: false }, differ: true });
@@ -98,6 +102,25 @@ describe("verdictFor", () => {
   });
 
   it("checks an unknown tool's call as unknown_tool, with no version", () => {
-    expect(verdictFor({ tool: "nosuch", arguments: {} }, registry)).toMatchObject({ valid: false, category: "unknown_tool", checked: { version: null } });
+    expect(verdictFor({ tool: "nosuch", arguments: {} }, resolver())).toMatchObject({ valid: false, category: "unknown_tool", checked: { version: null } });
+  });
+
+  it("a policy refusal in a project without schemas is no disagreement, and a fault other than a bad schema is not swallowed", () => {
+    expect(verdictFor({ tool: "getloan", arguments: {}, outcome: { valid: false, category: "not_allowed" } }, registryResolver([]))).toEqual({
+      valid: false,
+      category: "not_allowed",
+      message: null,
+      checked: null,
+      differ: false,
+    });
+    const faulty = {
+      type: "object",
+      get properties(): never {
+        throw new TypeError("a fault");
+      },
+    };
+    expect(() => verdictFor({ tool: "getloan", arguments: {} }, registryResolver([{ name: "getloan", version: "faulty", parameters: faulty }]))).toThrow(
+      "a fault",
+    );
   });
 });

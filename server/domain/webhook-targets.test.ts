@@ -45,4 +45,9 @@ describe("webhookUrlFor", () => {
     expect(webhookUrlFor("member", slack)).toBe("https://hooks.slack.com/…");
     expect(webhookUrlFor("viewer", slack)).toBe("https://hooks.slack.com/…");
   });
+
+  it("hides a URL it cannot parse entirely from those who may not see it", () => {
+    expect(webhookUrlFor("member", "not a url")).toBe("(hidden)");
+    expect(webhookUrlFor("admin", "not a url")).toBe("not a url");
+  });
 });

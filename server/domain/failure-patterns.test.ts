@@ -195,12 +195,12 @@ describe("failure patterns at their edges", () => {
 
   it("groups ties by key, counts rows of days outside the range without a trend entry, and copes with nothing", () => {
     const days = daysOf(new Date("2026-11-01T00:00:00Z"), new Date("2026-11-02T00:00:00Z"));
-    const rows = ["c", "a", "b"].map((pattern) => ({ pattern, day: days[0]!, failures: 1, corrected: 0 }));
+    const rows = ["c", "a", "b"].map((pattern) => ({ pattern, day: days[0]!, failures: 1, followed: 0, recovered: 0 }));
     expect(groupPatterns(rows, days).map((p) => p.key)).toEqual(["a", "b", "c"]);
-    const late = groupPatterns([{ pattern: "a", day: "2026-12-01T00:00:00.000Z", failures: 3, corrected: 1 }], days);
-    expect(late).toMatchObject([{ key: "a", failures: 3, corrected: 1, trend: [0], share: 1 }]);
+    const late = groupPatterns([{ pattern: "a", day: "2026-12-01T00:00:00.000Z", failures: 3, followed: 2, recovered: 1 }], days);
+    expect(late).toMatchObject([{ key: "a", failures: 3, followed: 2, recovered: 1, recoveryRate: 0.5, trend: [0], share: 1 }]);
     expect(groupPatterns([], days)).toEqual([]);
-    expect(groupPatterns([{ pattern: "a", day: days[0]!, failures: 0, corrected: 0 }], days)).toMatchObject([{ share: 0, recoveryRate: 0 }]);
+    expect(groupPatterns([{ pattern: "a", day: days[0]!, failures: 0, followed: 0, recovered: 0 }], days)).toMatchObject([{ share: 0, recoveryRate: null }]);
   });
 
   it("takes every UTC day that overlaps the range, the end excluded", () => {

@@ -269,7 +269,7 @@ describe("suggestSchemaChanges: each rule's edges", () => {
     const [s] = only("extra_argument", kinds(clean, [["getloan", { ...ok, slot: { time: "09:00", zone: "UTC" } }, 3]]));
     expect(s!.path).toBe("slot.zone");
     expect(s!.change).toMatch(/add `zone` to the schema .* "Takes only time\."$/);
-    expect(s!.after.parameters.properties).toMatchObject({ slot: { properties: { time: {}, zone: { description: "(what zone means to this tool)" } } } });
+    expect(s!.after.parameters.properties).toMatchObject({ slot: { properties: { time: {}, zone: {} } } });
     expect(s!.evidence).toBe("`slot.zone` sent 3 times though the schema has no such argument (100% of the tool's failures).");
   });
 

@@ -29,12 +29,10 @@ export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 export const DELIVERY_ID_HEADER = "X-Toolgate-Delivery";
 
 /** What a rule's last evaluation found (server/domain/alert-rules.ts ruleState decides). */
-export const RULE_STATES = ["ok", "pending", "firing", "no_data", "not_enough_calls"] as const;
-export type RuleState = (typeof RULE_STATES)[number];
+export type RuleState = "ok" | "pending" | "firing" | "no_data" | "not_enough_calls";
 
 /** The events an incident sends to webhooks (header X-Toolgate-Event and payload field `event`). */
-export const INCIDENT_EVENTS = ["incident.fired", "incident.acknowledged", "incident.resolved"] as const;
-export type IncidentEvent = (typeof INCIDENT_EVENTS)[number];
+export type IncidentEvent = "incident.fired" | "incident.acknowledged" | "incident.resolved";
 
 export const SEVERITIES = ["critical", "warning", "info"] as const;
 export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;

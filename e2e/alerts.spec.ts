@@ -253,7 +253,7 @@ test("snooze: an incident snoozed for an hour shows until when and who, and leav
   await row.getByRole("link").click();
   await expect(page.getByTestId("firing-badge")).toBeVisible();
   await page.getByLabel("Snooze for").selectOption("60");
-  await page.getByRole("form", { name: "Snooze" }).getByLabel("Note (optional)").fill("after the deploy");
+  await page.getByRole("form", { name: "Snooze" }).getByLabel("Reason (optional)").fill("after the deploy");
   await page.getByRole("button", { name: "Snooze" }).click();
   await expect(page.getByTestId("incident-snoozed")).toContainText(/snoozed until \d\d:\d\d UTC/);
   await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(`Snoozed by ${ADMIN.email}`);

@@ -127,7 +127,7 @@ export function SnoozeForm({ slug, back, id, error }: { slug: string; back: stri
       {error && <Alert tone="error">{error}</Alert>}
       <div className="grid gap-3 sm:grid-cols-2">
         <DurationField id="snooze-minutes" label="Snooze for" />
-        <Field label="Note (optional)" htmlFor="snooze-note">
+        <Field label="Reason (optional)" htmlFor="snooze-note">
           <Input id="snooze-note" name="note" maxLength={1000} autoComplete="off" placeholder="e.g. after the deploy" />
         </Field>
       </div>

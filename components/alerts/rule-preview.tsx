@@ -7,7 +7,7 @@ type Point = { at: number; value: number | null; threshold: number | null; state
 export type PreviewData = { points: Point[]; fired: number; firingMinutes: number; days: number; stepMinutes: number };
 
 /** "Would have fired 3 times in the last 7 days (firing 5 h in all)." */
-export function previewSentence(p: Pick<PreviewData, "fired" | "firingMinutes" | "days" | "points">): string {
+function previewSentence(p: Pick<PreviewData, "fired" | "firingMinutes" | "days" | "points">): string {
   const days = `the last ${p.days === 1 ? "day" : `${p.days} days`}`;
   if (p.fired === 0) {
     const quiet = p.points.filter((pt) => pt.state === "not_enough_calls").length;

@@ -31,7 +31,7 @@ export function metricValue(metric: AlertMetricName, c: WindowCounts): number | 
  * Why a window could not be judged: no value at all (no calls, or a baseline without calls),
  * or fewer calls than the rule's minimum, in the evaluation window or in the baseline window.
  */
-export type Missing = { state: "no_data" | "not_enough_calls"; in: "window" | "baseline" } | null;
+type Missing = { state: "no_data" | "not_enough_calls"; in: "window" | "baseline" } | null;
 
 export type Check = { breach: boolean; value: number | null; threshold: number | null; calls: number; quiet: boolean; missing: Missing };
 
@@ -119,7 +119,7 @@ export type CountsBucket = { start: number; counts: WindowCounts };
 /** Buckets of one size (ms), as one read gives them: minutes of raw calls, or hours of rollups. */
 export type BucketSeries = { buckets: readonly CountsBucket[]; bucketMs: number };
 
-export type PreviewPoint = { at: number; value: number | null; threshold: number | null; state: RuleState };
+type PreviewPoint = { at: number; value: number | null; threshold: number | null; state: RuleState };
 export type Preview = { points: PreviewPoint[]; fired: number; firingMinutes: number };
 
 /** Sums of the buckets that start in [from rounded down to a bucket, to): the reads' own rule (rollup-range.ts). */

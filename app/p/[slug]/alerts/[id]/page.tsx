@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { TRPCError } from "@trpc/server";
 import { MuteBadges, SeverityBadge, StateBadge } from "@/components/alerts/badges";
 import { SnoozeForm } from "@/components/alerts/mute-forms";
 import { pageError } from "@/components/form-errors";
@@ -9,11 +7,10 @@ import { DeliveriesCard, FailingToolsCard, FailureCategoriesCard, IncidentChartC
 import { IncidentActions } from "@/components/alerts/incident-actions";
 import { incidentRanges, planIncident, prepareIncident } from "@/components/alerts/incident-view";
 import { buttonClass, Card, PageHeader } from "@/components/ui";
+import { loadByIdOr404 } from "@/components/alerts/load-by-id";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Incident" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default async function IncidentPage({
   params,
@@ -24,12 +21,8 @@ export default async function IncidentPage({
 }) {
   const { slug, id } = await params;
   const { project, role } = await requireProject(slug);
-  if (!UUID.test(id)) notFound();
   const api = await pageCaller();
-  const incident = await api.alerts.incident({ project: slug, id }).catch((e: unknown) => {
-    if (e instanceof TRPCError && e.code === "NOT_FOUND") notFound();
-    throw e;
-  });
+  const incident = await loadByIdOr404(id, (id) => api.alerts.incident({ project: slug, id }));
 
   // a regression is about the new version since it appeared: find when, from the model's versions
   const now = new Date();

@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { TRPCError } from "@trpc/server";
 import { AlertsTabs } from "@/components/alerts/alerts-tabs";
 import { MuteBadges, RuleStateBadge, SeverityBadge, StateBadge } from "@/components/alerts/badges";
 import { incidentAge } from "@/components/alerts/format";
@@ -12,11 +10,10 @@ import { formatUtc } from "@/components/dashboard/format";
 import { pageError } from "@/components/form-errors";
 import { buttonClass, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
+import { loadByIdOr404 } from "@/components/alerts/load-by-id";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alert rule" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One rule: its state from the last evaluation, its preview over the last 7 days, its incidents and silences. */
 export default async function AlertRulePage({
@@ -28,12 +25,8 @@ export default async function AlertRulePage({
 }) {
   const { slug, id } = await params;
   const { project, role } = await requireProject(slug);
-  if (!UUID.test(id)) notFound();
   const api = await pageCaller();
-  const row = await api.alerts.rule({ project: slug, id }).catch((e: unknown) => {
-    if (e instanceof TRPCError && e.code === "NOT_FOUND") notFound();
-    throw e;
-  });
+  const row = await loadByIdOr404(id, (id) => api.alerts.rule({ project: slug, id }));
   const rule = ruleView(row);
   const [preview, incidents, silences] = await Promise.all([
     rule.builtIn ? null : api.alerts.preview({ project: slug, rule: ruleInputOf(rule), days: 7 }),

@@ -158,7 +158,7 @@ function bucketSums({ buckets, bucketMs }: BucketSeries) {
  * What a rule would have done over the past: at each step from `from` to `to`, the same
  * checkWindow and nextTransition as the evaluator, over the sums of the buckets its reads would
  * have covered (the evaluation window from `series.window`, the baseline window just before it
- * from `series.baseline`). Starts with no incident open.
+ * from `series.baseline`), at each step and at `to`. Starts with no incident open.
  */
 export function previewRule(
   spec: RuleSpec,
@@ -174,7 +174,11 @@ export function previewRule(
   let clearSince: Date | null = null;
   let fired = 0;
   let firingMinutes = 0;
-  for (let at = range.from; at <= range.to; at += range.stepMs) {
+  // every step from `from`, then `to` itself when it falls between steps (the current hour counts, as it does for the evaluator)
+  const times: number[] = [];
+  for (let at = range.from; at <= range.to; at += range.stepMs) times.push(at);
+  if (times.at(-1) !== range.to) times.push(range.to);
+  for (const at of times) {
     const from = at - windowMs;
     const baseline = spec.condition.kind === "baseline_factor" && baselineMinutes ? baselineOver(from - baselineMinutes * 60_000, from) : undefined;
     const check = checkWindow(spec, windowOver(from, at), baseline);

@@ -13,13 +13,13 @@ export type RulePreview = Preview & { from: string; to: string; stepMinutes: num
  * A rule as drafted (not saved), evaluated over the last `days` with the evaluator's logic
  * (server/domain/alert-rules.ts previewRule): the same reads in buckets (minutes of raw calls
  * under an hour, hours of rollups from an hour), the same check and transitions, one step per
- * hour (every 5 minutes for windows under an hour) instead of every minute.
+ * hour (every 5 minutes for windows under an hour) instead of every minute, and one at `now`.
  */
 export async function previewRuleHistory(projectId: string, input: AlertRuleInput, days: number, now = new Date()): Promise<RulePreview> {
   const windowMinutes = input.windowMinutes;
   const stepMs = stepFor(windowMinutes);
-  const to = Math.floor(now.getTime() / stepMs) * stepMs;
-  const from = to - days * 24 * HOUR_MS;
+  const to = now.getTime();
+  const from = Math.floor(to / stepMs) * stepMs - days * 24 * HOUR_MS;
   const windowMs = windowMinutes * MINUTE_MS;
   const spec = ruleSpec({
     metric: input.metric,

@@ -149,11 +149,12 @@ test("a rule's incident charts its rate against the threshold", async () => {
 /** Creates a rule from the rules page's form; `check` runs on the filled form before it is saved (the preview). */
 async function createRule(name: string, fields: { tool?: string; threshold: string; window?: string; minCalls?: string }, check?: () => Promise<void>) {
   await page.getByRole("button", { name: "New rule" }).click();
-  await page.getByLabel("Name").fill(name);
-  if (fields.tool) await page.getByLabel("Tool").fill(fields.tool);
-  await page.getByLabel("Threshold (%)").fill(fields.threshold);
-  await page.getByLabel("Evaluation window (minutes)").fill(fields.window ?? "1440");
-  await page.getByLabel("Minimum calls").fill(fields.minCalls ?? "0");
+  const form = page.getByRole("form", { name: "New rule" });
+  await form.getByLabel("Name").fill(name);
+  if (fields.tool) await form.getByLabel("Tool").fill(fields.tool);
+  await form.getByLabel("Threshold (%)").fill(fields.threshold);
+  await form.getByLabel("Evaluation window (minutes)").fill(fields.window ?? "1440");
+  await form.getByLabel("Minimum calls").fill(fields.minCalls ?? "0");
   await check?.();
   await page.getByRole("button", { name: "Create rule" }).click();
   await expect(page.getByTestId("rule-row").filter({ hasText: name })).toHaveCount(1);

@@ -184,7 +184,7 @@ test("each rule shows its state with the value and the last evaluation; the form
   await page.goto(`/p/${slug}/alerts/rules`);
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state")).toHaveAttribute("data-state", "firing");
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toHaveText(
-    /^\d+(\.\d+)?% is above 1% over the last 24 h \([\d,]+ calls\) · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    /^\d+(\.\d+)?% is above 1% over the last 24 h \([\d,]+ calls\)\. · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
   );
   await expect(ruleRow("Never that bad").getByTestId("rule-state")).toHaveAttribute("data-state", "ok");
   await expect(ruleRow("Typo scope").getByTestId("rule-state")).toHaveAttribute("data-state", "no_data");

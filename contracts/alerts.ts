@@ -28,14 +28,25 @@ export const SIGNATURE_HEADER = "X-Toolgate-Signature";
 /** Header (and payload field `deliveryId`) that receivers dedupe on: the same on every attempt of one delivery. */
 export const DELIVERY_ID_HEADER = "X-Toolgate-Delivery";
 
+/** What a rule's last evaluation found (server/domain/alert-rules.ts ruleState decides). */
+export type RuleState = "ok" | "pending" | "firing" | "no_data" | "not_enough_calls";
+
+/** The events an incident sends to webhooks (header X-Toolgate-Event and payload field `event`). */
+export type IncidentEvent = "incident.fired" | "incident.acknowledged" | "incident.resolved";
+
 export const SEVERITIES = ["critical", "warning", "info"] as const;
 export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;
 
-const RANGES: Record<AlertMetricName, { min: number; max: number; unit: string; show: (v: number) => string }> = {
-  invalid_rate: { min: 0, max: 1, unit: "a fraction from 0 to 1 (0% to 100%)", show: (v) => `${+(v * 100).toFixed(2)}%` },
-  category_rate: { min: 0, max: 1, unit: "a fraction from 0 to 1 (0% to 100%)", show: (v) => `${+(v * 100).toFixed(2)}%` },
-  attempts_per_success: { min: 1, max: 100, unit: "attempts from 1 to 100", show: (v) => `${v}` },
-  call_volume: { min: 0, max: 1e9, unit: "a number of calls from 0 up", show: (v) => `${v}` },
+/**
+ * Each metric's threshold range, said in the unit the form's field uses: rates in percent
+ * (the API carries them as fractions, 0.2 = 20 %, and the message shows what was sent in
+ * percent too), attempts and calls as numbers.
+ */
+const RANGES: Record<AlertMetricName, { min: number; max: number; range: string; unit: string; show: (v: number) => string }> = {
+  invalid_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
+  category_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
+  attempts_per_success: { min: 1, max: 100, range: "from 1 to 100 attempts", unit: "attempts from 1 to 100", show: (v) => `${v}` },
+  call_volume: { min: 0, max: 1e9, range: "a number of calls from 0 up", unit: "a number of calls from 0 up", show: (v) => `${v}` },
 };
 
 /** "140%" for rates, "3.5" for the rest: how the UI shows a metric's value. */
@@ -71,7 +82,7 @@ export const alertRuleInput = z
         ctx.addIssue({
           code: "custom",
           path: ["threshold"],
-          message: `the threshold for ${ALERT_METRIC_LABELS[rule.metric].toLowerCase()} must be ${r.unit}; you sent ${r.show(rule.threshold)}`,
+          message: `the threshold for ${ALERT_METRIC_LABELS[rule.metric].toLowerCase()} must be ${r.range}; you sent ${r.show(rule.threshold)}`,
         });
       }
     } else {
@@ -86,3 +97,30 @@ export const webhookInput = z.object({
   name: z.string().trim().min(1, "name the endpoint").max(120),
   url: z.url({ protocol: /^https?$/, error: "expected an http(s) URL such as https://hooks.slack.com/services/…" }).max(2000),
 });
+
+/** How long a silence or a snooze lasts, in minutes: the form's choices (any whole number from 5 min to 30 days through the API). */
+export const MUTE_DURATIONS = [
+  { minutes: 30, label: "30 minutes" },
+  { minutes: 60, label: "1 hour" },
+  { minutes: 240, label: "4 hours" },
+  { minutes: 1440, label: "1 day" },
+  { minutes: 10080, label: "7 days" },
+] as const;
+const muteMinutes = z
+  .number()
+  .int("the duration is a whole number of minutes")
+  .min(5, "the duration is 5 minutes to 30 days (5–43200 minutes)")
+  .max(43_200, "the duration is 5 minutes to 30 days (5–43200 minutes)");
+
+export const silenceInput = z
+  .object({
+    ruleId: z.uuid().optional(),
+    tool: z.string().trim().max(200).optional(),
+    model: z.string().trim().max(200).optional(),
+    minutes: muteMinutes,
+    reason: z.string().trim().min(1, "say why (shown on the silenced incidents), e.g. “planned migration of getloan”").max(500),
+  })
+  .refine((s) => s.ruleId || s.tool || s.model, { path: ["ruleId"], message: "choose a rule, or a tool and/or a model to silence" });
+export type SilenceInput = z.infer<typeof silenceInput>;
+
+export const snoozeInput = z.object({ minutes: muteMinutes, note: z.string().trim().max(1000).optional() });

@@ -146,6 +146,123 @@ test("a rule's incident charts its rate against the threshold", async () => {
   await shot("incident-rule");
 });
 
+/** Creates a rule from the rules page's form; `check` runs on the filled form before it is saved (the preview). */
+async function createRule(name: string, fields: { tool?: string; threshold: string; window?: string; minCalls?: string }, check?: () => Promise<void>) {
+  await page.getByRole("button", { name: "New rule" }).click();
+  const form = page.getByRole("form", { name: "New rule" });
+  await form.getByLabel("Name").fill(name);
+  if (fields.tool) await form.getByLabel("Tool").fill(fields.tool);
+  await form.getByLabel("Threshold (%)").fill(fields.threshold);
+  await form.getByLabel("Evaluation window (minutes)").fill(fields.window ?? "1440");
+  await form.getByLabel("Minimum calls").fill(fields.minCalls ?? "0");
+  await check?.();
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(page.getByTestId("rule-row").filter({ hasText: name })).toHaveCount(1);
+}
+
+const ruleRow = (name: string) => page.getByTestId("rule-row").filter({ hasText: name });
+
+test("each rule shows its state with the value and the last evaluation; the form previews what a rule would have done", async () => {
+  await page.goto(`/p/${slug}/alerts/rules`);
+  const preview = page.getByTestId("preview-sentence");
+  await createRule("Never that bad", { threshold: "1" }, async () => {
+    await expect(preview).toHaveText(/^Would have fired (once|\d+ times) in the last 7 days \(firing .+ in all\)\.$/);
+    await expect(page.getByTestId("rule-preview").locator("svg path")).toHaveCount(2);
+    await page.getByLabel("Threshold (%)").fill("100");
+    await expect(preview).toHaveText(/^Would not have fired in the last 7 days\.$/);
+  });
+  await createRule("Typo scope", { tool: "get_loan_typo", threshold: "10", window: "60" }, async () => {
+    await expect(page.getByTestId("scope-warning")).toContainText("No calls of tool “get_loan_typo” in the last 30 days");
+    await expect(preview).toHaveText(/Would not have fired in the last 7 days: no calls in scope at all\./);
+  });
+  await createRule("Needs a million calls", { threshold: "1", minCalls: "1000000" }, async () => {
+    await expect(preview).toHaveText(/Would not have fired in the last 7 days: most of the time there were fewer calls than the minimum\./);
+  });
+
+  await page.goto(`/p/${slug}/alerts`);
+  await evaluateNow();
+  await page.goto(`/p/${slug}/alerts/rules`);
+  await expect(ruleRow("Any invalid calls today").getByTestId("rule-state")).toHaveAttribute("data-state", "firing");
+  await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toHaveText(
+    /^\d+(\.\d+)?% is above 1% over the last 24 h \([\d,]+ calls\)\. · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+  );
+  await expect(ruleRow("Never that bad").getByTestId("rule-state")).toHaveAttribute("data-state", "ok");
+  await expect(ruleRow("Typo scope").getByTestId("rule-state")).toHaveAttribute("data-state", "no_data");
+  await expect(ruleRow("Typo scope").getByTestId("rule-state-text")).toContainText("No calls in scope over the last 1 h");
+  await expect(ruleRow("Needs a million calls").getByTestId("rule-state")).toHaveAttribute("data-state", "not_enough_calls");
+  await expect(ruleRow("Needs a million calls").getByTestId("rule-state-text")).toContainText("under the 1,000,000-call minimum: the rule stays silent");
+  await expect(page.getByTestId("regression-guard").getByTestId("rule-state")).toHaveAttribute("data-state", "firing");
+
+  // pending: the condition clears while the incident is open, until it stays clear for a window
+  await page.getByRole("button", { name: "Edit Any invalid calls today" }).click();
+  await page.getByLabel("Threshold (%)").fill("100");
+  await page.getByRole("button", { name: "Save rule" }).click();
+  await page.goto(`/p/${slug}/alerts`);
+  await evaluateNow();
+  await page.goto(`/p/${slug}/alerts/rules`);
+  await expect(ruleRow("Any invalid calls today").getByTestId("rule-state")).toHaveAttribute("data-state", "pending");
+  await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toContainText("resolves once it stays clear for a whole window (24 h)");
+  await shot("rule-states");
+
+  // the rule's page: its state, last evaluation and the 7-day preview, server-rendered
+  await ruleRow("Needs a million calls").getByRole("link", { name: "Needs a million calls" }).click();
+  await expect(page).toHaveURL(new RegExp(`/p/${slug}/alerts/rules/[0-9a-f-]{36}$`));
+  await expect(page.getByTestId("rule-state")).toHaveAttribute("data-state", "not_enough_calls");
+  await expect(page.getByTestId("rule-last-evaluated")).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+  await expect(page.getByTestId("rule-preview")).toHaveAttribute("data-fired", "0");
+  await shot("rule");
+});
+
+test("silence: a rule and a scope, with who and why; a silenced rule's incident is recorded and marked silenced", async () => {
+  await page.goto(`/p/${slug}/alerts/rules`);
+  const scope = page.getByRole("form", { name: "Silence a scope" });
+  await scope.getByLabel("Model").fill("acme-large");
+  await scope.getByLabel("Why").fill("rolling out 2026-11");
+  await scope.getByRole("button", { name: "Silence" }).click();
+  await expect(page.getByTestId("silence-row").filter({ hasText: "model acme-large" })).toContainText(`by ${ADMIN.email} · rolling out 2026-11`);
+
+  await ruleRow("Never that bad").getByRole("link", { name: "Never that bad" }).click();
+  const ruleUrl = page.url();
+  await page.getByLabel("Why").fill("tuning the threshold");
+  await page.getByRole("button", { name: "Silence this rule" }).click();
+  await expect(page.getByTestId("rule-silenced")).toContainText("silenced until");
+  await expect(page.getByTestId("silence-row")).toContainText("tuning the threshold");
+
+  // it fires under the silence: recorded, marked silenced
+  await page.goto(`/p/${slug}/alerts/rules`);
+  await page.getByRole("button", { name: "Edit Never that bad" }).click();
+  await page.getByLabel("Threshold (%)").fill("1");
+  await page.getByRole("button", { name: "Save rule" }).click();
+  await page.goto(`/p/${slug}/alerts`);
+  await evaluateNow();
+  const row = page.getByTestId("incident-row").filter({ hasText: "Never that bad" });
+  await expect(row.getByTestId("incident-silenced")).toBeVisible();
+  await row.getByRole("link").click();
+  await expect(page.locator('[data-testid="timeline-event"][data-kind="silenced"]')).toContainText(`Silenced by ${ADMIN.email}`);
+  await expect(page.locator('[data-testid="timeline-event"][data-kind="silenced"]')).toContainText("tuning the threshold");
+
+  // ending the silence lists it no more
+  await page.goto(ruleUrl);
+  await page.getByRole("button", { name: "End silence" }).click();
+  await expect(page.getByTestId("silence-row")).toHaveCount(0);
+  await expect(page.getByTestId("rule-silenced")).toHaveCount(0);
+});
+
+test("snooze: an incident snoozed for an hour shows until when and who, and leaves the firing badge", async () => {
+  await page.goto(`/p/${slug}/alerts`);
+  const row = page.getByTestId("incident-row").filter({ hasText: "Any invalid calls today" });
+  await row.getByRole("link").click();
+  await expect(page.getByTestId("firing-badge")).toBeVisible();
+  await page.getByLabel("Snooze for").selectOption("60");
+  await page.getByRole("form", { name: "Snooze" }).getByLabel("Reason (optional)").fill("after the deploy");
+  await page.getByRole("button", { name: "Snooze" }).click();
+  await expect(page.getByTestId("incident-snoozed")).toContainText(/snoozed until \d\d:\d\d UTC/);
+  await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(`Snoozed by ${ADMIN.email}`);
+  await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText("after the deploy");
+  await expect(page.getByTestId("firing-badge")).toHaveCount(0);
+  await shot("incident-snoozed");
+});
+
 test("webhooks: an endpoint is added with its secret, and 'Send test' shows the status code", async () => {
   await page.goto(`/p/${slug}/settings/webhooks`);
   await expect(page.getByTestId("no-webhooks")).toBeVisible();
@@ -181,6 +298,6 @@ test("deleting asks first: Cancel keeps the endpoint and the rule, confirming de
   await expect(rule).toContainText("Delete it and its incidents?");
   await expect(rule.getByRole("button", { name: "Edit Any invalid calls today" })).toHaveCount(0);
   await rule.getByRole("button", { name: "Delete", exact: true }).click();
-  await expect(page.getByTestId("rule-row")).toHaveCount(1);
-  await expect(page.getByTestId("rule-row")).not.toContainText("Any invalid calls today");
+  await expect(page.getByTestId("rule-row")).toHaveCount(4);
+  await expect(rule).toHaveCount(0);
 });

@@ -221,6 +221,8 @@ const EVENT_DOT: Record<string, string> = {
   notified: "bg-indigo-500",
   acknowledged: "bg-amber-500",
   resolved: "bg-emerald-500",
+  silenced: "bg-slate-500",
+  snoozed: "bg-slate-500",
 };
 
 function eventTitle(event: { kind: string; actor: string | null }): string {
@@ -233,6 +235,10 @@ function eventTitle(event: { kind: string; actor: string | null }): string {
       return `Acknowledged by ${event.actor ?? "someone"}`;
     case "resolved":
       return event.actor ? `Resolved by ${event.actor}` : "Resolved automatically";
+    case "silenced":
+      return `Silenced by ${event.actor ?? "someone"}`;
+    case "snoozed":
+      return `Snoozed by ${event.actor ?? "someone"}`;
     default:
       return event.kind;
   }

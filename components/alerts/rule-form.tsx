@@ -1,14 +1,15 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { ALERT_METRIC_LABELS, readAlertMetric, SEVERITIES, type AlertMetricName } from "../../contracts/alerts";
+import { keepPreviousData, skipToken, useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
+import { ALERT_METRIC_LABELS, alertRuleInput, readAlertMetric, SEVERITIES, type AlertMetricName, type AlertRuleInput } from "../../contracts/alerts";
 import { CATEGORIES, CATEGORY_LABELS } from "../../contracts/categories";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Button, Field, Input, Select } from "../ui";
 import { isRateMetric } from "./format";
 import type { RuleView } from "./rule-view";
+import { RulePreview } from "./rule-preview";
 
 const FIELDS = [
   "rule.name",
@@ -101,6 +102,54 @@ function draftOf(rule: RuleView | null): Draft {
 
 const numberOrUndefined = (s: string) => (s.trim() === "" ? undefined : Number(s));
 
+/** The draft as alerts.createRule takes it: rates typed in percent are sent as fractions. */
+function inputOf(d: Draft) {
+  const threshold = numberOrUndefined(d.threshold);
+  const rate = isRateMetric(d.metric);
+  return {
+    name: d.name,
+    metric: d.metric,
+    ...(d.metric === "category_rate" && d.category ? { category: d.category as (typeof CATEGORIES)[number] } : {}),
+    scope: {
+      ...(d.tool.trim() ? { tool: d.tool.trim() } : {}),
+      ...(d.model.trim() ? { model: d.model.trim() } : {}),
+      ...(d.modelVersion.trim() ? { modelVersion: d.modelVersion.trim() } : {}),
+    },
+    condition: d.condition,
+    ...(d.condition === "threshold"
+      ? { threshold: threshold === undefined ? undefined : rate ? threshold / 100 : threshold }
+      : { factor: numberOrUndefined(d.factor), baselineMinutes: numberOrUndefined(d.baselineMinutes) }),
+    windowMinutes: numberOrUndefined(d.windowMinutes) as number,
+    minCalls: numberOrUndefined(d.minCalls) ?? 0,
+    severity: d.severity as (typeof SEVERITIES)[number],
+    webhookIds: d.webhookIds,
+  };
+}
+
+/** "No calls of “get_loan” in the last 30 days…" when a typed scope matches nothing the project has seen. */
+function unseen(kind: "tool" | "model", value: string, seen: readonly string[]) {
+  const v = value.trim();
+  if (!v || seen.includes(v)) return undefined;
+  return `No calls of ${kind} “${v}” in the last 30 days: the rule will have no data until some arrive. Names match exactly; pick one from the list.`;
+}
+
+/** The draft's preview, asked for half a second after the last change, while the draft is a valid rule. */
+function useRulePreview(slug: string, d: Draft) {
+  const trpc = useTRPC();
+  const parsed = alertRuleInput.safeParse({ ...inputOf(d), name: d.name.trim() || "preview" });
+  const key = parsed.success ? JSON.stringify(parsed.data) : null;
+  const [settled, setSettled] = useState(key);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(key), 500);
+    return () => clearTimeout(timer);
+  }, [key]);
+  const query = useQuery({
+    ...trpc.alerts.preview.queryOptions(settled ? { project: slug, rule: JSON.parse(settled) as AlertRuleInput, days: 7 } : skipToken),
+    placeholderData: keepPreviousData,
+  });
+  return { ...query, complete: !!key };
+}
+
 /** Creates a rule, or edits `rule`. Validation is the server's: its messages appear beside the fields. */
 export function RuleForm({
   slug,
@@ -130,30 +179,15 @@ export function RuleForm({
     const message = errors.field[field];
     return message && /expected number/i.test(message) ? "Enter a number." : message;
   };
-  const rate = isRateMetric(d.metric);
   const id = (name: string) => `rule-${name}`;
+  const preview = useRulePreview(slug, d);
+  const modelNames = [...new Set(models.map((m) => m.model))];
+  const toolWarning = unseen("tool", d.tool, tools);
+  const modelWarning = unseen("model", d.model, modelNames);
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const threshold = numberOrUndefined(d.threshold);
-    const input = {
-      name: d.name,
-      metric: d.metric,
-      ...(d.metric === "category_rate" && d.category ? { category: d.category as (typeof CATEGORIES)[number] } : {}),
-      scope: {
-        ...(d.tool.trim() ? { tool: d.tool.trim() } : {}),
-        ...(d.model.trim() ? { model: d.model.trim() } : {}),
-        ...(d.modelVersion.trim() ? { modelVersion: d.modelVersion.trim() } : {}),
-      },
-      condition: d.condition,
-      ...(d.condition === "threshold"
-        ? { threshold: threshold === undefined ? undefined : rate ? threshold / 100 : threshold }
-        : { factor: numberOrUndefined(d.factor), baselineMinutes: numberOrUndefined(d.baselineMinutes) }),
-      windowMinutes: numberOrUndefined(d.windowMinutes) as number,
-      minCalls: numberOrUndefined(d.minCalls) ?? 0,
-      severity: d.severity as (typeof SEVERITIES)[number],
-      webhookIds: d.webhookIds,
-    };
+    const input = inputOf(d);
     if (rule) update.mutate({ project: slug, id: rule.id, rule: input });
     else create.mutate({ project: slug, rule: input });
   }
@@ -208,10 +242,32 @@ export function RuleForm({
         <legend className="font-medium text-slate-800">Scope</legend>
         <p className="mb-2 text-xs text-slate-500">Leave empty to watch the whole project; fill any combination to narrow it.</p>
         <div className="grid gap-4 sm:grid-cols-3">
-          <Field label="Tool" htmlFor={id("tool")} error={err("rule.scope.tool")}>
+          <Field
+            label="Tool"
+            htmlFor={id("tool")}
+            error={err("rule.scope.tool")}
+            hint={
+              toolWarning && (
+                <span className="text-amber-800" data-testid="scope-warning">
+                  {toolWarning}
+                </span>
+              )
+            }
+          >
             <Input id={id("tool")} list={id("tools")} value={d.tool} onChange={(e) => set("tool", e.target.value)} placeholder="any tool" autoComplete="off" />
           </Field>
-          <Field label="Model" htmlFor={id("model")} error={err("rule.scope.model")}>
+          <Field
+            label="Model"
+            htmlFor={id("model")}
+            error={err("rule.scope.model")}
+            hint={
+              modelWarning && (
+                <span className="text-amber-800" data-testid="scope-warning">
+                  {modelWarning}
+                </span>
+              )
+            }
+          >
             <Input
               id={id("model")}
               list={id("models")}
@@ -238,7 +294,7 @@ export function RuleForm({
           ))}
         </datalist>
         <datalist id={id("models")}>
-          {[...new Set(models.map((m) => m.model))].map((m) => (
+          {modelNames.map((m) => (
             <option key={m} value={m} />
           ))}
         </datalist>
@@ -360,6 +416,20 @@ export function RuleForm({
         )}
         {err("rule.webhookIds") && <p className="mt-1 text-red-700">{err("rule.webhookIds")}</p>}
       </fieldset>
+
+      <section aria-label="Preview" aria-live="polite" className="rounded-md border border-slate-200 p-3">
+        {!preview.complete ? (
+          <p className="text-slate-600" data-testid="preview-incomplete">
+            Complete the condition to see what this rule would have done over the last 7 days.
+          </p>
+        ) : preview.error ? (
+          <Alert tone="error">The preview failed: {preview.error.message}</Alert>
+        ) : preview.data ? (
+          <RulePreview preview={preview.data} metric={d.metric} />
+        ) : (
+          <p className="text-slate-600">Computing the preview…</p>
+        )}
+      </section>
 
       <div className="flex gap-2 border-t border-slate-100 pt-4">
         <Button type="submit" disabled={mutation.isPending}>

@@ -1,6 +1,8 @@
 // A rule as the rules page shows and edits it (plain, serialisable), and its description. Pure.
 
-import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { readAlertMetric, SEVERITIES, type AlertRuleInput, type RuleState } from "../../contracts/alerts";
+import type { Category } from "../../contracts/categories";
+import { CATEGORY_LABELS } from "../../contracts/categories";
 import { formatMetricValue, formatWindow, metricLabel, scopeText } from "./format";
 
 export type RuleView = {
@@ -20,6 +22,12 @@ export type RuleView = {
   builtIn: boolean;
   webhookIds: string[];
   lastEvaluatedAt: string | null;
+  /** what the evaluator found last (server/domain/alert-rules.ts ruleState), null before its first evaluation */
+  lastState: string | null;
+  lastValue: number | null;
+  lastThreshold: number | null;
+  lastCalls: number | null;
+  clearSince: string | null;
 };
 
 type RuleRow = {
@@ -41,7 +49,14 @@ type RuleRow = {
   builtIn: boolean;
   webhookIds: string[];
   lastEvaluatedAt: Date | string | null;
+  lastState: string | null;
+  lastValue: number | null;
+  lastThreshold: number | null;
+  lastCalls: number | null;
+  clearSince: Date | string | null;
 };
+
+const iso = (t: Date | string | null) => (t ? new Date(t).toISOString() : null);
 
 export function ruleView(r: RuleRow): RuleView {
   return {
@@ -60,7 +75,12 @@ export function ruleView(r: RuleRow): RuleView {
     enabled: r.enabled,
     builtIn: r.builtIn,
     webhookIds: r.webhookIds,
-    lastEvaluatedAt: r.lastEvaluatedAt ? new Date(r.lastEvaluatedAt).toISOString() : null,
+    lastEvaluatedAt: iso(r.lastEvaluatedAt),
+    lastState: r.lastState,
+    lastValue: r.lastValue,
+    lastThreshold: r.lastThreshold,
+    lastCalls: r.lastCalls,
+    clearSince: iso(r.clearSince),
   };
 }
 
@@ -76,3 +96,71 @@ export function describeRule(rule: Pick<RuleView, "metric" | "category" | "condi
 }
 
 export const ruleScopeText = (rule: Pick<RuleView, "scope">) => scopeText(rule.scope);
+
+export const RULE_STATE_LABELS: Record<RuleState, string> = {
+  ok: "OK",
+  pending: "Pending",
+  firing: "Firing",
+  no_data: "No data",
+  not_enough_calls: "Not enough calls",
+};
+
+export const ruleStateTone = (state: string | null) =>
+  (state === "firing" ? "red" : state === "pending" || state === "not_enough_calls" ? "amber" : state === "ok" ? "green" : "slate") as
+    "red" | "amber" | "green" | "slate";
+
+const calls = (n: number | null) => `${Math.round(n ?? 0).toLocaleString("en")} call${Math.round(n ?? 0) === 1 ? "" : "s"}`;
+
+/**
+ * What the rule's last evaluation means, in a sentence: the value against its threshold, and
+ * for the quiet states why (the call minimum, with how many calls there were, and in which window).
+ */
+export function ruleStateText(
+  rule: Pick<
+    RuleView,
+    "metric" | "builtIn" | "windowMinutes" | "minCalls" | "lastState" | "lastValue" | "lastThreshold" | "lastCalls" | "clearSince" | "condition"
+  >,
+): string {
+  const value = formatMetricValue(rule.metric, rule.lastValue);
+  const threshold = formatMetricValue(rule.metric, rule.lastThreshold);
+  const window = formatWindow(rule.windowMinutes);
+  if (rule.builtIn) return rule.lastState === "firing" ? "A regression incident is open." : rule.lastState ? "No open regression." : "Not evaluated yet.";
+  const baselineShort = rule.condition === "baseline_factor" && (rule.lastCalls ?? 0) >= rule.minCalls;
+  switch (rule.lastState) {
+    case "firing":
+      return `${value} is above ${threshold} over the last ${window} (${calls(rule.lastCalls)}).`;
+    case "pending":
+      return `Clear again (${value} against ${threshold}); the incident resolves once it stays clear for a whole window (${window})${rule.clearSince ? `, clear since ${rule.clearSince.slice(11, 16)} UTC` : ""}.`;
+    case "no_data":
+      return baselineShort
+        ? `No calls in the baseline window before the last ${window}: nothing to compare with.`
+        : `No calls in scope over the last ${window}: the rule cannot fire. Check the tool and model names.`;
+    case "not_enough_calls":
+      return baselineShort
+        ? `The baseline window has fewer calls than the ${rule.minCalls.toLocaleString("en")}-call minimum: the rule stays silent.`
+        : `${calls(rule.lastCalls)} over the last ${window}, under the ${rule.minCalls.toLocaleString("en")}-call minimum: the rule stays silent (${value} now).`;
+    case "ok":
+      return `${value} against ${threshold} over the last ${window} (${calls(rule.lastCalls)}).`;
+    default:
+      return "Not evaluated yet: rules are evaluated every minute.";
+  }
+}
+
+/** A saved rule as the input it was made from: what alerts.preview takes. Not for the built-in guard. */
+export function ruleInputOf(rule: RuleView): AlertRuleInput {
+  const optional = (v: string | null) => v ?? undefined;
+  return {
+    name: rule.name,
+    metric: readAlertMetric(rule.metric),
+    category: optional(rule.category) as Category | undefined,
+    scope: { tool: optional(rule.scope.tool), model: optional(rule.scope.model), modelVersion: optional(rule.scope.modelVersion) },
+    condition: rule.condition === "baseline_factor" ? "baseline_factor" : "threshold",
+    threshold: rule.threshold ?? undefined,
+    factor: rule.factor ?? undefined,
+    baselineMinutes: rule.baselineMinutes ?? undefined,
+    windowMinutes: rule.windowMinutes,
+    minCalls: rule.minCalls,
+    severity: SEVERITIES.find((s) => s === rule.severity) ?? "warning",
+    webhookIds: rule.webhookIds,
+  };
+}

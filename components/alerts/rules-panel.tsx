@@ -6,10 +6,11 @@ import { useState, useTransition } from "react";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, cx } from "../ui";
 import { ConfirmButton } from "../confirm-button";
-import { SeverityBadge } from "./badges";
+import Link from "next/link";
+import { RuleStateBadge, SeverityBadge } from "./badges";
 import { formatUtc } from "../dashboard/format";
 import { RuleForm } from "./rule-form";
-import { describeRule, ruleScopeText, type RuleView } from "./rule-view";
+import { describeRule, ruleScopeText, ruleStateText, type RuleView } from "./rule-view";
 
 type Props = {
   slug: string;
@@ -71,7 +72,10 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
             <div className="pt-0.5">{switchFor(guard)}</div>
             <div className="min-w-0 flex-1">
               <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                {guard.name}
+                <Link href={`/p/${slug}/alerts/rules/${guard.id}`} className="hover:text-indigo-700 hover:underline">
+                  {guard.name}
+                </Link>
+                {guard.enabled && <RuleStateBadge state={guard.lastState} />}
                 <Badge tone="indigo">built in</Badge>
                 <SeverityBadge severity={guard.severity} />
                 {!guard.enabled && <Badge>off</Badge>}
@@ -114,11 +118,20 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
                 <div className="pt-0.5">{switchFor(rule)}</div>
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                    {rule.name}
+                    <Link href={`/p/${slug}/alerts/rules/${rule.id}`} className="hover:text-indigo-700 hover:underline">
+                      {rule.name}
+                    </Link>
+                    {rule.enabled && <RuleStateBadge state={rule.lastState} />}
                     <SeverityBadge severity={rule.severity} />
                     {!rule.enabled && <Badge>off</Badge>}
                   </p>
                   <p className="mt-0.5 text-slate-600">{describeRule(rule)}</p>
+                  {rule.enabled && (
+                    <p className="mt-0.5 text-slate-800" data-testid="rule-state-text">
+                      {ruleStateText(rule)}
+                      {rule.lastEvaluatedAt && <span className="text-xs text-slate-600"> · evaluated {formatUtc(rule.lastEvaluatedAt)}</span>}
+                    </p>
+                  )}
                   <p className="mt-0.5 text-xs text-slate-500">
                     Scope: {ruleScopeText(rule)} · at least {rule.minCalls.toLocaleString("en")} calls · notifies{" "}
                     {rule.webhookIds.length ? rule.webhookIds.map((id) => webhookName.get(id) ?? "a deleted endpoint").join(", ") : "every endpoint"}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkWindow, evaluationTimes, metricValue, nextTransition, regressionCheck, type RuleSpec } from "./alert-rules";
+import { checkWindow, evaluationTimes, metricValue, nextTransition, previewRule, regressionCheck, ruleState, type RuleSpec } from "./alert-rules";
 
 const rule = (over: Partial<RuleSpec> = {}): RuleSpec => ({
   metric: "invalid_rate",
@@ -95,6 +95,7 @@ describe("alert rules at their edges", () => {
       threshold: 0.1,
       calls: 100,
       quiet: false,
+      missing: null,
     });
     expect(checkWindow(rule({ minCalls: 101 }), { calls: 100, invalid: 20, corrected: 0 })).toMatchObject({ breach: false, quiet: true, value: 0.2 });
     const volume = rule({ metric: "call_volume", condition: { kind: "threshold", threshold: 5 }, minCalls: 50 });
@@ -154,5 +155,82 @@ describe("alert rules at their edges", () => {
       breach: false,
       quiet: true,
     });
+  });
+});
+
+describe("ruleState", () => {
+  const counts = (calls: number, invalid: number) => ({ calls, invalid, corrected: 0 });
+  it("says ok, firing, pending, no data and not enough calls (with the minimum's window)", () => {
+    expect(ruleState(checkWindow(rule(), counts(100, 1)), false)).toBe("ok");
+    expect(ruleState(checkWindow(rule(), counts(100, 30)), true)).toBe("firing");
+    expect(ruleState(checkWindow(rule(), counts(100, 1)), true)).toBe("pending");
+    expect(ruleState(checkWindow(rule(), counts(0, 0)), false)).toBe("no_data");
+    // the "getloan > 10 % over 1 h" rule: 40 % invalid but 20 calls under the 50-call minimum
+    const few = checkWindow(rule(), counts(20, 8));
+    expect(few).toMatchObject({ breach: false, missing: { state: "not_enough_calls", in: "window" } });
+    expect(ruleState(few, false)).toBe("not_enough_calls");
+  });
+  it("names the baseline window when the baseline is what lacks calls", () => {
+    const r = rule({ condition: { kind: "baseline_factor", factor: 2 } });
+    expect(checkWindow(r, counts(100, 30), counts(10, 1)).missing).toEqual({ state: "not_enough_calls", in: "baseline" });
+    expect(checkWindow(r, counts(100, 30), counts(0, 0)).missing).toEqual({ state: "no_data", in: "baseline" });
+    expect(checkWindow(r, counts(100, 30), counts(1000, 10)).missing).toBeNull();
+  });
+  it("never reports missing data for call volume with no calls (zero is its value)", () => {
+    const volume = rule({ metric: "call_volume", condition: { kind: "threshold", threshold: 5 } });
+    expect(ruleState(checkWindow(volume, counts(0, 0)), false)).toBe("ok");
+  });
+});
+
+describe("previewRule", () => {
+  const HOUR = 3_600_000;
+  const hourly = rule({ windowMinutes: 60 });
+  // 12 hours: hours 3–4 and 8 bad (30 % invalid), the rest clean, 100 calls each
+  const buckets = Array.from({ length: 12 }, (_, h) => ({ start: h * HOUR, counts: { calls: 100, invalid: [3, 4, 8].includes(h) ? 30 : 1, corrected: 0 } }));
+  const series = { window: { buckets, bucketMs: HOUR } };
+  const range = { from: HOUR, to: 12 * HOUR, stepMs: HOUR };
+
+  it("counts each firing once, as the evaluator's transitions would", () => {
+    const preview = previewRule(hourly, null, series, range);
+    // fires at 4 h (the window 3–4 h), clear from 6 h, resolves at 7 h, fires again at 9 h
+    expect(preview.fired).toBe(2);
+    expect(preview.points.find((p) => p.at === 4 * HOUR)).toMatchObject({ value: 0.3, threshold: 0.1, state: "firing" });
+    expect(preview.points.find((p) => p.at === 6 * HOUR)?.state).toBe("pending");
+    expect(preview.points.find((p) => p.at === 7 * HOUR)?.state).toBe("ok");
+  });
+
+  it("stays silent under the call minimum and says so", () => {
+    const few = buckets.map((b) => ({ ...b, counts: { ...b.counts, calls: 20, invalid: 8 } }));
+    const preview = previewRule(hourly, null, { window: { buckets: few, bucketMs: HOUR } }, range);
+    expect(preview.fired).toBe(0);
+    expect(new Set(preview.points.map((p) => p.state))).toEqual(new Set(["not_enough_calls"]));
+  });
+
+  it("reads the baseline window just before the evaluation window", () => {
+    const r = rule({ windowMinutes: 60, condition: { kind: "baseline_factor", factor: 2 } });
+    const preview = previewRule(r, 120, series, { ...range, from: 3 * HOUR });
+    // at 4 h: window 3–4 h (30 %) against the baseline 1–3 h (1 %): threshold 2 %
+    expect(preview.points.find((p) => p.at === 4 * HOUR)).toMatchObject({ threshold: 0.02, state: "firing" });
+  });
+
+  it("adds up a sub-hour window from minute buckets and the baseline from hour buckets, as the evaluator reads them", () => {
+    const MIN = 60_000;
+    const r = rule({ windowMinutes: 15, condition: { kind: "baseline_factor", factor: 2 } });
+    // 15 minutes at 40 % invalid, from 5 h 00 to 5 h 15; the hours before it at 5 %
+    const minutes = Array.from({ length: 15 }, (_, m) => ({ start: 5 * HOUR + m * MIN, counts: { calls: 10, invalid: 4, corrected: 0 } }));
+    const hours = Array.from({ length: 5 }, (_, h) => ({ start: h * HOUR, counts: { calls: 100, invalid: 5, corrected: 0 } }));
+    const preview = previewRule(
+      r,
+      120,
+      { window: { buckets: minutes, bucketMs: MIN }, baseline: { buckets: hours, bucketMs: HOUR } },
+      {
+        from: 5 * HOUR + 15 * MIN,
+        to: 5 * HOUR + 15 * MIN,
+        stepMs: 5 * MIN,
+      },
+    );
+    // baseline 3 h 15 – 5 h 00 read as the hourly rollups do: hours 3 and 4 (200 calls, 5 %)
+    expect(preview.points[0]).toMatchObject({ value: 0.4, threshold: 0.1, state: "firing" });
+    expect(preview.fired).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { AlertMetricName } from "../../contracts/alerts";
+import type { AlertMetricName, RuleState } from "../../contracts/alerts";
 import { observedAttemptsFromCounts, twoProportionTest } from "../../isomorphic/stats";
 
 /**
@@ -27,21 +27,46 @@ export function metricValue(metric: AlertMetricName, c: WindowCounts): number | 
   }
 }
 
-export type Check = { breach: boolean; value: number | null; threshold: number | null; calls: number; quiet: boolean };
+/**
+ * Why a window could not be judged: no value at all (no calls, or a baseline without calls),
+ * or fewer calls than the rule's minimum, in the evaluation window or in the baseline window.
+ */
+type Missing = { state: "no_data" | "not_enough_calls"; in: "window" | "baseline" } | null;
+
+export type Check = { breach: boolean; value: number | null; threshold: number | null; calls: number; quiet: boolean; missing: Missing };
+
+function missingIn(rule: RuleSpec, counts: WindowCounts | undefined, where: "window" | "baseline"): Missing {
+  if (!counts || (rule.metric !== "call_volume" && counts.calls === 0) || metricValue(rule.metric, counts) === null) return { state: "no_data", in: where };
+  if (rule.metric !== "call_volume" && counts.calls < rule.minCalls) return { state: "not_enough_calls", in: where };
+  return null;
+}
 
 /** Whether the window breaches the rule. Below minCalls a rate rule stays quiet (no breach). */
 export function checkWindow(rule: RuleSpec, current: WindowCounts, baseline?: WindowCounts): Check {
   const value = metricValue(rule.metric, current);
   const quiet = rule.metric !== "call_volume" && current.calls < rule.minCalls;
   let threshold: number | null;
+  let missing = missingIn(rule, current, "window");
   if (rule.condition.kind === "threshold") threshold = rule.condition.threshold;
   else {
     const base = baseline ? metricValue(rule.metric, baseline) : null;
-    const baselineQuiet = !baseline || (rule.metric !== "call_volume" && baseline.calls < rule.minCalls);
-    threshold = base === null || baselineQuiet ? null : base * rule.condition.factor;
+    const baselineMissing = missingIn(rule, baseline, "baseline");
+    threshold = base === null || baselineMissing ? null : base * rule.condition.factor;
+    missing ??= baselineMissing;
   }
   const breach = !quiet && value !== null && threshold !== null && value > threshold;
-  return { breach, value, threshold, calls: current.calls, quiet };
+  return { breach, value, threshold, calls: current.calls, quiet, missing };
+}
+
+/**
+ * A rule's state after an evaluation, from its check and whether an incident is open after
+ * it: firing while the condition holds with an incident open; pending while an open incident
+ * waits for its condition to stay clear for a whole window (nextTransition); otherwise
+ * no data or not enough calls when the window could not be judged, else ok.
+ */
+export function ruleState(check: Check, openAfter: boolean): RuleState {
+  if (openAfter) return check.breach ? "firing" : "pending";
+  return check.missing?.state ?? "ok";
 }
 
 export type OpenState = { open: boolean; clearSince: Date | null };
@@ -85,5 +110,89 @@ export function regressionCheck(
   const test = twoProportionTest(previous.invalid, previous.calls, next.invalid, next.calls, { alpha: options.alpha, minN: options.minCalls });
   const value = next.calls > 0 ? next.invalid / next.calls : null;
   const threshold = previous.calls > 0 ? previous.invalid / previous.calls : null;
-  return { breach: test.significant && test.diff > 0, value, threshold, calls: next.calls, quiet: !test.sufficient, pValue: test.pValue };
+  const missing: Missing = test.sufficient ? null : { state: "not_enough_calls", in: next.calls < options.minCalls ? "window" : "baseline" };
+  return { breach: test.significant && test.diff > 0, value, threshold, calls: next.calls, quiet: !test.sufficient, missing, pValue: test.pValue };
+}
+
+/** Counts of one time bucket (start in ms) for a preview. */
+export type CountsBucket = { start: number; counts: WindowCounts };
+/** Buckets of one size (ms), as one read gives them: minutes of raw calls, or hours of rollups. */
+export type BucketSeries = { buckets: readonly CountsBucket[]; bucketMs: number };
+
+type PreviewPoint = { at: number; value: number | null; threshold: number | null; state: RuleState };
+export type Preview = { points: PreviewPoint[]; fired: number; firingMinutes: number };
+
+/** Sums of the buckets that start in [from rounded down to a bucket, to): the reads' own rule (rollup-range.ts). */
+function bucketSums({ buckets, bucketMs }: BucketSeries) {
+  const sorted = [...buckets].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((b) => b.start);
+  // prefix sums: sums[i] = total of the first i buckets
+  const sums: Required<WindowCounts>[] = [{ calls: 0, invalid: 0, corrected: 0, categoryCalls: 0 }];
+  for (const { counts } of sorted) {
+    const last = sums[sums.length - 1]!;
+    sums.push({
+      calls: last.calls + counts.calls,
+      invalid: last.invalid + counts.invalid,
+      corrected: last.corrected + counts.corrected,
+      categoryCalls: last.categoryCalls + (counts.categoryCalls ?? 0),
+    });
+  }
+  const firstAtOrAfter = (t: number) => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return (from: number, to: number): WindowCounts => {
+    const a = sums[firstAtOrAfter(Math.floor(from / bucketMs) * bucketMs)]!;
+    const b = sums[firstAtOrAfter(to)]!;
+    return { calls: b.calls - a.calls, invalid: b.invalid - a.invalid, corrected: b.corrected - a.corrected, categoryCalls: b.categoryCalls - a.categoryCalls };
+  };
+}
+
+/**
+ * What a rule would have done over the past: at each step from `from` to `to`, the same
+ * checkWindow and nextTransition as the evaluator, over the sums of the buckets its reads would
+ * have covered (the evaluation window from `series.window`, the baseline window just before it
+ * from `series.baseline`), at each step and at `to`. Starts with no incident open.
+ */
+export function previewRule(
+  spec: RuleSpec,
+  baselineMinutes: number | null,
+  series: { window: BucketSeries; baseline?: BucketSeries },
+  range: { from: number; to: number; stepMs: number },
+): Preview {
+  const windowOver = bucketSums(series.window);
+  const baselineOver = bucketSums(series.baseline ?? series.window);
+  const windowMs = spec.windowMinutes * 60_000;
+  const points: PreviewPoint[] = [];
+  let open = false;
+  let clearSince: Date | null = null;
+  let fired = 0;
+  let firingMinutes = 0;
+  // every step from `from`, then `to` itself when it falls between steps (the current hour counts, as it does for the evaluator)
+  const times: number[] = [];
+  for (let at = range.from; at <= range.to; at += range.stepMs) times.push(at);
+  if (times.at(-1) !== range.to) times.push(range.to);
+  for (const at of times) {
+    const from = at - windowMs;
+    const baseline = spec.condition.kind === "baseline_factor" && baselineMinutes ? baselineOver(from - baselineMinutes * 60_000, from) : undefined;
+    const check = checkWindow(spec, windowOver(from, at), baseline);
+    const transition = nextTransition(check, { open, clearSince }, new Date(at), spec.windowMinutes);
+    if (transition.action === "fire") {
+      fired++;
+      open = true;
+      clearSince = null;
+    } else if (transition.action === "resolve") {
+      open = false;
+      clearSince = null;
+    } else clearSince = transition.clearSince;
+    if (open) firingMinutes += range.stepMs / 60_000;
+    points.push({ at, value: check.value, threshold: check.threshold, state: ruleState(check, open) });
+  }
+  return { points, fired, firingMinutes };
 }

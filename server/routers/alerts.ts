@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { alertRuleInput, INCIDENT_STATES } from "../../contracts/alerts";
+import { alertRuleInput, INCIDENT_STATES, silenceInput, snoozeInput } from "../../contracts/alerts";
 import { REGRESSION_TEST_DESCRIPTION } from "../domain/alert-rules";
 import { webhookUrlFor } from "../domain/webhook-targets";
 import { evaluateAlerts } from "../services/alerts/evaluator";
@@ -12,9 +12,15 @@ import {
   listIncidents,
   listRules,
   resolveIncidentByHand,
+  ruleById,
   setRuleEnabled,
+  snoozeIncident,
   updateRule,
+  listSilences,
+  createSilence,
+  endSilence,
 } from "../services/alerts/incidents";
+import { previewRuleHistory } from "../services/alerts/preview";
 import { projectProcedure, router } from "../trpc/init";
 
 const byId = z.object({ id: z.uuid() });
@@ -50,6 +56,26 @@ export const alertsRouter = router({
     .input(withNote)
     .mutation(async ({ ctx, input }) => {
       await resolveIncidentByHand(ctx.project.id, input.id, ctx.user.email, input.note);
+      return { ok: true };
+    }),
+  snooze: projectProcedure("member")
+    .input(byId.extend(snoozeInput.shape))
+    .mutation(({ ctx, input }) => snoozeIncident(ctx.project.id, input.id, ctx.user.email, input.minutes, input.note)),
+  rule: projectProcedure("viewer")
+    .input(byId)
+    .query(({ ctx, input }) => ruleById(ctx.project.id, input.id)),
+  /** The drafted rule over the last days with the evaluator's logic: "would have fired 3 times". */
+  preview: projectProcedure("viewer")
+    .input(z.object({ rule: alertRuleInput, days: z.number().int().min(1).max(14).default(7) }))
+    .query(({ ctx, input }) => previewRuleHistory(ctx.project.id, input.rule, input.days)),
+  silences: projectProcedure("viewer").query(({ ctx }) => listSilences(ctx.project.id)),
+  silence: projectProcedure("member")
+    .input(z.object({ silence: silenceInput }))
+    .mutation(({ ctx, input }) => createSilence(ctx.project.id, ctx.user.email, input.silence)),
+  endSilence: projectProcedure("member")
+    .input(byId)
+    .mutation(async ({ ctx, input }) => {
+      await endSilence(ctx.project.id, input.id);
       return { ok: true };
     }),
   rules: projectProcedure("viewer").query(async ({ ctx }) => ({ rules: await listRules(ctx.project.id), regressionTest: REGRESSION_TEST_DESCRIPTION })),

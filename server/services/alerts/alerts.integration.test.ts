@@ -129,7 +129,7 @@ describe("alert evaluation", () => {
     expect(p.hook.received).toHaveLength(3);
   });
 
-  it("acknowledge needs a member (a viewer cannot); resolve works; the timeline says who", async () => {
+  it("acknowledge needs a member (a viewer cannot); resolve works; the timeline says who and what was sent", async () => {
     const p = await burstProject();
     cleanup.push(p.hook.close);
     const report = await evaluateAlerts({ now, projectId: p.project.id });
@@ -146,7 +146,14 @@ describe("alert evaluation", () => {
       ["fired", null],
       ["notified", null],
       ["acknowledged", member.user.email],
+      ["notified", null],
       ["resolved", member.user.email],
+      ["notified", null],
+    ]);
+    expect(detail.events.filter((e) => e.kind === "notified").map((e) => e.note)).toEqual([
+      "incident.fired queued for 1 webhook(s)",
+      "incident.acknowledged queued for 1 webhook(s)",
+      "incident.resolved queued for 1 webhook(s)",
     ]);
   });
 
@@ -162,6 +169,158 @@ describe("alert evaluation", () => {
     expect(later?.resolved).toBe(1);
     expect(await prisma().incident.count({ where: { projectId: p.project.id } })).toBe(1);
     expect(p.hook.received).toHaveLength(1);
+  });
+
+  it("records each rule's state where the evaluator decides: firing, not enough calls (with the minimum), no data, pending, ok", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const slug = p.project.slug;
+    // the "getloan > 10 % over 1 h" rule of the issue: 40 calls under its 50-call minimum
+    const quiet = await p.owner.alerts.createRule({
+      project: slug,
+      rule: { ...GETLOAN_INVALID_RULE, name: "quiet", threshold: 0.1, windowMinutes: 60, minCalls: 50 },
+    });
+    const typo = await p.owner.alerts.createRule({ project: slug, rule: { ...GETLOAN_INVALID_RULE, name: "typo", scope: { tool: "get_loan" } } });
+    await evaluateAlerts({ now, projectId: p.project.id });
+    const state = async (id: string) => (await p.owner.alerts.rule({ project: slug, id })) as Record<string, unknown>;
+    const firing = (await p.owner.alerts.rules({ project: slug })).rules.find((r) => r.name === "getloan invalid")!;
+    expect(await state(firing.id)).toMatchObject({ lastState: "firing", lastValue: 0.5, lastThreshold: 0.2, lastCalls: 40 });
+    expect(await state(quiet.id)).toMatchObject({ lastState: "not_enough_calls", lastValue: 0.5, lastCalls: 40, minCalls: 50 });
+    expect(await state(typo.id)).toMatchObject({ lastState: "no_data", lastValue: null, lastCalls: 0 });
+    expect((await state(quiet.id)).lastEvaluatedAt).toEqual(now);
+    // 20 minutes on, the burst has left the 15-minute window: clear, but not for a whole window yet
+    await evaluateAlerts({ now: new Date(now.getTime() + 20 * 60_000), projectId: p.project.id });
+    expect(await state(firing.id)).toMatchObject({ lastState: "pending", lastCalls: 0 });
+    await evaluateAlerts({ now: new Date(now.getTime() + 40 * 60_000), projectId: p.project.id });
+    // resolved after a whole clean window; no calls at all in the window now
+    expect(await state(firing.id)).toMatchObject({ lastState: "no_data" });
+    const guard = (await p.owner.alerts.rules({ project: slug })).rules.find((r) => r.builtIn)!;
+    expect(guard).toMatchObject({ lastState: "ok" });
+  });
+
+  it("the preview runs the evaluator's logic over past buckets: the burst would have fired once, the 50-call rule never", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const slug = p.project.slug;
+    const preview = await p.owner.alerts.preview({ project: slug, rule: GETLOAN_INVALID_RULE, days: 1 });
+    expect(preview).toMatchObject({ fired: 1, stepMinutes: 5, days: 1 });
+    expect(preview.points.filter((pt) => pt.state === "firing").length).toBeGreaterThan(0);
+    expect(Math.max(...preview.points.map((pt) => pt.value ?? 0))).toBe(0.5);
+    const quiet = await p.owner.alerts.preview({ project: slug, rule: { ...GETLOAN_INVALID_RULE, threshold: 0.1, windowMinutes: 60, minCalls: 50 }, days: 1 });
+    expect(quiet.fired).toBe(0);
+    expect(quiet.stepMinutes).toBe(60);
+    expect(quiet.points.some((pt) => pt.state === "not_enough_calls")).toBe(true);
+    // the same rule with a 10-call minimum fires in the preview, read from the hourly rollups
+    const hourly = await p.owner.alerts.preview({ project: slug, rule: { ...GETLOAN_INVALID_RULE, threshold: 0.1, windowMinutes: 60 }, days: 1 });
+    expect(hourly.fired).toBe(1);
+    // a viewer may look; what the preview says equals what the evaluator records for the same window
+    const viewer = await p.member("viewer");
+    const last = (await viewer.alerts.preview({ project: slug, rule: { ...GETLOAN_INVALID_RULE, threshold: 0.1, windowMinutes: 60 }, days: 1 })).points.at(-1)!;
+    const rule = await p.owner.alerts.createRule({ project: slug, rule: { ...GETLOAN_INVALID_RULE, name: "hourly", threshold: 0.1, windowMinutes: 60 } });
+    await evaluateAlerts({ now: new Date(last.at), projectId: p.project.id });
+    expect(await p.owner.alerts.rule({ project: slug, id: rule.id })).toMatchObject({ lastValue: last.value, lastThreshold: last.threshold });
+  });
+
+  it("acknowledge and resolve send incident.acknowledged and incident.resolved, signed, logged, with who and the note", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const slug = p.project.slug;
+    const id = (await evaluateAlerts({ now, projectId: p.project.id }))!.fired[0]!.id;
+    await waitFor(() => p.hook.received.length === 1, "incident.fired");
+    const member = await p.member("member");
+    await member.alerts.acknowledge({ project: slug, id, note: "on it" });
+    await waitFor(() => p.hook.received.length === 2, "incident.acknowledged");
+    await member.alerts.resolve({ project: slug, id, note: "schema fixed" });
+    await waitFor(() => p.hook.received.length === 3, "incident.resolved");
+    const bodies = p.hook.received.map((r) => {
+      expect(verifySignature(p.endpoint.secret, r.body, String(r.headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(true);
+      return { header: r.headers["x-toolgate-event"], ...JSON.parse(r.body) };
+    });
+    expect(bodies.map((b) => [b.header, b.event])).toEqual([
+      ["incident.fired", "incident.fired"],
+      ["incident.acknowledged", "incident.acknowledged"],
+      ["incident.resolved", "incident.resolved"],
+    ]);
+    expect(bodies[1]).toMatchObject({ actor: member.user.email, note: "on it", incident: { id, state: "acknowledged" } });
+    expect(bodies[1].text).toMatch(new RegExp(`Acknowledged by ${member.user.email}`));
+    expect(bodies[2]).toMatchObject({ actor: member.user.email, note: "schema fixed", incident: { id, state: "resolved" } });
+    expect(bodies[2].incident.resolvedAt).toEqual(expect.any(String));
+    expect(new Set(bodies.map((b) => b.deliveryId)).size).toBe(3);
+    await waitFor(async () => (await deliveries(id)).length === 3, "three logged deliveries");
+    const detail = await member.alerts.incident({ project: slug, id });
+    expect(detail.deliveries.map((d) => [d.event, d.statusCode])).toEqual([
+      ["incident.fired", 200],
+      ["incident.acknowledged", 200],
+      ["incident.resolved", 200],
+    ]);
+  });
+
+  it("the evaluator's own resolve sends incident.resolved too", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    await evaluateAlerts({ now, projectId: p.project.id });
+    await evaluateAlerts({ now: new Date(now.getTime() + 40 * 60_000), projectId: p.project.id });
+    await waitFor(() => p.hook.received.length === 2, "incident.resolved");
+    expect(JSON.parse(p.hook.received[1]!.body)).toMatchObject({ event: "incident.resolved", actor: null });
+  });
+
+  it("a silenced rule or scope still records its incidents, marked silenced with who and why, and sends no webhook", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const slug = p.project.slug;
+    const member = await p.member("member");
+    const viewer = await p.member("viewer");
+    await expect(viewer.alerts.silence({ project: slug, silence: { tool: "getloan", minutes: 60, reason: "x" } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const silence = await member.alerts.silence({ project: slug, silence: { tool: "getloan", minutes: 60, reason: "planned getloan migration" } });
+    expect(await viewer.alerts.silences({ project: slug })).toMatchObject([{ id: silence.id, scopeTool: "getloan", createdBy: member.user.email }]);
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired).toMatchObject([{ silenced: true }]);
+    const detail = await member.alerts.incident({ project: slug, id: report!.fired[0]!.id });
+    expect(detail).toMatchObject({ state: "firing", silenced: true });
+    expect(detail.events.map((e) => [e.kind, e.actor])).toEqual([
+      ["fired", null],
+      ["silenced", member.user.email],
+    ]);
+    expect(detail.events[1]!.note).toMatch(/planned getloan migration/);
+    // acknowledging and resolving a silenced incident sends nothing either; it is not in the firing count
+    expect(await member.alerts.firingCount({ project: slug })).toBe(0);
+    await member.alerts.acknowledge({ project: slug, id: detail.id });
+    await member.alerts.resolve({ project: slug, id: detail.id });
+    await new Promise((r) => setTimeout(r, 1500)); // the worker polls every second: give a wrong delivery time to arrive
+    expect(p.hook.received).toHaveLength(0);
+
+    // a silence of another tool does not cover it; a silence of the rule does; ending a silence lifts it
+    const q = await burstProject();
+    cleanup.push(q.hook.close);
+    const qMember = await q.member("member");
+    await qMember.alerts.silence({ project: q.project.slug, silence: { tool: "listopenloans", minutes: 60, reason: "noise" } });
+    const ruleId = (await q.owner.alerts.rules({ project: q.project.slug })).rules.find((r) => !r.builtIn)!.id;
+    const byRule = await qMember.alerts.silence({ project: q.project.slug, silence: { ruleId, minutes: 30, reason: "tuning" } });
+    await qMember.alerts.endSilence({ project: q.project.slug, id: byRule.id });
+    expect((await qMember.alerts.silences({ project: q.project.slug })).map((s) => s.scopeTool)).toEqual(["listopenloans"]);
+    expect((await evaluateAlerts({ now, projectId: q.project.id }))?.fired).toMatchObject([{ silenced: false }]);
+    await waitFor(() => q.hook.received.length === 1, "the unsilenced incident's webhook");
+  });
+
+  it("a snoozed incident stays open, leaves the firing count until the snooze ends, and says who snoozed it", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const slug = p.project.slug;
+    const id = (await evaluateAlerts({ now, projectId: p.project.id }))!.fired[0]!.id;
+    const member = await p.member("member");
+    expect(await member.alerts.firingCount({ project: slug })).toBe(1);
+    const { snoozedUntil } = await member.alerts.snooze({ project: slug, id, minutes: 60, note: "after the deploy" });
+    expect(snoozedUntil.getTime()).toBeGreaterThan(Date.now() + 59 * 60_000);
+    expect(await member.alerts.firingCount({ project: slug })).toBe(0);
+    const detail = await member.alerts.incident({ project: slug, id });
+    expect(detail).toMatchObject({ state: "firing", snoozedUntil });
+    expect(detail.events.at(-1)).toMatchObject({ kind: "snoozed", actor: member.user.email });
+    expect(detail.events.at(-1)!.note).toMatch(/after the deploy/);
+    // once the snooze ends it counts again
+    await prisma().incident.update({ where: { projectId_id: { projectId: p.project.id, id } }, data: { snoozedUntil: new Date(Date.now() - 1000) } });
+    expect(await member.alerts.firingCount({ project: slug })).toBe(1);
+    await member.alerts.resolve({ project: slug, id });
+    await expect(member.alerts.snooze({ project: slug, id, minutes: 60 })).rejects.toThrow(/resolved; only an open incident can be snoozed/);
   });
 
   it("one pass at a time across instances, and one evaluation of a project at a time (advisory locks)", async () => {

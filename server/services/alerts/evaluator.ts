@@ -5,15 +5,16 @@ import {
   nextTransition,
   regressionCheck,
   REGRESSION_TEST,
+  ruleState,
   type Check,
+  type CountsBucket,
   type RuleSpec,
   type WindowCounts,
 } from "../../domain/alert-rules";
-import { env } from "../../env";
-import { pool, prisma, type Prisma } from "../../db/client";
+import { pool, prisma } from "../../db/client";
 import { filterSql, rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS } from "../rollups/tables";
-import { jobs, QUEUES, stableUuid, type DeliveryJob, type SqlExecutor } from "../jobs/boss";
+import { matchingSilence, notifyIncident } from "./notify";
 import { HOUR_MS } from "../../../contracts/metrics";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
@@ -25,29 +26,55 @@ const PASS_LOCK = "hashtext('toolgate:alert-evaluator')";
 const PROJECT_LOCK = "hashtext('toolgate:alert-evaluator'), hashtext($1::text)";
 const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
 
+type CountRow = { bucket: Date | null; calls: number; invalid: number; corrected: number; category_calls: number };
+const toCounts = (r: CountRow): WindowCounts => ({ calls: r.calls, invalid: r.invalid, corrected: r.corrected, categoryCalls: r.category_calls });
+
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),
- * longer ones the rollups (whole hours, so up to one hour more than the window).
+ * longer ones the rollups (whole hours, so up to one hour more than the window). With
+ * `byBucket`, one row per minute (raw) or per hour (rollups) instead of one in all: the
+ * rule preview (preview.ts) adds them up as these reads would.
  */
-export async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
+async function countRows(projectId: string, from: Date, to: Date, scope: Scope, category: string | null | undefined, raw: boolean, byBucket: boolean) {
   const params: unknown[] = [];
   const filters = { tool: scope.tool, model_name: scope.model, model_version: scope.version };
   let sql: string;
-  if (to.getTime() - from.getTime() < HOUR_MS) {
+  if (raw) {
     params.push(projectId, from, to, category ?? "");
-    sql = `SELECT count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
+    sql = `SELECT ${byBucket ? "date_trunc('minute', timestamp)" : "NULL::timestamptz"} AS bucket,
+                  count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
                   (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::float8 AS corrected,
                   (count(*) FILTER (WHERE category = $4))::float8 AS category_calls
              FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3${filterSql(filters, params)}`;
   } else {
-    const rows = rollupRows(CALL_ROLLUPS, projectId, { from, to }, filters, params);
-    sql = `SELECT coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid, coalesce(sum(corrected), 0)::float8 AS corrected,
+    const rows = rollupRows(CALL_ROLLUPS, projectId, { from, to }, filters, params, byBucket);
+    sql = `SELECT ${byBucket ? "hour" : "NULL::timestamptz"} AS bucket,
+                  coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid, coalesce(sum(corrected), 0)::float8 AS corrected,
                   coalesce(sum(calls) FILTER (WHERE category = $${params.push(category ?? "")}), 0)::float8 AS category_calls
              FROM ${rows}`;
   }
-  const { rows } = await pool().query(sql, params);
-  const r = rows[0];
-  return { calls: r.calls, invalid: r.invalid, corrected: r.corrected, categoryCalls: r.category_calls };
+  if (byBucket) sql += " GROUP BY 1";
+  return (await pool().query<CountRow>(sql, params)).rows;
+}
+
+export const readsRaw = (from: Date, to: Date) => to.getTime() - from.getTime() < HOUR_MS;
+
+export async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
+  const [row] = await countRows(projectId, from, to, scope, category, readsRaw(from, to), false);
+  return toCounts(row!);
+}
+
+/** The counts of [from, to) in buckets: minutes from the raw calls, or hours from the rollups. */
+export async function bucketCounts(
+  projectId: string,
+  from: Date,
+  to: Date,
+  scope: Scope,
+  category: string | null | undefined,
+  raw: boolean,
+): Promise<CountsBucket[]> {
+  const rows = await countRows(projectId, from, to, scope, category, raw, true);
+  return rows.map((r) => ({ start: r.bucket!.getTime(), counts: toCounts(r) }));
 }
 
 async function loadRules(projectId?: string) {
@@ -68,25 +95,22 @@ async function ensureRegressionGuards(projectId?: string) {
   );
 }
 
-const ruleSpec = (rule: Rule): RuleSpec => ({
+export const ruleSpec = (rule: Pick<Rule, "metric" | "condition" | "threshold" | "factor" | "windowMinutes" | "minCalls">): RuleSpec => ({
   metric: readAlertMetric(rule.metric),
   condition: rule.condition === "threshold" ? { kind: "threshold", threshold: rule.threshold ?? 0 } : { kind: "baseline_factor", factor: rule.factor ?? 2 },
   windowMinutes: rule.windowMinutes,
   minCalls: rule.minCalls,
 });
 
-const publicUrl = () => env().TOOLGATE_PUBLIC_URL?.replace(/\/+$/, "") ?? `http://localhost:${env().PORT}`;
-
-type Fired = { id: string; projectId: string; summary: string };
+type Fired = { id: string; projectId: string; summary: string; silenced: boolean };
 
 /**
- * Creates the incident and, in the same transaction, one delivery job per webhook it goes to
- * (the rule's endpoints, or every enabled endpoint when the rule names none). The job id is
- * derived from (incident, endpoint): an incident is enqueued once, whatever happens after.
+ * Creates the incident and, in the same transaction, its incident.fired deliveries
+ * (notify.ts). Under a matching silence it is recorded as silenced and sent nowhere.
  */
 async function openIncident(rule: Rule, check: Check, now: Date, subject: string, scope: Scope, summary: string): Promise<Fired> {
-  const boss = await jobs();
   return prisma().$transaction(async (tx) => {
+    const silence = await matchingSilence(tx, rule.projectId, rule.id, scope);
     const incident = await tx.incident.create({
       data: {
         projectId: rule.projectId,
@@ -103,70 +127,41 @@ async function openIncident(rule: Rule, check: Check, now: Date, subject: string
         summary,
         windowStart: new Date(now.getTime() - rule.windowMinutes * 60_000),
         firedAt: now,
-        events: { create: { kind: "fired", note: summary, at: now } },
+        silenced: !!silence,
+        events: {
+          create: [
+            { kind: "fired", note: summary, at: now },
+            ...(silence
+              ? [
+                  {
+                    kind: "silenced",
+                    actor: silence.createdBy,
+                    note: `no webhooks: silenced until ${silence.endsAt.toISOString()} (${silence.reason})`,
+                    at: new Date(now.getTime() + 1),
+                  },
+                ]
+              : []),
+          ],
+        },
       },
     });
-    const endpoints = (await tx.webhookEndpoint.findMany({ where: { projectId: rule.projectId, enabled: true }, select: { id: true } })).filter(
-      (w) => !rule.webhookIds.length || rule.webhookIds.includes(w.id),
-    );
-    if (endpoints.length) {
-      const payload = incidentPayload(incident, rule);
-      const db: SqlExecutor = { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe(text, ...values.map(sqlValue)) }) };
-      for (const endpoint of endpoints) {
-        const deliveryId = stableUuid("incident.fired", incident.id, endpoint.id);
-        const job: DeliveryJob = {
-          projectId: rule.projectId,
-          endpointId: endpoint.id,
-          incidentId: incident.id,
-          event: "incident.fired",
-          payload: { ...payload, deliveryId },
-        };
-        await boss.send(QUEUES.delivery, job, { id: deliveryId, db });
-      }
-      // at now + 1 ms: the timeline sorts by time, and "notified" comes after "fired"
-      await tx.incidentEvent.create({
-        data: {
-          projectId: incident.projectId,
-          incidentId: incident.id,
-          kind: "notified",
-          note: `queued for ${endpoints.length} webhook(s)`,
-          at: new Date(now.getTime() + 1),
-        },
-      });
-    }
-    return { id: incident.id, projectId: incident.projectId, summary: incident.summary };
+    await notifyIncident(tx, incident, "incident.fired", now);
+    return { id: incident.id, projectId: incident.projectId, summary: incident.summary, silenced: incident.silenced };
   });
-}
-
-/** pg-boss's parameters for Prisma's raw query: objects as JSON text, undefined as NULL. */
-const sqlValue = (v: unknown) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v);
-
-/** The webhook body of a fired incident (Slack-compatible `text`, plus the details as JSON). */
-function incidentPayload(incident: Prisma.IncidentGetPayload<object>, rule: Rule) {
-  const link = `${publicUrl()}/p/${rule.project.slug}/alerts/${incident.id}`;
-  return {
-    text: `:rotating_light: [${incident.severity}] ${incident.summary} — ${link}`,
-    event: "incident.fired",
-    incident: {
-      id: incident.id,
-      url: link,
-      state: incident.state,
-      severity: incident.severity,
-      value: incident.value,
-      threshold: incident.threshold,
-      calls: incident.calls,
-      scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
-      firedAt: incident.firedAt.toISOString(),
-    },
-    rule: { id: rule.id, name: rule.name, metric: rule.metric, condition: rule.condition },
-    project: { slug: rule.project.slug, name: rule.project.name },
-  };
 }
 
 function describeScope(scope: Scope) {
   const parts = [scope.tool && `tool ${scope.tool}`, scope.model && `model ${scope.model}${scope.version ? ` ${scope.version}` : ""}`].filter(Boolean);
   return parts.length ? parts.join(", ") : "the whole project";
 }
+
+/** What the rules page shows of the last evaluation: its state (ruleState decides), value, threshold and calls. */
+const lastCheck = (check: Check, openAfter: boolean) => ({
+  lastState: ruleState(check, openAfter),
+  lastValue: check.value,
+  lastThreshold: check.threshold,
+  lastCalls: check.calls,
+});
 
 /** Evaluates one threshold/baseline rule at each time it is due. */
 async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
@@ -178,6 +173,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
   });
   let clearSince = rule.clearSince;
   let resolved = 0;
+  let last: Check | null = null;
   for (const at of evaluationTimes(rule.lastEvaluatedAt, now, rule.windowMinutes)) {
     const from = new Date(at.getTime() - rule.windowMinutes * 60_000);
     const current = await windowCounts(rule.projectId, from, at, scope, rule.category);
@@ -186,6 +182,7 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
         ? await windowCounts(rule.projectId, new Date(from.getTime() - rule.baselineMinutes * 60_000), from, scope, rule.category)
         : undefined;
     const check = checkWindow(spec, current, baseline);
+    last = check;
     const transition = nextTransition(check, { open: !!open, clearSince }, at, rule.windowMinutes);
     if (transition.action === "fire") {
       const { metric } = spec;
@@ -203,7 +200,10 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
       clearSince = transition.clearSince;
     }
   }
-  await prisma().alertRule.update({ where: { projectId_id: { projectId: rule.projectId, id: rule.id } }, data: { lastEvaluatedAt: now, clearSince } });
+  await prisma().alertRule.update({
+    where: { projectId_id: { projectId: rule.projectId, id: rule.id } },
+    data: { lastEvaluatedAt: now, clearSince, ...lastCheck(last!, !!open) },
+  });
   return resolved;
 }
 
@@ -300,10 +300,23 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
   }
 }
 
+/** Resolves an incident (by the evaluator or by hand) and sends incident.resolved, in one transaction. */
 export async function resolveIncident(projectId: string, id: string, at: Date, actor: string | null, note: string | null) {
-  await prisma().incident.update({
-    where: { projectId_id: { projectId, id } },
-    data: { state: "resolved", resolvedAt: at, events: { create: { kind: "resolved", actor, note, at } } },
+  await prisma().$transaction(async (tx) => {
+    await tx.incident.update({
+      where: { projectId_id: { projectId, id } },
+      data: { state: "resolved", resolvedAt: at, events: { create: { kind: "resolved", actor, note, at } } },
+    });
+    await notifyIncident(tx, { projectId, id }, "incident.resolved", at, { actor, note });
+  });
+}
+
+/** The regression guard's state: firing while one of its incidents is open (it has no single value). */
+async function recordGuardState(rule: Rule, now: Date) {
+  const open = await prisma().incident.count({ where: { projectId: rule.projectId, ruleId: rule.id, state: { not: "resolved" } } });
+  await prisma().alertRule.update({
+    where: { projectId_id: { projectId: rule.projectId, id: rule.id } },
+    data: { lastEvaluatedAt: now, lastState: open ? "firing" : "ok", lastValue: null, lastThreshold: null, lastCalls: null },
   });
 }
 
@@ -347,6 +360,7 @@ export async function evaluateAlerts({ now = new Date(), projectId }: { now?: Da
             if (rule.metric === "regression") {
               await evaluateRegressions(rule, now, report.fired);
               await evaluateSchemaRegressions(rule, now, report.fired);
+              await recordGuardState(rule, now);
             } else report.resolved += await evaluateRule(rule, now, report.fired);
           }
           report.rules += projectRules.length;

@@ -1,8 +1,9 @@
-import type { AlertRuleInput } from "../../../contracts/alerts";
+import type { AlertRuleInput, SilenceInput } from "../../../contracts/alerts";
 import { conflict, invalid, notFound } from "../../domain/errors";
 import { prisma, type Prisma } from "../../db/client";
 import { env } from "../../env";
 import { resolveIncident } from "./evaluator";
+import { notifyIncident } from "./notify";
 
 const incidentSelect = {
   id: true,
@@ -20,6 +21,8 @@ const incidentSelect = {
   firedAt: true,
   acknowledgedAt: true,
   resolvedAt: true,
+  silenced: true,
+  snoozedUntil: true,
   rule: { select: { id: true, name: true, metric: true, category: true, condition: true, windowMinutes: true, builtIn: true } },
 } satisfies Prisma.IncidentSelect;
 
@@ -59,18 +62,91 @@ export async function incidentById(projectId: string, id: string) {
   return incident;
 }
 
-export async function firingCount(projectId: string) {
-  return prisma().incident.count({ where: { projectId, state: "firing" } });
+/** Firing incidents, but not those snoozed until later (nor silenced ones: nobody was told of them). */
+export async function firingCount(projectId: string, now = new Date()) {
+  return prisma().incident.count({
+    where: { projectId, state: "firing", silenced: false, OR: [{ snoozedUntil: null }, { snoozedUntil: { lte: now } }] },
+  });
 }
 
+/** Acknowledges a firing incident and sends incident.acknowledged, in one transaction. */
 export async function acknowledgeIncident(projectId: string, id: string, actor: string, note?: string) {
   const incident = await prisma().incident.findFirst({ where: { projectId, id }, select: { state: true } });
   if (!incident) throw notFound("No such incident in this project.");
   if (incident.state !== "firing") throw conflict(`This incident is ${incident.state}; only a firing incident can be acknowledged.`);
+  const at = new Date();
+  await prisma().$transaction(async (tx) => {
+    await tx.incident.update({
+      where: { projectId_id: { projectId, id } },
+      data: { state: "acknowledged", acknowledgedAt: at, events: { create: { kind: "acknowledged", actor, note: note || null, at } } },
+    });
+    await notifyIncident(tx, { projectId, id }, "incident.acknowledged", at, { actor, note: note || null });
+  });
+}
+
+/**
+ * Snoozes an open incident for a while: it stays open (firing or acknowledged) but leaves the
+ * firing count, and shows "snoozed until" with who and why on its page. A later snooze replaces it.
+ */
+export async function snoozeIncident(projectId: string, id: string, actor: string, minutes: number, note?: string) {
+  const incident = await prisma().incident.findFirst({ where: { projectId, id }, select: { state: true } });
+  if (!incident) throw notFound("No such incident in this project.");
+  if (incident.state === "resolved") throw conflict("This incident is resolved; only an open incident can be snoozed.");
+  const at = new Date();
+  const until = new Date(at.getTime() + minutes * 60_000);
   await prisma().incident.update({
     where: { projectId_id: { projectId, id } },
-    data: { state: "acknowledged", acknowledgedAt: new Date(), events: { create: { kind: "acknowledged", actor, note: note || null } } },
+    data: {
+      snoozedUntil: until,
+      events: { create: { kind: "snoozed", actor, note: `until ${until.toISOString()}${note ? `: ${note}` : ""}`, at } },
+    },
   });
+  return { snoozedUntil: until };
+}
+
+// ---- silences ----
+
+/** Silences that have not ended, soonest end first, with the rule they name. */
+export async function listSilences(projectId: string, now = new Date()) {
+  return prisma().alertSilence.findMany({
+    where: { projectId, endsAt: { gt: now } },
+    orderBy: { endsAt: "asc" },
+    select: {
+      id: true,
+      ruleId: true,
+      scopeTool: true,
+      scopeModel: true,
+      reason: true,
+      createdBy: true,
+      createdAt: true,
+      endsAt: true,
+      rule: { select: { name: true } },
+    },
+  });
+}
+
+/** Silences a rule, or a scope (tool and/or model), for `minutes`: incidents still fire and are recorded, silenced, without webhooks. */
+export async function createSilence(projectId: string, actor: string, input: SilenceInput) {
+  if (input.ruleId && !(await prisma().alertRule.count({ where: { projectId, id: input.ruleId } }))) throw notFound("No such rule in this project.");
+  const now = new Date();
+  return prisma().alertSilence.create({
+    data: {
+      projectId,
+      ruleId: input.ruleId ?? null,
+      scopeTool: input.ruleId ? null : input.tool || null,
+      scopeModel: input.ruleId ? null : input.model || null,
+      reason: input.reason,
+      createdBy: actor,
+      createdAt: now,
+      endsAt: new Date(now.getTime() + input.minutes * 60_000),
+    },
+  });
+}
+
+/** Ends a silence now (it stays in no list: the incidents it covered say who silenced them). */
+export async function endSilence(projectId: string, id: string) {
+  const { count } = await prisma().alertSilence.updateMany({ where: { projectId, id, endsAt: { gt: new Date() } }, data: { endsAt: new Date() } });
+  if (!count) throw notFound("No such active silence in this project.");
 }
 
 export async function resolveIncidentByHand(projectId: string, id: string, actor: string, note?: string) {
@@ -84,6 +160,12 @@ export async function resolveIncidentByHand(projectId: string, id: string, actor
 
 export async function listRules(projectId: string) {
   return prisma().alertRule.findMany({ where: { projectId }, orderBy: [{ builtIn: "desc" }, { createdAt: "asc" }] });
+}
+
+export async function ruleById(projectId: string, id: string) {
+  const rule = await prisma().alertRule.findFirst({ where: { projectId, id } });
+  if (!rule) throw notFound("No such alert rule in this project.");
+  return rule;
 }
 
 function ruleData(input: AlertRuleInput) {

@@ -67,6 +67,7 @@ export const RETENTION_EXEMPT: Record<string, string> = {
   api_keys: "credentials, not call data; revoked keys stay listed so their use can be traced",
   tool_definitions: "the tool schemas calls are checked against, not call data; a few rows per tool version",
   alert_rules: "configuration, not call data",
+  alert_silences: "who silenced which alerts until when and why, not call data; a few rows per project",
   incidents: "alert history (a summary and figures, never call arguments); kept for the incident timeline",
   incident_events: "the timeline of an incident, kept with it",
   webhook_endpoints: "configuration, not call data",

@@ -40,12 +40,17 @@ function backTo(data: URLSearchParams, shown: Record<string, string>) {
   for (const [key, value] of Object.entries(shown)) url.searchParams.set(key, value);
   return `${url.pathname}${url.search}`;
 }
+/** The page an alerts form came from (a same-site path), where it goes back to. */
+const back = (data: URLSearchParams) => safeNextPath(data.get("back"));
+const optional = (data: URLSearchParams, key: string) => text(data, key).trim() || undefined;
 
 /**
  * The forms that carry a secret (sign-in, first-run setup, change of password, invitation
  * links) post here when the page's JavaScript has not taken over yet (a slow network): the
  * same tRPC procedures, then a redirect — never the fields in a URL. With JavaScript the
- * forms call tRPC themselves and never come here.
+ * forms call tRPC themselves and never come here. The alerts' silence, end-silence and
+ * snooze forms are plain HTML forms that always post here, so they work the same without
+ * JavaScript.
  */
 const FORMS: Record<string, Form> = {
   "sign-in": {
@@ -78,6 +83,41 @@ const FORMS: Record<string, Form> = {
   "accept-invitation": {
     page: invitationPage,
     submit: async (caller, data) => `/p/${(await caller.members.accept({ token: text(data, "token") })).project}`,
+  },
+  silence: {
+    page: back,
+    submit: async (caller, data) => {
+      await caller.alerts.silence({
+        project: text(data, "project"),
+        silence: {
+          ruleId: optional(data, "ruleId"),
+          tool: optional(data, "tool"),
+          model: optional(data, "model"),
+          minutes: Number(text(data, "minutes")),
+          reason: text(data, "reason"),
+        },
+      });
+      return back(data);
+    },
+  },
+  "end-silence": {
+    page: back,
+    submit: async (caller, data) => {
+      await caller.alerts.endSilence({ project: text(data, "project"), id: text(data, "id") });
+      return back(data);
+    },
+  },
+  snooze: {
+    page: back,
+    submit: async (caller, data) => {
+      await caller.alerts.snooze({
+        project: text(data, "project"),
+        id: text(data, "id"),
+        minutes: Number(text(data, "minutes")),
+        note: optional(data, "note"),
+      });
+      return back(data);
+    },
   },
   "decline-invitation": {
     page: invitationPage,

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AlertsTabs } from "@/components/alerts/alerts-tabs";
-import { SeverityBadge, StateBadge } from "@/components/alerts/badges";
+import { MuteBadges, SeverityBadge, StateBadge } from "@/components/alerts/badges";
 import { EvaluateNowButton } from "@/components/alerts/evaluate-now-button";
 import { formatMetricValue, incidentAge, metricLabel, scopeText } from "@/components/alerts/format";
 import { formatUtc } from "@/components/dashboard/format";
@@ -89,6 +89,7 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
                     <div className="flex w-28 shrink-0 flex-col items-start gap-1.5 pt-0.5">
                       <StateBadge state={incident.state} />
                       <SeverityBadge severity={incident.severity} />
+                      <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} />
                     </div>
                     <div className="min-w-0 flex-1">
                       <Link href={`${base}/${incident.id}`} className="font-medium text-slate-900 hover:text-indigo-700 hover:underline">

@@ -1,27 +1,28 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { TRPCError } from "@trpc/server";
-import { SeverityBadge, StateBadge } from "@/components/alerts/badges";
+import { MuteBadges, SeverityBadge, StateBadge } from "@/components/alerts/badges";
+import { SnoozeForm } from "@/components/alerts/mute-forms";
+import { pageError } from "@/components/form-errors";
 import { DeliveriesCard, FailingToolsCard, FailureCategoriesCard, IncidentChartCard, TimelineCard, WhatFiredCard } from "@/components/alerts/incident-cards";
 import { IncidentActions } from "@/components/alerts/incident-actions";
 import { incidentRanges, planIncident, prepareIncident } from "@/components/alerts/incident-view";
 import { buttonClass, Card, PageHeader } from "@/components/ui";
+import { loadByIdOr404 } from "@/components/alerts/load-by-id";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Incident" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export default async function IncidentPage({ params }: { params: Promise<{ slug: string; id: string }> }) {
+export default async function IncidentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string; id: string }>;
+  searchParams: Promise<{ error?: string | string[] }>;
+}) {
   const { slug, id } = await params;
   const { project, role } = await requireProject(slug);
-  if (!UUID.test(id)) notFound();
   const api = await pageCaller();
-  const incident = await api.alerts.incident({ project: slug, id }).catch((e: unknown) => {
-    if (e instanceof TRPCError && e.code === "NOT_FOUND") notFound();
-    throw e;
-  });
+  const incident = await loadByIdOr404(id, (id) => api.alerts.incident({ project: slug, id }));
 
   // a regression is about the new version since it appeared: find when, from the model's versions
   const now = new Date();
@@ -47,6 +48,7 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
           <span className="inline-flex flex-wrap items-center gap-2">
             <StateBadge state={view.state} />
             <SeverityBadge severity={view.severity} />
+            <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} />
             <span data-testid="incident-age">{view.age}</span>
           </span>
         }
@@ -66,6 +68,15 @@ export default async function IncidentPage({ params }: { params: Promise<{ slug:
               description="Acknowledge to tell the team you are on it; resolve when it is fixed (rules also resolve on their own once clear for a window)."
             >
               <IncidentActions slug={project.slug} id={incident.id} state={incident.state} />
+              <div className="mt-5 border-t border-slate-100 pt-4">
+                <p className="mb-2 text-xs text-slate-600">Snooze: it stays open but leaves the firing count until then.</p>
+                <SnoozeForm
+                  slug={project.slug}
+                  back={`/p/${project.slug}/alerts/${incident.id}`}
+                  id={incident.id}
+                  error={pageError((await searchParams).error)}
+                />
+              </div>
             </Card>
           )}
         </div>

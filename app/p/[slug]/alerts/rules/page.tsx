@@ -2,26 +2,38 @@ import type { Metadata } from "next";
 import { AlertsTabs } from "@/components/alerts/alerts-tabs";
 import { ruleView } from "@/components/alerts/rule-view";
 import { RulesPanel } from "@/components/alerts/rules-panel";
-import { PageHeader } from "@/components/ui";
+import { SilenceForm, SilenceList } from "@/components/alerts/mute-forms";
+import { pageError } from "@/components/form-errors";
+import { Card, PageHeader } from "@/components/ui";
 import { resolveRange } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
 import { pageCaller, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alert rules" };
 
-export default async function AlertRulesPage({ params }: { params: Promise<{ slug: string }> }) {
+export default async function AlertRulesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ error?: string | string[] }>;
+}) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
   const admin = hasRole(role, "admin");
+  const member = hasRole(role, "member");
   const api = await pageCaller();
   const { from, to } = resolveRange({ range: "30d" });
   const range = { from, to };
-  const [{ rules, regressionTest }, webhooks, tools, models] = await Promise.all([
+  const [{ rules, regressionTest }, webhooks, tools, models, silences] = await Promise.all([
     api.alerts.rules({ project: slug }),
     admin ? api.webhooks.list({ project: slug }) : [],
-    admin ? api.metrics.breakdown({ project: slug, range, dimension: "tool" }) : [],
-    admin ? api.metrics.breakdown({ project: slug, range, dimension: "model" }) : [],
+    member ? api.metrics.breakdown({ project: slug, range, dimension: "tool" }) : [],
+    member ? api.metrics.breakdown({ project: slug, range, dimension: "model" }) : [],
+    api.alerts.silences({ project: slug }),
   ]);
+  const back = `/p/${project.slug}/alerts/rules`;
+  const error = pageError((await searchParams).error);
 
   return (
     <>
@@ -39,6 +51,18 @@ export default async function AlertRulesPage({ params }: { params: Promise<{ slu
         tools={tools.map((t) => t.key)}
         models={models.map((m) => ({ model: m.key, version: m.version }))}
       />
+      <Card
+        title="Silences"
+        description="Silence a tool or a model for a while (a rule is silenced from its own page): its incidents are still recorded, marked silenced, and sent to no webhook."
+        className="mt-6"
+      >
+        <div className="space-y-4">
+          <SilenceList slug={project.slug} back={back} silences={silences} canEnd={member} />
+          {member && (
+            <SilenceForm slug={project.slug} back={back} tools={tools.map((t) => t.key)} models={[...new Set(models.map((m) => m.key))]} error={error} />
+          )}
+        </div>
+      </Card>
     </>
   );
 }

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
-import { OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
+import { dashboardRange } from "@/components/dashboard/params";
+import { OptionSelect } from "@/components/filters/fields";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
 import { Alert, Badge, buttonClass, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
 
@@ -26,7 +27,8 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
 
   // range=<preset> or from/to (a preset wins), tool=<name>; empty fields of a plain GET form are dropped
   const preset = first(raw.range);
-  const range = resolveRange({ range: preset, from: first(raw.from), to: first(raw.to) });
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange({ range: preset, from: first(raw.from), to: first(raw.to) }, zone);
   const tool = first(raw.tool);
   const clean: Record<string, string> = {
     ...(range.preset === "custom" ? { from: range.from, to: range.to } : preset ? { range: range.preset } : {}),
@@ -55,21 +57,25 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         title="Error messages"
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
-          <FilterForm key={queryString(clean)} action={base} label="Choose range and tool" className="flex flex-wrap items-end gap-2">
-            <label className="sr-only" htmlFor="e-range">
-              Time range
-            </label>
-            <RangeSelect id="e-range" range={{ ...range, key: range.preset }} className="w-40 py-1.5" />
-            <label className="sr-only" htmlFor="e-tool">
-              Tool
-            </label>
-            <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
-            <noscript>
-              <button type="submit" className={buttonClass("secondary")}>
-                Apply
-              </button>
-            </noscript>
-          </FilterForm>
+          <div className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
+            <DashboardActions path={base} params={clean} range={range} zone={zone} renderedAt={Date.now()} />
+            <FilterForm key={queryString(clean)} action={base} label="Choose a tool" className="flex flex-wrap items-end gap-2">
+              {Object.entries(clean)
+                .filter(([key]) => key !== "tool")
+                .map(([key, value]) => (
+                  <input key={key} type="hidden" name={key} value={value} />
+                ))}
+              <label className="sr-only" htmlFor="e-tool">
+                Tool
+              </label>
+              <OptionSelect id="e-tool" name="tool" values={tools.map((t) => t.key)} current={tool} all="All tools" className="w-44 py-1.5" />
+              <noscript>
+                <button type="submit" className={buttonClass("secondary")}>
+                  Apply
+                </button>
+              </noscript>
+            </FilterForm>
+          </div>
         }
       />
 

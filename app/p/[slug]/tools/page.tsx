@@ -6,11 +6,11 @@ import { rateSeries } from "@/components/dashboard/chart-data";
 import { closestTool, isUnknownTool, rateOf } from "@/components/dashboard/derive";
 import { formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
-import { RangePicker } from "@/components/dashboard/range-picker";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { withParams } from "@/contracts/range";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Tools" };
 
@@ -20,7 +20,8 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const { slug } = await params;
   const { project } = await requireProject(slug);
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
   const [table, lines, definitions] = await Promise.all([
@@ -50,7 +51,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
       <PageHeader
         title="Tools"
         description={`Calls, invalid rate and trend per tool · ${range.label}`}
-        actions={<RangePicker path={path} params={query} range={range} />}
+        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
       />
       <div className="space-y-6">
         <Card>

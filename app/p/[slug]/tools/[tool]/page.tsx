@@ -18,7 +18,7 @@ import { VersionVerdict } from "@/components/tools/version-verdict";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { withParams } from "@/contracts/range";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
 /** Where a schema version came from (tool_definitions.source). */
@@ -46,7 +46,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const { project, role } = await requireProject(slug);
   if (tool.length > 200) notFound(); // longer than any tool name the API accepts
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range), scope: { tool } };
   const byModel = query.by === "model";
@@ -101,7 +102,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
       <PageHeader
         title={<span className="font-mono">{tool}</span>}
         description={latest?.description || (versions.length ? range.label : `No schema registered under this name · ${range.label}`)}
-        actions={<RangePicker path={path} params={query} range={range} />}
+        actions={<RangePicker path={path} params={query} range={range} zone={zone} />}
       />
 
       <div className="space-y-6">

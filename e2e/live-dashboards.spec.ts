@@ -36,6 +36,15 @@ async function send(p: Page, events: Event[]) {
   expect((await sent.json()).result.data).toMatchObject({ accepted: events.length, rejected: [] });
 }
 
+/** The canvas of a chart once hydrated (its click and drag handlers live), and where it is. */
+async function chartCanvas(p: Page, testId: string) {
+  const chart = p.getByTestId(testId);
+  await expect(chart).toHaveAttribute("data-ready", "true");
+  const canvas = chart.locator("canvas");
+  await expect(canvas).toBeVisible();
+  return (await canvas.boundingBox())!;
+}
+
 async function newPage(browser: Browser, options: { width?: number; height?: number; timezoneId?: string } = {}) {
   const context = await browser.newContext({
     storageState: statePath("admin.json"),
@@ -115,10 +124,7 @@ test("the overview refreshes on its interval without a reload, says when it was 
 
 test("clicking a point opens the explorer filtered to that hour and tool", async () => {
   await page.goto(`/p/${slug}?range=24h`);
-  const chart = page.getByTestId("rate-chart");
-  const canvas = chart.locator("canvas");
-  await expect(canvas).toBeVisible();
-  const box = (await canvas.boundingBox())!;
+  const box = await chartCanvas(page, "rate-chart");
   await page.mouse.click(box.x + box.width * 0.95, box.y + box.height * 0.4);
   await expect(page).toHaveURL(/\/calls\?/);
   const query = new URL(page.url()).searchParams;
@@ -130,9 +136,7 @@ test("clicking a point opens the explorer filtered to that hour and tool", async
 
 test("a bar of the failure categories opens that category's calls", async () => {
   await page.goto(`/p/${slug}?range=24h`);
-  const canvas = page.getByTestId("category-breakdown").locator("canvas");
-  await expect(canvas).toBeVisible();
-  const box = (await canvas.boundingBox())!;
+  const box = await chartCanvas(page, "category-breakdown");
   // one category: its bar starts at the left of the plot and fills most of it
   await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.45);
   await expect(page).toHaveURL(/\/calls\?.*category=wrong_type/);
@@ -141,9 +145,7 @@ test("a bar of the failure categories opens that category's calls", async () => 
 
 test("dragging across a time chart zooms into that range; its label shows once", async () => {
   await page.goto(`/p/${slug}?range=7d`);
-  const canvas = page.getByTestId("rate-chart").locator("canvas");
-  await expect(canvas).toBeVisible();
-  const box = (await canvas.boundingBox())!;
+  const box = await chartCanvas(page, "rate-chart");
   const y = box.y + box.height * 0.4;
   await page.mouse.move(box.x + box.width * 0.55, y);
   await page.mouse.down();

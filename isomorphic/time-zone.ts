@@ -11,7 +11,7 @@ export type TimeZoneSetting = { mode: "utc" | "local"; zone: string };
 export const UTC: TimeZoneSetting = { mode: "utc", zone: "UTC" };
 
 /** Whether Intl knows this IANA zone name. */
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;

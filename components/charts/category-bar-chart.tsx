@@ -56,6 +56,7 @@ export function CategoryStackedChart({
       pointer={
         byCategory || zoom
           ? {
+              element: "bar",
               mode: "point",
               intersect: true,
               hrefAt: byCategory ? (d, i) => (series[d] ? bucketHref(byCategory, series[d].key, labels[i]!, bucket) : undefined) : undefined,
@@ -137,7 +138,7 @@ export function CategoryBreakdownChart({
       title={title}
       height={height}
       chartRef={chartRef}
-      pointer={byCategory ? { mode: "y", intersect: true, hrefAt: (_, i) => (rows[i] ? hrefOf(rows[i].key) : undefined) } : undefined}
+      pointer={byCategory ? { element: "bar", mode: "index", intersect: false, hrefAt: (_, i) => (rows[i] ? hrefOf(rows[i].key) : undefined) } : undefined}
       testId="category-breakdown"
       data={{ "data-series": rows.length }}
       table={{

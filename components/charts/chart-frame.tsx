@@ -3,7 +3,7 @@
 import type { Chart as ChartJS, InteractionMode } from "chart.js";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type PointerEvent, type ReactNode, type RefObject } from "react";
+import { useEffect, useRef, useState, type PointerEvent, type ReactNode, type RefObject } from "react";
 import type { Bucket } from "../../isomorphic/buckets";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { cx } from "../ui";
@@ -22,6 +22,8 @@ export type ChartTable = {
  * (`labels` and `bucket` given) a drag over buckets sets the page's range to them.
  */
 export type ChartPointer = {
+  /** what is clicked, for the hint above the chart */
+  element: "point" | "bar";
   mode: InteractionMode;
   intersect: boolean;
   hrefAt?: (datasetIndex: number, index: number) => string | undefined;
@@ -63,6 +65,9 @@ export function ChartFrame({
   const [asTable, setAsTable] = useState(false);
   const start = useRef<{ x: number } | null>(null);
   const [box, setBox] = useState<{ left: number; width: number } | null>(null);
+  // set once the chart is drawn and its handlers are live (tests wait for it)
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   const canvasX = (e: PointerEvent) => {
     const canvas = chartRef.current?.canvas;
@@ -119,11 +124,11 @@ export function ChartFrame({
   };
 
   return (
-    <div data-testid={testId} {...data}>
+    <div data-testid={testId} data-ready={ready || undefined} {...data}>
       <div className="mb-2 flex flex-wrap items-start justify-end gap-2">
         {pointer && !asTable && (
           <p className="mr-auto text-xs text-slate-500">
-            {pointer.hrefAt ? "Click a point to see its calls" : ""}
+            {pointer.hrefAt ? `Click a ${pointer.element} to see its calls` : ""}
             {pointer.hrefAt && pointer.zoom ? " · " : ""}
             {pointer.zoom ? "drag across to zoom into a range" : ""}
           </p>

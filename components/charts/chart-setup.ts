@@ -28,7 +28,7 @@ const MARKER_STYLE = {
 };
 
 /** The index of the bucket a moment falls in (the last bucket starting at or before it). */
-export function bucketIndexOf(labels: readonly number[], at: number): number {
+function bucketIndexOf(labels: readonly number[], at: number): number {
   let index = 0;
   for (let i = 0; i < labels.length; i++) if (labels[i]! <= at) index = i;
   return index;

@@ -81,7 +81,9 @@ export function RateLineChart({
       height={height}
       chartRef={chartRef}
       pointer={
-        explore || zoom ? { mode: "nearest", intersect: false, hrefAt: explore ? hrefAt : undefined, zoom: zoom ? { labels, bucket } : undefined } : undefined
+        explore || zoom
+          ? { element: "point", mode: "nearest", intersect: false, hrefAt: explore ? hrefAt : undefined, zoom: zoom ? { labels, bucket } : undefined }
+          : undefined
       }
       markers={markers}
       zone={zone}

@@ -6,7 +6,7 @@ import { cx } from "../ui";
 import { agoText } from "./format";
 
 /** Refresh intervals (seconds) to choose from; the choice is kept in the browser. */
-export const REFRESH_INTERVALS = [10, 30, 60, 300] as const;
+const REFRESH_INTERVALS = [10, 30, 60, 300] as const;
 const DEFAULT_INTERVAL = 30;
 const STORAGE_KEY = "toolgate:refresh";
 

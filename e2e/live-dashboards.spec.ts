@@ -42,6 +42,7 @@ async function chartCanvas(p: Page, testId: string) {
   await expect(chart).toHaveAttribute("data-ready", "true");
   const canvas = chart.locator("canvas");
   await expect(canvas).toBeVisible();
+  await canvas.scrollIntoViewIfNeeded(); // the mouse clicks where the window shows it
   return (await canvas.boundingBox())!;
 }
 

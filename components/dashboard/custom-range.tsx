@@ -59,24 +59,19 @@ export function CustomRange({
         aria-label="Custom time range"
         className="absolute right-0 z-20 mt-1 w-72 space-y-2 rounded-md border border-slate-200 bg-white p-3 text-xs shadow-lg"
       >
-        <label className="block">
-          <span className="mb-0.5 block font-medium text-slate-600">From ({name})</span>
-          <input
-            type="datetime-local"
-            name="from"
-            defaultValue={toDateTimeInput(Date.parse(range.from), zone)}
-            className="w-full rounded-md border-0 px-2 py-1 ring-1 ring-inset ring-slate-300"
-          />
-        </label>
-        <label className="block">
-          <span className="mb-0.5 block font-medium text-slate-600">To ({name})</span>
-          <input
-            type="datetime-local"
-            name="to"
-            defaultValue={toDateTimeInput(Date.parse(range.to), zone)}
-            className="w-full rounded-md border-0 px-2 py-1 ring-1 ring-inset ring-slate-300"
-          />
-        </label>
+        {(["from", "to"] as const).map((end) => (
+          <label key={end} className="block">
+            <span className="mb-0.5 block font-medium text-slate-600">
+              {end === "from" ? "From" : "To"} ({name})
+            </span>
+            <input
+              type="datetime-local"
+              name={end}
+              defaultValue={toDateTimeInput(Date.parse(range[end]), zone)}
+              className="w-full rounded-md border-0 px-2 py-1 ring-1 ring-inset ring-slate-300"
+            />
+          </label>
+        ))}
         {problem && (
           <p role="alert" className="text-red-700">
             {problem}

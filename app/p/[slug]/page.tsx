@@ -50,8 +50,8 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   ]);
 
   if (totals.current.calls === 0 && totals.previous.calls === 0) {
-    // nothing here or just before: has this project ever had a call?
-    const to = range.to;
+    // nothing here or just before: has this project ever had a call (up to now, also after a past range)?
+    const to = new Date(Math.max(Date.parse(range.to), Date.now())).toISOString();
     const ever = await api.metrics.totals({ project: slug, range: { from: new Date(Date.parse(to) - MAX_RANGE_DAYS * DAY_MS).toISOString(), to } });
     if (ever.current.calls === 0 && ever.previous.calls === 0) {
       return (

@@ -4,7 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import type { TimeZoneSetting as Zone } from "../isomorphic/time-zone";
 import { FiringBadge } from "./alerts/firing-badge";
+import { TimeZoneSetting } from "./time-zone-setting";
 import { useTRPC } from "./trpc-provider";
 import { Button, cx, Select } from "./ui";
 import { Wordmark } from "./wordmark";
@@ -24,7 +26,7 @@ const NAV = [
 
 const NEW_PROJECT = "__new__";
 
-export function ProjectSidebar({ slug, projects, email }: { slug: string; projects: ProjectOption[]; email: string }) {
+export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: string; projects: ProjectOption[]; email: string; timeZone: Zone }) {
   const pathname = usePathname();
   const router = useRouter();
   const base = `/p/${slug}`;
@@ -108,6 +110,9 @@ export function ProjectSidebar({ slug, projects, email }: { slug: string; projec
             >
               Change password
             </Link>
+          </div>
+          <div className="mt-3">
+            <TimeZoneSetting setting={timeZone} />
           </div>
         </div>
       </aside>

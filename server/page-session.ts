@@ -4,6 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { projectSlugSchema } from "../contracts/roles";
 import { safeNextPath } from "../isomorphic/next-path";
+import { readTimeZoneCookie, TIME_ZONE_COOKIE, type TimeZoneSetting } from "../isomorphic/time-zone";
 import { publicOrigin } from "./services/origins";
 import { userCount } from "./services/auth/accounts";
 import { SESSION_COOKIE, userForSession, type SessionUser } from "./services/auth/sessions";
@@ -28,6 +29,9 @@ const sessionUser = cache(async (): Promise<SessionUser | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   return userForSession(token);
 });
+
+/** The zone pages show times in (Settings: UTC or local time), from its cookie: UTC unless chosen. */
+export const pageTimeZone = cache(async (): Promise<TimeZoneSetting> => readTimeZoneCookie((await cookies()).get(TIME_ZONE_COOKIE)?.value));
 
 /** For /setup and /login: whether the first admin is still missing, and who is signed in. */
 export async function sessionState() {

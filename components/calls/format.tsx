@@ -1,4 +1,5 @@
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { formatDateTime } from "../../isomorphic/time-zone";
 import { Badge } from "../ui";
 
 /** Shared bits of the calls pages: links, time and model labels, the verdict badge. */
@@ -14,14 +15,14 @@ export const explorerHref = (slug: string) => `/p/${slug}/calls`;
 
 const asDate = (d: Date | string) => (typeof d === "string" ? new Date(d) : d);
 
-/** "2026-11-30 14:03:12" (UTC). */
-export function formatTime(d: Date | string): string {
-  return asDate(d).toISOString().slice(0, 19).replace("T", " ");
+/** "2026-11-30 14:03:12" in the zone (UTC unless given). */
+export function formatTime(d: Date | string, zone = "UTC"): string {
+  return formatDateTime(asDate(d), zone, "second");
 }
 
-/** "14:03:12" (UTC). */
-export function formatClock(d: Date | string): string {
-  return asDate(d).toISOString().slice(11, 19);
+/** "14:03:12" in the zone (UTC unless given). */
+export function formatClock(d: Date | string, zone = "UTC"): string {
+  return formatTime(d, zone).slice(11);
 }
 
 /** "+1m 05s" from the start of a run. */

@@ -1,7 +1,9 @@
 "use client";
 
 import { BarElement, CategoryScale, Chart as ChartJS, Filler, Legend, LinearScale, LineElement, PointElement, Tooltip } from "chart.js";
-import annotationPlugin from "chartjs-plugin-annotation";
+import annotationPlugin, { type AnnotationOptions, type EventContext } from "chartjs-plugin-annotation";
+import type { Bucket } from "../../isomorphic/buckets";
+import { bucketLabel, formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
 
 // Registered once, for every chart of the app.
 ChartJS.register(CategoryScale, LinearScale, PointElement, LineElement, BarElement, Filler, Tooltip, Legend, annotationPlugin);
@@ -9,14 +11,70 @@ ChartJS.defaults.font.family = "ui-sans-serif, system-ui, -apple-system, 'Segoe 
 ChartJS.defaults.font.size = 12;
 ChartJS.defaults.color = "#475569";
 
-/** "Nov 30 14:00" for hourly buckets, "Nov 30" for daily ones (UTC, as the rollups are). */
-export function bucketLabel(ms: number, bucket: "hour" | "day") {
-  const d = new Date(ms);
-  const day = d.toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-  return bucket === "hour" ? `${day} ${String(d.getUTCHours()).padStart(2, "0")}:00` : day;
-}
-
 export const percent = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "–" : `${(v * 100).toFixed(digits)}%`);
 
-/** A vertical dashed line with a label, e.g. where a schema version first appeared. */
-export type Marker = { at: number; label: string };
+/**
+ * A vertical dashed line with a label on a time chart: where a schema version first appeared
+ * ("schema"), where an incident fired ("incident"), or any other moment.
+ */
+export type Marker = { at: number; label: string; kind?: "schema" | "incident" };
+
+/** Labels are written on the chart up to this many markers; beyond, on hover and in the list below. */
+const LABELLED_MARKERS = 3;
+
+const MARKER_STYLE = {
+  schema: { line: "#6366f1", background: "#eef2ff", text: "#3730a3" },
+  incident: { line: "#dc2626", background: "#fef2f2", text: "#991b1b" },
+};
+
+/** The index of the bucket a moment falls in (the last bucket starting at or before it). */
+function bucketIndexOf(labels: readonly number[], at: number): number {
+  let index = 0;
+  for (let i = 0; i < labels.length; i++) if (labels[i]! <= at) index = i;
+  return index;
+}
+
+/** The annotation plugin's lines for the markers, each at the bucket it falls in. */
+export function markerAnnotations(markers: readonly Marker[], labels: readonly number[]): Record<string, AnnotationOptions> {
+  const labelled = markers.length <= LABELLED_MARKERS;
+  return Object.fromEntries(
+    markers.map((m, i) => {
+      const x = bucketIndexOf(labels, m.at);
+      const style = MARKER_STYLE[m.kind ?? "schema"];
+      return [
+        `marker${i}`,
+        {
+          type: "line" as const,
+          xMin: x,
+          xMax: x,
+          borderColor: style.line,
+          borderDash: [4, 4],
+          borderWidth: 1.5,
+          label: {
+            display: labelled,
+            content: m.label,
+            position: "start" as const,
+            backgroundColor: style.background,
+            color: style.text,
+            font: { size: 11 },
+          },
+          // with many markers, a label shows while the pointer is on its line
+          ...(labelled ? {} : { enter: (ctx: EventContext) => showLabel(ctx, true), leave: (ctx: EventContext) => showLabel(ctx, false) }),
+        },
+      ];
+    }),
+  );
+}
+
+function showLabel({ element }: EventContext, display: boolean) {
+  if (element.label) element.label.options.display = display;
+  return true; // redraw
+}
+
+/** A tooltip's title: the bucket's start with its zone ("2026-11-30 14:00 CET"), or its UTC day. */
+export function bucketTitle(start: number, bucket: Bucket, zone: string) {
+  return bucket === "hour" ? formatDateTimeZoned(start, zone) : `${bucketLabel(start, "day")} (UTC day)`;
+}
+
+/** The time column's header of a chart's table. */
+export const bucketColumn = (bucket: Bucket, zone: string) => (bucket === "hour" ? `Hour (${zoneName(zone)})` : "Day (UTC)");

@@ -1,13 +1,19 @@
 "use client";
 
+import type { Chart as ChartJS } from "chart.js";
+import { useRef } from "react";
 import { Line } from "react-chartjs-2";
-import { bucketLabel, percent, type Marker } from "./chart-setup";
+import { bucketLabel } from "../../isomorphic/time-zone";
 import type { Bucket } from "../../isomorphic/buckets";
+import { bucketColumn, bucketTitle, markerAnnotations, percent, type Marker } from "./chart-setup";
+import { ChartFrame } from "./chart-frame";
+import { bucketHref, type Explore } from "./explore";
 import { seriesColor, type RateSeries } from "./prepare";
 
 /**
  * Rates over time, one line per series (prepared by timeSeries). A null value is a gap:
- * the bucket had no calls, which is not the same as a rate of zero.
+ * the bucket had no calls, which is not the same as a rate of zero. With `explore`, a click on
+ * a point opens that bucket's calls of that series; with `zoom`, a drag selects a new range.
  */
 export function RateLineChart({
   labels,
@@ -18,6 +24,9 @@ export function RateLineChart({
   height = 260,
   label = "Invalid rate",
   colors,
+  zone = "UTC",
+  explore,
+  zoom = false,
 }: {
   labels: number[];
   series: RateSeries[];
@@ -28,59 +37,71 @@ export function RateLineChart({
   label?: string;
   /** Colours by series key (see assignColors); default seriesColor(key). */
   colors?: Record<string, string>;
+  /** IANA zone of the axis, tooltips and table (hours; days are UTC days). */
+  zone?: string;
+  explore?: Explore;
+  zoom?: boolean;
 }) {
-  const annotations = Object.fromEntries([
-    ...markers.map((m, i) => {
-      const index = labels.findIndex((l) => l >= m.at);
-      return [
-        `marker${i}`,
-        {
-          type: "line" as const,
-          xMin: index < 0 ? labels.length - 1 : index,
-          xMax: index < 0 ? labels.length - 1 : index,
-          borderColor: "#6366f1",
-          borderDash: [4, 4],
-          borderWidth: 1.5,
-          label: { display: true, content: m.label, position: "start" as const, backgroundColor: "#eef2ff", color: "#3730a3", font: { size: 11 } },
-        },
-      ];
-    }),
+  const chartRef = useRef<ChartJS<"line"> | null>(null);
+  const annotations = {
+    ...markerAnnotations(markers, labels),
     ...(threshold !== undefined
-      ? [
-          [
-            "threshold",
-            {
-              type: "line" as const,
-              yMin: threshold,
-              yMax: threshold,
-              borderColor: "#dc2626",
-              borderWidth: 1.5,
-              borderDash: [6, 3],
-              label: {
-                display: true,
-                content: `threshold ${percent(threshold)}`,
-                position: "end" as const,
-                backgroundColor: "#fef2f2",
-                color: "#991b1b",
-                font: { size: 11 },
-              },
+      ? {
+          threshold: {
+            type: "line" as const,
+            yMin: threshold,
+            yMax: threshold,
+            borderColor: "#dc2626",
+            borderWidth: 1.5,
+            borderDash: [6, 3],
+            label: {
+              display: true,
+              content: `threshold ${percent(threshold)}`,
+              position: "end" as const,
+              backgroundColor: "#fef2f2",
+              color: "#991b1b",
+              font: { size: 11 },
             },
-          ],
-        ]
-      : []),
-  ]);
+          },
+        }
+      : {}),
+  };
+  const hrefAt = (datasetIndex: number, index: number) =>
+    explore && labels[index] !== undefined ? bucketHref(explore, series[datasetIndex]?.key, labels[index]!, bucket) : undefined;
+  const cellOf = (s: RateSeries, i: number) => {
+    const v = s.values[i];
+    if (v === null || v === undefined) return null;
+    const text = `${percent(v)} of ${(s.totals[i] ?? 0).toLocaleString("en")}`;
+    return explore ? { text, href: bucketHref(explore, s.key, labels[i]!, bucket) } : { text };
+  };
+  const title = `${label} over time`;
   return (
-    <div
-      style={{ height }}
-      data-testid="rate-chart"
-      data-series={series.length}
-      data-points={series.reduce((n, s) => n + s.values.filter((v) => v !== null).length, 0)}
+    <ChartFrame
+      title={title}
+      height={height}
+      chartRef={chartRef}
+      pointer={
+        explore || zoom
+          ? { element: "point", mode: "nearest", intersect: false, hrefAt: explore ? hrefAt : undefined, zoom: zoom ? { labels, bucket } : undefined }
+          : undefined
+      }
+      markers={markers}
+      zone={zone}
+      testId="rate-chart"
+      data={{ "data-series": series.length, "data-points": series.reduce((n, s) => n + s.values.filter((v) => v !== null).length, 0) }}
+      table={{
+        columns: [bucketColumn(bucket, zone), ...series.map((s) => s.key)],
+        rows: labels
+          .map((start, i) => ({ key: String(start), label: bucketLabel(start, bucket, zone), cells: series.map((s) => cellOf(s, i)) }))
+          .filter((row) => row.cells.some((c) => c !== null)),
+      }}
     >
       <Line
-        aria-label={`${label} over time`}
+        ref={chartRef}
+        aria-label={`${title}; the button above shows the data as a table`}
         role="img"
         data={{
-          labels: labels.map((l) => bucketLabel(l, bucket)),
+          labels: labels.map((l) => bucketLabel(l, bucket, zone)),
           datasets: series.map((s) => ({
             label: s.key,
             data: s.values,
@@ -105,6 +126,7 @@ export function RateLineChart({
             legend: { position: "bottom", labels: { boxWidth: 10, boxHeight: 10 } },
             tooltip: {
               callbacks: {
+                title: (items) => (items[0] ? bucketTitle(labels[items[0].dataIndex]!, bucket, zone) : ""),
                 label: (ctx) => {
                   const total = series[ctx.datasetIndex]?.totals[ctx.dataIndex] ?? 0;
                   return ` ${ctx.dataset.label}: ${percent(ctx.parsed.y)} of ${total.toLocaleString("en")} calls`;
@@ -115,6 +137,6 @@ export function RateLineChart({
           },
         }}
       />
-    </div>
+    </ChartFrame>
   );
 }

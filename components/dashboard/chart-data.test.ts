@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { categoryBreakdown, rateSeries, volumes } from "./chart-data";
+import { categoryBreakdown, modelVersionParams, rateSeries, timeMarkers, volumes } from "./chart-data";
 
 const range = { from: "2026-11-28T00:00:00.000Z", to: "2026-12-01T00:00:00.000Z" };
 const now = Date.parse("2026-11-30T04:30:00Z");
@@ -55,5 +55,35 @@ describe("categoryBreakdown and volumes", () => {
         { bucket: "y", key: "k", calls: 3, invalid: 1 },
       ]),
     ).toEqual([{ key: "k", volume: 5 }]);
+  });
+});
+
+describe("timeMarkers", () => {
+  const incident = (firedAt: string, name: string) => ({ firedAt, scopeTool: null, rule: { name } });
+  const version = (name: string, firstSeenAt: string) => ({ name, version: "3f2a1b0c9d", firstSeenAt });
+
+  it("marks incidents and schema versions of the range, oldest first", () => {
+    const markers = timeMarkers(range, {
+      incidents: [incident("2026-11-30T03:00:00Z", "Invalid rate"), incident("2026-11-27T03:00:00Z", "too early")],
+      versions: [version("getloan", "2026-11-29T12:00:00Z"), version("getloan", "2026-12-01T00:00:00Z"), version("other", "2026-11-29T13:00:00Z")],
+    });
+    expect(markers).toEqual([
+      { at: Date.parse("2026-11-29T12:00:00Z"), label: "getloan schema 3f2a1b0", kind: "schema" },
+      { at: Date.parse("2026-11-29T13:00:00Z"), label: "other schema 3f2a1b0", kind: "schema" },
+      { at: Date.parse("2026-11-30T03:00:00Z"), label: "Invalid rate fired", kind: "incident" },
+    ]);
+  });
+
+  it("keeps only the schema versions of the tools drawn", () => {
+    const markers = timeMarkers(range, { versions: [version("getloan", "2026-11-29T12:00:00Z"), version("other", "2026-11-29T13:00:00Z")], tools: ["other"] });
+    expect(markers.map((m) => m.label)).toEqual(["other schema 3f2a1b0"]);
+  });
+});
+
+describe("modelVersionParams", () => {
+  it("splits a series key into model and version at the last space", () => {
+    expect(modelVersionParams("acme-large 2026-11")).toEqual({ model: "acme-large", modelVersion: "2026-11" });
+    expect(modelVersionParams("acme large 2026-11")).toEqual({ model: "acme large", modelVersion: "2026-11" });
+    expect(modelVersionParams("acme-mini")).toEqual({ model: "acme-mini" });
   });
 });

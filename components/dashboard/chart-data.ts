@@ -2,6 +2,7 @@
 import { BUCKET_MS, type Bucket } from "../../isomorphic/buckets";
 import { stackedCategorySeries, timeSeries } from "../charts/prepare";
 import type { ResolvedRange } from "../../contracts/range";
+import type { Marker } from "../charts/chart-setup";
 
 type SeriesRow = { bucket: string; key: string; calls: number; invalid: number };
 
@@ -59,4 +60,39 @@ export function volumes(rows: readonly SeriesRow[]) {
   const sums = new Map<string, number>();
   for (const r of rows) sums.set(r.key, (sums.get(r.key) ?? 0) + r.calls);
   return [...sums].map(([key, volume]) => ({ key, volume }));
+}
+
+type MarkerIncident = { firedAt: Date | string; scopeTool: string | null; rule: { name: string } };
+type MarkerVersion = { name: string; version: string; firstSeenAt: Date | string };
+
+/**
+ * What the time charts mark: incidents that fired in the range and schema versions first seen
+ * in it (only those of `tools` when given: the tools a chart draws), oldest first.
+ */
+export function timeMarkers(
+  range: Pick<ResolvedRange, "from" | "to">,
+  { incidents = [], versions = [], tools }: { incidents?: readonly MarkerIncident[]; versions?: readonly MarkerVersion[]; tools?: readonly string[] },
+): Marker[] {
+  const from = Date.parse(range.from);
+  const to = Date.parse(range.to);
+  const wanted = tools ? new Set(tools) : null;
+  const inRange = (m: Marker) => m.at >= from && m.at < to;
+  return [
+    ...incidents.map((i) => ({ at: new Date(i.firedAt).getTime(), label: `${i.rule.name} fired`, kind: "incident" as const })),
+    ...versions
+      .filter((v) => !wanted || wanted.has(v.name))
+      .map((v) => ({ at: new Date(v.firstSeenAt).getTime(), label: `${v.name} schema ${v.version.slice(0, 7)}`, kind: "schema" as const })),
+  ]
+    .filter(inRange)
+    .sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The explorer's filter of a "model version" series key ("acme-large 2026-11", as the metrics
+ * name them): the model and, after the last space, the version. A key without a space is a
+ * model without a version.
+ */
+export function modelVersionParams(key: string): Record<string, string> {
+  const space = key.lastIndexOf(" ");
+  return space < 0 ? { model: key } : { model: key.slice(0, space), modelVersion: key.slice(space + 1) };
 }

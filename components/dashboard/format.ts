@@ -48,3 +48,10 @@ export function formatUtc(value: Date | string | number | null | undefined): str
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? "–" : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
+
+/** How long ago a page was updated: "just now", "20 s ago" (in tens of seconds), "3 min ago". */
+export function agoText(seconds: number): string {
+  if (seconds < 10) return "just now";
+  if (seconds < 60) return `${Math.floor(seconds / 10) * 10} s ago`;
+  return `${Math.floor(seconds / 60)} min ago`;
+}

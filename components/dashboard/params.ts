@@ -1,5 +1,6 @@
-import { RANGE_PRESET_LABELS } from "../../contracts/metrics";
+import { DAY_MS, MAX_RANGE_DAYS, RANGE_PRESET_LABELS } from "../../contracts/metrics";
 import { resolveRange, type ResolvedRange } from "../../contracts/range";
+import { formatDateTime, zoneName } from "../../isomorphic/time-zone";
 
 /** A page's `searchParams` as Next.js passes them (a Promise in Next 16). */
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -16,8 +17,23 @@ export async function readParams(searchParams: SearchParams): Promise<Params> {
   return out;
 }
 
-/** The dashboards' range from the URL (contracts/range.ts). */
-export const dashboardRange = (params: Params, now = new Date()): ResolvedRange => resolveRange(params, now);
+/** The dashboards' range from the URL (contracts/range.ts); a custom range is labelled in the viewer's zone. */
+export function dashboardRange(params: Params, zone = "UTC", now = new Date()): ResolvedRange {
+  const range = resolveRange(params, now);
+  if (range.preset !== "custom") return range;
+  return { ...range, label: `${formatDateTime(range.from, zone)} – ${formatDateTime(range.to, zone)} ${zoneName(zone, Date.parse(range.to))}` };
+}
+
+/** Whether the range reaches into the current hour (then its last bucket is still filling). */
+export const includesNow = (range: Pick<ResolvedRange, "to">, now = Date.now()) => Date.parse(range.to) > now;
+
+/** Why a typed custom range (ms) cannot be used, or null when it can. */
+export function customRangeProblem(from: number, to: number): string | null {
+  if (Number.isNaN(from) || Number.isNaN(to)) return "Enter a start and an end, both with date and time.";
+  if (from >= to) return "The start must be before the end.";
+  if (to - from > MAX_RANGE_DAYS * DAY_MS) return `A range covers at most ${MAX_RANGE_DAYS} days.`;
+  return null;
+}
 
 /** The range as the metrics procedures take it. */
 export const apiRange = (r: ResolvedRange) => ({ from: r.from, to: r.to });

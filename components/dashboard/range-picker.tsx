@@ -1,13 +1,16 @@
 import { RANGE_PRESET_LABELS, RANGE_PRESETS, type RangePreset } from "../../contracts/metrics";
 import { withParams, type ResolvedRange } from "../../contracts/range";
+import { CustomRange } from "./custom-range";
 import type { Params } from "./params";
 import { SegmentedLinks } from "./segmented";
 
-/** 24h / 7d / 30d / 90d as links that keep the page's other parameters (a custom from/to is dropped). */
-export function RangePicker({ path, params, range }: { path: string; params: Params; range: ResolvedRange }) {
+/**
+ * The dashboards' one range control: 24h / 7d / 30d / 90d as links that keep the page's other
+ * parameters, and "Custom…" for a typed range. The range's label is the page's to show (once).
+ */
+export function RangePicker({ path, params, range, zone }: { path: string; params: Params; range: ResolvedRange; zone: string }) {
   return (
-    <div className="flex shrink-0 items-center gap-3">
-      {range.preset === "custom" && <span className="text-xs text-slate-500">{range.label}</span>}
+    <div className="flex shrink-0 items-center gap-2">
       <SegmentedLinks
         label="Time range"
         testId="range-picker"
@@ -18,6 +21,7 @@ export function RangePicker({ path, params, range }: { path: string; params: Par
           active: range.preset === preset,
         }))}
       />
+      <CustomRange path={path} params={params} range={range} active={range.preset === "custom"} zone={zone} />
     </div>
   );
 }

@@ -1,8 +1,9 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useTransition } from "react";
+import { useRef, useTransition } from "react";
 import { buttonClass, cx } from "../ui";
+import { useEscapeCloses } from "./use-escape-closes";
 
 /**
  * Which series a chart draws, kept in the URL (`?tools=a,b`): the top N by default, any
@@ -28,17 +29,7 @@ export function SeriesPicker({
   const search = useSearchParams();
   const [pending, startTransition] = useTransition();
   const details = useRef<HTMLDetailsElement>(null);
-  // Escape closes the open list and gives the focus back to its button, as a menu does (the
-  // focus may be on the page rather than in the list after a tick re-rendered it).
-  useEffect(() => {
-    const closeOnEscape = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== "Escape" || !details.current?.open) return;
-      details.current.open = false;
-      details.current.querySelector("summary")?.focus();
-    };
-    window.addEventListener("keydown", closeOnEscape);
-    return () => window.removeEventListener("keydown", closeOnEscape);
-  }, []);
+  useEscapeCloses(details);
 
   function apply(next: string[]) {
     const params = new URLSearchParams(search.toString());

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { ProjectSidebar } from "@/components/project-sidebar";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 /** The app shell: sidebar (project switcher, navigation, account) beside the page. */
 export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {
@@ -15,7 +15,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
       >
         Skip to content
       </a>
-      <ProjectSidebar slug={project.slug} projects={projects} email={user.email} />
+      <ProjectSidebar slug={project.slug} projects={projects} email={user.email} timeZone={await pageTimeZone()} />
       <div className="min-w-0 flex-1">
         <main id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
           {children}

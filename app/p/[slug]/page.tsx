@@ -1,11 +1,21 @@
 import type { Metadata } from "next";
 import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
-import { categoryBreakdown, categorySeries, OPEN_BUCKET_MIN_CALLS, rateSeries, volumes } from "@/components/dashboard/chart-data";
+import { seriesParam } from "@/components/charts/explore";
+import {
+  categoryBreakdown,
+  categorySeries,
+  modelVersionParams,
+  OPEN_BUCKET_MIN_CALLS,
+  rateSeries,
+  timeMarkers,
+  volumes,
+} from "@/components/dashboard/chart-data";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
+import { FiringBanner } from "@/components/dashboard/firing-banner";
 import { expectedAttemptsOrNull, observedAttempts, rateChange, relativeChange, selectSeries } from "@/components/dashboard/derive";
 import { formatAttempts, formatCount, formatPp, formatRate, formatRelative, formatUsd } from "@/components/dashboard/format";
 import { LoadDemoButton } from "@/components/dashboard/load-demo-button";
-import { apiRange, dashboardRange, previousLabel, readParams, type SearchParams } from "@/components/dashboard/params";
-import { RangePicker } from "@/components/dashboard/range-picker";
+import { apiRange, dashboardRange, includesNow, previousLabel, readParams, type SearchParams } from "@/components/dashboard/params";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
 import { SeriesPicker } from "@/components/dashboard/series-picker";
 import { StatTile, type Delta } from "@/components/dashboard/stat-tile";
@@ -14,7 +24,7 @@ import { FirstCalls } from "@/components/first-calls";
 import { Card, PageHeader } from "@/components/ui";
 import { withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
-import { pageCaller, pageOrigin, requireProject } from "@/server/page-session";
+import { pageCaller, pageOrigin, pageTimeZone, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -25,22 +35,24 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
   const byModel = query.by === "model";
 
-  const [totals, lines, categoryRows, categories, definitions] = await Promise.all([
+  const [totals, lines, categoryRows, categories, incidents, definitions] = await Promise.all([
     api.metrics.totals(input),
     api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "tool" }),
     api.metrics.series({ ...input, dimension: "category" }),
     api.metrics.breakdown({ ...input, dimension: "category" }),
+    api.alerts.incidents({ project: slug }),
     api.tools.list({ project: slug }),
   ]);
 
   if (totals.current.calls === 0 && totals.previous.calls === 0) {
-    // nothing here or just before: has this project ever had a call?
-    const to = range.to;
+    // nothing here or just before: has this project ever had a call (up to now, also after a past range)?
+    const to = new Date(Math.max(Date.parse(range.to), Date.now())).toISOString();
     const ever = await api.metrics.totals({ project: slug, range: { from: new Date(Date.parse(to) - MAX_RANGE_DAYS * DAY_MS).toISOString(), to } });
     if (ever.current.calls === 0 && ever.previous.calls === 0) {
       return (
@@ -89,10 +101,23 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   const rates = rateSeries(lines.rows, range, lines.bucket, selection.shown);
   const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
   const breakdown = categoryBreakdown(categories);
+  const firing = incidents.filter((i) => i.state === "firing");
+  const explorer = `${path}/calls`;
+  const lineExplore = {
+    path: explorer,
+    series: byModel ? Object.fromEntries(selection.shown.map((key) => [key, modelVersionParams(key)])) : seriesParam("tool", selection.shown),
+  };
+  const lineMarkers = timeMarkers(range, { incidents, versions: byModel ? [] : definitions, tools: selection.shown });
+  const allMarkers = timeMarkers(range, { incidents, versions: definitions });
 
   return (
     <>
-      <PageHeader title={project.name} description={`Overview · ${range.label}`} actions={<RangePicker path={path} params={query} range={range} />} />
+      <PageHeader
+        title={project.name}
+        description={`Overview · ${range.label}`}
+        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
+      />
+      <FiringBanner slug={project.slug} incidents={firing} zone={zone} now={new Date()} />
 
       <div className="space-y-6">
         {firstRun && newest?.calls[0] && (
@@ -138,7 +163,8 @@ export default async function OverviewPage({ params, searchParams }: { params: P
               One line per {byModel ? "model version" : "tool"}
               {selection.note && <span data-testid="series-note"> · {selection.note}</span>}
               {" · "}
-              {lines.bucket === "hour" ? "an hour" : "a day"} without calls is a gap; the current {lines.bucket} shows from {OPEN_BUCKET_MIN_CALLS} calls
+              {lines.bucket === "hour" ? "an hour" : "a day"} without calls is a gap
+              {includesNow(range) && `; the current ${lines.bucket} shows from ${OPEN_BUCKET_MIN_CALLS} calls`}
             </>
           }
           actions={
@@ -166,7 +192,17 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           }
         >
           {rates.series.length ? (
-            <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} colors={selection.colors} height={280} />
+            <RateLineChart
+              labels={rates.labels}
+              series={rates.series}
+              bucket={lines.bucket}
+              colors={selection.colors}
+              height={280}
+              markers={lineMarkers}
+              zone={zone}
+              explore={lineExplore}
+              zoom
+            />
           ) : (
             <NoData />
           )}
@@ -174,10 +210,31 @@ export default async function OverviewPage({ params, searchParams }: { params: P
 
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}, by category`}>
-            {stacked.series.length ? <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} /> : <NoData />}
+            {stacked.series.length ? (
+              <CategoryStackedChart
+                labels={stacked.labels}
+                series={stacked.series}
+                bucket={categoryRows.bucket}
+                markers={allMarkers}
+                zone={zone}
+                explore={{ path: explorer }}
+                zoom
+              />
+            ) : (
+              <NoData />
+            )}
           </Card>
           <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
-            {breakdown.length ? <CategoryBreakdownChart rows={breakdown} height={Math.max(160, breakdown.length * 30 + 40)} /> : <NoData />}
+            {breakdown.length ? (
+              <CategoryBreakdownChart
+                rows={breakdown}
+                height={Math.max(160, breakdown.length * 30 + 40)}
+                explore={{ path: explorer }}
+                range={apiRange(range)}
+              />
+            ) : (
+              <NoData />
+            )}
           </Card>
         </div>
 

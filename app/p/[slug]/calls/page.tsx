@@ -9,7 +9,8 @@ import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, r
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
 import { Alert, buttonClass, Card, cx, Input, PageHeader, ScrollRegion, Select, th } from "@/components/ui";
 import { SortHeader } from "@/components/tables/sort-header";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
+import { zoneName } from "@/isomorphic/time-zone";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 import { endOfCurrentHour } from "@/contracts/range";
 
@@ -29,6 +30,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   if (needsCleaning(raw, view.params)) redirect(`${base}${queryString(view.params)}`);
 
   const caller = await pageCaller();
+  const { zone } = await pageTimeZone();
   const optionRange = view.range.from && view.range.to ? { from: view.range.from, to: view.range.to } : last400Days();
   let result: Awaited<ReturnType<typeof caller.calls.list>> | null = null;
   let failure: string | null = null;
@@ -163,7 +165,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               <thead className="border-b border-slate-200">
                 <tr>
                   <SortHeader column="time" table={timeSorting} className={th}>
-                    Time (UTC)
+                    Time ({zoneName(zone)})
                   </SortHeader>
                   <th className={th}>Run · step</th>
                   <th className={th}>Tool · model</th>
@@ -190,7 +192,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                         className="rounded-sm font-medium tabular-nums text-slate-800 hover:text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
                         title={`Open call ${c.id}`}
                       >
-                        {formatTime(c.timestamp)}
+                        {formatTime(c.timestamp, zone)}
                       </Link>
                     </td>
                     <td className={cell}>

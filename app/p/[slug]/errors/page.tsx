@@ -1,18 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { resolveRange } from "@/contracts/range";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
 import { queryString, type RawParams } from "@/components/calls/explorer-params";
 import { NoScriptApply, OptionSelect } from "@/components/filters/fields";
-import { RangePicker } from "@/components/dashboard/range-picker";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
+import { dashboardRange } from "@/components/dashboard/params";
 import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { FilterForm } from "@/components/filters/filter-form";
 import { formatPercent, linkClass } from "@/components/calls/format";
 import { Alert, Badge, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
 import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Error messages" };
 
@@ -31,7 +31,8 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
 
   // range=<preset> or from/to (a preset wins), tool=<name>; empty fields of a plain GET form are dropped
   const preset = first(raw.range);
-  const range = resolveRange({ range: preset, from: first(raw.from), to: first(raw.to) });
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange({ range: preset, from: first(raw.from), to: first(raw.to) }, zone);
   const tool = first(raw.tool);
   const sort = readSort({ sort: first(raw.sort), dir: first(raw.dir) }, ERROR_COLUMNS, "sent");
   const clean: Record<string, string> = {
@@ -70,10 +71,14 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
         title="Error messages"
         description="What the harness told the model after an invalid call, grouped by wording, and how often the model's next attempt was valid."
         actions={
-          <div className="flex flex-wrap items-center gap-3">
-            <RangePicker path={base} params={clean} range={range} />
-            <FilterForm key={queryString(clean)} action={base} label="Choose the tool" className="flex flex-wrap items-end gap-2">
-              {(["range", "from", "to", "sort", "dir"] as const).map((k) => clean[k] && <input key={k} type="hidden" name={k} value={clean[k]} />)}
+          <div className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
+            <DashboardActions path={base} params={clean} range={range} zone={zone} renderedAt={Date.now()} />
+            <FilterForm key={queryString(clean)} action={base} label="Choose a tool" className="flex flex-wrap items-end gap-2">
+              {Object.entries(clean)
+                .filter(([key]) => key !== "tool")
+                .map(([key, value]) => (
+                  <input key={key} type="hidden" name={key} value={value} />
+                ))}
               <label className="sr-only" htmlFor="e-tool">
                 Tool
               </label>

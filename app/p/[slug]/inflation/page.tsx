@@ -4,11 +4,11 @@ import Link from "next/link";
 import { inflation, isUnknownTool, parseK, versionLabel, type Counts, type InflationRow } from "@/components/dashboard/derive";
 import { formatAttempts, formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
-import { RangePicker } from "@/components/dashboard/range-picker";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { WhatIfSimulator } from "@/components/dashboard/what-if-simulator";
 import { Button, Card, cx, Input, PageHeader, ScrollRegion, td } from "@/components/ui";
 import { withParams } from "@/contracts/range";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Attempt inflation" };
 
@@ -19,7 +19,8 @@ export default async function InflationPage({ params, searchParams }: { params: 
   const { slug } = await params;
   const { project } = await requireProject(slug);
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const k = parseK(query.k);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
@@ -60,7 +61,7 @@ export default async function InflationPage({ params, searchParams }: { params: 
       <PageHeader
         title="Attempt inflation"
         description={`What invalid calls add to every task · ${range.label}`}
-        actions={<RangePicker path={path} params={query} range={range} />}
+        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
       />
       <div className="space-y-6">
         <Card>

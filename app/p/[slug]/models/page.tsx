@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { RateLineChart } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import type { VersionComparison } from "@/isomorphic/version-comparison";
-import { rateSeries } from "@/components/dashboard/chart-data";
+import { modelVersionParams, rateSeries, timeMarkers } from "@/components/dashboard/chart-data";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { intervalAxisMax, parseVersionRef, versionLabel, versionRef } from "@/components/dashboard/derive";
 import { formatCount, formatPp, formatPValue, formatRate } from "@/components/dashboard/format";
 import { IntervalAxis, IntervalBar } from "@/components/dashboard/interval-bar";
@@ -11,10 +12,9 @@ import { RowLinks } from "@/components/tables/row-links";
 import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { withParams } from "@/contracts/range";
-import { RangePicker } from "@/components/dashboard/range-picker";
 import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { wilsonInterval } from "@/isomorphic/stats";
 
 export const metadata: Metadata = { title: "Models" };
@@ -27,12 +27,14 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const { slug } = await params;
   const { project } = await requireProject(slug);
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
-  const [rows, lines] = await Promise.all([
+  const [rows, lines, incidents] = await Promise.all([
     api.metrics.breakdown({ ...input, dimension: "model" }),
     api.metrics.series({ ...input, dimension: "modelVersion" }),
+    api.alerts.incidents({ project: slug }),
   ]);
 
   // models by volume; each model's versions in version order (oldest first), its total before them
@@ -94,7 +96,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
       <PageHeader
         title="Models"
         description={`Invalid rate per model and model version · ${range.label}`}
-        actions={<RangePicker path={path} params={query} range={range} />}
+        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
       />
       <div className="space-y-6">
         <Card
@@ -196,7 +198,17 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
 
         <Card title="Invalid rate by model version over time" description="A gap is a bucket without calls of that version">
           {rates.series.length ? (
-            <RateLineChart labels={rates.labels} series={rates.series} bucket={lines.bucket} colors={colors} height={240} />
+            <RateLineChart
+              labels={rates.labels}
+              series={rates.series}
+              bucket={lines.bucket}
+              colors={colors}
+              height={240}
+              markers={timeMarkers(range, { incidents })}
+              zone={zone}
+              explore={{ path: `/p/${project.slug}/calls`, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) }}
+              zoom
+            />
           ) : (
             <p className="py-10 text-center text-slate-500">No calls in this range.</p>
           )}

@@ -9,7 +9,7 @@ import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type 
 import { RowLinks } from "@/components/tables/row-links";
 import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
-import { RangePicker } from "@/components/dashboard/range-picker";
+import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { ServerFilter } from "@/components/tools/server-filter";
 import { serverNames, serversByTool, shownUnder } from "@/components/tools/servers";
 import { RegisterToolsForm } from "@/components/tools/register-tools-form";
@@ -18,7 +18,7 @@ import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { previousPeriod, withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Tools" };
 
@@ -38,7 +38,8 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
   const [table, before, lines, definitions, unregistered] = await Promise.all([
@@ -100,7 +101,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
       <PageHeader
         title="Tools"
         description={`Calls, invalid rate and trend per tool · ${range.label}`}
-        actions={<RangePicker path={path} params={query} range={range} />}
+        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
       />
       <div className="space-y-6">
         {feeding.length > 0 && <ServerFilter key={server ?? ""} action={path} servers={feeding} current={server} keep={keep} />}

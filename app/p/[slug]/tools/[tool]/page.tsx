@@ -22,7 +22,7 @@ import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { withParams } from "@/contracts/range";
 import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
 
 /** " · registered" after a version's first-seen time, or nothing for an unknown source. */
@@ -49,7 +49,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const { project, role } = await requireProject(slug);
   if (tool.length > 200) notFound(); // longer than any tool name the API accepts
   const query = await readParams(searchParams);
-  const range = dashboardRange(query);
+  const { zone } = await pageTimeZone();
+  const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range), scope: { tool } };
   const byModel = query.by === "model";
@@ -105,7 +106,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
       <PageHeader
         title={<span className="font-mono">{tool}</span>}
         description={latest?.description || (versions.length ? range.label : `No schema registered under this name · ${range.label}`)}
-        actions={<RangePicker path={path} params={query} range={range} />}
+        actions={<RangePicker path={path} params={query} range={range} zone={zone} />}
       />
 
       <PageSections

@@ -24,6 +24,7 @@ import { otlpBodies } from "./otlp-spans";
 import { longRuns } from "./long-runs";
 import { option } from "./options";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
+import { stopProcess } from "../scripts/lib/running-app";
 
 // ---------------------------------------------------------------------------------------------
 // Options: flags win over environment variables, which win over the defaults.
@@ -183,15 +184,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     console.error(`\n${signal}: stopping the app and the database…`);
     void cleanup().then(() => process.exit(130));
-  });
-}
-
-function stopProcess(child: ChildProcess, timeoutMs = 15_000) {
-  return new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.once("exit", () => (clearTimeout(timer), resolve()));
-    child.kill("SIGTERM");
   });
 }
 

@@ -7,7 +7,6 @@ import annotationPlugin from "chartjs-plugin-annotation";
 ChartJS.register(CategoryScale, LinearScale, PointElement, LineElement, BarElement, Filler, Tooltip, Legend, annotationPlugin);
 ChartJS.defaults.font.family = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', sans-serif";
 ChartJS.defaults.font.size = 12;
-ChartJS.defaults.color = "#475569";
 
 /** "Nov 30 14:00" for hourly buckets, "Nov 30" for daily ones (UTC, as the rollups are). */
 export function bucketLabel(ms: number, bucket: "hour" | "day") {

@@ -4,6 +4,7 @@ import { Line } from "react-chartjs-2";
 import { bucketLabel, percent, type Marker } from "./chart-setup";
 import type { Bucket } from "../../isomorphic/buckets";
 import { seriesColor, type RateSeries } from "./prepare";
+import { useChartTheme } from "./theme";
 
 /**
  * Rates over time, one line per series (prepared by timeSeries). A null value is a gap:
@@ -29,6 +30,7 @@ export function RateLineChart({
   /** Colours by series key (see assignColors); default seriesColor(key). */
   colors?: Record<string, string>;
 }) {
+  const theme = useChartTheme();
   const annotations = Object.fromEntries([
     ...markers.map((m, i) => {
       const index = labels.findIndex((l) => l >= m.at);
@@ -38,10 +40,17 @@ export function RateLineChart({
           type: "line" as const,
           xMin: index < 0 ? labels.length - 1 : index,
           xMax: index < 0 ? labels.length - 1 : index,
-          borderColor: "#6366f1",
+          borderColor: theme.marker.line,
           borderDash: [4, 4],
           borderWidth: 1.5,
-          label: { display: true, content: m.label, position: "start" as const, backgroundColor: "#eef2ff", color: "#3730a3", font: { size: 11 } },
+          label: {
+            display: true,
+            content: m.label,
+            position: "start" as const,
+            backgroundColor: theme.marker.labelBackground,
+            color: theme.marker.labelText,
+            font: { size: 11 },
+          },
         },
       ];
     }),
@@ -53,15 +62,15 @@ export function RateLineChart({
               type: "line" as const,
               yMin: threshold,
               yMax: threshold,
-              borderColor: "#dc2626",
+              borderColor: theme.threshold.line,
               borderWidth: 1.5,
               borderDash: [6, 3],
               label: {
                 display: true,
                 content: `threshold ${percent(threshold)}`,
                 position: "end" as const,
-                backgroundColor: "#fef2f2",
-                color: "#991b1b",
+                backgroundColor: theme.threshold.labelBackground,
+                color: theme.threshold.labelText,
                 font: { size: 11 },
               },
             },
@@ -84,8 +93,8 @@ export function RateLineChart({
           datasets: series.map((s) => ({
             label: s.key,
             data: s.values,
-            borderColor: colors?.[s.key] ?? seriesColor(s.key),
-            backgroundColor: colors?.[s.key] ?? seriesColor(s.key),
+            borderColor: theme.color(colors?.[s.key] ?? seriesColor(s.key)),
+            backgroundColor: theme.color(colors?.[s.key] ?? seriesColor(s.key)),
             spanGaps: false,
             pointRadius: labels.length > 60 ? 0 : 2,
             borderWidth: 2,
@@ -98,12 +107,13 @@ export function RateLineChart({
           animation: false,
           interaction: { mode: "index", intersect: false },
           scales: {
-            y: { beginAtZero: true, ticks: { callback: (v) => percent(Number(v), 0) }, grid: { color: "#f1f5f9" } },
-            x: { grid: { display: false }, ticks: { maxTicksLimit: 10, maxRotation: 0 } },
+            y: { beginAtZero: true, ticks: { color: theme.text, callback: (v) => percent(Number(v), 0) }, grid: { color: theme.grid } },
+            x: { grid: { display: false }, ticks: { color: theme.text, maxTicksLimit: 10, maxRotation: 0 } },
           },
           plugins: {
-            legend: { position: "bottom", labels: { boxWidth: 10, boxHeight: 10 } },
+            legend: { position: "bottom", labels: { color: theme.text, boxWidth: 10, boxHeight: 10 } },
             tooltip: {
+              ...theme.tooltip,
               callbacks: {
                 label: (ctx) => {
                   const total = series[ctx.datasetIndex]?.totals[ctx.dataIndex] ?? 0;

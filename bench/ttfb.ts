@@ -16,7 +16,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../server/db/embedded";
-import { stopProcess, trpc, waitForHealth } from "../scripts/lib/running-app";
+import { cleanupOnExit, stopProcess, trpc, waitForHealth } from "../scripts/lib/running-app";
 import { createFreshDatabase, startTestServer } from "../scripts/lib/test-database";
 import { option } from "./options";
 
@@ -24,20 +24,7 @@ const REQUESTS = option("requests", "BENCH_REQUESTS", 20);
 const WARMUPS = option("warmups", "BENCH_WARMUPS", 3);
 const SLUG = "demo";
 
-const cleanups: (() => Promise<unknown>)[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) await step().catch((e: Error) => console.error(`clean-up: ${e.message}`));
-  })();
-  return cleaning;
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the app and the database…`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
+const { steps: cleanups, cleanup } = cleanupOnExit();
 
 const log = (message: string) => console.log(`[bench] ${message}`);
 const ms = (n: number) => n.toFixed(0).padStart(6);

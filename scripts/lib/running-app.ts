@@ -43,3 +43,23 @@ export function stopProcess(child: ChildProcess, timeoutMs = 15_000) {
     child.kill("SIGTERM");
   });
 }
+
+/**
+ * Clean-up steps (push them as things start), run once in reverse order by `cleanup()`: call it
+ * on success and on error; SIGINT and SIGTERM run it too, then exit with 130.
+ */
+export function cleanupOnExit() {
+  const steps: (() => Promise<unknown>)[] = [];
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const step of steps.reverse()) await step().catch((e: Error) => console.error(`clean-up: ${e.message}`));
+    })());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      console.error(`\n${signal}: stopping the app and the database…`);
+      void cleanup().then(() => process.exit(130));
+    });
+  }
+  return { steps, cleanup };
+}

@@ -8,9 +8,6 @@
 // and the whole answer (→ last byte of the HTML). Prints the medians and p90s per page.
 // docs/PERFORMANCE.md records the figures; the issue's bar is "no page's TTFB grows by more
 // than 20 %".
-//
-// The build goes to .next-bench (TOOLGATE_DIST_DIR to override), so that a browser test of
-// the same checkout, which builds into .next, never shares a build folder with it.
 import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -64,7 +61,6 @@ async function main() {
       DATABASE_URL: database.url,
       PORT: String(port),
       TOOLGATE_DATA_DIR: dataDir, // start.ts keeps its pid file there: never clash with a running `npm start`
-      TOOLGATE_DIST_DIR: process.env.TOOLGATE_DIST_DIR || ".next-bench",
       TOOLGATE_ALERT_EVALUATOR: "off", // nothing on a timer during the measurement
       NEXT_TELEMETRY_DISABLED: "1",
     },

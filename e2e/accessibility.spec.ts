@@ -14,8 +14,8 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
-/** A page state to check: a path, and what to do there first (open a form). */
-type PageState = { path: string; name?: string; then?: (page: Page) => Promise<void> };
+/** A page state to check: its path, and what to do there first (open a form). */
+type PageState = { name: string; path: () => string; then?: (page: Page) => Promise<void> };
 
 const VIEWPORTS = [
   ["desktop", { width: 1440, height: 900 }],
@@ -57,71 +57,68 @@ test.beforeAll(async ({ browser }) => {
   await close();
 });
 
-function signedInPages(): PageState[] {
-  const base = `/p/${demoProject().slug}`;
-  return [
-    { path: base },
-    { path: `${base}/tools` },
-    { path: demo.toolHref },
-    { path: `${base}/models` },
-    { path: `${base}/inflation` },
-    { path: `${base}/calls` },
-    { path: `${base}/calls/${encodeURIComponent(demo.callId)}` },
-    { path: demo.runHref },
-    { path: `${base}/errors` },
-    { path: `${base}/alerts` },
-    { path: demo.incidentHref },
-    { path: `${base}/alerts/rules` },
-    {
-      path: `${base}/alerts/rules`,
-      name: "the new-rule form",
-      then: (page) => page.getByRole("button", { name: "New rule" }).click(),
-    },
-    { path: `${base}/settings` },
-    { path: `${base}/settings/keys` },
-    { path: `${base}/settings/connect` },
-    { path: `${base}/settings/members` },
-    { path: `${base}/settings/webhooks` },
-    { path: `/p/${emptySlug}` },
-    { path: "/projects/new" },
-    { path: "/account/password" },
-    { path: `${base}/calls/no-such-call` },
-    { path: `${base}/tools/no-such-tool` },
-    { path: `${base}/no-such-page` },
-    { path: "/no-such-page" },
-  ];
-}
+const base = () => `/p/${demoProject().slug}`;
+/** Every page state, named; paths are read when the test runs (after beforeAll found the ids). */
+const SIGNED_IN: PageState[] = [
+  { name: "overview", path: () => base() },
+  { name: "tools", path: () => `${base()}/tools` },
+  { name: "a tool", path: () => demo.toolHref },
+  { name: "models", path: () => `${base()}/models` },
+  { name: "inflation", path: () => `${base()}/inflation` },
+  { name: "calls explorer", path: () => `${base()}/calls` },
+  { name: "a call", path: () => `${base()}/calls/${encodeURIComponent(demo.callId)}` },
+  { name: "a run", path: () => demo.runHref },
+  { name: "errors", path: () => `${base()}/errors` },
+  { name: "incidents", path: () => `${base()}/alerts` },
+  { name: "an incident", path: () => demo.incidentHref },
+  { name: "alert rules", path: () => `${base()}/alerts/rules` },
+  { name: "the new-rule form", path: () => `${base()}/alerts/rules`, then: (page) => page.getByRole("button", { name: "New rule" }).click() },
+  { name: "settings", path: () => `${base()}/settings` },
+  { name: "settings: API keys", path: () => `${base()}/settings/keys` },
+  { name: "settings: connect", path: () => `${base()}/settings/connect` },
+  { name: "settings: members", path: () => `${base()}/settings/members` },
+  { name: "settings: webhooks", path: () => `${base()}/settings/webhooks` },
+  { name: "an empty project", path: () => `/p/${emptySlug}` },
+  { name: "new project", path: () => "/projects/new" },
+  { name: "change password", path: () => "/account/password" },
+  { name: "a missing call", path: () => `${base()}/calls/no-such-call` },
+  { name: "a missing tool", path: () => `${base()}/tools/no-such-tool` },
+  { name: "not found in a project", path: () => `${base()}/no-such-page` },
+  { name: "not found", path: () => "/no-such-page" },
+];
+const SIGNED_OUT_PAGES: PageState[] = [
+  { name: "sign-in", path: () => "/login" },
+  { name: "an unknown invitation", path: () => "/invite/no-such-invitation" },
+  { name: "not found, signed out", path: () => "/no-such-page" },
+];
 
-const SIGNED_OUT_PAGES: PageState[] = [{ path: "/login" }, { path: "/invite/no-such-invitation" }, { path: "/no-such-page" }];
-
-async function violationsOf(page: Page, states: PageState[]) {
-  const found: string[] = [];
-  for (const { path, name, then } of states) {
-    await page.goto(path);
-    await page.waitForLoadState("networkidle");
-    if (then) await then(page);
-    for (const violation of await seriousViolations(page)) found.push(`${path}${name ? ` (${name})` : ""}: ${violation}`);
-  }
-  return found;
+async function violationsOf(page: Page, { path, then }: PageState) {
+  await page.goto(path());
+  await page.waitForLoadState("networkidle");
+  if (then) await then(page);
+  return (await seriousViolations(page)).map((violation) => `${path()}: ${violation}`);
 }
 
 for (const colorScheme of SCHEMES) {
   for (const [device, viewport] of VIEWPORTS) {
     test.describe(`${colorScheme}, ${device}`, () => {
       test.use({ colorScheme, viewport });
-
-      test(`every signed-in page has no serious or critical accessibility violation (${colorScheme}, ${device})`, async ({ page }) => {
-        test.setTimeout(300_000);
-        const found = await violationsOf(page, signedInPages());
-        expect(found, found.join("\n")).toEqual([]);
-      });
-
-      test.describe("signed out", () => {
-        test.use({ storageState: SIGNED_OUT });
-        test(`the signed-out pages have no serious or critical accessibility violation (${colorScheme}, ${device})`, async ({ page }) => {
-          const found = await violationsOf(page, SIGNED_OUT_PAGES);
+      for (const state of SIGNED_IN) {
+        test(`${state.name}: no serious or critical accessibility violation (${colorScheme}, ${device})`, async ({ page }) => {
+          test.setTimeout(90_000);
+          const found = await violationsOf(page, state);
           expect(found, found.join("\n")).toEqual([]);
         });
+      }
+      test.describe("signed out", () => {
+        test.use({ storageState: SIGNED_OUT });
+        for (const state of SIGNED_OUT_PAGES) {
+          test(`${state.name}: no serious or critical accessibility violation (${colorScheme}, ${device})`, async ({ page }) => {
+            test.setTimeout(90_000);
+            const found = await violationsOf(page, state);
+            expect(found, found.join("\n")).toEqual([]);
+          });
+        }
       });
     });
   }

@@ -24,6 +24,7 @@ import { otlpBodies } from "./otlp-spans";
 import { longRuns } from "./long-runs";
 import { option } from "./options";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
+import { cleanupOnExit, stopProcess } from "../scripts/lib/running-app";
 
 // ---------------------------------------------------------------------------------------------
 // Options: flags win over environment variables, which win over the defaults.
@@ -171,29 +172,7 @@ async function startWaitSampler(url: string) {
 // ---------------------------------------------------------------------------------------------
 // Clean-up on success, errors and Ctrl-C.
 
-const cleanups: (() => Promise<unknown>)[] = [];
-let cleaning: Promise<void> | undefined;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) await step().catch((e: Error) => console.error(`clean-up: ${e.message}`));
-  })();
-  return cleaning;
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the app and the database…`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
-
-function stopProcess(child: ChildProcess, timeoutMs = 15_000) {
-  return new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.once("exit", () => (clearTimeout(timer), resolve()));
-    child.kill("SIGTERM");
-  });
-}
+const { steps: cleanups, cleanup } = cleanupOnExit();
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const log = (message: string) => console.log(`[bench] ${message}`);

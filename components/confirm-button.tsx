@@ -1,13 +1,14 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Button } from "./ui";
 
 /**
  * A button that asks before it deletes, revokes or removes: the first click replaces it with
  * `question`, the confirming button and Cancel. `onConfirm` gets a `close` to call once the
  * action succeeded; on failure the question stays, for another try or Cancel. `beside` (the
- * row's other actions) is hidden while it asks.
+ * row's other actions) is hidden while it asks. Escape cancels, as Cancel does, and the focus
+ * goes back to the first button.
  */
 export function ConfirmButton({
   children,
@@ -33,11 +34,27 @@ export function ConfirmButton({
   beside?: ReactNode;
 }) {
   const [asking, setAsking] = useState(false);
+  const first = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
+  const cancel = () => {
+    cancelled.current = true;
+    setAsking(false);
+  };
+  useEffect(() => {
+    if (!asking) {
+      if (cancelled.current) first.current?.focus();
+      cancelled.current = false;
+      return;
+    }
+    const onEscape = (event: KeyboardEvent) => event.key === "Escape" && cancel();
+    window.addEventListener("keydown", onEscape);
+    return () => window.removeEventListener("keydown", onEscape);
+  }, [asking]);
   if (!asking) {
     return (
       <>
         {beside}
-        <Button variant="dangerSubtle" size="sm" aria-label={label} onClick={() => setAsking(true)}>
+        <Button ref={first} variant="dangerSubtle" size="sm" aria-label={label} onClick={() => setAsking(true)}>
           {children}
         </Button>
       </>
@@ -49,7 +66,7 @@ export function ConfirmButton({
       <Button variant="danger" size="sm" disabled={pending} aria-label={confirmLabel} onClick={() => onConfirm(() => setAsking(false))}>
         {pending && pendingText ? pendingText : children}
       </Button>
-      <Button variant="secondary" size="sm" onClick={() => setAsking(false)}>
+      <Button variant="secondary" size="sm" onClick={cancel}>
         Cancel
       </Button>
     </span>

@@ -9,7 +9,7 @@ function Example({ id, label, code }: { id: string; label: string; code: string 
         <span>{label}</span>
         <CopyButton value={code} selectId={id} />
       </div>
-      <pre id={id} tabIndex={0} className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+      <pre id={id} tabIndex={0} className="mt-2 overflow-x-auto rounded-md bg-code p-4 font-mono text-xs leading-relaxed text-code-text">
         {code}
       </pre>
     </div>

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { TimeZoneSetting as Zone } from "../isomorphic/time-zone";
 import { FiringBadge } from "./alerts/firing-badge";
 import { TimeZoneSetting } from "./time-zone-setting";
@@ -33,9 +33,15 @@ export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: stri
   // Below the lg breakpoint the sidebar is a drawer behind a menu button in a top bar.
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [pathname]);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!open) return;
-    const close = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
+    // Escape closes the drawer and gives the focus back to the menu button, as a menu does
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      menuButton.current?.focus();
+    };
     window.addEventListener("keydown", close);
     return () => window.removeEventListener("keydown", close);
   }, [open]);
@@ -46,7 +52,7 @@ export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: stri
         <Link href="/" className="rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
           <Wordmark />
         </Link>
-        <Button variant="secondary" size="sm" aria-expanded={open} aria-controls="project-sidebar" onClick={() => setOpen(!open)}>
+        <Button ref={menuButton} variant="secondary" size="sm" aria-expanded={open} aria-controls="project-sidebar" onClick={() => setOpen(!open)}>
           {open ? "Close menu" : "Menu"}
           <FiringBadge slug={slug} />
         </Button>

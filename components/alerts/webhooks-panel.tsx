@@ -228,7 +228,7 @@ export function WebhooksPanel({ slug }: { slug: string }) {
               <span className="text-xs font-medium uppercase tracking-wide text-slate-500">Node.js</span>
               <CopyButton value={NODE_EXAMPLE} selectId="verify-node" />
             </div>
-            <pre id="verify-node" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+            <pre id="verify-node" tabIndex={0} className="overflow-x-auto rounded-md bg-code p-4 font-mono text-xs leading-relaxed text-code-text">
               {NODE_EXAMPLE}
             </pre>
           </div>
@@ -237,7 +237,7 @@ export function WebhooksPanel({ slug }: { slug: string }) {
               <span className="text-xs font-medium uppercase tracking-wide text-slate-500">Python</span>
               <CopyButton value={PYTHON_EXAMPLE} selectId="verify-python" />
             </div>
-            <pre id="verify-python" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+            <pre id="verify-python" tabIndex={0} className="overflow-x-auto rounded-md bg-code p-4 font-mono text-xs leading-relaxed text-code-text">
               {PYTHON_EXAMPLE}
             </pre>
           </div>

@@ -10,6 +10,7 @@ import { bucketColumn, bucketTitle, markerAnnotations, type Marker } from "./cha
 import { ChartFrame } from "./chart-frame";
 import { bucketHref, rangeHref, seriesParam, type Explore } from "./explore";
 import { categoryColor, type CountSeries } from "./prepare";
+import { useChartTheme } from "./theme";
 
 const labelOf = (key: string) => CATEGORY_LABELS[key as Category] ?? key;
 const count = (n: number) => n.toLocaleString("en");
@@ -48,6 +49,7 @@ export function CategoryStackedChart({
     ),
   };
   const title = "Invalid calls by failure category over time";
+  const theme = useChartTheme();
   return (
     <ChartFrame
       title={title}
@@ -89,20 +91,20 @@ export function CategoryStackedChart({
         role="img"
         data={{
           labels: labels.map((l) => bucketLabel(l, bucket, zone)),
-          datasets: series.map((s) => ({ label: labelOf(s.key), data: s.values, backgroundColor: categoryColor(s.key), stack: "c" })),
+          datasets: series.map((s) => ({ label: labelOf(s.key), data: s.values, backgroundColor: theme.color(categoryColor(s.key)), stack: "c" })),
         }}
         options={{
           responsive: true,
           maintainAspectRatio: false,
           animation: false,
           scales: {
-            x: { stacked: true, grid: { display: false }, ticks: { maxTicksLimit: 10, maxRotation: 0 } },
-            y: { stacked: true, beginAtZero: true, grid: { color: "#f1f5f9" }, ticks: { precision: 0 } },
+            x: { stacked: true, grid: { display: false }, ticks: { color: theme.text, maxTicksLimit: 10, maxRotation: 0 } },
+            y: { stacked: true, beginAtZero: true, grid: { color: theme.grid }, ticks: { color: theme.text, precision: 0 } },
           },
           plugins: {
-            legend: { position: "bottom", labels: { boxWidth: 10, boxHeight: 10 } },
-            tooltip: { callbacks: { title: (items) => (items[0] ? bucketTitle(labels[items[0].dataIndex]!, bucket, zone) : "") } },
-            annotation: { annotations: markerAnnotations(markers, labels) },
+            legend: { position: "bottom", labels: { color: theme.text, boxWidth: 10, boxHeight: 10 } },
+            tooltip: { ...theme.tooltip, callbacks: { title: (items) => (items[0] ? bucketTitle(labels[items[0].dataIndex]!, bucket, zone) : "") } },
+            annotation: { annotations: markerAnnotations(markers, labels, theme) },
           },
         }}
       />
@@ -133,6 +135,7 @@ export function CategoryBreakdownChart({
     };
   const hrefOf = (key: string) => (byCategory && range ? rangeHref(byCategory, key, range) : undefined);
   const title = "Invalid calls by failure category";
+  const theme = useChartTheme();
   return (
     <ChartFrame
       title={title}
@@ -152,15 +155,18 @@ export function CategoryBreakdownChart({
         role="img"
         data={{
           labels: rows.map((r) => labelOf(r.key)),
-          datasets: [{ label: "Invalid calls", data: rows.map((r) => r.count), backgroundColor: rows.map((r) => categoryColor(r.key)) }],
+          datasets: [{ label: "Invalid calls", data: rows.map((r) => r.count), backgroundColor: rows.map((r) => theme.color(categoryColor(r.key))) }],
         }}
         options={{
           indexAxis: "y",
           responsive: true,
           maintainAspectRatio: false,
           animation: false,
-          scales: { x: { beginAtZero: true, grid: { color: "#f1f5f9" }, ticks: { precision: 0 } }, y: { grid: { display: false } } },
-          plugins: { legend: { display: false } },
+          scales: {
+            x: { beginAtZero: true, grid: { color: theme.grid }, ticks: { color: theme.text, precision: 0 } },
+            y: { grid: { display: false }, ticks: { color: theme.text } },
+          },
+          plugins: { legend: { display: false }, tooltip: theme.tooltip },
         }}
       />
     </ChartFrame>

@@ -4,12 +4,12 @@ import { BarElement, CategoryScale, Chart as ChartJS, Filler, Legend, LinearScal
 import annotationPlugin, { type AnnotationOptions, type EventContext } from "chartjs-plugin-annotation";
 import type { Bucket } from "../../isomorphic/buckets";
 import { bucketLabel, formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
+import type { ChartTheme } from "./theme";
 
 // Registered once, for every chart of the app.
 ChartJS.register(CategoryScale, LinearScale, PointElement, LineElement, BarElement, Filler, Tooltip, Legend, annotationPlugin);
 ChartJS.defaults.font.family = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', sans-serif";
 ChartJS.defaults.font.size = 12;
-ChartJS.defaults.color = "#475569";
 
 export const percent = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "–" : `${(v * 100).toFixed(digits)}%`);
 
@@ -22,11 +22,6 @@ export type Marker = { at: number; label: string; kind?: "schema" | "incident" }
 /** Labels are written on the chart up to this many markers; beyond, on hover and in the list below. */
 const LABELLED_MARKERS = 3;
 
-const MARKER_STYLE = {
-  schema: { line: "#6366f1", background: "#eef2ff", text: "#3730a3" },
-  incident: { line: "#dc2626", background: "#fef2f2", text: "#991b1b" },
-};
-
 /** The index of the bucket a moment falls in (the last bucket starting at or before it). */
 function bucketIndexOf(labels: readonly number[], at: number): number {
   let index = 0;
@@ -35,12 +30,13 @@ function bucketIndexOf(labels: readonly number[], at: number): number {
 }
 
 /** The annotation plugin's lines for the markers, each at the bucket it falls in. */
-export function markerAnnotations(markers: readonly Marker[], labels: readonly number[]): Record<string, AnnotationOptions> {
+export function markerAnnotations(markers: readonly Marker[], labels: readonly number[], theme: ChartTheme): Record<string, AnnotationOptions> {
   const labelled = markers.length <= LABELLED_MARKERS;
   return Object.fromEntries(
     markers.map((m, i) => {
       const x = bucketIndexOf(labels, m.at);
-      const style = MARKER_STYLE[m.kind ?? "schema"];
+      // schema versions in the marker colour, incidents in the threshold's red (app/globals.css)
+      const style = m.kind === "incident" ? theme.threshold : theme.marker;
       return [
         `marker${i}`,
         {
@@ -54,8 +50,8 @@ export function markerAnnotations(markers: readonly Marker[], labels: readonly n
             display: labelled,
             content: m.label,
             position: "start" as const,
-            backgroundColor: style.background,
-            color: style.text,
+            backgroundColor: style.labelBackground,
+            color: style.labelText,
             font: { size: 11 },
           },
           // with many markers, a label shows while the pointer is on its line

@@ -128,18 +128,12 @@ export function topN(items: readonly { key: string; volume: number }[], n = 8, n
 
 // ---- Colours ------------------------------------------------------------------------------
 
-/** Paul Tol's "muted" qualitative palette: distinguishable with common colour-vision deficiencies. */
-export const PALETTE = [
-  "#332288", // indigo
-  "#88CCEE", // cyan
-  "#44AA99", // teal
-  "#117733", // green
-  "#999933", // olive
-  "#DDCC77", // sand
-  "#CC6677", // rose
-  "#882255", // wine
-  "#AA4499", // purple
-] as const;
+/**
+ * The series colours, as CSS variables: app/globals.css gives them Paul Tol's "muted" palette
+ * (distinguishable with common colour-vision deficiencies) in light and his "light" palette
+ * in dark. HTML uses them as they are; a chart resolves them (components/charts/theme.ts).
+ */
+export const PALETTE = Array.from({ length: 9 }, (_, i) => `var(--chart-series-${i + 1})`);
 
 /** FNV-1a 32-bit hash of the UTF-16 code units. */
 function hash(key: string): number {

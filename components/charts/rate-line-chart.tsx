@@ -9,6 +9,7 @@ import { bucketColumn, bucketTitle, markerAnnotations, percent, type Marker } fr
 import { ChartFrame } from "./chart-frame";
 import { bucketHref, type Explore } from "./explore";
 import { seriesColor, type RateSeries } from "./prepare";
+import { useChartTheme } from "./theme";
 
 /**
  * Rates over time, one line per series (prepared by timeSeries). A null value is a gap:
@@ -42,24 +43,25 @@ export function RateLineChart({
   explore?: Explore;
   zoom?: boolean;
 }) {
+  const theme = useChartTheme();
   const chartRef = useRef<ChartJS<"line"> | null>(null);
   const annotations = {
-    ...markerAnnotations(markers, labels),
+    ...markerAnnotations(markers, labels, theme),
     ...(threshold !== undefined
       ? {
           threshold: {
             type: "line" as const,
             yMin: threshold,
             yMax: threshold,
-            borderColor: "#dc2626",
+            borderColor: theme.threshold.line,
             borderWidth: 1.5,
             borderDash: [6, 3],
             label: {
               display: true,
               content: `threshold ${percent(threshold)}`,
               position: "end" as const,
-              backgroundColor: "#fef2f2",
-              color: "#991b1b",
+              backgroundColor: theme.threshold.labelBackground,
+              color: theme.threshold.labelText,
               font: { size: 11 },
             },
           },
@@ -105,8 +107,8 @@ export function RateLineChart({
           datasets: series.map((s) => ({
             label: s.key,
             data: s.values,
-            borderColor: colors?.[s.key] ?? seriesColor(s.key),
-            backgroundColor: colors?.[s.key] ?? seriesColor(s.key),
+            borderColor: theme.color(colors?.[s.key] ?? seriesColor(s.key)),
+            backgroundColor: theme.color(colors?.[s.key] ?? seriesColor(s.key)),
             spanGaps: false,
             pointRadius: labels.length > 60 ? 0 : 2,
             borderWidth: 2,
@@ -119,12 +121,13 @@ export function RateLineChart({
           animation: false,
           interaction: { mode: "index", intersect: false },
           scales: {
-            y: { beginAtZero: true, ticks: { callback: (v) => percent(Number(v), 0) }, grid: { color: "#f1f5f9" } },
-            x: { grid: { display: false }, ticks: { maxTicksLimit: 10, maxRotation: 0 } },
+            y: { beginAtZero: true, ticks: { color: theme.text, callback: (v) => percent(Number(v), 0) }, grid: { color: theme.grid } },
+            x: { grid: { display: false }, ticks: { color: theme.text, maxTicksLimit: 10, maxRotation: 0 } },
           },
           plugins: {
-            legend: { position: "bottom", labels: { boxWidth: 10, boxHeight: 10 } },
+            legend: { position: "bottom", labels: { color: theme.text, boxWidth: 10, boxHeight: 10 } },
             tooltip: {
+              ...theme.tooltip,
               callbacks: {
                 title: (items) => (items[0] ? bucketTitle(labels[items[0].dataIndex]!, bucket, zone) : ""),
                 label: (ctx) => {

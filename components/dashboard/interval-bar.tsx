@@ -5,7 +5,19 @@ import { formatRate as percent } from "./format";
  * the observed rate. Rows drawn on the same axis can be compared by eye: overlapping bars mean
  * the difference may be noise.
  */
-export function IntervalBar({ rate, low, high, max, color = "#4f46e5" }: { rate: number; low: number; high: number; max: number; color?: string }) {
+export function IntervalBar({
+  rate,
+  low,
+  high,
+  max,
+  color = "var(--color-indigo-600)",
+}: {
+  rate: number;
+  low: number;
+  high: number;
+  max: number;
+  color?: string;
+}) {
   const at = (v: number) => `${Math.min(100, Math.max(0, (v / max) * 100))}%`;
   return (
     <div

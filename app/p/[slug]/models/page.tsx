@@ -181,7 +181,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                             low={totalInterval.low}
                             high={totalInterval.high}
                             max={axisMax}
-                            color="#94a3b8"
+                            color="var(--color-slate-400)"
                           />
                         </td>
                         <td className={td}>

@@ -83,7 +83,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                 const correction = c.correctionId ? calls.find((x) => x.id === c.correctionId) : undefined;
                 const retries = retryOf.get(c.id);
                 return (
-                  <tr key={c.id} data-testid="run-row" data-valid={c.valid === null ? "unknown" : String(c.valid)} className={cx(invalid && "bg-red-50/70")}>
+                  <tr key={c.id} data-testid="run-row" data-valid={c.valid === null ? "unknown" : String(c.valid)} className={cx(invalid && "bg-red-50/50")}>
                     <td
                       className={cx(
                         "whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums",

@@ -1,0 +1,156 @@
+// npm run bench:ttfb [-- --requests N --warmups W]
+//
+// Server time of every page on demo data. Starts the app the way `npm start` does, on a
+// database of its own, creates the admin and a project through /setup's procedure, loads the
+// demo data (30 days, the "Load demo data" button's loader) and fires the demo's alert rule
+// once, so that there is an incident to open. Then, for each page, W warm-up requests and N
+// timed ones, one at a time, as the signed-in admin: TTFB (request sent → response headers)
+// and the whole answer (→ last byte of the HTML). Prints the medians and p90s per page.
+// docs/PERFORMANCE.md records the figures; the issue's bar is "no page's TTFB grows by more
+// than 20 %".
+import { spawn } from "node:child_process";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../server/db/embedded";
+import { cleanupOnExit, stopProcess, trpc, waitForHealth } from "../scripts/lib/running-app";
+import { createFreshDatabase, startTestServer } from "../scripts/lib/test-database";
+import { option } from "./options";
+
+const REQUESTS = option("requests", "BENCH_REQUESTS", 20);
+const WARMUPS = option("warmups", "BENCH_WARMUPS", 3);
+const SLUG = "demo";
+
+const { steps: cleanups, cleanup } = cleanupOnExit();
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+const ms = (n: number) => n.toFixed(0).padStart(6);
+
+/** The q-quantile of the values (nearest rank). */
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** One GET: milliseconds to the response headers and to the last byte; fails on anything but 200. */
+async function timeRequest(url: string, cookie: string) {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie }, redirect: "manual" });
+  const ttfb = performance.now() - started;
+  const body = await response.arrayBuffer();
+  const total = performance.now() - started;
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status} (expected 200)`);
+  return { ttfb, total, bytes: body.byteLength };
+}
+
+async function main() {
+  log(`${REQUESTS} timed requests per page after ${WARMUPS} warm-ups; 1-minute load average now ${os.loadavg()[0]!.toFixed(1)}`);
+  const server = await startTestServer();
+  cleanups.push(() => server.stop());
+  const database = await createFreshDatabase(server, "toolgate_bench_ttfb");
+  cleanups.push(() => database.drop());
+
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "toolgate-bench-"));
+  await chmod(dataDir, 0o755);
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      TOOLGATE_DATA_DIR: dataDir, // start.ts keeps its pid file there: never clash with a running `npm start`
+      TOOLGATE_ALERT_EVALUATOR: "off", // nothing on a timer during the measurement
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  cleanups.push(() => stopProcess(app));
+  let exited = false;
+  app.once("exit", () => (exited = true));
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(base, { exited: () => exited });
+  log(`app up on ${base}`);
+
+  // The demo project, its incident, and the ids of one call and its run.
+  const { cookie } = await trpc(base, "mutation", "auth.setup", {
+    email: "bench@toolgate.test",
+    password: "benchmark only, not a secret",
+    name: "Bench",
+    projectName: "Demo",
+    projectSlug: SLUG,
+  });
+  let t = performance.now();
+  await trpc(base, "mutation", "demo.load", { project: SLUG }, cookie);
+  log(`demo data loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await trpc(base, "mutation", "alerts.evaluateNow", { project: SLUG }, cookie);
+  type Row = { id: string; runId: string };
+  const { data: list } = await trpc<{ calls: Row[] }>(
+    base,
+    "query",
+    "calls.list",
+    { project: SLUG, filter: { valid: "invalid", tool: "getloan" }, limit: 1 },
+    cookie,
+  );
+  const call = list.calls[0];
+  const { data: incidents } = await trpc<{ id: string }[]>(base, "query", "alerts.incidents", { project: SLUG }, cookie);
+  if (!call || !incidents[0])
+    throw new Error(`the demo data gave ${list.calls.length} invalid getloan calls and ${incidents.length} incidents; expected at least one of each`);
+
+  const p = `/p/${SLUG}`;
+  const pages: [string, string][] = [
+    ["overview", p],
+    ["tools", `${p}/tools`],
+    ["tool (getloan)", `${p}/tools/getloan`],
+    ["models", `${p}/models`],
+    ["inflation", `${p}/inflation`],
+    ["errors", `${p}/errors`],
+    ["calls explorer", `${p}/calls`],
+    ["call", `${p}/calls/${encodeURIComponent(call.id)}`],
+    ["run", `${p}/runs/${encodeURIComponent(call.runId)}`],
+    ["incidents", `${p}/alerts`],
+    ["incident", `${p}/alerts/${incidents[0].id}`],
+    ["alert rules", `${p}/alerts/rules`],
+    ["settings", `${p}/settings`],
+    ["settings: keys", `${p}/settings/keys`],
+    ["settings: connect", `${p}/settings/connect`],
+    ["settings: members", `${p}/settings/members`],
+    ["settings: webhooks", `${p}/settings/webhooks`],
+    ["sign-in (signed out)", "/login"],
+  ];
+
+  const results: { name: string; path: string; ttfb: number[]; total: number[]; bytes: number }[] = [];
+  t = performance.now();
+  for (const [name, path] of pages) {
+    const signedIn = path === "/login" ? "" : cookie;
+    for (let i = 0; i < WARMUPS; i++) await timeRequest(base + path, signedIn);
+    const row = { name, path, ttfb: [] as number[], total: [] as number[], bytes: 0 };
+    for (let i = 0; i < REQUESTS; i++) {
+      const r = await timeRequest(base + path, signedIn);
+      row.ttfb.push(r.ttfb);
+      row.total.push(r.total);
+      row.bytes = r.bytes;
+    }
+    results.push(row);
+  }
+  log(`measured in ${((performance.now() - t) / 1000).toFixed(1)} s; 1-minute load average now ${os.loadavg()[0]!.toFixed(1)}`);
+
+  console.log(`\npage                  TTFB p50    p90   whole p50    p90     KB`);
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(20)} ${ms(quantile(r.ttfb, 0.5))} ${ms(quantile(r.ttfb, 0.9))}   ${ms(quantile(r.total, 0.5))} ${ms(quantile(r.total, 0.9))} ${(r.bytes / 1024).toFixed(0).padStart(6)}`,
+    );
+  }
+  console.log(`(milliseconds; ${REQUESTS} requests per page, one at a time)`);
+}
+
+main()
+  .then(
+    () => cleanup(),
+    async (error: Error) => {
+      console.error(`[bench] failed: ${error.message}`);
+      await cleanup();
+      process.exit(1);
+    },
+  )
+  .then(() => process.exit(0));

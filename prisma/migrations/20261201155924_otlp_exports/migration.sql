@@ -8,7 +8,7 @@ CREATE TABLE "otlp_exports" (
     "rejected" INTEGER NOT NULL,
     "ignored" JSONB NOT NULL,
 
-    CONSTRAINT "otlp_exports_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "otlp_exports_pkey" PRIMARY KEY ("project_id","id")
 );
 
 -- CreateIndex

@@ -73,6 +73,7 @@ export const RETENTION_EXEMPT: Record<string, string> = {
   webhook_endpoints: "configuration, not call data",
   webhook_deliveries: "the delivery log of an incident (status codes and errors, no call data), kept with it",
   otlp_stats: "one row of counters per project",
+  otlp_exports: "counts and reasons of the newest 20 OTLP exports per project (no call data), trimmed on every export",
 };
 
 /**

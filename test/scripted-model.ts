@@ -4,6 +4,8 @@ import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type Anthropic from "@anthropic-ai/sdk";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type OpenAI from "openai";
 import { afterAll, beforeAll, expect } from "vitest";
 import { classifyCall, registryFrom } from "../isomorphic/classify";
@@ -201,6 +203,19 @@ export async function anthropicConversation(client: Anthropic, script: string) {
   }
 }
 
+/** The same loop through LangChain: an unparsable call arrives in `invalid_tool_calls`, and is answered like any other. */
+async function langChainConversation(model: BaseChatModel, script: string) {
+  const bound = model.bindTools!(TOOLS.map((t) => ({ type: "function" as const, function: t })));
+  const messages: BaseMessage[] = [new SystemMessage("You are a loan assistant. Use the tools."), new HumanMessage(`[conv:${script}] What about loan 4471?`)];
+  for (let turn = 0; turn < 5; turn++) {
+    const message = await bound.invoke(messages);
+    messages.push(message);
+    const calls = AIMessage.isInstance(message) ? [...(message.tool_calls ?? []), ...(message.invalid_tool_calls ?? [])] : [];
+    if (!calls.length) return;
+    for (const call of calls) messages.push(new ToolMessage({ tool_call_id: call.id ?? "", content: runTool(call.name ?? "", call.args).content }));
+  }
+}
+
 /* ---------- what must have landed ---------- */
 
 export type Expected = {
@@ -293,6 +308,12 @@ export const ANTHROPIC_EXPECTED: Expected = {
 export const openAiAgent = (OpenAiClient: new (options: { apiKey: string; baseURL: string }) => OpenAI) => (url: string) => {
   const client = new OpenAiClient({ apiKey: "sk-test", baseURL: `${url}/v1` });
   return (script: string) => openAiConversation(client, script);
+};
+
+/** The agent over a LangChain chat model pointed at the scripted model (`model(url)` builds it). */
+export const langChainAgent = (model: (url: string) => BaseChatModel) => (url: string) => {
+  const chat = model(url);
+  return (script: string) => langChainConversation(chat, script);
 };
 
 /* ---------- one package's test: the agent under the instrumentation, exporting to the real server ---------- */

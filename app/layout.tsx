@@ -10,7 +10,11 @@ export const metadata: Metadata = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* before the first paint: marks that scripts run, so CSS can keep for pages without them what only scripts can switch (components/page-sections.tsx) */}
+        <script dangerouslySetInnerHTML={{ __html: "document.documentElement.classList.add('js')" }} />
+      </head>
       <body className="min-h-screen text-sm">
         <TRPCProvider>{children}</TRPCProvider>
       </body>

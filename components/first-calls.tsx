@@ -2,7 +2,7 @@ import Link from "next/link";
 import { NOT_CHECKED_COUNTED } from "../contracts/tools";
 import { formatCount, formatUtc } from "./dashboard/format";
 import type { Unregistered } from "./tools/unregistered-tools";
-import { Card } from "./ui";
+import { Card, Truncated } from "./ui";
 
 type Newest = { id: string; tool: string; timestamp: Date | string; valid: boolean | null };
 
@@ -35,7 +35,7 @@ export function FirstCalls({
         <p>
           The newest call,{" "}
           <Link href={`/p/${slug}/calls/${encodeURIComponent(newest.id)}`} className={`${link} font-mono text-[13px]`}>
-            {newest.tool}
+            <Truncated text={newest.tool} />
           </Link>
           , landed at {formatUtc(newest.timestamp)}
           {inRange ? `, in the range shown (${range.label}).` : `: outside the range shown (${range.label}). Choose a range that holds it, or open it.`}
@@ -44,7 +44,13 @@ export function FirstCalls({
           <p>
             {formatCount(unchecked)}
             {unregistered.tools.some((t) => t.notChecked >= NOT_CHECKED_COUNTED) ? " or more" : ""} of its calls are <strong>unchecked</strong>: this project
-            has no JSON Schema for {tools.slice(0, 3).join(", ")}
+            has no JSON Schema for{" "}
+            {tools.slice(0, 3).map((tool, i) => (
+              <span key={tool}>
+                {i > 0 && ", "}
+                <Truncated text={tool} className="font-mono text-[13px]" />
+              </span>
+            ))}
             {tools.length > 3 ? ` and ${tools.length - 3} more tools` : ""}, so Toolgate cannot tell a valid call from an invalid one.{" "}
             {canRegister ? (
               <Link href={`/p/${slug}/tools#register-tools`} className={link}>

@@ -20,6 +20,8 @@ export function sectionFromHash(hash: string, ids: readonly string[]): string {
  * A long page as tabs, one section shown at a time, each linkable by its fragment (`#schema`):
  * the tabs are plain links, so the back button and a shared link land on the same section. Every
  * section stays mounted (hidden), so the state inside one — a dry run's editor — survives a switch.
+ * Without JavaScript every section shows, one after the other, and the tabs jump to them (the
+ * page's forms post without JavaScript too, and come back to their section).
  */
 export function PageSections({ label, sections }: { label: string; sections: PageSection[] }) {
   const ids = sections.map((s) => s.id);
@@ -51,7 +53,7 @@ export function PageSections({ label, sections }: { label: string; sections: Pag
         ))}
       </nav>
       {sections.map((s) => (
-        <section key={s.id} id={s.id} aria-label={s.label} hidden={s.id !== active} className="space-y-6">
+        <section key={s.id} id={s.id} aria-label={s.label} hidden={s.id !== active} data-page-section className="space-y-6">
           {s.content}
         </section>
       ))}

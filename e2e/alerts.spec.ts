@@ -222,6 +222,7 @@ test("silence: a rule and a scope, with who and why; a silenced rule's incident 
   await expect(page.getByTestId("silence-row").filter({ hasText: "model acme-large" })).toContainText(`by ${ADMIN.email} · rolling out 2026-11`);
 
   await ruleRow("Never that bad").getByRole("link", { name: "Never that bad" }).click();
+  await page.waitForURL(/\/alerts\/rules\/[^/?]+$/); // the rule's page, not the rules page it came from
   const ruleUrl = page.url();
   await page.getByLabel("Why").fill("tuning the threshold");
   await page.getByRole("button", { name: "Silence this rule" }).click();
@@ -252,7 +253,7 @@ test("snooze: an incident snoozed for an hour shows until when and who, and leav
   await page.goto(`/p/${slug}/alerts`);
   const row = page.getByTestId("incident-row").filter({ hasText: "Any invalid calls today" });
   await row.getByRole("link").click();
-  await expect(page.getByTestId("firing-badge")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Project" }).getByTestId("firing-badge")).toBeVisible();
   await page.getByLabel("Snooze for").selectOption("60");
   await page.getByRole("form", { name: "Snooze" }).getByLabel("Reason (optional)").fill("after the deploy");
   await page.getByRole("button", { name: "Snooze" }).click();

@@ -100,6 +100,8 @@ async function violationsOf(page: Page, { path, then }: PageState) {
   await page.goto(path());
   await page.waitForLoadState("networkidle");
   if (then) await then(page);
+  // no colour transitions: axe must measure the scheme just switched to, not a blend on its way
+  await page.addStyleTag({ content: "*, *::before, *::after { transition: none !important; animation: none !important; }" });
   const found: string[] = [];
   for (const colorScheme of SCHEMES) {
     for (const [device, viewport] of VIEWPORTS) {

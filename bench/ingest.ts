@@ -6,8 +6,7 @@
 // the same rows into the same table, on a database of its own (embedded, or a fresh database
 // on TEST_DATABASE_URL's server). Prints events/s for both, their ratio, the CPU time each
 // side spent per event and the server's peak RSS. docs/PERFORMANCE.md records the figures.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -17,14 +16,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { freePort } from "../server/db/embedded";
-import { buildIfStale, nextBin } from "../scripts/lib/build";
 import { LOAN_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
 import { otlpBodies } from "./otlp-spans";
 import { longRuns } from "./long-runs";
 import { option } from "./options";
+import { cpuSeconds, descendants, postgresCpuSeconds, processTable, rssKb } from "./processes";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
-import { cleanupOnExit, stopProcess } from "../scripts/lib/running-app";
+import { cleanupOnExit, startApp, stopProcess } from "../scripts/lib/running-app";
 
 // ---------------------------------------------------------------------------------------------
 // Options: flags win over environment variables, which win over the defaults.
@@ -40,74 +39,6 @@ const PG_WAITS = process.argv.includes("--pg-waits");
 const OTLP = process.argv.includes("--otlp");
 
 if (BATCH > 1000) throw new Error("--batch: ingest.batch takes at most 1,000 events");
-
-// ---------------------------------------------------------------------------------------------
-// Process trees from Linux /proc: peak RSS of the spawned app, CPU time of the app and of the
-// embedded PostgreSQL (both include processes that ended, through their parents' counters).
-
-type Proc = { pid: number; ppid: number; name: string; ticks: number; childTicks: number };
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-function processTable(): Proc[] {
-  const table: Proc[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const fields = stat.slice(close + 2).split(" "); // from field 3 (state) on
-      table.push({
-        pid: Number(entry),
-        name: stat.slice(stat.indexOf("(") + 1, close),
-        ppid: Number(fields[1]),
-        ticks: Number(fields[11]) + Number(fields[12]), // utime + stime
-        childTicks: Number(fields[13]) + Number(fields[14]), // of children that ended
-      });
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return table;
-}
-
-function descendants(rootPid: number, table: Proc[]): Proc[] {
-  const tree = new Set([rootPid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of table)
-      if (tree.has(p.ppid) && !tree.has(p.pid)) {
-        tree.add(p.pid);
-        grew = true;
-      }
-  }
-  return table.filter((p) => tree.has(p.pid));
-}
-
-/** CPU seconds used so far by a process tree, including its children that ended. */
-function cpuSeconds(rootPid: number): number {
-  return descendants(rootPid, processTable()).reduce((sum, p) => sum + p.ticks + p.childTicks, 0) / CLOCK_TICKS;
-}
-
-/** CPU seconds of the PostgreSQL server processes this benchmark started (the embedded server), or undefined. */
-function postgresCpuSeconds(): number | undefined {
-  const procs = descendants(process.pid, processTable()).filter((p) => p.name === "postgres" || p.name.startsWith("postgres:"));
-  if (!procs.length) return undefined;
-  return procs.reduce((sum, p) => sum + p.ticks + p.childTicks, 0) / CLOCK_TICKS;
-}
-
-function rssKb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
 
 function startRssSampler(rootPid: number, everyMs = 200) {
   let peakServer = { kb: 0, name: "" };
@@ -251,18 +182,7 @@ async function main() {
     TOOLGATE_STATEMENT_TIMEOUT_MS: "0",
     NEXT_TELEMETRY_DISABLED: "1",
   };
-  // --cpu-prof is refused in NODE_OPTIONS, so the profiled run starts `next start` itself
-  // (what start.ts does once the database is migrated and the build is current).
-  let app: ChildProcess;
-  if (CPU_PROFILE) {
-    await buildIfStale();
-    app = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, nextBin, "start", "-p", String(port)], {
-      stdio: ["ignore", "inherit", "inherit"],
-      env: { ...appEnv, NODE_ENV: "production" },
-    });
-  } else {
-    app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { stdio: ["ignore", "inherit", "inherit"], env: appEnv });
-  }
+  const app = await startApp(appEnv, CPU_PROFILE ? profileDir : undefined);
   cleanups.push(() => stopProcess(app));
   const base = `http://127.0.0.1:${port}`;
   let exited = false;

@@ -1,4 +1,4 @@
-// npm run bench:ttfb [-- --requests N --warmups W]
+// npm run bench:ttfb [-- --requests N --warmups W --pages overview,tools --save-html DIR --cpu-prof]
 //
 // Server time of every page on demo data. Starts the app the way `npm start` does, on a
 // database of its own, creates the admin and a project through /setup's procedure, loads the
@@ -8,18 +8,31 @@
 // and the whole answer (→ last byte of the HTML). Prints the medians and p90s per page.
 // docs/PERFORMANCE.md records the figures; the issue's bar is "no page's TTFB grows by more
 // than 20 %".
-import { spawn } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../server/db/embedded";
-import { cleanupOnExit, stopProcess, trpc, waitForHealth } from "../scripts/lib/running-app";
+import { cleanupOnExit, startApp, stopProcess, trpc, waitForHealth } from "../scripts/lib/running-app";
 import { createFreshDatabase, startTestServer } from "../scripts/lib/test-database";
 import { option } from "./options";
+import { cpuSeconds, postgresCpuSeconds } from "./processes";
 
 const REQUESTS = option("requests", "BENCH_REQUESTS", 20);
 const WARMUPS = option("warmups", "BENCH_WARMUPS", 3);
 const SLUG = "demo";
+/** Only the pages whose names (as printed) start with one of these, comma-separated: re-measure a few with more requests. */
+const ONLY = flagValue("--pages")
+  ?.split(",")
+  .map((name) => name.trim().toLowerCase());
+/** Writes each page's last answer to DIR/<page>.html: what a page's bytes are made of. */
+const SAVE_HTML = flagValue("--save-html");
+/** The app writes a V8 CPU profile of the run (under the temporary folder; open it in Chrome DevTools) when it stops. */
+const CPU_PROFILE = process.argv.includes("--cpu-prof");
+
+function flagValue(flag: string): string | undefined {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? process.argv[at + 1] : undefined;
+}
 
 const { steps: cleanups, cleanup } = cleanupOnExit();
 
@@ -40,7 +53,7 @@ async function timeRequest(url: string, cookie: string) {
   const body = await response.arrayBuffer();
   const total = performance.now() - started;
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status} (expected 200)`);
-  return { ttfb, total, bytes: body.byteLength };
+  return { ttfb, total, bytes: body.byteLength, body };
 }
 
 async function main() {
@@ -54,9 +67,9 @@ async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "toolgate-bench-"));
   await chmod(dataDir, 0o755);
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
+  const profileDir = path.join(os.tmpdir(), `toolgate-ttfb-profile-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const app = await startApp(
+    {
       ...process.env,
       DATABASE_URL: database.url,
       PORT: String(port),
@@ -64,7 +77,9 @@ async function main() {
       TOOLGATE_ALERT_EVALUATOR: "off", // nothing on a timer during the measurement
       NEXT_TELEMETRY_DISABLED: "1",
     },
-  });
+    CPU_PROFILE ? profileDir : undefined,
+  );
+  if (CPU_PROFILE) cleanups.push(async () => log(`CPU profile in ${profileDir} (written when the app stopped)`));
   cleanups.push(() => stopProcess(app));
   let exited = false;
   app.once("exit", () => (exited = true));
@@ -119,29 +134,37 @@ async function main() {
     ["sign-in (signed out)", "/login"],
   ];
 
-  const results: { name: string; path: string; ttfb: number[]; total: number[]; bytes: number }[] = [];
+  if (SAVE_HTML) await mkdir(SAVE_HTML, { recursive: true });
+  const results: { name: string; path: string; ttfb: number[]; total: number[]; bytes: number; appCpu: number; pgCpu?: number }[] = [];
   t = performance.now();
   for (const [name, path] of pages) {
+    if (ONLY && !ONLY.some((only) => name.startsWith(only))) continue;
     const signedIn = path === "/login" ? "" : cookie;
     for (let i = 0; i < WARMUPS; i++) await timeRequest(base + path, signedIn);
-    const row = { name, path, ttfb: [] as number[], total: [] as number[], bytes: 0 };
+    const row = { name, path, ttfb: [] as number[], total: [] as number[], bytes: 0, appCpu: 0, pgCpu: undefined as number | undefined };
+    const cpuBefore = { app: cpuSeconds(app.pid!), pg: postgresCpuSeconds() };
     for (let i = 0; i < REQUESTS; i++) {
       const r = await timeRequest(base + path, signedIn);
       row.ttfb.push(r.ttfb);
       row.total.push(r.total);
       row.bytes = r.bytes;
+      if (SAVE_HTML && i === REQUESTS - 1) await writeFile(`${SAVE_HTML}/${name.replace(/[^a-z0-9]+/gi, "-")}.html`, Buffer.from(r.body));
     }
+    // CPU per request (app tree and PostgreSQL): what a page costs, much less sensitive to the machine's load than its times
+    row.appCpu = (1000 * (cpuSeconds(app.pid!) - cpuBefore.app)) / REQUESTS;
+    const pgAfter = postgresCpuSeconds();
+    if (pgAfter !== undefined && cpuBefore.pg !== undefined) row.pgCpu = (1000 * (pgAfter - cpuBefore.pg)) / REQUESTS;
     results.push(row);
   }
   log(`measured in ${((performance.now() - t) / 1000).toFixed(1)} s; 1-minute load average now ${os.loadavg()[0]!.toFixed(1)}`);
 
-  console.log(`\npage                  TTFB p50    p90   whole p50    p90     KB`);
+  console.log(`\npage                  TTFB p50    p90   whole p50    p90     KB   CPU app     PG`);
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(20)} ${ms(quantile(r.ttfb, 0.5))} ${ms(quantile(r.ttfb, 0.9))}   ${ms(quantile(r.total, 0.5))} ${ms(quantile(r.total, 0.9))} ${(r.bytes / 1024).toFixed(0).padStart(6)}`,
+      `${r.name.padEnd(20)} ${ms(quantile(r.ttfb, 0.5))} ${ms(quantile(r.ttfb, 0.9))}   ${ms(quantile(r.total, 0.5))} ${ms(quantile(r.total, 0.9))} ${(r.bytes / 1024).toFixed(0).padStart(6)}   ${ms(r.appCpu)} ${r.pgCpu === undefined ? "     ?" : ms(r.pgCpu)}`,
     );
   }
-  console.log(`(milliseconds; ${REQUESTS} requests per page, one at a time)`);
+  console.log(`(milliseconds; ${REQUESTS} requests per page, one at a time; CPU: milliseconds per request of the app's processes and of PostgreSQL's)`);
 }
 
 main()

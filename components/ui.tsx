@@ -196,5 +196,6 @@ export function Table({ children, label }: { children: ReactNode; label: string 
   );
 }
 
-export const th = "whitespace-nowrap px-3 py-2 text-xs font-medium uppercase tracking-wide text-slate-500 first:pl-0 last:pr-0";
-export const td = "whitespace-nowrap px-3 py-2.5 align-middle text-slate-700 first:pl-0 last:pr-0";
+/** A table's header and data cells (styled in app/globals.css); add utilities beside them (`${td} text-right`). */
+export const th = "th-cell";
+export const td = "td-cell";

@@ -2,7 +2,7 @@ import Link from "next/link";
 
 /** A table row's way on: its calls in the explorer and its error messages (or invalid calls), with the page's range. */
 export function RowLinks({ calls, errors, errorsLabel = "Errors", name }: { calls: string; errors: string; errorsLabel?: string; name: string }) {
-  const link = "font-medium text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded-sm";
+  const link = "row-link"; // app/globals.css
   return (
     <span className="flex justify-end gap-3 text-xs" data-testid="row-links">
       <Link href={calls} className={link} aria-label={`Calls of ${name}`}>

@@ -1,7 +1,23 @@
 // Talking to a running app over plain HTTP, for the scripts that start one (screenshots,
 // the benchmarks): wait until it answers, call its tRPC procedures, stop it.
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { buildIfStale, nextBin } from "./build";
+
+/**
+ * The app on `env.PORT` as `npm start` runs it (scripts/start.ts: migrations, the build when stale,
+ * `next start`). With `cpuProfileDir` it runs `next start` itself under `node --cpu-prof` (refused
+ * in NODE_OPTIONS), after building when stale: the database must be migrated already. The profile
+ * is written into that folder when the app stops.
+ */
+export async function startApp(env: NodeJS.ProcessEnv, cpuProfileDir?: string): Promise<ChildProcess> {
+  if (!cpuProfileDir) return spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { stdio: ["ignore", "inherit", "inherit"], env });
+  await buildIfStale();
+  return spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`, nextBin, "start", "-p", String(env.PORT)], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...env, NODE_ENV: "production" },
+  });
+}
 
 /** Waits until GET /api/health answers 200; fails when `exited()` says the app stopped, or after `timeoutMs`. */
 export async function waitForHealth(base: string, { timeoutMs = 30 * 60_000, exited = () => false }: { timeoutMs?: number; exited?: () => boolean } = {}) {

@@ -42,12 +42,15 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
+  // Without any schema every call is unchecked: the tools seen get a card of their own. Once some
+  // tool has one, a name without a schema is an unknown tool, listed under "Unknown tool names".
+  const listed = api.tools.list({ project: slug });
   const [table, before, lines, definitions, unregistered] = await Promise.all([
     api.metrics.tools(input),
     api.metrics.tools({ ...input, range: previousPeriod(input.range) }),
     api.metrics.series({ ...input, dimension: "tool" }),
-    api.tools.list({ project: slug }),
-    api.tools.unregistered({ project: slug }),
+    listed,
+    listed.then((tools) => (tools.length ? null : api.tools.unregistered({ project: slug }))),
   ]);
 
   const versions = new Map<string, number>();
@@ -199,7 +202,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
           )}
         </Card>
 
-        {unregistered.tools.length > 0 && (
+        {unregistered && unregistered.tools.length > 0 && (
           <Card
             title={
               <>
@@ -219,7 +222,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                 Unknown tool names <Badge tone="amber">{misspelt.length}</Badge>
               </>
             }
-            description={`Names the model wrote that match no registered schema: every such call is invalid (“Unknown tool”). ${formatCount(misspelt.reduce((n, t) => n + t.calls, 0))} calls in the range.`}
+            description={`Names the model wrote that match no registered schema: every such call is invalid (“Unknown tool”). ${formatCount(misspelt.reduce((n, t) => n + t.calls, 0))} calls in the range.${isAdmin ? " If one is a real tool, register its schema below; then re-check its stored calls." : ""}`}
           >
             <Table label="Unknown tool names">
               <thead>

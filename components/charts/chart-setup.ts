@@ -1,9 +1,10 @@
 "use client";
 
 import { BarElement, CategoryScale, Chart as ChartJS, Filler, Legend, LinearScale, LineElement, PointElement, Tooltip } from "chart.js";
-import annotationPlugin, { type AnnotationOptions, type EventContext } from "chartjs-plugin-annotation";
+import annotationPlugin, { type AnnotationOptions, type EventContext, type PartialEventContext } from "chartjs-plugin-annotation";
 import type { Bucket } from "../../isomorphic/buckets";
 import { bucketLabel, formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
+import { fitLabel } from "./prepare";
 import type { ChartTheme } from "./theme";
 
 // Registered once, for every chart of the app.
@@ -48,7 +49,7 @@ export function markerAnnotations(markers: readonly Marker[], labels: readonly n
           borderWidth: 1.5,
           label: {
             display: labelled,
-            content: m.label,
+            content: ({ chart }: PartialEventContext) => fitLabel(m.label, chart.chartArea?.width ?? Infinity),
             position: "start" as const,
             backgroundColor: style.labelBackground,
             color: style.labelText,

@@ -1,5 +1,16 @@
 import { describe, it, expect } from "vitest";
-import { CATEGORY_COLORS, CHART_CATEGORIES, PALETTE, assignColors, categoryColor, seriesColor, stackedCategorySeries, timeSeries, topN } from "./prepare";
+import {
+  CATEGORY_COLORS,
+  CHART_CATEGORIES,
+  PALETTE,
+  assignColors,
+  categoryColor,
+  fitLabel,
+  seriesColor,
+  stackedCategorySeries,
+  timeSeries,
+  topN,
+} from "./prepare";
 import { bucketStarts } from "../../isomorphic/buckets";
 
 const H = 3_600_000;
@@ -115,5 +126,21 @@ describe("colours", () => {
     expect(new Set(Object.values(CATEGORY_COLORS)).size).toBe(8);
     expect(categoryColor("wrong_type")).toBe(CATEGORY_COLORS.wrong_type);
     expect(categoryColor("something_else")).toBe(seriesColor("something_else"));
+  });
+});
+
+describe("fitLabel", () => {
+  const label = "Regression guard: new model or schema version fired";
+  it("keeps a label that fits and cuts a longer one to the width, ending in an ellipsis", () => {
+    expect(fitLabel(label, 1000)).toBe(label);
+    const cut = fitLabel(label, 200); // (200 - 12) / 6.5 → 28 characters
+    expect(cut).toBe("Regression guard: new model…");
+    expect(cut).toHaveLength(28);
+  });
+  it("keeps a label exactly as long as the width allows, and a few characters on a tiny chart", () => {
+    const width = 12 + 6.5 * label.length;
+    expect(fitLabel(label, width)).toBe(label);
+    expect(fitLabel(label, width - 1)).toHaveLength(label.length - 1);
+    expect(fitLabel(label, 0)).toBe("Reg…");
   });
 });

@@ -183,3 +183,13 @@ export function categoryColor(category: string): string {
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * A label written on a chart, cut with "…" to what fits `widthPx` at about `charPx` per
+ * character (11 px text); the whole text stays in the list below the chart. A phone's chart is
+ * narrower than a long marker label, which would otherwise be clipped at both ends.
+ */
+export function fitLabel(text: string, widthPx: number, charPx = 6.5): string {
+  const fits = Math.max(4, Math.floor((widthPx - 12) / charPx)); // 12 px: the label's padding
+  return text.length <= fits ? text : `${text.slice(0, fits - 1).trimEnd()}…`;
+}

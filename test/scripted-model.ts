@@ -11,11 +11,12 @@ import type pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { classifyCall, registryFrom } from "../isomorphic/classify";
 import { makeProject } from "./fixtures";
+import { ANTHROPIC_TOOLS, OPENAI_TOOLS, TOOLS } from "./scripted-tools";
 import { browserClient } from "./http-app";
 import { recordingTracer, servedTraces } from "./otlp";
 import { rollupsDifferFromRaw } from "./rollups";
 
-/**
+/*
  * A scripted model on 127.0.0.1 that speaks OpenAI's Chat Completions and Anthropic's
  * Messages, and the small agent that the instrumentation tests run against it: real SDKs,
  * real instrumentation packages, exporting through the OTLP exporter configured only by the
@@ -26,32 +27,8 @@ import { rollupsDifferFromRaw } from "./rollups";
  * followed by its correction once the harness answers the error as the tool result, and one
  * turn writes two calls at once.
  */
-export const TOOLS = [
-  {
-    name: "getloan",
-    description: "Look up one loan by its loan number.",
-    parameters: {
-      type: "object",
-      properties: { loannumber: { type: "string", pattern: "^[0-9]{4,8}$" }, includehistory: { type: "boolean" } },
-      required: ["loannumber"],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: "listopenloans",
-    description: "List the loans in one status.",
-    parameters: {
-      type: "object",
-      properties: { status: { type: "string", enum: ["open", "closed", "overdue"] } },
-      required: ["status"],
-      additionalProperties: false,
-    },
-  },
-];
-/** The tools as the agent gives them to each SDK (and as a user pastes them on the Tools page). */
-export const OPENAI_TOOLS = TOOLS.map((t) => ({ type: "function" as const, function: t }));
-export const ANTHROPIC_TOOLS = TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
 
+/** One call the model writes: the tool's name and its arguments as text. */
 type ScriptedCall = { name: string; arguments: string };
 /** Per script, per turn: the calls the model writes (none: it answers in text). */
 const SCRIPTS: Record<string, ScriptedCall[][]> = {

@@ -5,7 +5,7 @@ import { makeProject } from "@/test/fixtures";
 import { servedTraces, shuffled } from "@/test/otlp";
 import { storedState } from "@/test/otlp-state";
 import { registerTools } from "@/server/services/tools/registry";
-import { TOOLS } from "@/test/scripted-model";
+import { TOOLS } from "@/test/scripted-tools";
 
 /**
  * Exports of real instrumentations replayed as OTLP/JSON (test/otlp-fixtures/README.md says

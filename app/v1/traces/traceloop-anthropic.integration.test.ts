@@ -2,7 +2,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import * as anthropicSdk from "anthropic-sdk-0";
 import { AnthropicInstrumentation } from "@traceloop/instrumentation-anthropic";
 import { describe, it } from "vitest";
-import { ANTHROPIC_EXPECTED, ANTHROPIC_TOOLS, anthropicConversation, instrumentedRuns } from "@/test/scripted-model";
+import { ANTHROPIC_EXPECTED, anthropicConversation, instrumentedRuns } from "@/test/scripted-model";
+import { ANTHROPIC_TOOLS } from "@/test/scripted-tools";
 
 /**
  * OpenLLMetry's @traceloop/instrumentation-anthropic 0.27.0 around @anthropic-ai/sdk 0.80.0

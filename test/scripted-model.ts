@@ -59,7 +59,7 @@ const scriptOf = (messages: Loose[]) => {
 const turnOf = (messages: Loose[]) => messages.filter((m) => m.role === "assistant").length;
 
 /** An OpenAI Chat Completions answer of turn `turn`: the calls the model writes, or `text` when it writes none. */
-export function chatCompletion(id: string, turn: number, calls: (ScriptedCall & { id: string })[], text: string) {
+function chatCompletion(id: string, turn: number, calls: (ScriptedCall & { id: string })[], text: string) {
   return {
     id,
     object: "chat.completion",

@@ -15,8 +15,8 @@ const inputSchema = {
 };
 const toolsList = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "getloan", description: "One loan's status", inputSchema }] } }, null, 2);
 
-/** A new project with three unchecked calls of getloan (two of them invalid under the schema above), ten minutes ago. */
-async function projectWithUncheckedCalls(page: Page) {
+/** A new project with three unchecked calls of getloan (two of them invalid under the schema above), ten minutes ago; `madeUp` adds a call of a tool name the model made up before them. */
+async function projectWithUncheckedCalls(page: Page, madeUp?: string) {
   const slug = await createProjectViaUi(page, unique("Unchecked"));
   const key = await createKeyViaUi(page, slug, "unchecked e2e");
   const timestamp = new Date(Date.now() - 10 * 60_000).toISOString();
@@ -29,12 +29,11 @@ async function projectWithUncheckedCalls(page: Page) {
     tool: "getloan",
     arguments: args,
   });
-  const sent = await page.request.post("/api/trpc/ingest.batch", {
-    headers: { Authorization: `Bearer ${key}` },
-    data: { events: [event("u0", 0, { loannumber: 4471 }), event("u1", 1, { loan: "4471" }), event("u2", 2, { loannumber: "4471" })] },
-  });
+  const events = [event("u0", 1, { loannumber: 4471 }), event("u1", 2, { loan: "4471" }), event("u2", 3, { loannumber: "4471" })];
+  if (madeUp) events.unshift({ ...event("m0", 0, { loannumber: "4471" }), tool: madeUp });
+  const sent = await page.request.post("/api/trpc/ingest.batch", { headers: { Authorization: `Bearer ${key}` }, data: { events } });
   expect(sent.status()).toBe(200);
-  expect((await sent.json()).result.data).toMatchObject({ accepted: 3 });
+  expect((await sent.json()).result.data).toMatchObject({ accepted: events.length });
   return slug;
 }
 
@@ -77,6 +76,28 @@ test("pasted definitions register the tool and a re-check gives its stored calls
   await page.reload();
   await expect(page.getByTestId("unregistered-tool")).toHaveCount(0);
   await expect(page.getByTestId("tool-row").filter({ hasText: "getloan" })).toContainText("66.7");
+});
+
+test("a made-up tool name's call stored before any schema becomes an unknown-tool call on its own re-check", async ({ page }) => {
+  test.setTimeout(120_000);
+  const slug = await projectWithUncheckedCalls(page, "getloans");
+  await page.goto(`/p/${slug}/tools`);
+  const madeUp = page.getByTestId("unregistered-tool").filter({ hasText: "getloans" });
+  await expect(madeUp).toContainText("1");
+  // no schema at all yet: nothing to re-check against, so no button
+  await expect(madeUp.getByRole("button")).toHaveCount(0);
+
+  await page.getByLabel("Tool definitions (JSON)").fill(toolsList);
+  await page.getByRole("button", { name: "Register", exact: true }).click();
+  await page.getByRole("button", { name: "Re-check the calls of getloan", exact: true }).click();
+  await expect(page.getByTestId("recheck-result")).toContainText("Re-checked 3 calls of getloan");
+  await page.reload();
+  await madeUp.getByRole("button", { name: "Re-check the calls of getloans" }).click();
+  await expect(madeUp.getByTestId("recheck-result")).toHaveText(
+    "Re-checked 1 call of getloans, which has no schema while this project has others: 1 invalid (Unknown tool 1), 0 valid; 1 verdict changed. If it is a real tool, register its schema.",
+  );
+  await page.reload();
+  await expect(page.getByTestId("unknown-tools")).toContainText("getloans");
 });
 
 test("without JavaScript: a pasted JSON Schema under the tool's name, then the re-check, each a form post", async ({ browser, page }) => {

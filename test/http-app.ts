@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { afterAll, beforeAll } from "vitest";
+import type { AppRouter } from "../server/routers/root";
+import { SESSION_COOKIE } from "../server/services/auth/sessions";
 
 /**
  * The app's tRPC route handler (app/api/trpc/[trpc]/route.ts, what `npm start` serves) over real
@@ -76,4 +79,15 @@ export function httpAppForTests() {
   });
   afterAll(() => holder.app.stop());
   return holder;
+}
+
+/**
+ * The tRPC client the app's pages use (components/trpc-provider.tsx: httpBatchLink, plain JSON),
+ * sending what a signed-in browser on the app at `base` sends with it: the session cookie
+ * (`token`, from signedIn or a project's asOwner in test/fixtures.ts), the page's Origin and
+ * Sec-Fetch-Site: same-origin.
+ */
+export function browserClient(base: string, token: string) {
+  const headers = { cookie: `${SESSION_COOKIE}=${token}`, origin: base, "sec-fetch-site": "same-origin" };
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${base}/api/trpc`, headers })] });
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { POST as traces } from "../app/v1/traces/route";
 import { POST as logs } from "../app/v1/logs/route";
 import { POST as metrics } from "../app/v1/metrics/route";
+import { POST as trpc } from "../app/api/trpc/[trpc]/route";
 import { notAnOtlpPath } from "../server/http/otlp-export";
 
 const ROUTES: Record<string, (req: Request) => Promise<Response>> = { "/v1/traces": traces, "/v1/logs": logs, "/v1/metrics": metrics };
@@ -17,8 +18,9 @@ const ROUTES: Record<string, (req: Request) => Promise<Response>> = { "/v1/trace
 /**
  * The real OTLP route handlers served over real HTTP on 127.0.0.1: a plain node server that
  * hands each request to the route's exported POST, and other /v1/* paths to the catch-all's
- * answer (e2e/connect.spec.ts covers the Next.js server). `url` is the traces endpoint; `base`
- * the server's root, for OTEL_EXPORTER_OTLP_ENDPOINT.
+ * answer (e2e/connect.spec.ts covers the Next.js server); /api/trpc/* to the app's tRPC route,
+ * for what the browser does next (browserClient in test/http-app.ts). `url` is the traces
+ * endpoint; `base` the server's root, for OTEL_EXPORTER_OTLP_ENDPOINT.
  */
 async function serveTraces() {
   const server = createServer(async (req: IncomingMessage, res) => {
@@ -28,7 +30,7 @@ async function serveTraces() {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-    const route = req.method === "POST" ? ROUTES[req.url ?? ""] : undefined;
+    const route = req.url?.startsWith("/api/trpc/") ? trpc : req.method === "POST" ? ROUTES[req.url ?? ""] : undefined;
     const response = route ? await route(request) : req.url?.startsWith("/v1/") ? notAnOtlpPath(request) : new Response("not found", { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));

@@ -7,13 +7,16 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type OpenAI from "openai";
+import type pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { classifyCall, registryFrom } from "../isomorphic/classify";
-import { registerTools } from "../server/services/tools/registry";
 import { makeProject } from "./fixtures";
+import { ANTHROPIC_TOOLS, OPENAI_TOOLS, TOOLS } from "./scripted-tools";
+import { browserClient } from "./http-app";
 import { recordingTracer, servedTraces } from "./otlp";
+import { rollupsDifferFromRaw } from "./rollups";
 
-/**
+/*
  * A scripted model on 127.0.0.1 that speaks OpenAI's Chat Completions and Anthropic's
  * Messages, and the small agent that the instrumentation tests run against it: real SDKs,
  * real instrumentation packages, exporting through the OTLP exporter configured only by the
@@ -24,29 +27,8 @@ import { recordingTracer, servedTraces } from "./otlp";
  * followed by its correction once the harness answers the error as the tool result, and one
  * turn writes two calls at once.
  */
-export const TOOLS = [
-  {
-    name: "getloan",
-    description: "Look up one loan by its loan number.",
-    parameters: {
-      type: "object",
-      properties: { loannumber: { type: "string", pattern: "^[0-9]{4,8}$" }, includehistory: { type: "boolean" } },
-      required: ["loannumber"],
-      additionalProperties: false,
-    },
-  },
-  {
-    name: "listopenloans",
-    description: "List the loans in one status.",
-    parameters: {
-      type: "object",
-      properties: { status: { type: "string", enum: ["open", "closed", "overdue"] } },
-      required: ["status"],
-      additionalProperties: false,
-    },
-  },
-];
 
+/** One call the model writes: the tool's name and its arguments as text. */
 type ScriptedCall = { name: string; arguments: string };
 /** Per script, per turn: the calls the model writes (none: it answers in text). */
 const SCRIPTS: Record<string, ScriptedCall[][]> = {
@@ -73,13 +55,13 @@ const scriptOf = (messages: Loose[]) => {
   return /\[conv:(\w+)\]/.exec(first)?.[1] ?? "";
 };
 
-function openAiAnswer(body: Loose) {
-  const messages = body.messages as Loose[];
-  const turn = messages.filter((m) => m.role === "assistant").length;
-  const script = scriptOf(messages);
-  const calls = SCRIPTS[script]?.[turn] ?? [];
+/** The turn of a Chat Completions request: how many assistant messages it carries. */
+const turnOf = (messages: Loose[]) => messages.filter((m) => m.role === "assistant").length;
+
+/** An OpenAI Chat Completions answer of turn `turn`: the calls the model writes, or `text` when it writes none. */
+function chatCompletion(id: string, turn: number, calls: (ScriptedCall & { id: string })[], text: string) {
   return {
-    id: `chatcmpl-${script}-${turn}`,
+    id,
     object: "chat.completion",
     created: 1_796_000_000,
     model: RESPONSE_MODEL.openai,
@@ -91,18 +73,34 @@ function openAiAnswer(body: Loose) {
           ? {
               role: "assistant",
               content: null,
-              tool_calls: calls.map((c, i) => ({ id: callId(script, turn, i), type: "function", function: { name: c.name, arguments: c.arguments } })),
+              tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
             }
-          : { role: "assistant", content: `Done with ${script}.` },
+          : { role: "assistant", content: text },
       },
     ],
     usage: { prompt_tokens: 100 + turn * 40, completion_tokens: 20, total_tokens: 120 + turn * 40 },
   };
 }
 
+function openAiAnswer(body: Loose) {
+  const messages = body.messages as Loose[];
+  const turn = turnOf(messages);
+  const script = scriptOf(messages);
+  const calls = (SCRIPTS[script]?.[turn] ?? []).map((c, i) => ({ ...c, id: callId(script, turn, i) }));
+  return chatCompletion(`chatcmpl-${script}-${turn}`, turn, calls, `Done with ${script}.`);
+}
+
+/** A model following one script whatever the conversation (the official OpenAI instrumentation's agent runs one): per turn, the calls it writes. */
+export const oneScript =
+  (turns: (ScriptedCall & { id: string })[][], text: string) =>
+  (body: Loose): unknown => {
+    const turn = turnOf(body.messages as Loose[]);
+    return chatCompletion(`chatcmpl-${turn}`, turn, turns[turn] ?? [], text);
+  };
+
 function anthropicAnswer(body: Loose) {
   const messages = body.messages as Loose[];
-  const turn = messages.filter((m) => m.role === "assistant").length;
+  const turn = turnOf(messages);
   const script = scriptOf(messages);
   const calls = SCRIPTS[script]?.[turn] ?? [];
   return {
@@ -128,12 +126,13 @@ const parsedOr = (text: string): unknown => {
   }
 };
 
-async function serveScriptedModel() {
+/** The model on 127.0.0.1 (`url` is the base the SDKs are given); `openai` answers its Chat Completions (the three scripts unless said). */
+export async function serveScriptedModel(openai: (body: Loose) => unknown = openAiAnswer) {
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Loose;
-    const answer = req.url?.endsWith("/chat/completions") ? openAiAnswer(body) : req.url?.endsWith("/messages") ? anthropicAnswer(body) : undefined;
+    const answer = req.url?.endsWith("/chat/completions") ? openai(body) : req.url?.endsWith("/messages") ? anthropicAnswer(body) : undefined;
     res.writeHead(answer ? 200 : 404, { "content-type": "application/json" });
     res.end(JSON.stringify(answer ?? { error: { message: `no such endpoint ${req.url}` } }));
   });
@@ -173,9 +172,8 @@ async function openAiConversation(client: OpenAI, script: string) {
     { role: "system", content: "You are a loan assistant. Use the tools." },
     { role: "user", content: `[conv:${script}] What about loan 4471?` },
   ];
-  const tools = TOOLS.map((t) => ({ type: "function" as const, function: t }));
   for (let turn = 0; turn < 5; turn++) {
-    const message = (await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools })).choices[0]!.message;
+    const message = (await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools: OPENAI_TOOLS })).choices[0]!.message;
     messages.push(message);
     if (!message.tool_calls?.length) return;
     for (const call of message.tool_calls) {
@@ -187,9 +185,14 @@ async function openAiConversation(client: OpenAI, script: string) {
 
 export async function anthropicConversation(client: Anthropic, script: string) {
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: `[conv:${script}] What about loan 4471?` }];
-  const tools = TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
   for (let turn = 0; turn < 5; turn++) {
-    const { content } = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, system: "You are a loan assistant.", messages, tools });
+    const { content } = await client.messages.create({
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      system: "You are a loan assistant.",
+      messages,
+      tools: ANTHROPIC_TOOLS,
+    });
     messages.push({ role: "assistant", content });
     const uses = content.filter((c) => c.type === "tool_use");
     if (!uses.length) return;
@@ -205,7 +208,7 @@ export async function anthropicConversation(client: Anthropic, script: string) {
 
 /** The same loop through LangChain: an unparsable call arrives in `invalid_tool_calls`, and is answered like any other. */
 async function langChainConversation(model: BaseChatModel, script: string) {
-  const bound = model.bindTools!(TOOLS.map((t) => ({ type: "function" as const, function: t })));
+  const bound = model.bindTools!(OPENAI_TOOLS);
   const messages: BaseMessage[] = [new SystemMessage("You are a loan assistant. Use the tools."), new HumanMessage(`[conv:${script}] What about loan 4471?`)];
   for (let turn = 0; turn < 5; turn++) {
     const message = await bound.invoke(messages);
@@ -225,8 +228,11 @@ export type Expected = {
   malformed: { category: string; arguments: unknown };
   /** the status of a refused call's result (the next turn's tool message), when the instrumentation says it failed */
   refusedStatus?: string;
-  /** the package sends no tool definitions: the test registers them */
-  register?: boolean;
+  /**
+   * The package sends no tool definitions: once the calls landed (unchecked), an admin pastes
+   * these (the tools as the agent gave them to its SDK) on the Tools page and re-checks.
+   */
+  paste?: unknown[];
 };
 
 type Row = Record<string, unknown>;
@@ -237,8 +243,8 @@ type Row = Record<string, unknown>;
  * results the harness gave, one run per conversation with steps in order, the model under
  * its requested name with the answering model as the version.
  */
-async function expectScriptsLanded(sql: { query(text: string, values: unknown[]): Promise<{ rows: Row[] }> }, projectId: string, expected: Expected) {
-  const { rows } = await sql.query(
+async function expectScriptsLanded(sql: pg.Pool, projectId: string, expected: Expected) {
+  const { rows } = await sql.query<Row>(
     `SELECT *, metadata->>'otel.tool_call_id' AS tool_call_id FROM tool_calls WHERE project_id = $1 ORDER BY run_id, step, tool_call_id`,
     [projectId],
   );
@@ -286,8 +292,49 @@ async function expectScriptsLanded(sql: { query(text: string, values: unknown[])
   expect(new Set(rows.map((r) => r.run_id)).size).toBe(3);
   // one model, under its requested name, whichever instrumentation sent it
   for (const r of rows) expect(r).toMatchObject({ model_provider: expected.provider, model_name: expected.name, model_version: expected.version });
-  // every call checked against the definition its span carried (or the registered tool)
-  if (!expected.register) for (const r of rows.filter((r) => r.tool !== "getloans")) expect(r.tool_version, `${r.tool_call_id} checked`).not.toBeNull();
+  // every call checked against a schema: the definition its span carried (the call pinned to that version), or the one pasted
+  for (const r of rows.filter((r) => r.tool !== "getloans")) {
+    expect(r.checked_version, `${r.tool_call_id} checked`).not.toBeNull();
+    if (!expected.paste) expect(r.tool_version, `${r.tool_call_id} pinned`).toBe(r.checked_version);
+  }
+}
+
+/**
+ * For a package that sends no tool definitions, after its calls landed: every call is stored
+ * unchecked and its tool listed among the tools without a schema; then an admin, signed in,
+ * pastes the definitions on the Tools page and presses the Re-check button of each tool the
+ * page shows after it: the registered ones, and those still without a schema (the made-up
+ * name, whose call becomes an unknown-tool call). The page's own requests over HTTP
+ * (browserClient). The dashboards' rollups must then agree with the re-checked calls.
+ */
+export async function pastedAfterTheCalls(base: string, sql: pg.Pool, p: Awaited<ReturnType<typeof makeProject>>, definitions: unknown[]) {
+  const { rows } = await sql.query<Row>("SELECT tool, valid, category, checked_version FROM tool_calls WHERE project_id = $1", [p.project.id]);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const r of rows) expect(r, `${r.tool} stored unchecked`).toMatchObject({ valid: null, category: null, checked_version: null });
+  const calls = new Map<string, number>();
+  for (const r of rows) calls.set(r.tool as string, (calls.get(r.tool as string) ?? 0) + 1);
+
+  const browser = browserClient(base, (await p.asOwner()).token);
+  const project = p.project.slug;
+  const before = await browser.tools.unregistered.query({ project });
+  expect(before.anySchema).toBe(false);
+  const listed = Object.fromEntries(before.tools.map((t) => [t.tool, { calls: t.calls, notChecked: t.notChecked }]));
+  expect(listed).toEqual(Object.fromEntries([...calls].map(([tool, n]) => [tool, { calls: n, notChecked: n }])));
+
+  const { tools } = await browser.tools.registerPasted.mutate({ project, definitions: JSON.stringify(definitions, null, 2) });
+  // the page's range (the last 24 hours) on each button: those the registration shows, then those of the tools still without a schema
+  const range = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() };
+  const recheck = async (tool: string) => {
+    const result = await browser.tools.recheck.mutate({ project, tool, range });
+    expect(result, result.summary).toMatchObject({ tool, scanned: calls.get(tool) ?? 0, complete: true });
+  };
+  const registered = new Set(tools.map((t) => t.name));
+  for (const tool of registered) await recheck(tool);
+  const unregistered = await browser.tools.unregistered.query({ project });
+  expect(unregistered.anySchema).toBe(true);
+  expect(unregistered.tools.map((t) => t.tool).sort()).toEqual([...calls.keys()].filter((t) => !registered.has(t)).sort());
+  for (const { tool } of unregistered.tools) await recheck(tool);
+  expect(await rollupsDifferFromRaw(sql, p.project.id)).toEqual({});
 }
 
 /** What the OpenAI and Anthropic runs must store (Anthropic's API sends parsed input: the scripted unparsable call arrives as a wrong type). */
@@ -337,7 +384,6 @@ export function instrumentedRuns(instrumentation: Instrumentation, agent: (model
   return async (protocol: "http/protobuf" | "http/json", rootSpan: boolean, expected: Expected) => {
     const p = await makeProject();
     const { key } = await p.key();
-    if (expected.register) await registerTools(p.project.id, TOOLS, "api");
     const provider = configuredProvider(served.url.replace(/\/v1\/traces$/, ""), key, protocol);
     instrumentation.setTracerProvider(provider);
     const converse = agent(model.url);
@@ -348,6 +394,7 @@ export function instrumentedRuns(instrumentation: Instrumentation, agent: (model
     }
     await provider.forceFlush();
     await provider.shutdown();
+    if (expected.paste) await pastedAfterTheCalls(served.base, served.sql, p, expected.paste);
     await expectScriptsLanded(served.sql, p.project.id, expected);
   };
 }

@@ -106,7 +106,9 @@ export function RegisterToolsForm({ project, tool, range, back, notice }: Props)
           </p>
           <ul className="mt-2 space-y-2">
             {registered.map((name) => (
-              <RecheckButton key={name} project={project} tool={name} range={range} back={back} />
+              <li key={name}>
+                <RecheckButton project={project} tool={name} range={range} back={back} />
+              </li>
             ))}
           </ul>
         </Alert>
@@ -120,31 +122,32 @@ export function RegisterToolsForm({ project, tool, range, back, notice }: Props)
   );
 }
 
-/** One tool's re-check: a form of its own (without JavaScript), the result in place (with it). */
-function RecheckButton({ project, tool, range, back }: { project: string; tool: string; range: Props["range"]; back: string }) {
+/** Where a re-check button is: the project, the page's range and the page to come back to without JavaScript. */
+export type RecheckPlace = { project: string; range: Props["range"]; back: string };
+
+/** One tool's re-check (tools.recheck): a form of its own (without JavaScript), the result in place (with it). */
+export function RecheckButton({ project, tool, range, back }: RecheckPlace & { tool: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const recheck = useMutation(trpc.tools.recheck.mutationOptions({ onSuccess: () => router.refresh() }));
   return (
-    <li>
-      <form
-        method="post"
-        action="/api/forms/recheck-tool"
-        className="flex flex-wrap items-center gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          recheck.mutate({ project, tool, range: { from: range.from, to: range.to } });
-        }}
-      >
-        {["project", "tool", "from", "to", "back"].map((field) => (
-          <input key={field} type="hidden" name={field} value={{ project, tool, from: range.from, to: range.to, back }[field]} />
-        ))}
-        <Button type="submit" size="sm" variant="secondary" disabled={recheck.isPending}>
-          {recheck.isPending ? `Re-checking ${tool}…` : `Re-check the calls of ${tool}`}
-        </Button>
-        {recheck.data && <span data-testid="recheck-result">{recheck.data.summary}</span>}
-        {recheck.error && <span className="text-red-700">{recheck.error.message}</span>}
-      </form>
-    </li>
+    <form
+      method="post"
+      action="/api/forms/recheck-tool"
+      className="flex flex-wrap items-center gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        recheck.mutate({ project, tool, range: { from: range.from, to: range.to } });
+      }}
+    >
+      {["project", "tool", "from", "to", "back"].map((field) => (
+        <input key={field} type="hidden" name={field} value={{ project, tool, from: range.from, to: range.to, back }[field]} />
+      ))}
+      <Button type="submit" size="sm" variant="secondary" disabled={recheck.isPending}>
+        {recheck.isPending ? `Re-checking ${tool}…` : `Re-check the calls of ${tool}`}
+      </Button>
+      {recheck.data && <span data-testid="recheck-result">{recheck.data.summary}</span>}
+      {recheck.error && <span className="text-red-700">{recheck.error.message}</span>}
+    </form>
   );
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { NOT_CHECKED_COUNTED } from "../../contracts/tools";
 import { formatCount } from "../dashboard/format";
 import { Table, td, th, Truncated } from "../ui";
+import { RecheckButton, type RecheckPlace } from "./register-tools-form";
 
 export type Unregistered = { anySchema: boolean; tools: { tool: string; calls: number; notChecked: number }[] };
 
@@ -42,23 +43,27 @@ function SchemaWays({ registerHref }: { registerHref: string | null }) {
 /**
  * The tools the calls name that have no schema: how many of their calls have no verdict against
  * one (unchecked while the project has no schema at all, "unknown tool" once others have one),
- * and the ways to give them one.
+ * and the ways to give them one. With `recheck` (an admin's page), once the project has schemas,
+ * each tool's Re-check gives its calls stored unchecked the verdict they get now: unknown tool.
  */
 export function UnregisteredTools({
   unregistered,
   toolHref,
   registerHref,
+  recheck,
 }: {
   unregistered: Unregistered;
   toolHref: (tool: string) => string;
   registerHref: string | null;
+  recheck?: RecheckPlace;
 }) {
   if (!unregistered.tools.length) return null;
+  const rechecks = unregistered.anySchema ? recheck : undefined;
   return (
     <div className="space-y-4" data-testid="unregistered-tools">
       <p className="text-slate-600">
         {unregistered.anySchema
-          ? "These tools have calls but no registered schema, so each of their calls was stored as an unknown tool. If they are real tools, register their schemas; otherwise they are names the model made up."
+          ? "These tools have calls but no registered schema: calls stored since the project has schemas are unknown-tool calls, those stored before stay unchecked until re-checked. If they are real tools, register their schemas; otherwise they are names the model made up."
           : "This project has no tool schema yet, so Toolgate stores every call unchecked: it cannot tell a valid call from an invalid one. Register the schemas, then re-check the stored calls."}
       </p>
       <Table label="Tools without a schema">
@@ -67,6 +72,7 @@ export function UnregisteredTools({
             <th className={th}>Tool</th>
             <th className={`${th} text-right`}>Calls</th>
             <th className={`${th} text-right`}>Not checked against a schema</th>
+            {rechecks && <th className={th}>Re-check ({rechecks.range.label})</th>}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -81,6 +87,11 @@ export function UnregisteredTools({
               <td className={`${td} text-right tabular-nums`}>
                 {t.notChecked >= NOT_CHECKED_COUNTED ? `${formatCount(NOT_CHECKED_COUNTED)} or more` : formatCount(t.notChecked)}
               </td>
+              {rechecks && (
+                <td className={td}>
+                  <RecheckButton {...rechecks} tool={t.tool} />
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -11,6 +11,7 @@ import { OpenAIInstrumentation } from "@opentelemetry/instrumentation-openai";
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { AsyncContext } from "../async-context";
+import { OPENAI_TOOLS } from "../scripted-tools";
 
 context.setGlobalContextManager(new AsyncContext());
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
@@ -23,20 +24,6 @@ instrumentation.enable();
 
 // loaded after the instrumentation is enabled, through require, which its hook patches
 const { default: OpenAI } = createRequire(import.meta.url)("openai") as typeof import("openai");
-
-const TOOLS = [
-  {
-    type: "function" as const,
-    function: {
-      name: "getloan",
-      parameters: { type: "object", properties: { loannumber: { type: "string", pattern: "^[0-9]{4,8}$" } }, required: ["loannumber"] },
-    },
-  },
-  {
-    type: "function" as const,
-    function: { name: "listopenloans", parameters: { type: "object", properties: { status: { enum: ["open", "closed", "overdue"] } } } },
-  },
-];
 
 /** The harness's tools: a wrong argument is answered as an error the model can correct. */
 function runTool(name: string, args: string): string {
@@ -60,7 +47,7 @@ async function main() {
       { role: "user", content: "What is the balance of loan 4471, and which loans are overdue?" },
     ];
     for (let turn = 0; turn < 6; turn++) {
-      const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools: TOOLS });
+      const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages, tools: OPENAI_TOOLS });
       const message = completion.choices[0]!.message;
       if (!message.tool_calls?.length) break;
       messages.push(message);

@@ -1,16 +1,18 @@
 import { execFile } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeProject, withKey } from "@/test/fixtures";
+import { makeProject } from "@/test/fixtures";
 import { servedTraces } from "@/test/otlp";
+import { oneScript, pastedAfterTheCalls, serveScriptedModel } from "@/test/scripted-model";
+import { OPENAI_TOOLS } from "@/test/scripted-tools";
 
 // The real @opentelemetry/instrumentation-openai (0.21.0) around the real `openai` client, in
 // an agent process of its own (test/agents/openai-otel-agent.ts) configured with the three
 // OTEL_EXPORTER_OTLP_* variables only. Its chat spans carry no messages: the tool calls and
-// results come as GenAI log records to /v1/logs, which must join the spans.
+// results come as GenAI log records to /v1/logs, which must join the spans. It sends no tool
+// definitions either: the calls land unchecked, then an admin pastes the agent's OpenAI `tools`
+// array on the Tools page and re-checks them.
 
 const served = servedTraces();
 const { sql } = served;
@@ -26,41 +28,9 @@ const SCRIPT = [
   [],
 ];
 
-let model: { url: string; close: () => Promise<void> };
+let model: Awaited<ReturnType<typeof serveScriptedModel>>;
 beforeAll(async () => {
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const { messages } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: { role: string }[] };
-    const turn = messages.filter((m) => m.role === "assistant").length;
-    const calls = SCRIPT[turn] ?? [];
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(
-      JSON.stringify({
-        id: `chatcmpl-${turn}`,
-        object: "chat.completion",
-        created: 1764493200,
-        model: "gpt-4o-mini-2024-07-18",
-        choices: [
-          {
-            index: 0,
-            finish_reason: calls.length ? "tool_calls" : "stop",
-            message: calls.length
-              ? {
-                  role: "assistant",
-                  content: null,
-                  tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-                }
-              : { role: "assistant", content: "Loan 4471 has a balance of 12,300; 4471 and 5120 are overdue." },
-          },
-        ],
-        usage: { prompt_tokens: 100 + turn, completion_tokens: 20, total_tokens: 120 + turn },
-      }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  model = { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  model = await serveScriptedModel(oneScript(SCRIPT, "Loan 4471 has a balance of 12,300; 4471 and 5120 are overdue."));
 });
 afterAll(() => model.close());
 
@@ -68,28 +38,22 @@ describe("@opentelemetry/instrumentation-openai (content in log records)", () =>
   it("calls, verdicts, arguments, the correction and the results land from its spans and logs", async () => {
     const p = await makeProject();
     const { key } = await p.key();
-    // the package sends no tool definitions: the project registers its tools
-    await withKey(key).tools.register({
-      tools: [
-        { name: "getloan", parameters: { type: "object", properties: { loannumber: { type: "string", pattern: "^[0-9]{4,8}$" } }, required: ["loannumber"] } },
-        { name: "listopenloans", parameters: { type: "object", properties: { status: { enum: ["open", "closed", "overdue"] } } } },
-      ],
-    });
     const agent = path.join(import.meta.dirname, "../../../test/agents/openai-otel-agent.ts");
     await promisify(execFile)(process.execPath, ["--import", "tsx", agent], {
       env: {
         NODE_ENV: "test",
         PATH: process.env.PATH,
-        OPENAI_BASE_URL: model.url,
+        OPENAI_BASE_URL: `${model.url}/v1`,
         OTEL_EXPORTER_OTLP_ENDPOINT: served.base,
         OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer ${key}`,
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
       },
       timeout: 60_000,
     });
+    await pastedAfterTheCalls(served.base, sql, p, OPENAI_TOOLS);
     const { rows } = await sql.query(
-      `SELECT metadata->>'otel.tool_call_id' AS call, tool, arguments, valid, category, step, model_name, result_summary,
-              correction_id IS NOT NULL AS corrected, run_id, input_tokens
+      `SELECT metadata->>'otel.tool_call_id' AS call, tool, arguments, valid, category, step, model_name, model_version, result_summary,
+              correction_id IS NOT NULL AS corrected, run_id, checked_version
          FROM tool_calls WHERE project_id = $1 ORDER BY step, call`,
       [p.project.id],
     );
@@ -101,7 +65,7 @@ describe("@opentelemetry/instrumentation-openai (content in log records)", () =>
     ]);
     expect(rows[0].result_summary).toBe("Error: loannumber must be a string");
     expect(new Set(rows.map((r) => r.run_id)).size).toBe(1); // one conversation span around the turns: one run
-    expect(rows.every((r) => r.model_name === "gpt-4o-mini")).toBe(true);
+    for (const r of rows) expect(r).toMatchObject({ model_name: "gpt-4o-mini", model_version: "gpt-4o-mini-2024-07-18", checked_version: expect.any(String) });
     const [correction] = (
       await sql.query(
         `SELECT c.metadata->>'otel.tool_call_id' AS call FROM tool_calls w JOIN tool_calls c ON c.project_id = w.project_id AND c.id = w.correction_id

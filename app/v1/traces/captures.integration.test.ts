@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { makeProject } from "@/test/fixtures";
 import { servedTraces, shuffled } from "@/test/otlp";
 import { storedState } from "@/test/otlp-state";
-import { registerTools } from "@/server/services/tools/registry";
-import { TOOLS } from "@/test/scripted-model";
+import { pastedAfterTheCalls } from "@/test/scripted-model";
+import { TOOLS } from "@/test/scripted-tools";
 
 /**
  * Exports of real instrumentations replayed as OTLP/JSON (test/otlp-fixtures/README.md says
@@ -30,11 +30,12 @@ async function post(key: string, body: Request) {
   return (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
 }
 
-async function replay(name: string, options: { register?: boolean } = {}) {
+/** Posts the capture's requests; for a package that sends no definitions, then pastes `paste` on the Tools page and re-checks. */
+async function replay(name: string, options: { paste?: unknown[] } = {}) {
   const p = await makeProject();
   const { key } = await p.key();
-  if (options.register) await registerTools(p.project.id, TOOLS_OF[name] ?? [], "api");
   for (const body of fixture(name)) expect((await post(key, body)).partialSuccess).toBeUndefined();
+  if (options.paste) await pastedAfterTheCalls(served.base, sql, p, options.paste);
   const { rows } = await sql.query(
     `SELECT c.*, c.metadata->>'otel.tool_call_id' AS tool_call_id, k.metadata->>'otel.tool_call_id' AS corrected_by
        FROM tool_calls c LEFT JOIN tool_calls k ON k.project_id = c.project_id AND k.id = c.correction_id
@@ -44,9 +45,8 @@ async function replay(name: string, options: { register?: boolean } = {}) {
   return { projectId: p.project.id, key, rows };
 }
 
-// the Python captures' tools (their listopenloans has no limit); openai-v2 sends no definitions
-const PY_TOOLS = [TOOLS[0]!, { ...TOOLS[1]!, description: "List the customer's loans in one state." }];
-const TOOLS_OF: Record<string, typeof TOOLS> = { "py-otel-genai-openai": PY_TOOLS };
+// the Python captures' tools as their agent gave them to the openai client (openai-v2 sends no definitions: they are pasted)
+const PY_TOOLS = [TOOLS[0]!, { ...TOOLS[1]!, description: "List the customer's loans in one state." }].map((t) => ({ type: "function", function: t }));
 
 /** What the scripted model did in the Python runs: script A (four mistakes, then right), script B (two calls at once, twice). */
 const SCRIPTED = (malformed: string) => [
@@ -73,19 +73,20 @@ describe("replayed Python captures", () => {
     // Anthropic's API sends parsed input: the scripted unparsable call arrives as a wrong type; refusals are flagged is_error
     { name: "py-anthropic-openinference", model: MODELS.anthropic, malformed: "wrong_type", refusedStatus: "error" },
     { name: "py-langchain-openinference", model: MODELS.openai, malformed: "malformed_arguments" },
-    // openai-v2 (span_only) sends no tool definitions: the tools are registered first
-    { name: "py-otel-genai-openai", model: MODELS.openai, malformed: "malformed_arguments", register: true },
+    // openai-v2 (span_only) sends no tool definitions: the calls land unchecked, then the tools are pasted and re-checked
+    { name: "py-otel-genai-openai", model: MODELS.openai, malformed: "malformed_arguments", paste: PY_TOOLS },
   ];
   for (const c of cases) {
     it(`${c.name}: every call, verdict, correction, result and run, one model name`, async () => {
-      const { rows, projectId } = await replay(c.name, { register: c.register ?? false });
+      const { rows, projectId } = await replay(c.name, { paste: c.paste });
       const index = new Map(rows.map((r, i) => [r.id, i]));
       expect(rows.map((r) => [r.tool, r.valid, r.category, r.step, r.correction_id ? index.get(r.correction_id) : null])).toEqual(SCRIPTED(c.malformed));
       expect(new Set(rows.map((r) => r.run_id)).size).toBe(2);
       for (const r of rows) {
         expect(r).toMatchObject(c.model);
-        // checked against the definition the span carried (its version pinned), or the registered tool
-        if (!c.register) expect(r.tool_version, `${r.tool_call_id} checked`).toEqual(r.tool === "getloans" ? null : expect.any(String));
+        // checked against the definition the span carried (its version pinned), or the one pasted
+        expect(r.checked_version, `${r.tool_call_id} checked`).toEqual(r.tool === "getloans" ? null : expect.any(String));
+        if (!c.paste) expect(r.tool_version, `${r.tool_call_id} pinned`).toBe(r.checked_version);
         // the harness's answer: its error for a refused call, the tool's own text otherwise
         if (r.valid) expect(r).toMatchObject({ result_status: "ok", result_summary: expect.stringMatching(/^\[?\{"loannumber"/) });
         else expect(r).toMatchObject({ result_status: c.refusedStatus ?? "ok", result_summary: expect.stringMatching(/^Error: /) });

@@ -106,10 +106,43 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     expect(await owner.tools.recheck({ project: project.slug, tool: "getloan", range })).toMatchObject({ scanned: 0, changed: 0 });
   });
 
+  it("a tool still without a schema, once the project has schemas: its unchecked calls become unknown-tool calls, paired with their correction", async () => {
+    const { project, owner, key } = await unchecked();
+    // run d: a made-up tool name, then the real tool, the second naming the first as the call it corrects (as OTLP's tool results do)
+    const events = [
+      makeEvent({ id: "d0", runId: "d", step: 0, timestamp: at(80), tool: "getloans", arguments: { loannumber: "4471" } }),
+      makeEvent({ id: "d1", runId: "d", step: 1, timestamp: at(81), arguments: { loannumber: "4471" }, correctsId: "d0" }),
+    ];
+    expect(await withKey(key).ingest.batch({ events })).toMatchObject({ accepted: 2 });
+    await owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify([{ name: getloan.name, input_schema: getloan.parameters }]) });
+    await owner.tools.recheck({ project: project.slug, tool: "getloan", range });
+    expect(await owner.tools.unregistered({ project: project.slug })).toEqual({
+      anySchema: true,
+      tools: [
+        { tool: "getloans", calls: 1, notChecked: 1 },
+        { tool: "searchpayments", calls: 1, notChecked: 1 },
+      ],
+    });
+
+    const result = await owner.tools.recheck({ project: project.slug, tool: "getloans", range });
+    expect(result).toMatchObject({ tool: "getloans", version: null, scanned: 1, changed: 1, valid: 0, invalid: 1, complete: true });
+    expect(result.byCategory).toEqual([{ category: "unknown_tool", invalid: 1 }]);
+    expect(result.summary).toBe(
+      "Re-checked 1 call of getloans, which has no schema while this project has others: 1 invalid (Unknown tool 1), 0 valid; 1 verdict changed. If it is a real tool, register its schema.",
+    );
+    const byId = Object.fromEntries((await rows(project.id)).map((r) => [r.id, r]));
+    expect(byId.d0).toMatchObject({ valid: false, category: "unknown_tool", checked_version: null, correction_id: "d1" });
+    expect(byId.x0).toMatchObject({ valid: null }); // another tool's calls: left to its own re-check
+    expect(await rollupsDifferFromRaw(pool(), project.id)).toEqual({});
+    expect(await owner.metrics.totals({ project: project.slug, range })).toMatchObject({ current: { calls: 8, invalid: 4, corrected: 3 } });
+    // done once: classified calls are not taken again
+    expect(await owner.tools.recheck({ project: project.slug, tool: "getloans", range })).toMatchObject({ scanned: 0, changed: 0 });
+  });
+
   it("refuses what it cannot do, saying why and what to do", async () => {
     const { project, owner, member } = await unchecked();
     await expect(owner.tools.recheck({ project: project.slug, tool: "searchpayments", range })).rejects.toThrow(
-      /No schema is registered for 'searchpayments'.+Register its definition first/,
+      /No schema is registered for 'searchpayments' \(this project has none yet\).+Register its definition first/,
     );
     const viewer = await member("viewer");
     await expect(viewer.tools.recheck({ project: project.slug, tool: "getloan", range })).rejects.toThrow(/needs the admin role/);

@@ -21,10 +21,16 @@ const RECHECK_PAGE = 1_000;
  * verdict they got then, so that "did the schema change help?" still compares the versions.
  */
 const NOT_CHECKED_AGAINST_A_SCHEMA = "checked_version IS NULL";
+/**
+ * The calls a re-check of a tool without a schema takes, once the project has schemas: those
+ * stored unchecked (before the project had any), which ingestion would now store as unknown tool.
+ */
+const NOT_CLASSIFIED = "checked_valid IS NULL";
 
 export type RecheckResult = {
   tool: string;
-  version: string;
+  /** the schema version the calls were checked against; null for a tool without a schema (its calls are unknown-tool calls) */
+  version: string | null;
   /** calls read (stored without a schema verdict) */
   scanned: number;
   /** too large to re-check (their arguments are over the dry run's limit): still unchecked */
@@ -86,6 +92,9 @@ async function writeVerdicts(projectId: string, tool: string, changes: { row: Ca
  * schema of theirs, checked against the schema the tool has now (the version each call names
  * when the project has it), newest first, page by page as a dry run reads them, until `limit`
  * calls, the end of the range or RECHECK_MAX_MS. Each page is written in its own transaction.
+ * A tool without a schema in a project that has schemas (a name the model made up, or a tool
+ * not registered yet): its calls stored unchecked get the verdict ingestion gives them now,
+ * unknown tool, and so their corrections.
  */
 export async function recheckCalls(
   projectId: string,
@@ -95,9 +104,9 @@ export async function recheckCalls(
 ): Promise<RecheckResult> {
   const versions = await loadToolVersions(projectId);
   const latest = versions.find((v) => v.name === tool);
-  if (!latest) {
+  if (!versions.length) {
     throw invalid(
-      `No schema is registered for '${tool}', so there is nothing to re-check its calls against. Register its definition first (the tool page's form, tools.register or the SDK), then re-check.`,
+      `No schema is registered for '${tool}' (this project has none yet), so there is nothing to re-check its calls against. Register its definition first (the Tools page's form, tools.register or the SDK), then re-check.`,
     );
   }
   const registry = registryResolver(versions);
@@ -105,7 +114,7 @@ export async function recheckCalls(
   const categories = new Map<string, number>();
   const pause = timeSlicer(CLASSIFY_SLICE_MS);
   const stoppedBy = await throughPages({ limit, maxMs, pageSize: RECHECK_PAGE }, async (cursor, size) => {
-    const page = await readCallPage(projectId, tool, range, cursor, size, NOT_CHECKED_AGAINST_A_SCHEMA);
+    const page = await readCallPage(projectId, tool, range, cursor, size, latest ? NOT_CHECKED_AGAINST_A_SCHEMA : NOT_CLASSIFIED);
     const changes: { row: CallRow; verdict: CallVerdict }[] = [];
     for (const row of page.rows) {
       await pause();
@@ -133,18 +142,18 @@ export async function recheckCalls(
   const byCategory = [...categories].map(([category, invalid]) => ({ category, invalid })).sort((a, b) => b.invalid - a.invalid);
   return {
     tool,
-    version: latest.version,
+    version: latest?.version ?? null,
     ...result,
     byCategory,
     complete: stoppedBy === null,
     stoppedBy,
-    summary: summarize(tool, latest.version, result, byCategory, stoppedBy),
+    summary: summarize(tool, latest?.version ?? null, result, byCategory, stoppedBy),
   };
 }
 
 function summarize(
   tool: string,
-  version: string,
+  version: string | null,
   r: { scanned: number; skipped: number; changed: number; valid: number; invalid: number },
   byCategory: { category: string; invalid: number }[],
   stoppedBy: RecheckResult["stoppedBy"],
@@ -152,8 +161,12 @@ function summarize(
   if (r.scanned === 0) return `No call of ${tool} in the range was stored without a schema verdict: nothing to re-check.`;
   const checked = r.valid + r.invalid;
   const categories = byCategory.map((c) => `${CATEGORY_LABELS[c.category as Category] ?? c.category} ${c.invalid}`).join(", ");
+  const verdicts = `${r.invalid} invalid${categories ? ` (${categories})` : ""}, ${r.valid} valid; ${r.changed} verdict${r.changed === 1 ? "" : "s"} changed.`;
+  const calls = `${checked} call${checked === 1 ? "" : "s"} of ${tool}`;
   const parts = [
-    `Re-checked ${checked} call${checked === 1 ? "" : "s"} of ${tool} against version ${version}: ${r.invalid} invalid${categories ? ` (${categories})` : ""}, ${r.valid} valid; ${r.changed} verdict${r.changed === 1 ? "" : "s"} changed.`,
+    version
+      ? `Re-checked ${calls} against version ${version}: ${verdicts}`
+      : `Re-checked ${calls}, which has no schema while this project has others: ${verdicts} If it is a real tool, register its schema.`,
   ];
   if (r.skipped) parts.push(`${r.skipped} call${r.skipped === 1 ? " was" : "s were"} too large to re-check and stay unchecked.`);
   if (stoppedBy === "limit") parts.push("Stopped at the limit: re-check again for the older calls.");

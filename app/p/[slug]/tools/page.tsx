@@ -211,7 +211,12 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
             }
             description="Every call Toolgate has stored, whatever the range"
           >
-            <UnregisteredTools unregistered={unregistered} toolHref={href} registerHref={isAdmin ? "#register-tools" : null} />
+            <UnregisteredTools
+              unregistered={unregistered}
+              toolHref={href}
+              registerHref={isAdmin ? "#register-tools" : null}
+              recheck={isAdmin ? { project: project.slug, range, back: withParams(path, keep, {}) } : undefined}
+            />
           </Card>
         )}
 

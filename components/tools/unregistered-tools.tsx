@@ -63,7 +63,7 @@ export function UnregisteredTools({
     <div className="space-y-4" data-testid="unregistered-tools">
       <p className="text-slate-600">
         {unregistered.anySchema
-          ? "These tools have calls but no registered schema: calls stored since the project has schemas are unknown-tool calls, those stored before stay unchecked until re-checked. If they are real tools, register their schemas; otherwise they are names the model made up."
+          ? "These tools have no registered schema and calls stored unchecked, from before the project had any schema. If they are real tools, register their schemas and re-check; a re-check of a name the model made up turns its calls into unknown-tool calls (calls stored since are already)."
           : "This project has no tool schema yet, so Toolgate stores every call unchecked: it cannot tell a valid call from an invalid one. Register the schemas, then re-check the stored calls."}
       </p>
       <Table label="Tools without a schema">

@@ -135,6 +135,11 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     expect(byId.x0).toMatchObject({ valid: null }); // another tool's calls: left to its own re-check
     expect(await rollupsDifferFromRaw(pool(), project.id)).toEqual({});
     expect(await owner.metrics.totals({ project: project.slug, range })).toMatchObject({ current: { calls: 8, invalid: 4, corrected: 3 } });
+    // no longer a tool with unchecked calls: its calls are unknown-tool calls now (the Tools page's "Unknown tool names")
+    expect(await owner.tools.unregistered({ project: project.slug })).toEqual({
+      anySchema: true,
+      tools: [{ tool: "searchpayments", calls: 1, notChecked: 1 }],
+    });
     // done once: classified calls are not taken again
     expect(await owner.tools.recheck({ project: project.slug, tool: "getloans", range })).toMatchObject({ scanned: 0, changed: 0 });
   });

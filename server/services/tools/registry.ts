@@ -122,9 +122,11 @@ const UNREGISTERED_SHOWN = 50;
 
 /**
  * The tools the project's calls name (all time, from the daily rollups) that have no registered
- * schema, the most called first, each with how many of its calls were stored without a verdict
- * against a schema (unchecked, or "unknown tool" when other tools have one), counted up to
- * NOT_CHECKED_COUNTED; and whether the project has any schema at all.
+ * schema and still have calls stored without a verdict (unchecked: before the project had any
+ * schema), the most called first, each with how many such calls, counted up to
+ * NOT_CHECKED_COUNTED; and whether the project has any schema at all. A name whose calls all got
+ * a verdict (unknown tool, once other tools have schemas) is not listed: the Tools page's
+ * "Unknown tool names" shows those.
  */
 export async function unregisteredTools(projectId: string) {
   const { rows } = await pool().query<{ tool: string; calls: string; notChecked: number }>(
@@ -132,10 +134,12 @@ export async function unregisteredTools(projectId: string) {
        SELECT tool, sum(calls) AS calls FROM call_rollups_daily r
         WHERE project_id = $1 AND NOT EXISTS (SELECT FROM tool_definitions d WHERE d.project_id = $1 AND d.name = r.tool)
         GROUP BY tool ORDER BY 2 DESC, 1 LIMIT ${UNREGISTERED_SHOWN}
+     ), counted AS (
+       SELECT tool, calls, (SELECT count(*) FROM (SELECT FROM tool_calls c WHERE c.project_id = $1 AND c.tool = seen.tool AND c.checked_valid IS NULL
+                                                   LIMIT ${NOT_CHECKED_COUNTED}) x)::int AS "notChecked"
+         FROM seen
      )
-     SELECT tool, calls, (SELECT count(*) FROM (SELECT FROM tool_calls c WHERE c.project_id = $1 AND c.tool = seen.tool AND c.checked_version IS NULL
-                                                 LIMIT ${NOT_CHECKED_COUNTED}) x)::int AS "notChecked"
-       FROM seen ORDER BY calls DESC, tool`,
+     SELECT * FROM counted WHERE "notChecked" > 0 ORDER BY calls DESC, tool`,
     [projectId],
   );
   const anySchema = await prisma().toolDefinition.findFirst({ where: { projectId }, select: { name: true } });

@@ -42,15 +42,12 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
-  // Without any schema every call is unchecked: the tools seen get a card of their own. Once some
-  // tool has one, a name without a schema is an unknown tool, listed under "Unknown tool names".
-  const listed = api.tools.list({ project: slug });
   const [table, before, lines, definitions, unregistered] = await Promise.all([
     api.metrics.tools(input),
     api.metrics.tools({ ...input, range: previousPeriod(input.range) }),
     api.metrics.series({ ...input, dimension: "tool" }),
-    listed,
-    listed.then((tools) => (tools.length ? null : api.tools.unregistered({ project: slug }))),
+    api.tools.list({ project: slug }),
+    api.tools.unregistered({ project: slug }),
   ]);
 
   const versions = new Map<string, number>();
@@ -202,7 +199,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
           )}
         </Card>
 
-        {unregistered && unregistered.tools.length > 0 && (
+        {unregistered.tools.length > 0 && (
           <Card
             title={
               <>

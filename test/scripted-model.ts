@@ -337,7 +337,7 @@ export function instrumentedRuns(instrumentation: Instrumentation, agent: (model
   return async (protocol: "http/protobuf" | "http/json", rootSpan: boolean, expected: Expected) => {
     const p = await makeProject();
     const { key } = await p.key();
-    if (expected.register) await registerTools(p.project.id, TOOLS, "api");
+    if (expected.register) await registerTools(p.project.id, TOOLS);
     const provider = configuredProvider(served.url.replace(/\/v1\/traces$/, ""), key, protocol);
     instrumentation.setTracerProvider(provider);
     const converse = agent(model.url);

@@ -28,7 +28,7 @@ import type { Attributes, AttrValue, OtlpSpan } from "./wire";
  * `gen_ai.input.messages` with the previous turn's tool responses and `gen_ai.tool.definitions`;
  * `execute_tool` spans carry what happened to one call.
  */
-const MODEL_CALL_OPERATIONS = new Set(["chat", "generate_content", "text_completion"]);
+export const MODEL_CALL_OPERATIONS = new Set(["chat", "generate_content", "text_completion"]);
 
 export const genAiModel = (a: Attributes) => {
   const name = first(a, "gen_ai.request.model", "gen_ai.response.model");

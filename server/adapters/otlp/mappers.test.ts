@@ -300,6 +300,12 @@ describe("assembly", () => {
     expect(writtenArguments('{"a":1}')).toEqual({ a: 1 });
     expect(writtenArguments("[1]")).toBe("[1]");
     expect(writtenArguments(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`)).toMatch(/^\{"a":\[/);
+    // the limit is 64 levels: the object, then 63 arrays, is kept; one more array is too deep
+    const nested = (arrays: number) => `{"a":${"[".repeat(arrays)}${"]".repeat(arrays)}}`;
+    expect(writtenArguments(nested(63))).toEqual(JSON.parse(nested(63)));
+    expect(writtenArguments(nested(64))).toBe(nested(64));
+    expect(writtenArguments(JSON.parse(nested(63)))).toEqual(JSON.parse(nested(63)));
+    expect(writtenArguments(JSON.parse(nested(64)))).toBe(nested(64));
     expect(definitionFrom({ type: "function", name: "x", parameters: JSON.stringify(SCHEMA) })).toEqual({ name: "x", parameters: SCHEMA });
   });
 });

@@ -306,8 +306,20 @@ function readFixed64(r: Reader): bigint {
   return (BigInt(r.fixed32()) << 32n) | BigInt(low);
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 const base64 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64");
+
+/** A length-delimited bytes field as hex, read from the body without copying it first (readProtobuf's reader holds a Buffer). */
+function readHex(r: Reader): string {
+  const end = fieldEnd(r);
+  const start = r.pos;
+  r.pos = end;
+  return (r.buf as Buffer).toString("hex", start, end);
+}
+
+/*
+ * The three functions below run for every attribute of every span, so they loop over their
+ * fields themselves (as readFields does, without a callback to allocate per call).
+ */
 
 /** AnyValue → plain value, as anyValue does for OTLP/JSON; nesting deeper than MAX_DEPTH is skipped and read as null. */
 function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
@@ -316,7 +328,10 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
     return null;
   }
   let value: AttrValue = null;
-  readFields(r, end, (field, wireType) => {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
     if (field === 1 && wireType === LEN) value = r.string();
     else if (field === 2 && wireType === VARINT) value = r.bool();
     else if (field === 3 && wireType === VARINT) value = Number(String(r.int64()));
@@ -327,9 +342,8 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
       value = items;
     } else if (field === 6 && wireType === LEN) value = readKeyValues(r, fieldEnd(r), depth + 1, {});
     else if (field === 7 && wireType === LEN) value = base64(r.bytes());
-    else return false;
-    return true;
-  });
+    else r.skipType(wireType);
+  }
   return value;
 }
 
@@ -337,12 +351,14 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
 function readKeyValue(r: Reader, end: number, depth: number, out: Attributes) {
   let key: string | undefined;
   let value: AttrValue = null;
-  readFields(r, end, (field, wireType) => {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
     if (field === 1 && wireType === LEN) key = r.string();
     else if (field === 2 && wireType === LEN) value = readAnyValue(r, fieldEnd(r), depth);
-    else return false;
-    return true;
-  });
+    else r.skipType(wireType);
+  }
   if (key !== undefined) out[key] = value;
 }
 
@@ -374,22 +390,24 @@ function readSpan(r: Reader, end: number, resource: Attributes, scope: string): 
     resource,
     scope,
   };
-  readFields(r, end, (field, wireType) => {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
     if (wireType === LEN) {
-      if (field === 1) span.traceId = hex(r.bytes());
-      else if (field === 2) span.spanId = hex(r.bytes());
-      else if (field === 4) span.parentSpanId = hex(r.bytes());
+      if (field === 1) span.traceId = readHex(r);
+      else if (field === 2) span.spanId = readHex(r);
+      else if (field === 4) span.parentSpanId = readHex(r);
       else if (field === 5) span.name = r.string();
       else if (field === 9) readKeyValue(r, fieldEnd(r), 0, span.attributes);
       else if (field === 11) span.events.push(readEvent(r, fieldEnd(r)));
       else if (field === 15) span.status = readStatus(r, fieldEnd(r));
-      else return false;
+      else r.skipType(wireType);
     } else if (field === 6 && wireType === VARINT) span.kind = r.int32();
     else if (field === 7 && wireType === I64) span.startNs = readFixed64(r);
     else if (field === 8 && wireType === I64) span.endNs = readFixed64(r);
-    else return false;
-    return true;
-  });
+    else r.skipType(wireType);
+  }
   return span;
 }
 
@@ -456,8 +474,8 @@ function readLogRecord(r: Reader, end: number): OtlpLogRecord & { observedNs: bi
     if (wireType === LEN) {
       if (field === 5) record.body = readAnyValue(r, fieldEnd(r), 0);
       else if (field === 6) readKeyValue(r, fieldEnd(r), 0, record.attributes);
-      else if (field === 9) record.traceId = hex(r.bytes());
-      else if (field === 10) record.spanId = hex(r.bytes());
+      else if (field === 9) record.traceId = readHex(r);
+      else if (field === 10) record.spanId = readHex(r);
       else if (field === 12) record.eventName = r.string();
       else return false;
     } else if (field === 1 && wireType === I64) record.timeNs = readFixed64(r);

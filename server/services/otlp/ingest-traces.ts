@@ -11,7 +11,7 @@ import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
-import { loadToolVersions, registerTools, versionedTool } from "../tools/registry";
+import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 
 export type TracesResult = {
@@ -208,7 +208,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
         problems.push(`tool definition "${definition.name.slice(0, 60)}" on span "${span.name.slice(0, 60)}" was not registered: ${versioned.message}`);
       } else {
         if (!have.has(`${versioned.tool.name}\n${versioned.tool.version}`)) {
-          await registerTools(projectId, [definition], "otlp");
+          await storeTools(projectId, [{ ...versioned.tool, source: "otlp" }]);
           have.add(`${versioned.tool.name}\n${versioned.tool.version}`);
           registered = true;
         }

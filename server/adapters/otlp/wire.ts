@@ -316,6 +316,29 @@ function readHex(r: Reader): string {
   return (r.buf as Buffer).toString("hex", start, end);
 }
 
+/**
+ * Instrumentations repeat long attribute values on every span of an export (the tool
+ * definitions, about 1 KB on each model-call span): a string of REPEATED_BYTES or more with the
+ * same bytes as the last string of its length in the body is that string again, not decoded
+ * again (less to decode, to hash where it is looked up, and to hold while the export is written).
+ */
+const REPEATED_BYTES = 256;
+let lastOfLength: Map<number, { start: number; value: string }> | undefined;
+
+/** A length-delimited string field (as UTF-8, invalid bytes replaced, as Reader.string does). */
+function readString(r: Reader): string {
+  const end = fieldEnd(r);
+  const start = r.pos;
+  const buffer = r.buf as Buffer;
+  r.pos = end;
+  if (end - start < REPEATED_BYTES || !lastOfLength) return buffer.toString("utf8", start, end);
+  const last = lastOfLength.get(end - start);
+  if (last && buffer.compare(buffer, last.start, last.start + end - start, start, end) === 0) return last.value;
+  const value = buffer.toString("utf8", start, end);
+  lastOfLength.set(end - start, { start, value });
+  return value;
+}
+
 /*
  * The three functions below run for every attribute of every span, so they loop over their
  * fields themselves (as readFields does, without a callback to allocate per call).
@@ -332,7 +355,7 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
     const tag = r.uint32();
     const field = tag >>> 3;
     const wireType = tag & 7;
-    if (field === 1 && wireType === LEN) value = r.string();
+    if (field === 1 && wireType === LEN) value = readString(r);
     else if (field === 2 && wireType === VARINT) value = r.bool();
     else if (field === 3 && wireType === VARINT) value = Number(String(r.int64()));
     else if (field === 4 && wireType === I64) value = r.double();
@@ -489,10 +512,13 @@ function readLogRecord(r: Reader, end: number): OtlpLogRecord & { observedNs: bi
 /** A protobuf request body read with `read`; bytes that are not such a message are refused. */
 function readProtobuf<T>(typeName: string, body: Uint8Array, read: (r: Reader) => T): T {
   const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  lastOfLength = new Map();
   try {
     return read(protobuf.Reader.create(buffer));
   } catch (error) {
     throw new UndecodableBody(`The body is not a protobuf ${typeName} (${(error as Error).message}).`);
+  } finally {
+    lastOfLength = undefined;
   }
 }
 

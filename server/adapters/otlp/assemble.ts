@@ -74,6 +74,7 @@ export type Assembled = {
     wrote: string[];
   }[];
   results: AssembledResult[];
+  /** each distinct definition of the export once, with the first span that gave it */
   definitions: { definition: Definition; span: OtlpSpan }[];
   /** spans that are not about generative AI */
   ignored: number;
@@ -101,6 +102,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
 
   // the request's calls by trace, for tool spans that record no tool call id (OpenLLMetry)
   const byTrace = new Map<string, { call: AssembledCall; name: string; endNs: bigint; taken: boolean }[]>();
+  const listed = new Set<Definition>();
   for (const piece of models) {
     const { span } = piece;
     if (span.startNs === 0n) {
@@ -119,7 +121,12 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       continues: piece.continues.filter(storableId),
       wrote: piece.calls.flatMap((c) => (c.callId && storableId(c.callId) ? [c.callId] : [])),
     });
-    for (const definition of piece.definitions) out.definitions.push({ definition, span });
+    // the spans of an export share the definitions they repeat (withinOneExport): each is listed once, with the first span that gave it
+    for (const definition of piece.definitions) {
+      if (listed.has(definition)) continue;
+      listed.add(definition);
+      out.definitions.push({ definition, span });
+    }
     const written = piece.calls.map((c) => c.name);
     // a call of the previous turn under a name this turn no longer uses, close to one it does: the typo this call corrects
     const retried = piece.answered.filter((a) => !written.includes(a.name) && !piece.definitions.some((d) => d.name === a.name));

@@ -33,7 +33,7 @@ async function post(key: string, body: Request) {
 async function replay(name: string, options: { register?: boolean } = {}) {
   const p = await makeProject();
   const { key } = await p.key();
-  if (options.register) await registerTools(p.project.id, TOOLS_OF[name] ?? [], "api");
+  if (options.register) await registerTools(p.project.id, TOOLS_OF[name] ?? []);
   for (const body of fixture(name)) expect((await post(key, body)).partialSuccess).toBeUndefined();
   const { rows } = await sql.query(
     `SELECT c.*, c.metadata->>'otel.tool_call_id' AS tool_call_id, k.metadata->>'otel.tool_call_id' AS corrected_by

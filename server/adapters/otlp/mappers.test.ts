@@ -281,7 +281,7 @@ describe("assembly", () => {
     expect(w3!.event.metadata).toMatchObject({ "otel.tool_call_id": "call_9", "otel.source": "gen_ai" });
     expect(w1!.event.metadata).not.toHaveProperty("otel.tool_call_id");
     // the three model calls repeat one definitions text: it is listed once, with the first span that gave it
-    expect(out.definitions).toEqual([{ definition: { name: "w", parameters: SCHEMA }, span: first }]);
+    expect(out.definitions).toEqual([{ definition: { name: "w", parameters: SCHEMA }, span: { name: first.name, traceId: first.traceId } }]);
     expect(out.modelCalls.map((m) => m.startedNs)).toEqual([ms(0), ms(100), ms(200)]);
     // each result as written (the trace and span name it came from ride along for the stats)
     expect(out.results).toMatchObject([

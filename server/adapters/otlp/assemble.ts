@@ -31,7 +31,7 @@ export function mapSpan(span: OtlpSpan): Mapped {
  * the export's turn). Only this is kept, so that an export's decoded spans (their attributes
  * and message texts) are garbage as soon as they are mapped, not held while the export is written.
  */
-export type SpanRef = Pick<OtlpSpan, "name" | "traceId">;
+type SpanRef = Pick<OtlpSpan, "name" | "traceId">;
 
 /** A tool call ready for ingest.batch, but for its step and tool version (the service knows those). */
 export type AssembledCall = {

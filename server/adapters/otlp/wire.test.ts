@@ -246,7 +246,10 @@ describe("decodeProtobuf", () => {
   });
 
   it("reads long values repeated across spans, and long values of the same length that differ, each as sent", () => {
-    const definitions = JSON.stringify([{ name: "getloan", description: "Looks a loan up — by its number ✓", parameters: { type: "object" } }]).padEnd(600, " ");
+    const definitions = JSON.stringify([{ name: "getloan", description: "Looks a loan up — by its number ✓", parameters: { type: "object" } }]).padEnd(
+      600,
+      " ",
+    );
     const other = `${definitions.slice(0, 300)}X${definitions.slice(301)}`; // same length in bytes, one byte apart
     const values = [definitions, definitions, other, definitions, "short", other];
     const spans = values.map((value, i) => ({
@@ -260,11 +263,26 @@ describe("decodeProtobuf", () => {
     const w = () => protobuf.Writer.create();
     const LEN = (field: number) => (field << 3) | 2;
     const broken = Buffer.concat([Buffer.from("x".repeat(300)), Buffer.from([0xc3]), Buffer.from("y".repeat(300))]);
-    const attribute = w().uint32(LEN(1)).string("v").uint32(LEN(2)).bytes(w().uint32(LEN(1)).bytes(broken).finish()).finish();
+    const attribute = w()
+      .uint32(LEN(1))
+      .string("v")
+      .uint32(LEN(2))
+      .bytes(w().uint32(LEN(1)).bytes(broken).finish())
+      .finish();
     const span = (i: number) =>
-      w().uint32(LEN(1)).bytes(Buffer.from(TRACE, "hex")).uint32(LEN(2)).bytes(Buffer.from(`${SPAN.slice(0, 15)}${i}`, "hex")).uint32(LEN(9)).bytes(attribute).finish();
+      w()
+        .uint32(LEN(1))
+        .bytes(Buffer.from(TRACE, "hex"))
+        .uint32(LEN(2))
+        .bytes(Buffer.from(`${SPAN.slice(0, 15)}${i}`, "hex"))
+        .uint32(LEN(9))
+        .bytes(attribute)
+        .finish();
     const scopeSpans = w().uint32(LEN(2)).bytes(span(0)).uint32(LEN(2)).bytes(span(1)).finish();
-    const body = w().uint32(LEN(1)).bytes(w().uint32(LEN(2)).bytes(scopeSpans).finish()).finish();
+    const body = w()
+      .uint32(LEN(1))
+      .bytes(w().uint32(LEN(2)).bytes(scopeSpans).finish())
+      .finish();
     const text = `${"x".repeat(300)}\uFFFD${"y".repeat(300)}`;
     expect(decodeProtobuf(body).spans.map((s) => s.attributes.v)).toEqual([text, text]);
   });

@@ -38,7 +38,16 @@ it("finds the stored run that continues a call of the export, reading only the c
   const assembled = {
     calls: [],
     modelCalls: [
-      { runId: TRACE, spanKey: `${TRACE}/1111111111111111`, spanName: "chat m", startedNs: BigInt(AT) * 1_000_000n, traceId: TRACE, implicitRun: true, continues: [], wrote: ["call_1"] },
+      {
+        runId: TRACE,
+        spanKey: `${TRACE}/1111111111111111`,
+        spanName: "chat m",
+        startedNs: BigInt(AT) * 1_000_000n,
+        traceId: TRACE,
+        implicitRun: true,
+        continues: [],
+        wrote: ["call_1"],
+      },
     ],
     results: [],
     definitions: [],

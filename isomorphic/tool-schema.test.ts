@@ -104,6 +104,14 @@ describe("checkJsonSchema", () => {
     }
   });
 
+  it("checks schemas that share an $id one after another, each on its own (the meta-schema check is shared, the compile is not)", () => {
+    const id = "https://tools.example/loan.json";
+    expect(checkJsonSchema({ $id: id, type: "object", properties: { a: { type: "string" } } })).toEqual({ ok: true });
+    expect(checkJsonSchema({ $id: id, type: "object", properties: { b: { type: "number" } } })).toEqual({ ok: true });
+    expect(refusal({ $id: id, type: "object", properties: { c: { type: "strnig" } } })).toContain("parameters/properties/c/type must be equal");
+    expect(checkJsonSchema({ $id: id, type: "object", properties: { a: { type: "string" } } })).toEqual({ ok: true });
+  });
+
   it("refuses a broken schema with Ajv's own message", () => {
     const message = refusal({ type: "object", properties: { a: { type: "strnig" } } });
     expect(message).toContain("Error: parameters is not a valid JSON Schema (draft 2020-12):");

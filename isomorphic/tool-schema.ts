@@ -334,6 +334,18 @@ export function checkSchemaCost(parameters: JsonObject): { ok: true; bytes: numb
   return { ok: true, bytes };
 }
 
+/**
+ * One Ajv per draft that only checks schemas against their meta-schema (validateSchema adds
+ * nothing to the instance): compiling the meta-schema itself takes about 20 ms, which a new
+ * instance per check paid each time (docs/PERFORMANCE.md).
+ */
+const metaValidators = new Map<SchemaDraft, AjvCore>();
+function metaValidator(draft: SchemaDraft): AjvCore {
+  let ajv = metaValidators.get(draft);
+  if (!ajv) metaValidators.set(draft, (ajv = createAjv(draft)));
+  return ajv;
+}
+
 /** Is `parameters` a JSON Schema (draft 2020-12 or draft-07) for an object of arguments? */
 export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const fail = (message: string): SchemaCheck => ({ ok: false, message });
@@ -356,13 +368,14 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
     return fail(`Error: parameters must describe an object of arguments, you sent ${sent}. Use {"type": "object", "properties": {…}} at the top level.`);
   }
 
-  const ajv = createAjv(draft);
   const schema = schemaForAjv(parameters, draft);
-  if (!(ajv.validateSchema(schema) as boolean)) {
-    return fail(`Error: parameters is not a valid JSON Schema (draft ${draft}): ${ajv.errorsText(ajv.errors, { dataVar: "parameters" })}. ${fix}`);
+  const meta = metaValidator(draft);
+  if (!(meta.validateSchema(schema) as boolean)) {
+    return fail(`Error: parameters is not a valid JSON Schema (draft ${draft}): ${meta.errorsText(meta.errors, { dataVar: "parameters" })}. ${fix}`);
   }
   try {
-    ajv.compile(schema);
+    // a fresh instance, so that the schema's $id never meets another's; checked against its meta-schema above
+    createAjv(draft, { validateSchema: false }).compile(schema);
   } catch (error) {
     return fail(`Error: parameters cannot be compiled: ${error instanceof Error ? error.message : String(error)}. ${fix}`);
   }

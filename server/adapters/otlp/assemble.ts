@@ -26,6 +26,13 @@ export function mapSpan(span: OtlpSpan): Mapped {
   return "other";
 }
 
+/**
+ * What the service needs of a span once it is mapped: its name (for rejections) and trace (for
+ * the export's turn). Only this is kept, so that an export's decoded spans (their attributes
+ * and message texts) are garbage as soon as they are mapped, not held while the export is written.
+ */
+type SpanRef = Pick<OtlpSpan, "name" | "traceId">;
+
 /** A tool call ready for ingest.batch, but for its step and tool version (the service knows those). */
 export type AssembledCall = {
   event: {
@@ -44,7 +51,7 @@ export type AssembledCall = {
   modelSpan: string;
   /** the definition of this tool that the model was given in the same span, if any */
   definition?: Definition;
-  span: OtlpSpan;
+  span: SpanRef;
 };
 
 /** What happened to a call; the highest priority wins: the tool-execution span (2) over the next turn's tool message (1). */
@@ -74,7 +81,8 @@ export type Assembled = {
     wrote: string[];
   }[];
   results: AssembledResult[];
-  definitions: { definition: Definition; span: OtlpSpan }[];
+  /** each distinct definition of the export once, with the first span that gave it */
+  definitions: { definition: Definition; span: SpanRef }[];
   /** spans that are not about generative AI */
   ignored: number;
   /** generative-AI spans that are neither model calls nor tool executions (agents, embeddings) */
@@ -101,6 +109,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
 
   // the request's calls by trace, for tool spans that record no tool call id (OpenLLMetry)
   const byTrace = new Map<string, { call: AssembledCall; name: string; endNs: bigint; taken: boolean }[]>();
+  const listed = new Set<Definition>();
   for (const piece of models) {
     const { span } = piece;
     if (span.startNs === 0n) {
@@ -108,6 +117,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       continue;
     }
     const runId = piece.runId ?? span.traceId;
+    const ref: SpanRef = { name: span.name, traceId: span.traceId };
     out.modelCalls.push({
       runId,
       spanKey: spanKey(span),
@@ -119,7 +129,12 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       continues: piece.continues.filter(storableId),
       wrote: piece.calls.flatMap((c) => (c.callId && storableId(c.callId) ? [c.callId] : [])),
     });
-    for (const definition of piece.definitions) out.definitions.push({ definition, span });
+    // the spans of an export share the definitions they repeat (withinOneExport): each is listed once, with the first span that gave it
+    for (const definition of piece.definitions) {
+      if (listed.has(definition)) continue;
+      listed.add(definition);
+      out.definitions.push({ definition, span: ref });
+    }
     const written = piece.calls.map((c) => c.name);
     // a call of the previous turn under a name this turn no longer uses, close to one it does: the typo this call corrects
     const retried = piece.answered.filter((a) => !written.includes(a.name) && !piece.definitions.some((d) => d.name === a.name));
@@ -149,7 +164,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
         },
         modelSpan: spanKey(span),
         ...(definition ? { definition } : {}),
-        span,
+        span: ref,
       };
       out.calls.push(assembled);
       const list = byTrace.get(span.traceId) ?? [];

@@ -28,7 +28,7 @@ import type { Attributes, AttrValue, OtlpSpan } from "./wire";
  * `gen_ai.input.messages` with the previous turn's tool responses and `gen_ai.tool.definitions`;
  * `execute_tool` spans carry what happened to one call.
  */
-const MODEL_CALL_OPERATIONS = new Set(["chat", "generate_content", "text_completion"]);
+export const MODEL_CALL_OPERATIONS = new Set(["chat", "generate_content", "text_completion"]);
 
 export const genAiModel = (a: Attributes) => {
   const name = first(a, "gen_ai.request.model", "gen_ai.response.model");
@@ -56,15 +56,19 @@ const messages = (value: unknown): Record<string, unknown>[] => {
 const parts = (message: Record<string, unknown>) => (Array.isArray(message.parts) ? message.parts.filter(isPlainObject) : []);
 const idOf = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
-/** `tool_call` parts of the output messages, in order. */
+/** `tool_call` parts of the output messages, in order (plain loops: this runs for every model-call span). */
 export function callsFromMessages(value: unknown): WrittenCall[] {
-  return (Array.isArray(value) ? value.filter(isPlainObject) : messages(value)).flatMap((m) =>
-    parts(m).flatMap((p) => {
-      if (p.type !== "tool_call" || typeof p.name !== "string" || p.name === "") return [];
+  const calls: WrittenCall[] = [];
+  for (const m of Array.isArray(value) ? value : messages(value)) {
+    if (!isPlainObject(m) || !Array.isArray(m.parts)) continue;
+    for (const p of m.parts as unknown[]) {
+      if (!isPlainObject(p) || p.type !== "tool_call" || typeof p.name !== "string" || p.name === "") continue;
       const callId = idOf(p.id);
-      return [{ ...(callId ? { callId } : {}), name: p.name, arguments: writtenArguments(p.arguments) }];
-    }),
-  );
+      const written = writtenArguments(p.arguments);
+      calls.push(callId ? { callId, name: p.name, arguments: written } : { name: p.name, arguments: written });
+    }
+  }
+  return calls;
 }
 
 /** `gen_ai.input.messages` as a conversation: assistant turns with their `tool_call` parts, `tool_call_response` parts (the spec's `response`; its example's `result` too). */

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { unstorableText, walkJson } from "../../../contracts/json-walk";
 import { isPlainObject } from "../../../isomorphic/tool-schema";
 import { mapSpan } from "./assemble";
+import { MODEL_CALL_OPERATIONS } from "./gen-ai";
+import { str } from "./pieces";
 import type { AttrValue, Attributes, OtlpLogRecord, OtlpSpan } from "./wire";
 
 /**
@@ -30,6 +32,8 @@ const MESSAGE_ATTRIBUTES = ["gen_ai.input.messages", "gen_ai.output.messages"];
 /** A GenAI model-call span with no messages of its own: its content, if any, comes as log records. */
 export function awaitsLogContent(span: OtlpSpan): boolean {
   if (MESSAGE_ATTRIBUTES.some((key) => span.attributes[key] !== undefined)) return false;
+  // only a GenAI model call's span can be one (tool spans need not be mapped to know that)
+  if (!MODEL_CALL_OPERATIONS.has(str(span.attributes, "gen_ai.operation.name") ?? "")) return false;
   const mapped = mapSpan(span);
   return (
     typeof mapped === "object" &&

@@ -280,7 +280,8 @@ describe("assembly", () => {
     expect(v1!.definition).toBeUndefined();
     expect(w3!.event.metadata).toMatchObject({ "otel.tool_call_id": "call_9", "otel.source": "gen_ai" });
     expect(w1!.event.metadata).not.toHaveProperty("otel.tool_call_id");
-    expect(out.definitions).toHaveLength(3);
+    // the three model calls repeat one definitions text: it is listed once, with the first span that gave it
+    expect(out.definitions).toEqual([{ definition: { name: "w", parameters: SCHEMA }, span: { name: first.name, traceId: first.traceId } }]);
     expect(out.modelCalls.map((m) => m.startedNs)).toEqual([ms(0), ms(100), ms(200)]);
     // each result as written (the trace and span name it came from ride along for the stats)
     expect(out.results).toMatchObject([
@@ -300,6 +301,12 @@ describe("assembly", () => {
     expect(writtenArguments('{"a":1}')).toEqual({ a: 1 });
     expect(writtenArguments("[1]")).toBe("[1]");
     expect(writtenArguments(`{"a":${"[".repeat(70)}${"]".repeat(70)}}`)).toMatch(/^\{"a":\[/);
+    // the limit is 64 levels: the object, then 63 arrays, is kept; one more array is too deep
+    const nested = (arrays: number) => `{"a":${"[".repeat(arrays)}${"]".repeat(arrays)}}`;
+    expect(writtenArguments(nested(63))).toEqual(JSON.parse(nested(63)));
+    expect(writtenArguments(nested(64))).toBe(nested(64));
+    expect(writtenArguments(JSON.parse(nested(63)))).toEqual(JSON.parse(nested(63)));
+    expect(writtenArguments(JSON.parse(nested(64)))).toBe(nested(64));
     expect(definitionFrom({ type: "function", name: "x", parameters: JSON.stringify(SCHEMA) })).toEqual({ name: "x", parameters: SCHEMA });
   });
 });

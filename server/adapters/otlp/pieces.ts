@@ -75,17 +75,19 @@ export const first = (a: Attributes, ...keys: string[]) => keys.map((k) => str(a
 /** Deeper JSON than this is kept as the raw string (PostgreSQL and the classifier would choke on it). */
 const MAX_JSON_DEPTH = 64;
 
-function depth(value: unknown, limit: number): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (d > max) max = d;
-    if (max > limit) return max;
-    if (Array.isArray(v)) for (const item of v) stack.push([item, d + 1]);
-    else if (isPlainObject(v)) for (const item of Object.values(v)) stack.push([item, d + 1]);
+/**
+ * Whether a value nests more than `levels` levels (a value is one level, each object or array
+ * around it one more). It recurses at most `levels` + 1 calls deep, whatever the value, and
+ * allocates nothing: it runs for every structured attribute of every span.
+ */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (levels < 1) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (deeperThan(item, levels - 1)) return true;
+  } else if (isPlainObject(value)) {
+    for (const key in value) if (Object.hasOwn(value, key) && deeperThan(value[key], levels - 1)) return true;
   }
-  return max;
+  return false;
 }
 
 /** What a JSON text can start with (after white space); anything else is not JSON, and need not pay for JSON.parse's exception. */
@@ -97,7 +99,7 @@ export function structured(value: AttrValue | undefined): unknown {
   if (!JSON_START.test(value)) return undefined;
   try {
     const parsed: unknown = JSON.parse(value);
-    return depth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH ? undefined : parsed;
+    return deeperThan(parsed, MAX_JSON_DEPTH) ? undefined : parsed;
   } catch {
     return undefined;
   }
@@ -110,7 +112,7 @@ export function writtenArguments(value: unknown): ToolArguments {
     const parsed = structured(value);
     return isPlainObject(parsed) ? parsed : value;
   }
-  if (isPlainObject(value) && depth(value, MAX_JSON_DEPTH) <= MAX_JSON_DEPTH) return value;
+  if (isPlainObject(value) && !deeperThan(value, MAX_JSON_DEPTH)) return value;
   return JSON.stringify(value) ?? "";
 }
 
@@ -318,8 +320,13 @@ export function toolPiece(family: Family, span: OtlpSpan, name: string, callId: 
 
 /** Usage with only the counts that were recorded; undefined when none was. */
 export function usageOf(counts: Usage): Usage | undefined {
-  const present = Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== undefined)) as Usage;
-  return Object.keys(present).length ? present : undefined;
+  const { inputTokens, outputTokens, costUsd } = counts;
+  if (inputTokens === undefined && outputTokens === undefined && costUsd === undefined) return undefined;
+  return {
+    ...(inputTokens !== undefined ? { inputTokens } : {}),
+    ...(outputTokens !== undefined ? { outputTokens } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
 }
 
 /** A model-call piece, leaving out what the span did not record. */

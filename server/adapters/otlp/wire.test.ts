@@ -245,6 +245,48 @@ describe("decodeProtobuf", () => {
     expect(read).toMatchObject({ traceId: TRACE, spanId: SPAN, name: "chat", resource: { "service.name": "loan-agent" }, scope: "ai" });
   });
 
+  it("reads long values repeated across spans, and long values of the same length that differ, each as sent", () => {
+    const definitions = JSON.stringify([{ name: "getloan", description: "Looks a loan up — by its number ✓", parameters: { type: "object" } }]).padEnd(
+      600,
+      " ",
+    );
+    const other = `${definitions.slice(0, 300)}X${definitions.slice(301)}`; // same length in bytes, one byte apart
+    const values = [definitions, definitions, other, definitions, "short", other];
+    const spans = values.map((value, i) => ({
+      traceId: Buffer.from(TRACE, "hex"),
+      spanId: Buffer.from(`${SPAN.slice(0, 15)}${i}`, "hex"),
+      attributes: [{ key: "gen_ai.tool.definitions", value: { stringValue: value } }],
+    }));
+    const read = decodeProtobuf(encodeRequest({ resourceSpans: [{ scopeSpans: [{ spans }] }] })).spans.map((s) => s.attributes["gen_ai.tool.definitions"]);
+    expect(read).toEqual(values);
+    // an invalid UTF-8 sequence reads as U+FFFD, whether the value is new or repeated
+    const w = () => protobuf.Writer.create();
+    const LEN = (field: number) => (field << 3) | 2;
+    const broken = Buffer.concat([Buffer.from("x".repeat(300)), Buffer.from([0xc3]), Buffer.from("y".repeat(300))]);
+    const attribute = w()
+      .uint32(LEN(1))
+      .string("v")
+      .uint32(LEN(2))
+      .bytes(w().uint32(LEN(1)).bytes(broken).finish())
+      .finish();
+    const span = (i: number) =>
+      w()
+        .uint32(LEN(1))
+        .bytes(Buffer.from(TRACE, "hex"))
+        .uint32(LEN(2))
+        .bytes(Buffer.from(`${SPAN.slice(0, 15)}${i}`, "hex"))
+        .uint32(LEN(9))
+        .bytes(attribute)
+        .finish();
+    const scopeSpans = w().uint32(LEN(2)).bytes(span(0)).uint32(LEN(2)).bytes(span(1)).finish();
+    const body = w()
+      .uint32(LEN(1))
+      .bytes(w().uint32(LEN(2)).bytes(scopeSpans).finish())
+      .finish();
+    const text = `${"x".repeat(300)}\uFFFD${"y".repeat(300)}`;
+    expect(decodeProtobuf(body).spans.map((s) => s.attributes.v)).toEqual([text, text]);
+  });
+
   it("refuses a body whose nested message runs past its end", () => {
     const body = encodeRequest(jsonRequestBytes());
     // cut the last bytes off: the lengths of the enclosing messages now point past the body

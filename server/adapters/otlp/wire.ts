@@ -306,8 +306,43 @@ function readFixed64(r: Reader): bigint {
   return (BigInt(r.fixed32()) << 32n) | BigInt(low);
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 const base64 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64");
+
+/** A length-delimited bytes field as hex, read from the body without copying it first (readProtobuf's reader holds a Buffer). */
+function readHex(r: Reader): string {
+  const end = fieldEnd(r);
+  const start = r.pos;
+  r.pos = end;
+  return (r.buf as Buffer).toString("hex", start, end);
+}
+
+/**
+ * Instrumentations repeat long attribute values on every span of an export (the tool
+ * definitions, about 1 KB on each model-call span): a string of REPEATED_BYTES or more with the
+ * same bytes as the last string of its length in the body is that string again, not decoded
+ * again (less to decode, to hash where it is looked up, and to hold while the export is written).
+ */
+const REPEATED_BYTES = 256;
+let lastOfLength: Map<number, { start: number; value: string }> | undefined;
+
+/** A length-delimited string field (as UTF-8, invalid bytes replaced, as Reader.string does). */
+function readString(r: Reader): string {
+  const end = fieldEnd(r);
+  const start = r.pos;
+  const buffer = r.buf as Buffer;
+  r.pos = end;
+  if (end - start < REPEATED_BYTES || !lastOfLength) return buffer.toString("utf8", start, end);
+  const last = lastOfLength.get(end - start);
+  if (last && buffer.compare(buffer, last.start, last.start + end - start, start, end) === 0) return last.value;
+  const value = buffer.toString("utf8", start, end);
+  lastOfLength.set(end - start, { start, value });
+  return value;
+}
+
+/*
+ * The three functions below run for every attribute of every span, so they loop over their
+ * fields themselves (as readFields does, without a callback to allocate per call).
+ */
 
 /** AnyValue → plain value, as anyValue does for OTLP/JSON; nesting deeper than MAX_DEPTH is skipped and read as null. */
 function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
@@ -316,8 +351,11 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
     return null;
   }
   let value: AttrValue = null;
-  readFields(r, end, (field, wireType) => {
-    if (field === 1 && wireType === LEN) value = r.string();
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
+    if (field === 1 && wireType === LEN) value = readString(r);
     else if (field === 2 && wireType === VARINT) value = r.bool();
     else if (field === 3 && wireType === VARINT) value = Number(String(r.int64()));
     else if (field === 4 && wireType === I64) value = r.double();
@@ -327,9 +365,8 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
       value = items;
     } else if (field === 6 && wireType === LEN) value = readKeyValues(r, fieldEnd(r), depth + 1, {});
     else if (field === 7 && wireType === LEN) value = base64(r.bytes());
-    else return false;
-    return true;
-  });
+    else r.skipType(wireType);
+  }
   return value;
 }
 
@@ -337,12 +374,14 @@ function readAnyValue(r: Reader, end: number, depth: number): AttrValue {
 function readKeyValue(r: Reader, end: number, depth: number, out: Attributes) {
   let key: string | undefined;
   let value: AttrValue = null;
-  readFields(r, end, (field, wireType) => {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
     if (field === 1 && wireType === LEN) key = r.string();
     else if (field === 2 && wireType === LEN) value = readAnyValue(r, fieldEnd(r), depth);
-    else return false;
-    return true;
-  });
+    else r.skipType(wireType);
+  }
   if (key !== undefined) out[key] = value;
 }
 
@@ -374,22 +413,24 @@ function readSpan(r: Reader, end: number, resource: Attributes, scope: string): 
     resource,
     scope,
   };
-  readFields(r, end, (field, wireType) => {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
     if (wireType === LEN) {
-      if (field === 1) span.traceId = hex(r.bytes());
-      else if (field === 2) span.spanId = hex(r.bytes());
-      else if (field === 4) span.parentSpanId = hex(r.bytes());
+      if (field === 1) span.traceId = readHex(r);
+      else if (field === 2) span.spanId = readHex(r);
+      else if (field === 4) span.parentSpanId = readHex(r);
       else if (field === 5) span.name = r.string();
       else if (field === 9) readKeyValue(r, fieldEnd(r), 0, span.attributes);
       else if (field === 11) span.events.push(readEvent(r, fieldEnd(r)));
       else if (field === 15) span.status = readStatus(r, fieldEnd(r));
-      else return false;
+      else r.skipType(wireType);
     } else if (field === 6 && wireType === VARINT) span.kind = r.int32();
     else if (field === 7 && wireType === I64) span.startNs = readFixed64(r);
     else if (field === 8 && wireType === I64) span.endNs = readFixed64(r);
-    else return false;
-    return true;
-  });
+    else r.skipType(wireType);
+  }
   return span;
 }
 
@@ -456,8 +497,8 @@ function readLogRecord(r: Reader, end: number): OtlpLogRecord & { observedNs: bi
     if (wireType === LEN) {
       if (field === 5) record.body = readAnyValue(r, fieldEnd(r), 0);
       else if (field === 6) readKeyValue(r, fieldEnd(r), 0, record.attributes);
-      else if (field === 9) record.traceId = hex(r.bytes());
-      else if (field === 10) record.spanId = hex(r.bytes());
+      else if (field === 9) record.traceId = readHex(r);
+      else if (field === 10) record.spanId = readHex(r);
       else if (field === 12) record.eventName = r.string();
       else return false;
     } else if (field === 1 && wireType === I64) record.timeNs = readFixed64(r);
@@ -471,10 +512,13 @@ function readLogRecord(r: Reader, end: number): OtlpLogRecord & { observedNs: bi
 /** A protobuf request body read with `read`; bytes that are not such a message are refused. */
 function readProtobuf<T>(typeName: string, body: Uint8Array, read: (r: Reader) => T): T {
   const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  lastOfLength = new Map();
   try {
     return read(protobuf.Reader.create(buffer));
   } catch (error) {
     throw new UndecodableBody(`The body is not a protobuf ${typeName} (${(error as Error).message}).`);
+  } finally {
+    lastOfLength = undefined;
   }
 }
 

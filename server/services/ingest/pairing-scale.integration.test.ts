@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { pool } from "../../db/client";
 import { makeProject } from "../../../test/fixtures";
 import { makeEvent } from "../../../test/events";
+import { rowsReadFromToolCalls } from "../../../test/plans";
 import { inTransaction } from "../../db/transaction";
 import { PAIR_SQL, writeCalls, type PreparedCall } from "./write-calls";
 
@@ -46,17 +47,6 @@ function expectedLinks(calls: Call[]): Map<string, string | null> {
     links.set(c.id, (named ?? next)?.id ?? null);
   }
   return links;
-}
-
-/** Sums, over the plan's nodes that read tool_calls, the rows they returned and the rows they read and dropped. */
-function rowsReadFromToolCalls(plan: Record<string, unknown>): number {
-  const loops = Number(plan["Actual Loops"] ?? 1);
-  const own =
-    plan["Relation Name"] === "tool_calls" && String(plan["Node Type"]).includes("Scan")
-      ? (Number(plan["Actual Rows"] ?? 0) + Number(plan["Rows Removed by Filter"] ?? 0) + Number(plan["Rows Removed by Index Recheck"] ?? 0)) * loops
-      : 0;
-  const children = (plan.Plans as Record<string, unknown>[] | undefined) ?? [];
-  return own + children.reduce((sum, child) => sum + rowsReadFromToolCalls(child), 0);
 }
 
 /** writeCalls with its pairing statement run under EXPLAIN ANALYZE; returns those plans. */

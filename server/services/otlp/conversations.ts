@@ -106,10 +106,11 @@ export async function mergeContinuedRuns(client: PoolClient, projectId: string, 
   const writers = assembled.modelCalls.filter((m) => m.wrote.length);
   if (!writers.length) return [];
   const [from, to] = windowOf(writers);
+  // through tool_calls_otel_continues_idx: only the window's calls that continue a conversation are read
   const { rows } = await client.query<{ run_id: string; trace_id: string; continues: string }>(
     `SELECT DISTINCT run_id, metadata->>'otel.trace_id' AS trace_id, metadata->>'otel.continues' AS continues
        FROM tool_calls
-      WHERE project_id = $1 AND timestamp BETWEEN $2 AND $3 AND metadata->>'otel.continues' = ANY($4::text[])`,
+      WHERE project_id = $1 AND timestamp BETWEEN $2 AND $3 AND metadata ? 'otel.continues' AND metadata->>'otel.continues' = ANY($4::text[])`,
     [projectId, from, to, writers.flatMap((m) => m.wrote)],
   );
   // results that arrived before the calls they answer (the next turn, a trace of its own, came first)

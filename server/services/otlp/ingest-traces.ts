@@ -11,7 +11,7 @@ import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
-import { loadToolVersions, registerTools, versionedTool } from "../tools/registry";
+import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 
 export type TracesResult = {
@@ -43,13 +43,25 @@ export type TracesResult = {
  * Requests that touch the same runs or traces take their turn (advisory locks held to the
  * commit), so the later one sees all of the earlier one: nothing is left for after the commit.
  */
-export async function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
-  const assembled = withinBounds(assemble(decoded.spans));
+export function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
+  // not async: nothing holds the decoded spans once they are mapped (garbage while the export is written)
+  return ingestAssembled(projectId, {
+    spans: decoded.spans.length + decoded.problems.length,
+    problems: decoded.problems,
+    assembled: withinBounds(assemble(decoded.spans)),
+    // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
+    waiting: decoded.spans.filter(awaitsLogContent),
+  });
+}
+
+/** The export's mapped spans: how many came, those that could not be read, what they gave, those that wait for log records. */
+type MappedExport = { spans: number; problems: SpanProblem[]; assembled: Assembled; waiting: DecodedRequest["spans"] };
+
+async function ingestAssembled(projectId: string, mapped: MappedExport): Promise<TracesResult> {
+  const { assembled, waiting } = mapped;
   // an export that may continue a conversation of another trace reads that trace's calls only
   // once it has its turn (an export writing them is then committed); others are checked before
   const early = continuesConversations(assembled) ? undefined : await prepare(pool(), projectId, assembled);
-  // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
-  const waiting = decoded.spans.filter(awaitsLogContent);
   return inTransaction(async (client) => {
     await takeTurn(client, projectId, [...turnKeys(assembled), ...waiting.map((s) => `trace/${s.traceId}`)]);
     const prepared = early ?? (await prepare(client, projectId, assembled));
@@ -59,12 +71,12 @@ export async function ingestTraces(projectId: string, decoded: DecodedRequest): 
     const written = await write(client, projectId, prepared);
     const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0 };
     const result: TracesResult = {
-      spans: decoded.spans.length + decoded.problems.length,
+      spans: mapped.spans,
       ignored: prepared.assembled.ignored,
       accepted: written.accepted + more.accepted,
       duplicates: written.duplicates + more.duplicates,
       results: prepared.assembled.results.length + (extra?.assembled.results.length ?? 0),
-      rejected: [...decoded.problems, ...prepared.rejected, ...problems, ...(extra?.rejected ?? [])],
+      rejected: [...mapped.problems, ...prepared.rejected, ...problems, ...(extra?.rejected ?? [])],
       definitionProblems: [...prepared.definitionProblems, ...(extra?.definitionProblems ?? [])],
       ignoredGroups: explainExport({
         notGenAi: prepared.assembled.ignored,
@@ -208,7 +220,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
         problems.push(`tool definition "${definition.name.slice(0, 60)}" on span "${span.name.slice(0, 60)}" was not registered: ${versioned.message}`);
       } else {
         if (!have.has(`${versioned.tool.name}\n${versioned.tool.version}`)) {
-          await registerTools(projectId, [definition], "otlp");
+          await storeTools(projectId, [{ ...versioned.tool, source: "otlp" }]);
           have.add(`${versioned.tool.name}\n${versioned.tool.version}`);
           registered = true;
         }

@@ -33,7 +33,7 @@ export function versionedTool(
  * seen before keeps its version (and first-seen date); a changed one adds a version.
  * All tools are checked first, so a broken one registers none.
  */
-export async function registerTools(projectId: string, inputs: unknown[], source: "api" | "otlp" = "api"): Promise<RegisterResult[]> {
+export async function registerTools(projectId: string, inputs: unknown[]): Promise<RegisterResult[]> {
   const problems: string[] = [];
   const tools: (ToolDefinition & { version: string; source: string })[] = [];
   const pause = timeSlicer(); // compiling a schema may take 150 ms (docs/limits.md), and a call may hold 500
@@ -43,10 +43,14 @@ export async function registerTools(projectId: string, inputs: unknown[], source
     const mcp = mcpSource(input);
     if (!versioned.ok) problems.push(`tools[${index}]${versioned.name ? ` (${versioned.name})` : ""}: ${versioned.message}`);
     else if (mcp !== undefined && !mcp.ok) problems.push(`tools[${index}] (${versioned.tool.name}): ${mcp.message}`);
-    else tools.push({ ...versioned.tool, source: mcp?.source ?? source });
+    else tools.push({ ...versioned.tool, source: mcp?.source ?? "api" });
   }
   if (problems.length) throw invalid(problems.join(" "));
+  return storeTools(projectId, tools);
+}
 
+/** Stores tools already versioned (and checked) by versionedTool; a version stored before is kept as it was. */
+export async function storeTools(projectId: string, tools: (ToolDefinition & { version: string; source: string })[]): Promise<RegisterResult[]> {
   const results: RegisterResult[] = [];
   for (const tool of tools) {
     const { count } = await prisma().toolDefinition.createMany({

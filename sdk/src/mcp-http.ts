@@ -88,15 +88,20 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     upstreamUrl.protocol === "https:" ? new HttpsAgent({ keepAlive: true, scheduling: "lifo" }) : new HttpAgent({ keepAlive: true, scheduling: "lifo" });
   const request = upstreamUrl.protocol === "https:" ? httpsRequest : httpRequest;
 
-  /** One request to the upstream endpoint; resolves with its answer once the headers are in. */
-  function send(method: string, headers: OutgoingHttpHeaders, body?: string | Uint8Array, signal?: AbortSignal): Promise<IncomingMessage> {
+  /**
+   * One request to the upstream endpoint; resolves with its answer once the headers are in. `client`:
+   * the client's request this one forwards; when the client goes away before its answer was written,
+   * the upstream request ends too (a GET stream, a long call).
+   */
+  function send(method: string, headers: OutgoingHttpHeaders, body?: string | Uint8Array, client?: ServerResponse): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
+      if (client && gone(client)) return reject(new Error("the client went away"));
       const outgoing = request(upstreamUrl, {
         method,
         headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
         agent,
-        ...(signal ? { signal } : {}),
       });
+      client?.once("close", () => gone(client) && outgoing.destroy());
       outgoing.on("response", resolve);
       outgoing.on("error", reject);
       outgoing.end(body);
@@ -184,21 +189,25 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
         if (event.event === undefined || event.event === "message") inspect(encoder.encode(event.data));
       },
     });
+    let written = answers.length > 0;
     if (res && sse) {
       for (const answer of answers) res.write(`event: message\ndata: ${answer}\n\n`);
       // the headers go out with the first event when it came in with them (one write, not two), else on their own at once: a stream may stay quiet
-      setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
+      setImmediate(() => written || res.destroyed || res.flushHeaders());
     }
-    try {
-      for await (const chunk of response as AsyncIterable<Buffer>) {
+    await new Promise<void>((resolve) => {
+      response.on("data", (chunk: Buffer) => {
+        written = true;
         res?.write(chunk);
         if (sse) parser.feed(decoder.decode(chunk, { stream: true }));
-      }
-    } catch {
-      // the upstream stream broke off or the client went away: the client reconnects with Last-Event-ID if it wants
-    } finally {
-      res?.end();
-    }
+      });
+      // an error: the upstream stream broke off or the client went away; the client reconnects with Last-Event-ID if it wants
+      response
+        .once("end", resolve)
+        .once("error", () => resolve())
+        .once("close", resolve);
+    });
+    res?.end();
   }
 
   function refuse(res: ServerResponse, status: number, message: string): void {
@@ -224,7 +233,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     return sessionless;
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req, MAX_BODY_BYTES);
     if (body === null) {
       return refuse(res, 413, `The message is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes). Send a smaller one.`);
@@ -247,7 +256,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(batch ? `[${exchange.answers.join(",")}]` : exchange.answers[0]);
     }
-    const sent = send("POST", requestHeaders(req), exchange.forward, controller.signal);
+    const sent = send("POST", requestHeaders(req), exchange.forward, res);
     session.forwarding = sent.catch(() => undefined);
     const response = await sent;
     const id = header(response, "mcp-session-id");
@@ -268,13 +277,13 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     await relay(response, res, session, exchange.answers);
   }
 
-  async function other(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+  async function other(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const id = header(req, "mcp-session-id");
     const session = id === undefined ? sessionless : sessionFor(req, res, false);
     if (id !== undefined && !session) return;
     const body = req.method === "GET" || req.method === "HEAD" || req.method === "DELETE" ? undefined : await readBody(req, MAX_BODY_BYTES);
     if (body === null) return refuse(res, 413, `The request is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes).`);
-    const response = await send(req.method!, requestHeaders(req), body, controller.signal);
+    const response = await send(req.method!, requestHeaders(req), body, res);
     if (req.method === "DELETE" && ok(response) && session) {
       session.gateway.close();
       if (session.id) sessions.delete(session.id);
@@ -283,11 +292,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   }
 
   const server = createServer((req, res) => {
-    const controller = new AbortController();
-    res.on("close", () => controller.abort()); // the client went away: so does the upstream request (a GET stream, a long call)
     const handle = req.method === "POST" ? post : other;
-    handle(req, res, controller).catch((error: unknown) => {
-      if (controller.signal.aborted) return;
+    handle(req, res).catch((error: unknown) => {
+      if (gone(res)) return;
       log(`${req.method} to the upstream server failed: ${describe(error)}`);
       if (!res.headersSent) refuse(res, 502, `The Toolgate gateway cannot reach the upstream MCP server: ${describe(error)}`);
       else res.end();
@@ -316,6 +323,9 @@ function header(message: IncomingMessage, name: string): string | undefined {
   const value = message.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** The client closed the connection before its answer was written. */
+const gone = (res: ServerResponse) => res.destroyed && !res.writableFinished;
 
 const ok = (response: IncomingMessage) => response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300;
 

@@ -1,10 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../../server/db/client";
 import { makeProject } from "../../test/fixtures";
 import { httpAppForTests } from "../../test/http-app";
+import { waitFor } from "../../test/wait";
 import { everythingTour, notesServer, storedCalls } from "./mcp-helpers";
 import { everythingOverHttp, httpGateway, type HttpGatewayProcess } from "./mcp-processes";
 
@@ -96,6 +99,27 @@ describe("toolgate mcp --listen in front of @modelcontextprotocol/server-everyth
     while (sseEvents(replayed).length < 3) replayed += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     expect(sseEvents(replayed).map((e) => e.data)).toEqual(events.slice(1).map((e) => e.data));
+  });
+});
+
+describe("toolgate mcp --listen in front of a server whose GET stream stays quiet", () => {
+  it("passes the stream's headers on at once, and ends the upstream request when the client goes away", async () => {
+    let upstreamClosed = false;
+    const quiet = createServer((req, res) => {
+      req.on("close", () => (upstreamClosed = true));
+      res.writeHead(200, { "content-type": "text/event-stream", "x-stream": "quiet" }).flushHeaders(); // and nothing more
+    });
+    await new Promise<void>((resolve) => quiet.listen(0, "127.0.0.1", resolve));
+    const gateway = await httpGateway(`http://127.0.0.1:${(quiet.address() as AddressInfo).port}/mcp`);
+    const controller = new AbortController();
+    const stream = await fetch(`${gateway.url}mcp`, { headers: { accept: "text/event-stream" }, signal: controller.signal });
+    expect([stream.status, stream.headers.get("x-stream")]).toEqual([200, "quiet"]);
+    expect(upstreamClosed).toBe(false);
+    controller.abort();
+    await waitFor(() => upstreamClosed, "the upstream GET to end after the client left");
+    expect(gateway.stderr()).not.toMatch(/failed/);
+    await gateway.stop();
+    await new Promise((resolve) => quiet.close(resolve));
   });
 });
 

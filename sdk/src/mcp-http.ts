@@ -330,9 +330,9 @@ const gone = (res: ServerResponse) => res.destroyed && !res.writableFinished;
 const ok = (response: IncomingMessage) => response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300;
 
 /** A message's headers, each line as it came (repeated ones, Set-Cookie included), but the hop-by-hop ones. */
-function passedOn(headers: Record<string, string[]>): Record<string, string[]> {
-  const kept: Record<string, string[]> = {};
-  for (const [name, values] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = values;
+function passedOn(headers: NodeJS.Dict<string[]>): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(headers)) if (values && !HOP_BY_HOP.has(name)) kept[name] = values;
   return kept;
 }
 

@@ -181,7 +181,14 @@ describe("the npm package", () => {
     // as the client starts it: the block's command, args and env, on a bare environment (and npm kept off the network)
     const child = spawn(config.command, [...config.args.slice(0, -1), data], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? work, npm_config_offline: "true", ...config.env, TOOLGATE_URL: url, TOOLGATE_API_KEY: "tg_readme" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? work,
+        npm_config_offline: "true",
+        ...config.env,
+        TOOLGATE_URL: url,
+        TOOLGATE_API_KEY: "tg_readme",
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
@@ -218,6 +225,9 @@ describe("the npm package", () => {
     expect(answers[1]!.result!.isError).toBe(true);
     expect(answers[2]!.result!.content[0]!.text).toMatch(/Successfully wrote/);
     expect(readFileSync(file, "utf8")).toBe("hi");
-    expect(events.map((e) => e.tool), `the events Toolgate got (stderr: ${stderr})`).toEqual(["secure-filesystem-server/write_file", "secure-filesystem-server/write_file"]);
+    expect(
+      events.map((e) => e.tool),
+      `the events Toolgate got (stderr: ${stderr})`,
+    ).toEqual(["secure-filesystem-server/write_file", "secure-filesystem-server/write_file"]);
   });
 });

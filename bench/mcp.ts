@@ -7,7 +7,10 @@
 // whose answers are SSE streams). Valid calls are
 // forwarded; invalid ones ({"message": 5}) the server refuses itself on the direct path and the gateway
 // refuses on its own. Toolgate "up" is a local HTTP server that accepts every batch at once; "down"
-// is a port nothing listens on. Prints p50/p99 per path and the difference (the gateway's added latency).
+// is a port nothing listens on. Prints p50/p99 per path and the difference (the gateway's added latency),
+// and the CPU time the gateway's process used per call (Linux: from /proc), which a loaded machine
+// inflates less than it does the latency.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
@@ -31,13 +34,23 @@ async function connectHttp(url: string) {
   return client;
 }
 
+/** CPU time (user + system) the process has used so far, in ms; null without /proc. */
+function cpuMs(pid: number | null): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms (USER_HZ)
+  } catch {
+    return null;
+  }
+}
+
 async function connect(gateway: string[] | null, env: Record<string, string> = {}) {
   const args = gateway ? ["--import", "tsx", cli, "mcp", ...gateway, "--", process.execPath, everything] : [everything];
   const transport = new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? "", ...env }, stderr: "ignore" });
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(transport);
   await client.listTools();
-  return client;
+  return { client, pid: transport.pid };
 }
 
 let received = 0;
@@ -62,23 +75,25 @@ const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 const up = { TOOLGATE_URL: upUrl, TOOLGATE_API_KEY: "tg_bench" };
 const down = { TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_bench" };
-const stdioDirect = await connect(null);
+const stdioDirect = (await connect(null)).client;
 const everythingHttp = await everythingOverHttp();
 const gateways: HttpGatewayProcess[] = [await httpGateway(everythingHttp.url, [], up), await httpGateway(everythingHttp.url, [], down)];
 const httpDirect = await connectHttp(everythingHttp.url);
 const cases = [
-  { name: "stdio, Toolgate up", direct: stdioDirect, client: await connect([], up) },
-  { name: "stdio, Toolgate down", direct: stdioDirect, client: await connect([], down) },
-  { name: "Streamable HTTP, Toolgate up", direct: httpDirect, client: await connectHttp(`${gateways[0]!.url}mcp`) },
-  { name: "Streamable HTTP, Toolgate down", direct: httpDirect, client: await connectHttp(`${gateways[1]!.url}mcp`) },
+  { name: "stdio, Toolgate up", direct: stdioDirect, ...(await connect([], up)) },
+  { name: "stdio, Toolgate down", direct: stdioDirect, ...(await connect([], down)) },
+  { name: "Streamable HTTP, Toolgate up", direct: httpDirect, client: await connectHttp(`${gateways[0]!.url}mcp`), pid: gateways[0]!.pid },
+  { name: "Streamable HTTP, Toolgate down", direct: httpDirect, client: await connectHttp(`${gateways[1]!.url}mcp`), pid: gateways[1]!.pid },
 ];
 
 console.log(`bench:mcp: ${CALLS} calls per case after ${WARMUP} warm-up, Node ${process.version}`);
-for (const { name, direct, client } of cases) {
+for (const { name, direct, client, pid } of cases) {
   for (const valid of [true, false]) {
     const args = valid ? { message: "hello" } : { message: 5 };
     const times = { direct: [] as number[], gateway: [] as number[] };
+    let cpuAtStart: number | null = null;
     for (let i = 0; i < WARMUP + CALLS; i++) {
+      if (i === WARMUP) cpuAtStart = cpuMs(pid);
       let t = performance.now();
       await direct.callTool({ name: "echo", arguments: args });
       const d = performance.now() - t;
@@ -90,9 +105,11 @@ for (const { name, direct, client } of cases) {
         times.gateway.push(g);
       }
     }
+    const cpuAtEnd = cpuMs(pid);
+    const cpu = cpuAtStart === null || cpuAtEnd === null ? "" : `; gateway CPU ${ms((cpuAtEnd - cpuAtStart) / CALLS)} per call`;
     const [d50, d99, g50, g99] = [quantile(times.direct, 0.5), quantile(times.direct, 0.99), quantile(times.gateway, 0.5), quantile(times.gateway, 0.99)];
     console.log(
-      `${name}, ${valid ? "valid (forwarded)" : "invalid (refused by the gateway)"}: direct p50 ${ms(d50)} p99 ${ms(d99)}; through the gateway p50 ${ms(g50)} p99 ${ms(g99)}; added p50 ${ms(g50 - d50)} p99 ${ms(g99 - d99)}`,
+      `${name}, ${valid ? "valid (forwarded)" : "invalid (refused by the gateway)"}: direct p50 ${ms(d50)} p99 ${ms(d99)}; through the gateway p50 ${ms(g50)} p99 ${ms(g99)}; added p50 ${ms(g50 - d50)} p99 ${ms(g99 - d99)}${cpu}`,
     );
   }
 }

@@ -18,6 +18,9 @@ test("Connect shows the OTLP variables for this server; spans sent to /v1/traces
   await expect(page.getByText("No span has arrived yet.")).toBeVisible();
   await expect(page.locator("#snippet-mcp-claude")).toContainText(`"TOOLGATE_URL": "${origin}"`);
   await expect(page.locator("#snippet-mcp-vscode")).toContainText('"type": "stdio"');
+  await expect(page.locator("#snippet-mcp-remote")).toContainText(`TOOLGATE_URL=${origin} TOOLGATE_API_KEY=tg_`);
+  await expect(page.locator("#snippet-mcp-remote")).toContainText("toolgate mcp --listen 127.0.0.1:8808 --upstream https://mcp.example.com/mcp");
+  await expect(page.locator("#snippet-mcp-remote-client")).toContainText('"url": "http://127.0.0.1:8808/mcp"');
 
   const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
   const at = BigInt(Date.now() - 60_000) * 1_000_000n;

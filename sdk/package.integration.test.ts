@@ -1,5 +1,7 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,6 +30,12 @@ function installTarball(): string {
 
 let app: string | undefined;
 const installed = () => (app ??= installTarball());
+
+/** What npm install does with a package's `bin`: a link in node_modules/.bin. */
+function linkBin(dir: string, name: string, target: string): void {
+  mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
+  if (!existsSync(path.join(dir, "node_modules", ".bin", name))) symlinkSync(target, path.join(dir, "node_modules", ".bin", name));
+}
 
 const script = (load: string) => `${load}
 const toolgate = new Toolgate({ model: { name: "m" }, tools: [{ name: "getloan", parameters: { type: "object", properties: { loannumber: { type: "string" } }, required: ["loannumber"] }, handler: (a) => "loan " + a.loannumber }] });
@@ -93,10 +101,9 @@ describe("the npm package", () => {
     expect(readFileSync(path.join(sdk, "LICENSE"), "utf8")).toBe(readFileSync(path.join(root, "LICENSE"), "utf8"));
   });
 
-  it("runs `npx toolgate mcp` from the tarball in front of the real filesystem server, as the README's config block does", { timeout: 120_000 }, () => {
+  it("runs `npx toolgate mcp` from the tarball in front of the real filesystem server, and its HTTP mode", { timeout: 120_000 }, () => {
     const dir = installed();
-    mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true });
-    symlinkSync("../@toolgate/sdk/dist/cli.js", path.join(dir, "node_modules", ".bin", "toolgate")); // what npm install does with `bin`
+    linkBin(dir, "toolgate", "../@toolgate/sdk/dist/cli.js");
     const data = path.join(work, "data");
     mkdirSync(data);
     const server = path.join(root, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
@@ -136,5 +143,91 @@ describe("the npm package", () => {
     });
     expect(remote.status).toBe(2);
     expect(remote.stderr).toContain("add --allow-non-loopback");
+  });
+
+  it("runs the README's Claude Desktop block as it is written, npx and all, and the calls reach Toolgate", { timeout: 120_000 }, async () => {
+    const dir = installed();
+    // npm has both packages installed (the client's machine after a first `npx -y`): npx runs them with no registry
+    linkBin(dir, "toolgate", "../@toolgate/sdk/dist/cli.js");
+    mkdirSync(path.join(dir, "node_modules", "@modelcontextprotocol"), { recursive: true });
+    const filesystem = path.join(dir, "node_modules", "@modelcontextprotocol", "server-filesystem");
+    if (!existsSync(filesystem)) symlinkSync(path.join(root, "node_modules", "@modelcontextprotocol", "server-filesystem"), filesystem);
+    linkBin(dir, "mcp-server-filesystem", "../@modelcontextprotocol/server-filesystem/dist/index.js");
+    const harness = { name: "harness", private: true, dependencies: { "@toolgate/sdk": "*", "@modelcontextprotocol/server-filesystem": "*" } };
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify(harness));
+
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const block = /```json\n(\{\s*"mcpServers"[\s\S]*?)```/.exec(readme)![1]!;
+    const config = (JSON.parse(block) as { mcpServers: { filesystem: { command: string; args: string[]; env: Record<string, string> } } }).mcpServers
+      .filesystem;
+    expect(config.args.slice(-1)).toEqual(["/data"]);
+    const data = mkdtempSync(path.join(work, "readme-data-"));
+
+    const events: { tool: string }[] = [];
+    const toolgate = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        const batch = req.url!.includes("ingest") ? ((JSON.parse(body) as { events: { tool: string }[] }).events ?? []) : [];
+        events.push(...batch);
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ result: { data: req.url!.includes("ingest") ? { accepted: batch.length, duplicates: 0, rejected: [] } : { tools: [] } } }));
+      });
+    });
+    await new Promise<void>((resolve) => toolgate.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(toolgate.address() as AddressInfo).port}`;
+    expect(config.env).toEqual({ TOOLGATE_URL: "http://localhost:3000", TOOLGATE_API_KEY: "tg_…" }); // the two the reader replaces
+
+    // as the client starts it: the block's command, args and env, on a bare environment (and npm kept off the network)
+    const child = spawn(config.command, [...config.args.slice(0, -1), data], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? work,
+        npm_config_offline: "true",
+        ...config.env,
+        TOOLGATE_URL: url,
+        TOOLGATE_API_KEY: "tg_readme",
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const file = path.join(data, "a.txt");
+    for (const line of [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "claude-ai", version: "0.1.0" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "write_file", arguments: { path: file } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "write_file", arguments: { path: file, content: "hi" } } },
+    ])
+      child.stdin.write(`${JSON.stringify(line)}\n`);
+    const deadline = Date.now() + 60_000;
+    while (out.trim().split("\n").filter(Boolean).length < 3 && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    toolgate.close();
+    const answers = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result?: { isError?: boolean; content: { text: string }[] } });
+    expect(
+      answers.map((a) => a.id),
+      `the answers (stderr: ${stderr})`,
+    ).toEqual([1, 2, 3]);
+    expect(answers[1]!.result!.isError).toBe(true);
+    expect(answers[2]!.result!.content[0]!.text).toMatch(/Successfully wrote/);
+    expect(readFileSync(file, "utf8")).toBe("hi");
+    expect(
+      events.map((e) => e.tool),
+      `the events Toolgate got (stderr: ${stderr})`,
+    ).toEqual(["secure-filesystem-server/write_file", "secure-filesystem-server/write_file"]);
   });
 });

@@ -226,6 +226,18 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <Snippet id="snippet-mcp-cursor" title="Cursor (~/.cursor/mcp.json or .cursor/mcp.json)" code={mcp.cursor} />
           <Snippet id="snippet-mcp-vscode" title="VS Code (.vscode/mcp.json)" code={mcp.vscode} />
           <Snippet id="snippet-mcp-stdio" title="Any stdio client" code={mcp.stdio} />
+          <p className="text-slate-600">
+            <strong className="font-medium text-slate-800">Remote servers (Streamable HTTP).</strong> A server reached by URL rather than started as a command
+            gets the gateway as a process of its own: run it with the server&apos;s endpoint as <code className="font-mono">--upstream</code>, and point the
+            client at the gateway&apos;s address instead of the server&apos;s. Requests, SSE streams, sessions and{" "}
+            <code className="font-mono">Authorization</code> go through unchanged; the gateway listens on this machine only.
+          </p>
+          <Snippet id="snippet-mcp-remote" title="Run the gateway in front of the remote server" code={mcp.remoteGateway} />
+          <Snippet
+            id="snippet-mcp-remote-client"
+            title='The client, pointed at the gateway (Cursor; VS Code: under "servers", with "type": "http")'
+            code={mcp.remoteClient}
+          />
         </div>
       </Card>
     </div>

@@ -14,4 +14,12 @@ describe("mcpConfigs", () => {
     expect(JSON.parse(configs.vscode)).toEqual({ servers: { filesystem: { type: "stdio", ...claude.mcpServers.filesystem } } });
     expect(configs.stdio).toContain("TOOLGATE_URL=https://toolgate.example.com TOOLGATE_API_KEY=tg_… \\\n  npx -y -p @toolgate/sdk toolgate mcp -- npx");
   });
+
+  it("runs the Streamable HTTP gateway in front of a remote server, with this project's address, and points the client at it", () => {
+    const configs = mcpConfigs("https://toolgate.example.com", "tg_…");
+    expect(configs.remoteGateway).toBe(
+      "TOOLGATE_URL=https://toolgate.example.com TOOLGATE_API_KEY=tg_… \\\n  npx -y -p @toolgate/sdk toolgate mcp --listen 127.0.0.1:8808 --upstream https://mcp.example.com/mcp",
+    );
+    expect(JSON.parse(configs.remoteClient)).toEqual({ mcpServers: { remote: { url: "http://127.0.0.1:8808/mcp" } } });
+  });
 });

@@ -27,8 +27,13 @@ const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]        (
 
 Without a URL and key the gateway still gates, and records nothing.`;
 
-/** Toolgate's own credentials: never handed to the third-party server. */
-const OWN_ENV = ["TOOLGATE_API_KEY", "TOOLGATE_URL"];
+/**
+ * Not handed to the server: Toolgate's own credentials (a third-party server never sees them), and
+ * what npx sets when it runs the gateway from a package of another name (`npx -y -p @toolgate/sdk
+ * toolgate mcp -- npx -y <server>`): passed on, the server's own npx would look for the server's
+ * command in @toolgate/sdk. npm reads its settings from the environment whatever their case.
+ */
+const NOT_PASSED_ON = new Set(["TOOLGATE_API_KEY", "TOOLGATE_URL", "NPM_CONFIG_PACKAGE", "NPM_CONFIG_CALL"]);
 
 export interface McpCliIo {
   stdin: Readable;
@@ -185,7 +190,7 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
   };
   if (options.listen && options.upstream) return runHttp({ ...gatewayOptions, ...options.listen, upstream: options.upstream }, io);
 
-  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !OWN_ENV.includes(name))) as NodeJS.ProcessEnv;
+  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !NOT_PASSED_ON.has(name.toUpperCase()))) as NodeJS.ProcessEnv;
   const child = spawn(options.command[0]!, options.command.slice(1), {
     env: childEnv,
     stdio: ["pipe", "pipe", "pipe"],

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 import { McpGateway, type GatewayOptions } from "./mcp";
@@ -81,6 +82,31 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const { host, port, upstream, log, ...gatewayOptions } = options;
   const sessions = new Map<string, Session>();
   let sessionless: Session | null = null;
+  const upstreamUrl = new URL(upstream);
+  // one pool of kept-alive connections to the upstream server: a call does not wait for a new connection (node:http rather than fetch, which costs a forwarded call about twice as much)
+  const agent =
+    upstreamUrl.protocol === "https:" ? new HttpsAgent({ keepAlive: true, scheduling: "lifo" }) : new HttpAgent({ keepAlive: true, scheduling: "lifo" });
+  const request = upstreamUrl.protocol === "https:" ? httpsRequest : httpRequest;
+
+  /**
+   * One request to the upstream endpoint; resolves with its answer once the headers are in. `client`:
+   * the client's request this one forwards; when the client goes away before its answer was written,
+   * the upstream request ends too (a GET stream, a long call).
+   */
+  function send(method: string, headers: OutgoingHttpHeaders, body?: string | Uint8Array, client?: ServerResponse): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      if (client && gone(client)) return reject(new Error("the client went away"));
+      const outgoing = request(upstreamUrl, {
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+        agent,
+      });
+      client?.once("close", () => gone(client) && outgoing.destroy());
+      outgoing.on("response", resolve);
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+  }
 
   /** Runs one of the gateway's handlers; false (and a line on stderr) when it threw. */
   const guard = (what: string, handle: () => void): boolean => {
@@ -121,11 +147,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   async function ownRequest(session: Session, line: string | Uint8Array): Promise<void> {
     await session.forwarding;
     try {
-      const response = await fetch(upstream, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...session.own },
-        body: asBody(line),
-      });
+      const response = await send("POST", { "content-type": "application/json", accept: "application/json, text/event-stream", ...session.own }, line);
       await relay(response, null, session);
     } catch (error) {
       log(`the gateway's own tools/list to the upstream server failed: ${describe(error)}`);
@@ -133,17 +155,17 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   }
 
   /** Passes an upstream answer on to `res` (null: read it only) and shows each JSON-RPC message in it to the session's gateway. */
-  async function relay(response: Response, res: ServerResponse | null, session: Session | null, answers: string[] = []): Promise<void> {
-    const type = response.headers.get("content-type") ?? "";
+  async function relay(response: IncomingMessage, res: ServerResponse | null, session: Session | null, answers: string[] = []): Promise<void> {
+    const type = response.headers["content-type"] ?? "";
     const inspect = (bytes: Uint8Array) => session && guard("server", () => session.gateway.fromServer(bytes));
     if (res && answers.length > 0 && !type.includes("application/json") && !type.includes("text/event-stream")) {
       // the server had nothing to say (202 for the batch's notifications): the gate's answers are the whole answer
-      await response.arrayBuffer();
+      response.resume();
       return void res.writeHead(200, { "content-type": "application/json" }).end(`[${answers.join(",")}]`);
     }
-    if (res) res.writeHead(response.status, responseHeaders(response));
+    if (res) res.writeHead(response.statusCode ?? 502, responseHeaders(response));
     if (type.includes("application/json")) {
-      const body = new Uint8Array(await response.arrayBuffer());
+      const body = await readAll(response);
       inspect(body);
       if (!res) return;
       if (answers.length === 0) return void res.end(body);
@@ -151,8 +173,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       return void res.end(
         `[${[
           ...answers,
-          new TextDecoder()
-            .decode(body)
+          body
+            .toString("utf8")
             .trim()
             .replace(/^\[|\]$/g, ""),
         ]
@@ -160,30 +182,32 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
           .join(",")}]`,
       );
     }
-    if (!response.body) return void res?.end();
+    const sse = type.includes("text/event-stream");
     const decoder = new TextDecoder();
     const parser = createParser({
       onEvent: (event) => {
         if (event.event === undefined || event.event === "message") inspect(encoder.encode(event.data));
       },
     });
-    if (res && type.includes("text/event-stream")) {
-      res.flushHeaders();
+    let written = answers.length > 0;
+    if (res && sse) {
       for (const answer of answers) res.write(`event: message\ndata: ${answer}\n\n`);
+      // the headers go out with the first event when it came in with them (one write, not two), else on their own at once: a stream may stay quiet
+      setImmediate(() => written || res.destroyed || res.flushHeaders());
     }
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        res?.write(value);
-        if (type.includes("text/event-stream")) parser.feed(decoder.decode(value, { stream: true }));
-      }
-    } catch {
-      // the upstream stream broke off or the client went away: the client reconnects with Last-Event-ID if it wants
-    } finally {
-      res?.end();
-    }
+    await new Promise<void>((resolve) => {
+      response.on("data", (chunk: Buffer) => {
+        written = true;
+        res?.write(chunk);
+        if (sse) parser.feed(decoder.decode(chunk, { stream: true }));
+      });
+      // an error: the upstream stream broke off or the client went away; the client reconnects with Last-Event-ID if it wants
+      response
+        .once("end", resolve)
+        .once("error", () => resolve())
+        .once("close", resolve);
+    });
+    res?.end();
   }
 
   function refuse(res: ServerResponse, status: number, message: string): void {
@@ -191,13 +215,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   }
 
   /** The request's headers for the upstream server: all but the hop-by-hop ones, Authorization as it came. */
-  function requestHeaders(req: IncomingMessage): Headers {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || HOP_BY_HOP.has(name)) continue;
-      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-    }
-    headers.set("accept-encoding", "identity"); // the answer is read as it is passed on
+  function requestHeaders(req: IncomingMessage): OutgoingHttpHeaders {
+    const headers = passedOn(req.headersDistinct);
+    headers["accept-encoding"] = "identity"; // the answer is read as it is passed on
     return headers;
   }
 
@@ -213,7 +233,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     return sessionless;
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req, MAX_BODY_BYTES);
     if (body === null) {
       return refuse(res, 413, `The message is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes). Send a smaller one.`);
@@ -236,11 +256,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(batch ? `[${exchange.answers.join(",")}]` : exchange.answers[0]);
     }
-    const sent = fetch(upstream, { method: "POST", headers: requestHeaders(req), body: asBody(exchange.forward), signal: controller.signal });
+    const sent = send("POST", requestHeaders(req), exchange.forward, res);
     session.forwarding = sent.catch(() => undefined);
     const response = await sent;
-    const id = response.headers.get("mcp-session-id");
-    if (initialize && response.ok) {
+    const id = header(response, "mcp-session-id");
+    if (initialize && ok(response)) {
       if (id) {
         session.id = id;
         session.own["mcp-session-id"] = id;
@@ -257,14 +277,14 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     await relay(response, res, session, exchange.answers);
   }
 
-  async function other(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
+  async function other(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const id = header(req, "mcp-session-id");
     const session = id === undefined ? sessionless : sessionFor(req, res, false);
     if (id !== undefined && !session) return;
     const body = req.method === "GET" || req.method === "HEAD" || req.method === "DELETE" ? undefined : await readBody(req, MAX_BODY_BYTES);
     if (body === null) return refuse(res, 413, `The request is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes).`);
-    const response = await fetch(upstream, { method: req.method!, headers: requestHeaders(req), body: body && asBody(body), signal: controller.signal });
-    if (req.method === "DELETE" && response.ok && session) {
+    const response = await send(req.method!, requestHeaders(req), body, res);
+    if (req.method === "DELETE" && ok(response) && session) {
       session.gateway.close();
       if (session.id) sessions.delete(session.id);
     }
@@ -272,11 +292,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   }
 
   const server = createServer((req, res) => {
-    const controller = new AbortController();
-    res.on("close", () => controller.abort()); // the client went away: so does the upstream request (a GET stream, a long call)
     const handle = req.method === "POST" ? post : other;
-    handle(req, res, controller).catch((error: unknown) => {
-      if (controller.signal.aborted) return;
+    handle(req, res).catch((error: unknown) => {
+      if (gone(res)) return;
       log(`${req.method} to the upstream server failed: ${describe(error)}`);
       if (!res.headersSent) refuse(res, 502, `The Toolgate gateway cannot reach the upstream MCP server: ${describe(error)}`);
       else res.end();
@@ -296,26 +314,37 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       for (const session of new Set([...sessions.values(), ...(sessionless ? [sessionless] : [])])) session.gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
     },
   };
 }
 
-/** fetch takes any bytes; its types want an ArrayBuffer-backed view. */
-const asBody = (bytes: string | Uint8Array): BodyInit => bytes as string | Uint8Array<ArrayBuffer>;
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
+function header(message: IncomingMessage, name: string): string | undefined {
+  const value = message.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-function responseHeaders(response: Response): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && name !== "set-cookie") headers[name] = value;
+/** The client closed the connection before its answer was written. */
+const gone = (res: ServerResponse) => res.destroyed && !res.writableFinished;
+
+const ok = (response: IncomingMessage) => response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300;
+
+/** A message's headers, each line as it came (repeated ones, Set-Cookie included), but the hop-by-hop ones. */
+function passedOn(headers: NodeJS.Dict<string[]>): Record<string, string | string[]> {
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(headers)) if (values && !HOP_BY_HOP.has(name)) kept[name] = values;
+  return kept;
+}
+
+const responseHeaders = (response: IncomingMessage) => passedOn(response.headersDistinct);
+
+function readAll(stream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("end", () => resolve(Buffer.concat(chunks)));
+    stream.on("error", reject);
   });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
-  return headers;
 }
 
 /** The body, or null when it is over `limit` bytes. */

@@ -1,7 +1,8 @@
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { ToolgateEvent } from "./event";
 import { McpGateway, type GatewayOptions } from "./mcp";
-import { parseMcpArgs } from "./mcp-cli";
+import { parseMcpArgs, runMcp } from "./mcp-cli";
 import type { Reporter, ToolRegistration } from "./reporter";
 
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === "string" ? value : JSON.stringify(value));
@@ -168,6 +169,29 @@ describe("McpGateway", () => {
     await h.start();
     h.call(1, "echo", {});
     expect(h.events[0]!.tool).toBe("echo");
+  });
+
+  it("starts the server without Toolgate's credentials, nor the package npx was told to run the gateway from", async () => {
+    // the server prints its environment as one line, and exits
+    const server = [process.execPath, "-e", "process.stdout.write(JSON.stringify(process.env) + '\\n')"];
+    const env = {
+      PATH: process.env.PATH,
+      TOOLGATE_URL: "http://127.0.0.1:9",
+      TOOLGATE_API_KEY: "tg_secret",
+      // what `npx -y -p @toolgate/sdk toolgate mcp -- …` puts in the gateway's environment: passed on, the server's
+      // own `npx -y <server package>` would look for its command in @toolgate/sdk
+      npm_config_package: "@toolgate/sdk",
+      npm_config_yes: "true",
+      npm_config_registry: "https://registry.example.com/", // the user's own npm settings stay
+      MEMORY_FILE_PATH: "/tmp/memory.jsonl",
+    };
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() };
+    let out = "";
+    io.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    expect(await runMcp(["--", ...server], env, io)).toBe(0);
+    const seen = JSON.parse(out) as Record<string, string>;
+    expect(seen).toMatchObject({ npm_config_yes: "true", npm_config_registry: "https://registry.example.com/", MEMORY_FILE_PATH: "/tmp/memory.jsonl" });
+    expect(["TOOLGATE_API_KEY", "TOOLGATE_URL", "npm_config_package"].filter((name) => name in seen)).toEqual([]);
   });
 
   it("--listen and --upstream: loopback only unless --allow-non-loopback, and never with a command", () => {

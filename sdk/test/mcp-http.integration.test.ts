@@ -1,10 +1,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema, type ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { prisma } from "../../server/db/client";
 import { makeProject } from "../../test/fixtures";
 import { httpAppForTests } from "../../test/http-app";
+import { waitFor } from "../../test/wait";
 import { everythingTour, notesServer, storedCalls } from "./mcp-helpers";
 import { everythingOverHttp, httpGateway, type HttpGatewayProcess } from "./mcp-processes";
 
@@ -12,9 +16,9 @@ const app = httpAppForTests();
 vi.setConfig({ testTimeout: 90_000 }); // real servers and the gateway through tsx, on a loaded machine
 
 /** The real SDK client on the Streamable HTTP transport. */
-async function httpClient(url: string, headers: Record<string, string> = {}) {
+async function httpClient(url: string, headers: Record<string, string> = {}, capabilities: ClientCapabilities = {}) {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: "toolgate-http-client", version: "3.0.0" });
+  const client = new Client({ name: "toolgate-http-client", version: "3.0.0" }, { capabilities });
   await client.connect(transport);
   return { client, transport };
 }
@@ -46,6 +50,26 @@ describe("toolgate mcp --listen in front of @modelcontextprotocol/server-everyth
     expect(text(refused)).toMatch(/^Error: 'a' must be a number, you sent the string "2"/);
     await direct.client.close();
     await viaGateway.client.close();
+  });
+
+  it("passes a sampling request from the server to the client and its answer back, as directly", async () => {
+    const sample = async (url: string) => {
+      const { client } = await httpClient(url, {}, { sampling: {} });
+      const asked: string[] = [];
+      client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+        asked.push(JSON.stringify(request.params.messages));
+        return { model: "test-model", role: "assistant", content: { type: "text", text: "sampled answer" } };
+      });
+      const tool = (await client.listTools()).tools.map((t) => t.name).find((name) => name.includes("sampling"))!;
+      const result = await client.callTool({ name: tool, arguments: { prompt: "Say hi", maxTokens: 10 } });
+      await client.close();
+      return { tool, asked, result };
+    };
+    const [direct, through] = [await sample(everything.url), await sample(`${gateway.url}mcp`)];
+    expect(through.asked).toHaveLength(1);
+    expect(through.asked[0]).toContain("Say hi");
+    expect(JSON.stringify(through.result)).toContain("sampled answer");
+    expect(through).toEqual(direct);
   });
 
   it("resumes an SSE answer from Last-Event-ID through the gateway", async () => {
@@ -96,6 +120,27 @@ describe("toolgate mcp --listen in front of @modelcontextprotocol/server-everyth
     while (sseEvents(replayed).length < 3) replayed += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     expect(sseEvents(replayed).map((e) => e.data)).toEqual(events.slice(1).map((e) => e.data));
+  });
+});
+
+describe("toolgate mcp --listen in front of a server whose GET stream stays quiet", () => {
+  it("passes the stream's headers on at once, and ends the upstream request when the client goes away", async () => {
+    let upstreamClosed = false;
+    const quiet = createServer((req, res) => {
+      req.on("close", () => (upstreamClosed = true));
+      res.writeHead(200, { "content-type": "text/event-stream", "x-stream": "quiet" }).flushHeaders(); // and nothing more
+    });
+    await new Promise<void>((resolve) => quiet.listen(0, "127.0.0.1", resolve));
+    const gateway = await httpGateway(`http://127.0.0.1:${(quiet.address() as AddressInfo).port}/mcp`);
+    const controller = new AbortController();
+    const stream = await fetch(`${gateway.url}mcp`, { headers: { accept: "text/event-stream" }, signal: controller.signal });
+    expect([stream.status, stream.headers.get("x-stream")]).toEqual([200, "quiet"]);
+    expect(upstreamClosed).toBe(false);
+    controller.abort();
+    await waitFor(() => upstreamClosed, "the upstream GET to end after the client left");
+    expect(gateway.stderr()).not.toMatch(/failed/);
+    await gateway.stop();
+    await new Promise((resolve) => quiet.close(resolve));
   });
 });
 

@@ -51,7 +51,7 @@ export async function everythingOverHttp(): Promise<{ url: string; stop: () => P
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => stopped(child) };
 }
 
-export type HttpGatewayProcess = { url: string; stderr: () => string; stop: () => Promise<number | null> };
+export type HttpGatewayProcess = { url: string; pid: number; stderr: () => string; stop: () => Promise<number | null> };
 
 /** `toolgate mcp --listen 127.0.0.1:0 --upstream <upstream>` from the SDK's sources, once it says where it listens. */
 export async function httpGateway(upstream: string, args: string[] = [], env: Record<string, string> = {}): Promise<HttpGatewayProcess> {
@@ -60,5 +60,5 @@ export async function httpGateway(upstream: string, args: string[] = [], env: Re
     stdio: ["ignore", "ignore", "pipe"],
   });
   const { match, stderr } = await started(child, /listening on (http:\/\/\S+), forwarding/, "toolgate mcp --listen");
-  return { url: match[1]!, stderr, stop: () => stopped(child) };
+  return { url: match[1]!, pid: child.pid!, stderr, stop: () => stopped(child) };
 }

@@ -171,7 +171,7 @@ describe("the incident page's preparer", () => {
     expect(v.chart.series[0]!.values.filter((x) => x !== null)).toEqual([0.05]);
     expect(v.chart.markers.map((m) => m.label)).toEqual(["2026-11 first seen", "fired"]);
     expect(v.chart.threshold).toBe(0.05);
-    expect(v.chart.description).toBe("acme-large, one line per version; the dashed red line is the previous version's rate · per day, UTC");
+    expect(v.chart.description).toBe("acme-large, one line per version; the dashed red line is the previous version's rate · per day (UTC days)");
     expect(v.whatFired).toMatchObject({ valueLabel: "New version", value: "20%", thresholdLabel: "Previous version", threshold: "5%" });
     expect(v.whatFired.window).toBe("2026-11-25 00:00 UTC – 2026-11-30 10:15 UTC (since 2026-11 first appeared)");
   });

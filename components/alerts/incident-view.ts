@@ -285,7 +285,8 @@ export function prepareIncident(data: IncidentData): IncidentView {
     regression ? `${incident.scopeModel}, one line per version; the dashed red line is the previous version's rate` : scopeText(scope),
     rateChart && !regression ? " · the dashed red line is the threshold" : "",
     !rateChart ? ` · the rule watches ${metricLabel(rule.metric).toLowerCase()}, shown above; this is the invalid rate for context` : "",
-    ` · per ${bucket}, ${zoneName(zone, fired)}`,
+    // days are UTC days in every zone (the daily rollups are)
+    bucket === "hour" ? ` · per hour, ${zoneName(zone, fired)}` : " · per day (UTC days)",
   ].join("");
 
   const tools = failing(data.tools);

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { NOT_CHECKED_COUNTED } from "../contracts/tools";
-import { formatCount, formatUtc } from "./dashboard/format";
+import { formatCount } from "./dashboard/format";
+import { formatDateTimeZoned } from "../isomorphic/time-zone";
 import type { Unregistered } from "./tools/unregistered-tools";
 import { Card, Truncated } from "./ui";
 
@@ -17,12 +18,15 @@ export function FirstCalls({
   range,
   unregistered,
   canRegister,
+  zone,
 }: {
   slug: string;
   newest: Newest;
   range: { from: string; to: string; label: string };
   unregistered: Unregistered;
   canRegister: boolean;
+  /** the viewer's time zone (pageTimeZone) */
+  zone: string;
 }) {
   const at = new Date(newest.timestamp).getTime();
   const inRange = at >= Date.parse(range.from) && at < Date.parse(range.to);
@@ -37,7 +41,7 @@ export function FirstCalls({
           <Link href={`/p/${slug}/calls/${encodeURIComponent(newest.id)}`} className={`${link} font-mono text-[13px]`}>
             <Truncated text={newest.tool} />
           </Link>
-          , landed at {formatUtc(newest.timestamp)}
+          , landed at {formatDateTimeZoned(newest.timestamp, zone)}
           {inRange ? `, in the range shown (${range.label}).` : `: outside the range shown (${range.label}). Choose a range that holds it, or open it.`}
         </p>
         {unchecked > 0 && (

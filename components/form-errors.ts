@@ -26,11 +26,3 @@ export function formErrors(error: { message: string; data?: unknown } | null | u
 
 /** The `?error=` a form post without JavaScript came back with (app/api/forms), for the page to hand to its form. */
 export const pageError = (raw: string | string[] | undefined) => (typeof raw === "string" && raw ? raw.slice(0, 500) : undefined);
-
-/** "2026-11-30 14:05" in the browser's time zone. */
-export function formatDateTime(value: string | Date | null | undefined) {
-  if (!value) return "—";
-  const d = new Date(value);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}

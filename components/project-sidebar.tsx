@@ -6,12 +6,13 @@ import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { TimeZoneSetting as Zone } from "../isomorphic/time-zone";
 import { FiringBadge } from "./alerts/firing-badge";
+import { useOpenDemoProject } from "./dashboard/open-demo-project";
 import { TimeZoneSetting } from "./time-zone-setting";
 import { useTRPC } from "./trpc-provider";
 import { Button, cx, Select } from "./ui";
 import { Wordmark } from "./wordmark";
 
-type ProjectOption = { slug: string; name: string };
+type ProjectOption = { slug: string; name: string; demo: boolean };
 
 const NAV = [
   { label: "Overview", path: "" },
@@ -25,11 +26,13 @@ const NAV = [
 ] as const;
 
 const NEW_PROJECT = "__new__";
+const LOAD_DEMO = "__demo__";
 
 export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: string; projects: ProjectOption[]; email: string; timeZone: Zone }) {
   const pathname = usePathname();
   const router = useRouter();
   const base = `/p/${slug}`;
+  const demo = useOpenDemoProject(projects.some((p) => p.demo));
   // Below the lg breakpoint the sidebar is a drawer behind a menu button in a top bar.
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [pathname]);
@@ -74,14 +77,34 @@ export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: stri
           <label htmlFor="project-switcher" className="mb-1 block px-2 text-xs font-medium uppercase tracking-wide text-slate-500">
             Project
           </label>
-          <Select id="project-switcher" value={slug} onChange={(e) => router.push(e.target.value === NEW_PROJECT ? "/projects/new" : `/p/${e.target.value}`)}>
+          <Select
+            id="project-switcher"
+            value={slug}
+            disabled={demo.busy}
+            aria-describedby={demo.status ? "demo-project-status" : undefined}
+            onChange={(e) => {
+              if (e.target.value === LOAD_DEMO) demo.open();
+              else router.push(e.target.value === NEW_PROJECT ? "/projects/new" : `/p/${e.target.value}`);
+            }}
+          >
             {projects.map((p) => (
               <option key={p.slug} value={p.slug}>
                 {p.name}
               </option>
             ))}
             <option value={NEW_PROJECT}>+ New project…</option>
+            <option value={LOAD_DEMO}>Load demo data…</option>
           </Select>
+          {demo.status && (
+            <p
+              id="demo-project-status"
+              role="status"
+              data-testid="demo-project-status"
+              className={cx("mt-1.5 px-2 text-xs", demo.failed ? "text-red-700" : "text-slate-500")}
+            >
+              {demo.status}
+            </p>
+          )}
         </div>
         <nav aria-label="Project" className="flex-1 space-y-0.5 px-3">
           {NAV.map((item) => {

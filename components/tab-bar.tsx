@@ -15,7 +15,7 @@ export const tabClass = (active: boolean) =>
 export function TabBar({ label, tabs }: { label: string; tabs: { label: string; href: string }[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label={label} className="mb-6 flex gap-1 border-b border-slate-200">
+    <nav aria-label={label} className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
       {tabs.map((tab) => {
         const active = pathname === tab.href;
         return (

@@ -257,7 +257,7 @@ test("snooze: an incident snoozed for an hour shows until when and who, and leav
   await page.getByLabel("Snooze for").selectOption("60");
   await page.getByRole("form", { name: "Snooze" }).getByLabel("Reason (optional)").fill("after the deploy");
   await page.getByRole("button", { name: "Snooze" }).click();
-  await expect(page.getByTestId("incident-snoozed")).toContainText(/snoozed until \d\d:\d\d UTC/);
+  await expect(page.getByTestId("incident-snoozed")).toContainText(/snoozed until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(`Snoozed by ${ADMIN.email}`);
   await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText("after the deploy");
   await expect(page.getByTestId("firing-badge")).toHaveCount(0);

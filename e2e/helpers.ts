@@ -60,7 +60,7 @@ export async function createProjectViaUi(page: Page, name: string, slug?: string
 /** Creates an API key of the ingest scope through Settings → API keys; answers the key, shown once. */
 export async function createKeyViaUi(page: Page, slug: string, name: string): Promise<string> {
   await page.goto(`/p/${slug}/settings/keys`);
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
   return (await page.getByTestId("new-api-key").textContent())!.trim();
 }

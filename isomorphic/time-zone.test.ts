@@ -30,6 +30,9 @@ describe("formatting in a zone", () => {
     expect(formatDateTime("2026-11-30T23:30:00Z", "Asia/Kolkata")).toBe("2026-12-01 05:00");
     expect(formatDateTimeZoned("2026-07-01T12:00:00Z", "Europe/Berlin")).toBe("2026-07-01 14:00 GMT+2");
     expect(formatDateTimeZoned("2026-07-01T12:00:00Z", "UTC")).toBe("2026-07-01 12:00 UTC");
+    expect(formatDateTimeZoned("2026-07-01T12:00:05Z", "America/New_York", "second")).toBe("2026-07-01 08:00:05 EDT");
+    expect(formatDateTimeZoned(null, "UTC")).toBe("–");
+    expect(formatDateTimeZoned("not a date", "Europe/Berlin")).toBe("–");
     expect(formatDateTime("not a date", "UTC")).toBe("–");
   });
 

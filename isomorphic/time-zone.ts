@@ -70,9 +70,11 @@ export function formatDateTime(value: Date | string | number, zone: string, prec
   return `${p.year}-${p.month}-${p.day} ${time}`;
 }
 
-/** "2026-11-30 14:03 UTC" / "2026-11-30 15:03 CET". */
-export const formatDateTimeZoned = (value: Date | string | number, zone: string) =>
-  `${formatDateTime(value, zone)} ${zoneName(zone, new Date(value).getTime())}`;
+/** "2026-11-30 14:03 UTC" / "2026-11-30 15:03 CET" (or with seconds); "–" for no date. */
+export function formatDateTimeZoned(value: Date | string | number | null | undefined, zone: string, precision: "minute" | "second" = "minute"): string {
+  const ms = value === null || value === undefined ? NaN : new Date(value).getTime();
+  return Number.isNaN(ms) ? "–" : `${formatDateTime(ms, zone, precision)} ${zoneName(zone, ms)}`;
+}
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 

@@ -7,7 +7,6 @@ import { parseEnv } from "../server/env";
 import { runAndExit } from "./lib/exit";
 
 const SLUG = "demo";
-const NAME = "Demo — loan assistant";
 
 let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
 let client: typeof import("../server/db/client") | undefined;
@@ -19,14 +18,19 @@ await runAndExit(
     client = await import("../server/db/client");
     const { prisma } = client;
     const { loadDemoData } = await import("../server/services/demo/load-demo");
+    const { DEMO_PROJECT_NAME } = await import("../server/services/demo/demo-project");
 
     console.log(`Database: ${db.description}`);
     const applied = await applyMigrations(db.url);
     if (applied.length) console.log(`Migrations applied: ${applied.join(", ")}`);
 
-    const project =
-      (await prisma().project.findUnique({ where: { slug: SLUG }, select: { id: true, name: true } })) ??
-      (await prisma().project.create({ data: { slug: SLUG, name: NAME }, select: { id: true, name: true } }));
+    // marked as a demo project: the first admin's "Load demo data…" in the switcher refreshes this one
+    const project = await prisma().project.upsert({
+      where: { slug: SLUG },
+      create: { slug: SLUG, name: DEMO_PROJECT_NAME, demo: true },
+      update: { demo: true },
+      select: { id: true, name: true },
+    });
     console.log(`Project: ${project.name} (${SLUG})`);
 
     // The first user (the admin from /setup) gets to see it.

@@ -1,3 +1,4 @@
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import type { RuleState } from "../../contracts/alerts";
 import { Badge } from "../ui";
 import { severityTone, stateTone } from "./format";
@@ -24,8 +25,8 @@ export function RuleStateBadge({ state }: { state: string | null }) {
   );
 }
 
-/** "silenced" and "snoozed until 14:05 UTC" beside an incident's state. */
-export function MuteBadges({ silenced, snoozedUntil, now }: { silenced: boolean; snoozedUntil: Date | string | null; now: Date }) {
+/** "silenced" and "snoozed until 2026-11-30 14:05 UTC" (in the viewer's zone) beside an incident's state. */
+export function MuteBadges({ silenced, snoozedUntil, now, zone }: { silenced: boolean; snoozedUntil: Date | string | null; now: Date; zone: string }) {
   const snoozed = snoozedUntil && new Date(snoozedUntil) > now;
   return (
     <>
@@ -36,7 +37,7 @@ export function MuteBadges({ silenced, snoozedUntil, now }: { silenced: boolean;
       )}
       {snoozed && (
         <span data-testid="incident-snoozed">
-          <Badge>snoozed until {new Date(snoozedUntil).toISOString().slice(11, 16)} UTC</Badge>
+          <Badge>snoozed until {formatDateTimeZoned(snoozedUntil, zone)}</Badge>
         </span>
       )}
     </>

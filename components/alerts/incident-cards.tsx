@@ -65,6 +65,7 @@ export function IncidentChartCard({ chart }: { chart: IncidentView["chart"] }) {
           threshold={chart.threshold}
           label={chart.label}
           height={280}
+          zone={chart.zone}
         />
       ) : (
         <p className="py-10 text-center text-slate-500">No calls in this scope around the incident.</p>

@@ -30,6 +30,7 @@ function view(
   input: IncidentInput,
   answers: { lookback?: SeriesInput; series?: SeriesInput; categorySeries?: SeriesInput; tools?: BreakdownInput; categories?: BreakdownInput } = {},
   role: "viewer" | "member" | "admin" = "member",
+  zone = "UTC",
 ) {
   const plan = planIncident(input);
   const lookback = plan.lookback ? (answers.lookback ?? { bucket: "day", rows: [] }) : null;
@@ -48,6 +49,7 @@ function view(
       series: plan.regression ? null : (answers.series ?? { bucket: "hour", rows: [] }),
       categorySeries: answers.categorySeries ?? null,
       tools: answers.tools ?? [],
+      zone,
       categories: answers.categories ?? [],
     }),
   };
@@ -79,6 +81,15 @@ describe("the incident page's preparer", () => {
     expect(v.whatFired).toMatchObject({ valueLabel: "Invalid rate", value: "40%", thresholdLabel: "Threshold", threshold: "10%", calls: "1,234" });
     expect(v.whatFired.window).toBe("2026-11-30 09:15 UTC – 2026-11-30 10:15 UTC (1 h before it fired)");
     expect(v.age).toBe("fired 2 h 5 min ago · 2026-11-30 10:15 UTC");
+  });
+
+  it("shows every time in the viewer's zone when they chose local time", () => {
+    const { view: v } = view(incident({ events: [{ kind: "fired", actor: null, at: "2026-11-30T10:15:00Z", note: null }] }), {}, "member", "Asia/Kolkata");
+    expect(v.age).toBe("fired 2 h 5 min ago · 2026-11-30 15:45 GMT+5:30");
+    expect(v.whatFired.window).toBe("2026-11-30 14:45 GMT+5:30 – 2026-11-30 15:45 GMT+5:30 (1 h before it fired)");
+    expect(v.timeline.map((e) => e.at)).toEqual(["2026-11-30 15:45 GMT+5:30"]);
+    expect(v.chart.description).toBe("tool get_loan · the dashed red line is the threshold · per hour, GMT+5:30");
+    expect(v.chart.zone).toBe("Asia/Kolkata");
   });
 
   it("has nothing to chart or rank when the window had no calls, and says so without dividing by zero", () => {
@@ -160,7 +171,7 @@ describe("the incident page's preparer", () => {
     expect(v.chart.series[0]!.values.filter((x) => x !== null)).toEqual([0.05]);
     expect(v.chart.markers.map((m) => m.label)).toEqual(["2026-11 first seen", "fired"]);
     expect(v.chart.threshold).toBe(0.05);
-    expect(v.chart.description).toBe("acme-large, one line per version; the dashed red line is the previous version's rate · per day, UTC");
+    expect(v.chart.description).toBe("acme-large, one line per version; the dashed red line is the previous version's rate · per day (UTC days)");
     expect(v.whatFired).toMatchObject({ valueLabel: "New version", value: "20%", thresholdLabel: "Previous version", threshold: "5%" });
     expect(v.whatFired.window).toBe("2026-11-25 00:00 UTC – 2026-11-30 10:15 UTC (since 2026-11 first appeared)");
   });

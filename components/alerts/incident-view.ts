@@ -4,7 +4,8 @@
 
 import type { Marker } from "../charts";
 import { timeSeries, type RateRow, type TimeSeries } from "../charts/prepare";
-import { formatCount, formatRate, formatUtc } from "../dashboard/format";
+import { formatCount, formatRate } from "../dashboard/format";
+import { formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
 import type { Bucket } from "../../isomorphic/buckets";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
@@ -135,6 +136,8 @@ interface IncidentChart extends TimeSeries {
   /** the rule's threshold, drawn when the chart shows the watched rate */
   threshold: number | undefined;
   explorerHref: string;
+  /** the zone of its axis, tooltips and table */
+  zone: string;
 }
 
 interface FailingTool {
@@ -176,7 +179,7 @@ export interface IncidentView {
   title: string;
   state: string;
   severity: string;
-  /** "fired 3 h ago · 2026-11-30 14:05 UTC" */
+  /** "fired 3 h ago · 2026-11-30 14:05 UTC" (in the viewer's zone) */
   age: string;
   /** acknowledge / resolve */
   canAct: boolean;
@@ -214,6 +217,8 @@ export interface IncidentData {
   categorySeries: SeriesInput | null;
   tools: BreakdownInput;
   categories: BreakdownInput;
+  /** the viewer's time zone (pageTimeZone): every time the page shows is in it */
+  zone: string;
 }
 
 const EVENT_DOT: Record<string, string> = {
@@ -251,7 +256,7 @@ const share = (n: number, d: number) => formatRate(d > 0 ? n / d : null);
 
 /** Everything the incident page shows, from what it loaded. */
 export function prepareIncident(data: IncidentData): IncidentView {
-  const { slug, role, incident, now, plan, ranges } = data;
+  const { slug, role, incident, now, plan, ranges, zone } = data;
   const { rule } = incident;
   const { regression, scope } = plan;
   const window = ranges.windows.window;
@@ -280,7 +285,8 @@ export function prepareIncident(data: IncidentData): IncidentView {
     regression ? `${incident.scopeModel}, one line per version; the dashed red line is the previous version's rate` : scopeText(scope),
     rateChart && !regression ? " · the dashed red line is the threshold" : "",
     !rateChart ? ` · the rule watches ${metricLabel(rule.metric).toLowerCase()}, shown above; this is the invalid rate for context` : "",
-    ` · per ${bucket}, UTC`,
+    // days are UTC days in every zone (the daily rollups are)
+    bucket === "hour" ? ` · per hour, ${zoneName(zone, fired)}` : " · per day (UTC days)",
   ].join("");
 
   const tools = failing(data.tools);
@@ -292,7 +298,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
     title: rule.name,
     state: incident.state,
     severity: incident.severity,
-    age: `${incident.state === "resolved" ? incidentAge(incident, now) : `fired ${incidentAge(incident, now)}`} · ${formatUtc(incident.firedAt)}`,
+    age: `${incident.state === "resolved" ? incidentAge(incident, now) : `fired ${incidentAge(incident, now)}`} · ${formatDateTimeZoned(incident.firedAt, zone)}`,
     canAct: hasRole(role, "member") && incident.state !== "resolved",
     canAddWebhooks: hasRole(role, "admin"),
     whatFired: {
@@ -303,7 +309,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
       threshold: formatMetricValue(rule.metric, incident.threshold),
       calls: formatCount(incident.calls),
       scope: scopeText(scope),
-      window: `${formatUtc(window.from)} – ${formatUtc(window.to)} (${windowText})`,
+      window: `${formatDateTimeZoned(window.from, zone)} – ${formatDateTimeZoned(window.to, zone)} (${windowText})`,
     },
     chart: {
       ...timeSeries(rows, { from: new Date(ranges.chart.from), to: new Date(ranges.chart.to), bucket }),
@@ -313,6 +319,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
       bucket,
       markers,
       threshold: rateChart ? (incident.threshold ?? undefined) : undefined,
+      zone,
       explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null),
     },
     tools: {
@@ -339,7 +346,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
       kind: event.kind,
       title: eventTitle(event),
       dot: EVENT_DOT[event.kind] ?? "bg-slate-400",
-      at: formatUtc(event.at),
+      at: formatDateTimeZoned(event.at, zone),
       note: event.note || null,
     })),
     deliveries: incident.deliveries.map((d) => ({
@@ -351,7 +358,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
           ? { text: `HTTP ${d.statusCode}`, answered: true, ok: d.statusCode >= 200 && d.statusCode < 300, title: undefined }
           : { text: d.error ?? "no answer", answered: false, ok: false, title: d.error ?? undefined },
       duration: d.durationMs !== null ? `${d.durationMs} ms` : null,
-      at: formatUtc(d.at),
+      at: formatDateTimeZoned(d.at, zone),
     })),
   };
 }

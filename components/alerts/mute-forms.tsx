@@ -2,7 +2,7 @@
 // which run the same tRPC procedures and come back to `back` — with or without JavaScript.
 
 import { MUTE_DURATIONS } from "../../contracts/alerts";
-import { formatUtc } from "../dashboard/format";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Alert, Button, Field, Input, Select } from "../ui";
 import { scopeText } from "./format";
 
@@ -93,7 +93,7 @@ type Silence = {
 };
 
 /** The silences in force, each with who, why, until when, and a button that ends it. */
-export function SilenceList({ slug, back, silences, canEnd }: { slug: string; back: string; silences: Silence[]; canEnd: boolean }) {
+export function SilenceList({ slug, back, silences, canEnd, zone }: { slug: string; back: string; silences: Silence[]; canEnd: boolean; zone: string }) {
   if (!silences.length) return <p className="text-slate-500">No silences in force.</p>;
   return (
     <ul className="-my-3 divide-y divide-slate-100" aria-label="Silences">
@@ -102,7 +102,7 @@ export function SilenceList({ slug, back, silences, canEnd }: { slug: string; ba
           <div className="min-w-0 flex-1">
             <p className="font-medium text-slate-900">{s.rule ? `Rule “${s.rule.name}”` : scopeText({ tool: s.scopeTool, model: s.scopeModel })}</p>
             <p className="text-xs text-slate-600">
-              until {formatUtc(s.endsAt)} · by {s.createdBy} · {s.reason}
+              until {formatDateTimeZoned(s.endsAt, zone)} · by {s.createdBy} · {s.reason}
             </p>
           </div>
           {canEnd && (

@@ -3,6 +3,7 @@
 import { readAlertMetric, SEVERITIES, type AlertRuleInput, type RuleState } from "../../contracts/alerts";
 import type { Category } from "../../contracts/categories";
 import { CATEGORY_LABELS } from "../../contracts/categories";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { formatMetricValue, formatWindow, metricLabel, scopeText } from "./format";
 
 export type RuleView = {
@@ -120,6 +121,8 @@ export function ruleStateText(
     RuleView,
     "metric" | "builtIn" | "windowMinutes" | "minCalls" | "lastState" | "lastValue" | "lastThreshold" | "lastCalls" | "clearSince" | "condition"
   >,
+  /** the viewer's time zone (pageTimeZone) */
+  zone: string,
 ): string {
   const value = formatMetricValue(rule.metric, rule.lastValue);
   const threshold = formatMetricValue(rule.metric, rule.lastThreshold);
@@ -130,7 +133,7 @@ export function ruleStateText(
     case "firing":
       return `${value} is above ${threshold} over the last ${window} (${calls(rule.lastCalls)}).`;
     case "pending":
-      return `Clear again (${value} against ${threshold}); the incident resolves once it stays clear for a whole window (${window})${rule.clearSince ? `, clear since ${rule.clearSince.slice(11, 16)} UTC` : ""}.`;
+      return `Clear again (${value} against ${threshold}); the incident resolves once it stays clear for a whole window (${window})${rule.clearSince ? `, clear since ${formatDateTimeZoned(rule.clearSince, zone)}` : ""}.`;
     case "no_data":
       return baselineShort
         ? `No calls in the baseline window before the last ${window}: nothing to compare with.`

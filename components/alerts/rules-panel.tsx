@@ -8,7 +8,7 @@ import { Alert, Badge, Button, Card, cx } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 import Link from "next/link";
 import { RuleStateBadge, SeverityBadge } from "./badges";
-import { formatUtc } from "../dashboard/format";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { RuleForm } from "./rule-form";
 import { describeRule, ruleScopeText, ruleStateText, type RuleView } from "./rule-view";
 
@@ -20,10 +20,12 @@ type Props = {
   webhooks: { id: string; name: string }[];
   tools: string[];
   models: { model: string; version: string }[];
+  /** the viewer's time zone (pageTimeZone) */
+  zone: string;
 };
 
 /** The project's alert rules: the regression guard, then the rules admins made; admins switch, edit, add and delete. */
-export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, tools, models }: Props) {
+export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, tools, models, zone }: Props) {
   const trpc = useTRPC();
   const router = useRouter();
   const [refreshing, startTransition] = useTransition();
@@ -89,7 +91,7 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
               </p>
               <p className="mt-1 text-xs text-slate-500">
                 On by default for every project; it can be switched off but not edited or deleted. One incident per regressed version, resolved by hand.
-                {guard.lastEvaluatedAt && ` Last evaluated ${formatUtc(guard.lastEvaluatedAt)}.`}
+                {guard.lastEvaluatedAt && ` Last evaluated ${formatDateTimeZoned(guard.lastEvaluatedAt, zone)}.`}
               </p>
             </div>
           </div>
@@ -128,8 +130,8 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
                   <p className="mt-0.5 text-slate-600">{describeRule(rule)}</p>
                   {rule.enabled && (
                     <p className="mt-0.5 text-slate-800" data-testid="rule-state-text">
-                      {ruleStateText(rule)}
-                      {rule.lastEvaluatedAt && <span className="text-xs text-slate-600"> · evaluated {formatUtc(rule.lastEvaluatedAt)}</span>}
+                      {ruleStateText(rule, zone)}
+                      {rule.lastEvaluatedAt && <span className="text-xs text-slate-600"> · evaluated {formatDateTimeZoned(rule.lastEvaluatedAt, zone)}</span>}
                     </p>
                   )}
                   <p className="mt-0.5 text-xs text-slate-500">

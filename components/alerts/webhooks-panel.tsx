@@ -8,7 +8,7 @@ import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 import { SIGNATURE_HEADER } from "../../contracts/alerts";
-import { formatUtc } from "../dashboard/format";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 
 type TestResult = { delivered: boolean; statusCode: number | null; error: string | null };
 
@@ -33,7 +33,7 @@ def verify_toolgate(secret: str, header: str, body: bytes) -> bool:
     return hmac.compare_digest(v1, expected)`;
 
 /** Admins: the project's webhook endpoints, their signing secrets, a test button, and how to verify. */
-export function WebhooksPanel({ slug }: { slug: string }) {
+export function WebhooksPanel({ slug, zone }: { slug: string; zone: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.webhooks.list.queryOptions({ project: slug }));
@@ -138,7 +138,7 @@ export function WebhooksPanel({ slug }: { slug: string }) {
                         {!w.enabled && <Badge>disabled</Badge>}
                       </p>
                       <p className="break-all font-mono text-xs text-slate-600">{w.url}</p>
-                      <p className="mt-0.5 text-xs text-slate-500">Added {formatUtc(w.createdAt)}</p>
+                      <p className="mt-0.5 text-xs text-slate-500">Added {formatDateTimeZoned(w.createdAt, zone)}</p>
                     </div>
                     <div className="flex shrink-0 items-center gap-2">
                       <ConfirmButton

@@ -1,6 +1,6 @@
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { CallsFilter } from "../../contracts/metrics";
-import { isRangePreset, RANGE_PRESET_LABELS, RANGE_PRESETS, type RangePreset } from "../../contracts/metrics";
+import { isRangePreset } from "../../contracts/metrics";
 import { resolveRange } from "../../contracts/range";
 
 /**
@@ -10,11 +10,6 @@ import { resolveRange } from "../../contracts/range";
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
-/** Range choices of the explorer: the dashboards' presets plus "all". */
-export const EXPLORER_RANGES = [
-  ...(Object.keys(RANGE_PRESETS) as RangePreset[]).map((value) => ({ value, label: RANGE_PRESET_LABELS[value] })),
-  { value: "all", label: "All time" },
-] as const;
 const DEFAULT_RANGE = "7d";
 
 const TEXT_KEYS = ["tool", "model", "modelVersion", "runId", "q"] as const;

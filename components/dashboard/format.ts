@@ -42,13 +42,6 @@ export function formatRelative(change: number | null): string {
 export const formatRate = (v: number | null | undefined, digits = 1) =>
   v === null || v === undefined || !Number.isFinite(v) ? "–" : `${(v * 100).toFixed(digits)}%`;
 
-/** "2026-11-30 14:05 UTC": pages render on the server, so times say their zone (UTC, like the rollups). */
-export function formatUtc(value: Date | string | number | null | undefined): string {
-  if (value === null || value === undefined) return "–";
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? "–" : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
 /** How long ago a page was updated: "just now", "20 s ago" (in tens of seconds), "3 min ago". */
 export function agoText(seconds: number): string {
   if (seconds < 10) return "just now";

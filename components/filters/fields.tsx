@@ -1,8 +1,8 @@
 // The fields of the filter forms (explorer, error messages, incidents): a labelled field, and a
-// select of options that keeps the current value even when it is not in the list, and the time range.
+// select of options that keeps the current value even when it is not in the list. The time range is
+// the shared range control (components/dashboard/range-picker.tsx), outside the forms.
 
 import type { ReactNode } from "react";
-import { RANGE_PRESET_LABELS } from "../../contracts/metrics";
 import { buttonClass, cx, Select, shortLabel } from "../ui";
 import { withCurrent } from "./options";
 
@@ -70,44 +70,5 @@ export function NoScriptApply() {
         Apply
       </button>
     </noscript>
-  );
-}
-
-const PRESETS = Object.entries(RANGE_PRESET_LABELS).map(([value, label]) => ({ value, label }));
-
-/**
- * The time range: a select of presets (`choices`, the dashboards' by default). A custom range
- * (from/to in the URL) is its first choice, labelled with its dates and carried by hidden fields;
- * the form drops them when a preset is chosen.
- */
-export function RangeSelect({
-  id,
-  range,
-  choices = PRESETS,
-  className,
-}: {
-  id: string;
-  range: { key: string; label: string; from?: string; to?: string };
-  choices?: readonly { value: string; label: string }[];
-  className?: string;
-}) {
-  const custom = range.key === "custom";
-  return (
-    <>
-      <Select id={id} name="range" defaultValue={range.key} className={className}>
-        {custom && <option value="custom">{range.label}</option>}
-        {choices.map((r) => (
-          <option key={r.value} value={r.value}>
-            {r.label}
-          </option>
-        ))}
-      </Select>
-      {custom && (
-        <>
-          <input type="hidden" name="from" value={range.from} />
-          <input type="hidden" name="to" value={range.to} />
-        </>
-      )}
-    </>
   );
 }

@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ShownOnce } from "../shown-once";
-import { formatDateTime, formErrors } from "../form-errors";
+import { formErrors } from "../form-errors";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { useTRPC } from "../trpc-provider";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../../contracts/accounts";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 
-export function ApiKeysPanel({ slug }: { slug: string }) {
+export function ApiKeysPanel({ slug, zone }: { slug: string; zone: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions({ project: slug }));
@@ -148,9 +149,11 @@ export function ApiKeysPanel({ slug }: { slug: string }) {
                   <td className={td}>
                     <Badge tone={k.scope === "read" ? "indigo" : "slate"}>{k.scope}</Badge>
                   </td>
-                  <td className={`${td} text-slate-500`}>{formatDateTime(k.createdAt)}</td>
-                  <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</td>
-                  <td className={td}>{k.revokedAt ? <Badge tone="red">revoked {formatDateTime(k.revokedAt)}</Badge> : <Badge tone="green">active</Badge>}</td>
+                  <td className={`${td} text-slate-500`}>{formatDateTimeZoned(k.createdAt, zone)}</td>
+                  <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTimeZoned(k.lastUsedAt, zone) : "never"}</td>
+                  <td className={td}>
+                    {k.revokedAt ? <Badge tone="red">revoked {formatDateTimeZoned(k.revokedAt, zone)}</Badge> : <Badge tone="green">active</Badge>}
+                  </td>
                   <td className={`${td} text-right`}>
                     {k.revokedAt ? null : (
                       <ConfirmButton

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { CopyButton } from "../copy-button";
-import { formatCount, formatUtc } from "../dashboard/format";
+import { formatCount } from "../dashboard/format";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Badge, Card } from "../ui";
 import { UnregisteredTools, type Unregistered } from "../tools/unregistered-tools";
 import { mcpConfigs } from "./mcp-config";
@@ -28,14 +29,14 @@ const KEY = "tg_…";
 /** Shown per export: at most this many of the newest. */
 const EXPORTS_SHOWN = 5;
 
-function RecentExports({ exports }: { exports: Exports }) {
+function RecentExports({ exports, zone }: { exports: Exports; zone: string }) {
   return (
     <ol className="space-y-3" data-testid="otlp-exports">
       {exports.slice(0, EXPORTS_SHOWN).map((e, i) => (
         <li key={i} className="rounded-md px-3 py-2 ring-1 ring-inset ring-slate-200" data-testid="otlp-export">
           <p className="text-slate-800">
-            <span className="text-slate-500">{formatUtc(e.receivedAt)}</span> · {formatCount(e.spans)} spans · {formatCount(e.accepted)} calls stored ·{" "}
-            {formatCount(e.rejected)} rejected
+            <span className="text-slate-500">{formatDateTimeZoned(e.receivedAt, zone)}</span> · {formatCount(e.spans)} spans · {formatCount(e.accepted)} calls
+            stored · {formatCount(e.rejected)} rejected
           </p>
           {e.ignored.length > 0 && (
             <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-600">
@@ -78,6 +79,7 @@ export function ConnectPanel({
   canCreateKeys,
   unregistered,
   exports,
+  zone,
 }: {
   slug: string;
   origin: string;
@@ -85,6 +87,8 @@ export function ConnectPanel({
   canCreateKeys: boolean;
   unregistered: Unregistered;
   exports: Exports;
+  /** the viewer's time zone (pageTimeZone) */
+  zone: string;
 }) {
   const env = `OTEL_EXPORTER_OTLP_ENDPOINT=${origin}\nOTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer ${KEY}"\nOTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`;
   const node = `// npm install @opentelemetry/sdk-trace-node @opentelemetry/exporter-trace-otlp-proto
@@ -133,7 +137,7 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4" data-testid="otlp-stats">
             <div>
               <dt className="text-xs uppercase tracking-wide text-slate-500">Last span</dt>
-              <dd className="mt-1 text-slate-800">{formatUtc(stats.lastSpanAt)}</dd>
+              <dd className="mt-1 text-slate-800">{formatDateTimeZoned(stats.lastSpanAt, zone)}</dd>
             </div>
             <div>
               <dt className="text-xs uppercase tracking-wide text-slate-500">Spans</dt>
@@ -150,7 +154,7 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
             {stats.lastReason && (
               <div className="col-span-full">
                 <dt className="text-xs uppercase tracking-wide text-slate-500">
-                  Last problem{stats.lastReasonAt ? ` · ${formatUtc(stats.lastReasonAt)}` : ""}
+                  Last problem{stats.lastReasonAt ? ` · ${formatDateTimeZoned(stats.lastReasonAt, zone)}` : ""}
                 </dt>
                 <dd className="mt-1 break-words font-mono text-xs text-slate-700">{stats.lastReason}</dd>
               </div>
@@ -160,7 +164,7 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
         {stats?.lastSpanAt && exports.length > 0 && (
           <div className="mt-5 space-y-2">
             <h3 className="font-medium text-slate-800">Latest exports</h3>
-            <RecentExports exports={exports} />
+            <RecentExports exports={exports} zone={zone} />
           </div>
         )}
         {stats?.lastSpanAt ? null : (

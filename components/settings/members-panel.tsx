@@ -5,14 +5,15 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { ROLE_DESCRIPTIONS, ROLES, type Role } from "@/contracts/roles";
 import { ShownOnce } from "../shown-once";
-import { formatDateTime, formErrors } from "../form-errors";
+import { formErrors } from "../form-errors";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 
 type Invited = { email: string; role: Role; path: string; expiresAt: string };
 
-export function MembersPanel({ slug, canManage, currentUserId }: { slug: string; canManage: boolean; currentUserId: string }) {
+export function MembersPanel({ slug, canManage, currentUserId, zone }: { slug: string; canManage: boolean; currentUserId: string; zone: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -39,8 +40,8 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
 
   return (
     <div className="space-y-6">
-      {canManage && <InviteMember slug={slug} />}
-      {canManage && <Invitations slug={slug} />}
+      {canManage && <InviteMember slug={slug} zone={zone} />}
+      {canManage && <Invitations slug={slug} zone={zone} />}
       <Card title="Members" description="Everyone who can see this project, and what they may do.">
         {rowError && (
           <Alert tone="error" className="mb-4">
@@ -100,7 +101,7 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
                       <Badge tone={m.role === "owner" ? "indigo" : "slate"}>{m.role}</Badge>
                     )}
                   </td>
-                  <td className={`${td} text-slate-500`}>{formatDateTime(m.since)}</td>
+                  <td className={`${td} text-slate-500`}>{formatDateTimeZoned(m.since, zone)}</td>
                   {canManage && (
                     <td className={`${td} text-right`}>
                       <ConfirmButton
@@ -135,7 +136,7 @@ export function MembersPanel({ slug, canManage, currentUserId }: { slug: string;
   );
 }
 
-function Invitations({ slug }: { slug: string }) {
+function Invitations({ slug, zone }: { slug: string; zone: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const invitations = useQuery(trpc.members.invitations.queryOptions({ project: slug }));
@@ -174,8 +175,8 @@ function Invitations({ slug }: { slug: string }) {
                 <span className="font-medium text-slate-900">{i.email}</span>
               </td>
               <td className={td}>{i.role}</td>
-              <td className={`${td} text-slate-500`}>{formatDateTime(i.createdAt)}</td>
-              <td className={`${td} text-slate-500`}>{i.expired ? <Badge tone="amber">expired</Badge> : formatDateTime(i.expiresAt)}</td>
+              <td className={`${td} text-slate-500`}>{formatDateTimeZoned(i.createdAt, zone)}</td>
+              <td className={`${td} text-slate-500`}>{i.expired ? <Badge tone="amber">expired</Badge> : formatDateTimeZoned(i.expiresAt, zone)}</td>
               <td className={`${td} text-right`}>
                 <Button
                   variant="dangerSubtle"
@@ -195,7 +196,7 @@ function Invitations({ slug }: { slug: string }) {
   );
 }
 
-function InviteMember({ slug }: { slug: string }) {
+function InviteMember({ slug, zone }: { slug: string; zone: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
@@ -221,7 +222,7 @@ function InviteMember({ slug }: { slug: string }) {
           footer={<p className="mt-2 text-xs text-amber-800">It is shown only now. Inviting {invited.email} again makes a new link and ends this one.</p>}
         >
           <p className="font-medium text-amber-900">
-            Invited {invited.email} as {invited.role}: the link works until {formatDateTime(invited.expiresAt)}.
+            Invited {invited.email} as {invited.role}: the link works until {formatDateTimeZoned(invited.expiresAt, zone)}.
           </p>
           <p className="mt-1 text-amber-900">
             Hand this link to them yourself (chat, in person). Whoever opens it can join: with the account they are signed in with, or a new one. Having an

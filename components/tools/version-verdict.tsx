@@ -1,6 +1,7 @@
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { VersionComparison } from "../../isomorphic/version-comparison";
-import { formatPp, formatPValue, formatRate, formatUtc } from "../dashboard/format";
+import { formatPp, formatPValue, formatRate } from "../dashboard/format";
+import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Alert, Badge, Table, td, th } from "../ui";
 import { HOUR_MS } from "../../contracts/metrics";
 
@@ -34,20 +35,20 @@ function headline(impact: VersionImpact) {
 }
 
 /** Before/after the newest schema version: overall and per category, with the model comparison's verdicts. */
-export function VersionVerdict({ impact }: { impact: VersionImpact }) {
+export function VersionVerdict({ impact, zone }: { impact: VersionImpact; zone: string }) {
   const head = headline(impact);
   const span = (r: { from: string; to: string }) => {
     const hours = Math.round((Date.parse(r.to) - Date.parse(r.from)) / HOUR_MS);
     const length = hours % 24 === 0 ? `${hours / 24} day${hours === 24 ? "" : "s"}` : `${hours} hour${hours === 1 ? "" : "s"}`;
-    return `${length} from ${formatUtc(r.from)}`;
+    return `${length} from ${formatDateTimeZoned(r.from, zone)}`;
   };
   return (
     <div className="space-y-4" data-testid="version-verdict" data-verdict={impact.overall.verdict} data-in-range={String(impact.inRange)}>
       <Alert tone={head.tone}>{head.text}</Alert>
       <p className="text-xs text-slate-500" data-testid="version-windows">
         Version <span className="font-mono">{impact.version.slice(0, 7)}</span> replaced <span className="font-mono">{impact.previousVersion.slice(0, 7)}</span>{" "}
-        on {formatUtc(impact.marker)}; compared: {span(impact.before)} against {span(impact.after)} ({impact.overall.a.n.toLocaleString("en")} and{" "}
-        {impact.overall.b.n.toLocaleString("en")} calls),{" "}
+        on {formatDateTimeZoned(impact.marker, zone)}; compared: {span(impact.before)} against {span(impact.after)} ({impact.overall.a.n.toLocaleString("en")}{" "}
+        and {impact.overall.b.n.toLocaleString("en")} calls),{" "}
         {impact.inRange ? (
           "inside the selected range."
         ) : (

@@ -28,12 +28,6 @@ export const toolsRouter = router({
     .input(validateCallInput)
     .output(validateCallOutput)
     .mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
-  /** Signed-in admins register schemas from the UI (same rules as the API). */
-  registerFromUi: projectProcedure("admin")
-    .input(registerToolsInput)
-    .mutation(async ({ ctx, input }) => ({
-      tools: await registerTools(ctx.project.id, input.tools),
-    })),
   /** The browser's paste or upload of definitions (OpenAI, Anthropic, MCP or a plain JSON Schema), registered as tools.register does. */
   registerPasted: projectProcedure("admin")
     .input(registerPastedInput)

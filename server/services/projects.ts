@@ -6,7 +6,7 @@ export async function projectsOf(userId: string) {
   const rows = await prisma().membership.findMany({
     where: { userId },
     orderBy: { project: { name: "asc" } },
-    select: { role: true, project: { select: { id: true, slug: true, name: true } } },
+    select: { role: true, project: { select: { id: true, slug: true, name: true, demo: true } } },
   });
   return rows.map((r) => ({ ...r.project, role: r.role }));
 }

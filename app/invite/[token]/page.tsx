@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/auth-card";
-import { formatDateTime, pageError } from "@/components/form-errors";
+import { pageError } from "@/components/form-errors";
+import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { AcceptInvitationForm, JoinWithNewAccountForm } from "@/components/invitation-forms";
-import { pageCaller, sessionState } from "@/server/page-session";
+import { pageCaller, pageTimeZone, sessionState } from "@/server/page-session";
 
 // same-origin: the link's secret never goes to another site as a Referer, while the page's own form posts keep their Origin (no-referrer would send "Origin: null", which app/api/forms refuses)
 export const metadata: Metadata = { title: "Invitation", referrer: "same-origin" };
@@ -34,7 +35,7 @@ export default async function InvitationPage({
       description={
         <>
           You are invited as <span className="font-medium text-slate-700">{invitation.role}</span> (the invitation names {invitation.email}). The link works
-          until {formatDateTime(invitation.expiresAt)}, once.
+          until {formatDateTimeZoned(invitation.expiresAt, (await pageTimeZone()).zone)}, once.
         </>
       }
     >

@@ -6,7 +6,7 @@ import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session"
 export default async function ProjectLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { user, project } = await requireProject(slug);
-  const projects = (await (await pageCaller()).projects.list()).map((p) => ({ slug: p.slug, name: p.name }));
+  const projects = (await (await pageCaller()).projects.list()).map((p) => ({ slug: p.slug, name: p.name, demo: p.demo }));
   return (
     <div className="min-h-screen lg:flex">
       <a

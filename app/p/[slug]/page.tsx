@@ -15,6 +15,7 @@ import { FiringBanner } from "@/components/dashboard/firing-banner";
 import { expectedAttemptsOrNull, observedAttempts, rateChange, relativeChange, selectSeries } from "@/components/dashboard/derive";
 import { formatAttempts, formatCount, formatPp, formatRate, formatRelative, formatUsd } from "@/components/dashboard/format";
 import { LoadDemoButton } from "@/components/dashboard/load-demo-button";
+import { OpenDemoProjectButton } from "@/components/dashboard/open-demo-project";
 import { apiRange, dashboardRange, includesNow, previousLabel, readParams, type SearchParams } from "@/components/dashboard/params";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
 import { SeriesPicker } from "@/components/dashboard/series-picker";
@@ -55,6 +56,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
     const to = new Date(Math.max(Date.parse(range.to), Date.now())).toISOString();
     const ever = await api.metrics.totals({ project: slug, range: { from: new Date(Date.parse(to) - MAX_RANGE_DAYS * DAY_MS).toISOString(), to } });
     if (ever.current.calls === 0 && ever.previous.calls === 0) {
+      const hasDemoProject = (await api.projects.list()).some((p) => p.demo && p.slug !== project.slug);
       return (
         <>
           <PageHeader title={project.name} description="Overview" />
@@ -64,11 +66,21 @@ export default async function OverviewPage({ params, searchParams }: { params: P
               title="Or explore with demo data"
               description="30 days of a loan-servicing agent's tool calls: eight tools, four model versions, one of them a regression. They go through the same ingestion as your events."
             >
-              {hasRole(role, "admin") ? (
-                <LoadDemoButton project={project.slug} />
-              ) : (
-                <p className="text-slate-600">An admin of this project can load demo data here.</p>
-              )}
+              <div className="space-y-4">
+                {hasRole(role, "admin") ? (
+                  <LoadDemoButton project={project.slug} />
+                ) : (
+                  <p className="text-slate-600">An admin of this project can load demo data here.</p>
+                )}
+                <div className="space-y-2 border-t border-slate-100 pt-4">
+                  <p className="text-slate-600">
+                    {hasDemoProject
+                      ? "Or open your demo project, with its demo data brought up to now (loading again adds only the calls since its last load)."
+                      : "Or keep this project for your own events and load the demo into a separate demo project of yours (also from the project switcher)."}
+                  </p>
+                  <OpenDemoProjectButton hasDemoProject={hasDemoProject} label={hasDemoProject ? "Open my demo project" : "Load into a demo project"} />
+                </div>
+              </div>
             </Card>
           </div>
         </>
@@ -121,7 +133,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
 
       <div className="space-y-6">
         {firstRun && newest?.calls[0] && (
-          <FirstCalls slug={project.slug} newest={newest.calls[0]} range={range} unregistered={firstRun} canRegister={hasRole(role, "admin")} />
+          <FirstCalls slug={project.slug} newest={newest.calls[0]} range={range} unregistered={firstRun} canRegister={hasRole(role, "admin")} zone={zone} />
         )}
         <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           <StatTile

@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { buttonClass, Card } from "../../ui";
 import { ArgumentsDiff } from "../arguments-diff";
-import { callHref, formatTime, VerdictBadge } from "../format";
+import { formatDateTimeZoned } from "../../../isomorphic/time-zone";
+import { callHref, VerdictBadge } from "../format";
 import { Message } from "./message";
 import type { CallDetail } from "./types";
 import { attemptPosition } from "./view";
 
 /** For a refused call: how many attempts the run needed, and the model's next attempt as a diff against this one (or why there is none). */
-export function NextAttemptCard({ call, slug }: { call: CallDetail; slug: string }) {
+export function NextAttemptCard({ call, slug, zone }: { call: CallDetail; slug: string; zone: string }) {
   const next = call.correction;
   const attempts = call.attemptsUntilSuccess;
   return (
@@ -38,7 +39,8 @@ export function NextAttemptCard({ call, slug }: { call: CallDetail; slug: string
             <div className="flex flex-wrap items-center gap-2 text-slate-600">
               <VerdictBadge valid={next.valid} category={next.category} />
               <span>
-                {attemptPosition(next)} · {formatTime(next.timestamp)} UTC · <span className="break-all font-mono text-slate-700">{next.tool}</span>
+                {attemptPosition(next)} · {formatDateTimeZoned(next.timestamp, zone, "second")} ·{" "}
+                <span className="break-all font-mono text-slate-700">{next.tool}</span>
               </span>
             </div>
             <ArgumentsDiff before={call.arguments} after={next.arguments} beforeTool={call.tool} afterTool={next.tool} />

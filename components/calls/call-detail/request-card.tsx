@@ -1,12 +1,13 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge, Card, cx } from "../../ui";
-import { formatTime, linkClass, modelLabel, runHref } from "../format";
+import { formatDateTimeZoned } from "../../../isomorphic/time-zone";
+import { linkClass, modelLabel, runHref } from "../format";
 import type { CallDetail } from "./types";
 import { metadataEntries, resultTone, usageText } from "./view";
 
 /** What the harness reported with the call: tool, model, time, run, result, usage and metadata. */
-export function RequestCard({ call, slug, unknownTool }: { call: CallDetail; slug: string; unknownTool: boolean }) {
+export function RequestCard({ call, slug, unknownTool, zone }: { call: CallDetail; slug: string; unknownTool: boolean; zone: string }) {
   const usage = usageText(call);
   const metadata = metadataEntries(call.metadata);
   return (
@@ -21,8 +22,8 @@ export function RequestCard({ call, slug, unknownTool }: { call: CallDetail; slu
           <span className="break-all">{modelLabel(call)}</span>
           {call.modelProvider && <span className="text-slate-500"> · {call.modelProvider}</span>}
         </Item>
-        <Item label="Time (UTC)">
-          <span className="tabular-nums">{formatTime(call.timestamp)}</span>
+        <Item label="Time">
+          <span className="tabular-nums">{formatDateTimeZoned(call.timestamp, zone, "second")}</span>
         </Item>
         <Item label="Run">
           <Link href={runHref(slug, call.runId)} className={cx(linkClass, "break-all font-mono text-[13px]")}>

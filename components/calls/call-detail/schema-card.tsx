@@ -1,11 +1,11 @@
 import { Card } from "../../ui";
-import { formatTime } from "../format";
+import { formatDateTimeZoned } from "../../../isomorphic/time-zone";
 import { JsonView } from "../json-view";
 import type { CallDetail } from "./types";
 import { missingSchemaReason } from "./view";
 
 /** The schema version the call was checked against, folded open on demand; or why there is none to show. */
-export function SchemaCard({ call }: { call: CallDetail }) {
+export function SchemaCard({ call, zone }: { call: CallDetail; zone: string }) {
   if (!call.schema) {
     const reason = missingSchemaReason(call);
     return (
@@ -32,7 +32,7 @@ export function SchemaCard({ call }: { call: CallDetail }) {
             <span className="text-base font-semibold text-slate-900">Schema checked against</span>
             <span className="ml-2 font-mono text-xs text-slate-500">version {call.schema.version}</span>
             <span className="mt-0.5 block text-slate-500">
-              <span className="font-mono">{call.tool}</span>, first seen {formatTime(call.schema.firstSeenAt)} UTC
+              <span className="font-mono">{call.tool}</span>, first seen {formatDateTimeZoned(call.schema.firstSeenAt, zone)}
             </span>
           </span>
           <span className="shrink-0 text-xs font-medium text-indigo-700">

@@ -60,6 +60,8 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     const list = { jsonrpc: "2.0", id: 1, result: { tools: [{ name: getloan.name, description: getloan.description, inputSchema: getloan.parameters }] } };
     const { tools } = await owner.tools.registerPasted({ project: project.slug, definitions: JSON.stringify(list) });
     expect(tools).toEqual([{ name: "getloan", version: expect.stringMatching(/^[0-9a-f]{12}$/), created: true }]);
+    // stored as registered in the browser (the tool page says so), not as the harness API's "api"
+    expect((await owner.tools.list({ project: project.slug })).map((t) => [t.name, t.source])).toEqual([["getloan", "ui"]]);
     // registering changes no stored verdict by itself
     expect((await rows(project.id)).every((r) => r.checked_version === null)).toBe(true);
 

@@ -33,7 +33,7 @@ export function versionedTool(
  * seen before keeps its version (and first-seen date); a changed one adds a version.
  * All tools are checked first, so a broken one registers none.
  */
-export async function registerTools(projectId: string, inputs: unknown[]): Promise<RegisterResult[]> {
+export async function registerTools(projectId: string, inputs: unknown[], source: "api" | "ui" = "api"): Promise<RegisterResult[]> {
   const problems: string[] = [];
   const tools: (ToolDefinition & { version: string; source: string })[] = [];
   const pause = timeSlicer(); // compiling a schema may take 150 ms (docs/limits.md), and a call may hold 500
@@ -43,7 +43,7 @@ export async function registerTools(projectId: string, inputs: unknown[]): Promi
     const mcp = mcpSource(input);
     if (!versioned.ok) problems.push(`tools[${index}]${versioned.name ? ` (${versioned.name})` : ""}: ${versioned.message}`);
     else if (mcp !== undefined && !mcp.ok) problems.push(`tools[${index}] (${versioned.tool.name}): ${mcp.message}`);
-    else tools.push({ ...versioned.tool, source: mcp?.source ?? "api" });
+    else tools.push({ ...versioned.tool, source: mcp?.source ?? source });
   }
   if (problems.length) throw invalid(problems.join(" "));
   return storeTools(projectId, tools);
@@ -118,7 +118,7 @@ export async function validateCall(projectId: string, input: { tool: string; arg
 export async function registerPasted(projectId: string, text: string, name?: string): Promise<RegisterResult[]> {
   const read = readPastedTools(text, name);
   if (!read.ok) throw invalid(read.message);
-  return registerTools(projectId, read.tools);
+  return registerTools(projectId, read.tools, "ui");
 }
 
 /** At most this many tools without a schema are listed, the most called first. */

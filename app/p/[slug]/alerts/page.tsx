@@ -4,12 +4,12 @@ import { AlertsTabs } from "@/components/alerts/alerts-tabs";
 import { MuteBadges, SeverityBadge, StateBadge } from "@/components/alerts/badges";
 import { EvaluateNowButton } from "@/components/alerts/evaluate-now-button";
 import { formatMetricValue, incidentAge, metricLabel, scopeText } from "@/components/alerts/format";
-import { formatUtc } from "@/components/dashboard/format";
+import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { IncidentFilters } from "@/components/alerts/incident-filters";
 import { Card, PageHeader } from "@/components/ui";
 import { INCIDENT_STATES } from "@/contracts/alerts";
 import { hasRole } from "@/contracts/roles";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alerts" };
 
@@ -21,6 +21,7 @@ const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
 export default async function AlertsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
+  const { zone } = await pageTimeZone();
   const raw = await searchParams;
   const state = text(raw.state);
   const ruleId = text(raw.ruleId);
@@ -89,7 +90,7 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
                     <div className="flex w-28 shrink-0 flex-col items-start gap-1.5 pt-0.5">
                       <StateBadge state={incident.state} />
                       <SeverityBadge severity={incident.severity} />
-                      <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} />
+                      <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} zone={zone} />
                     </div>
                     <div className="min-w-0 flex-1">
                       <Link href={`${base}/${incident.id}`} className="font-medium text-slate-900 hover:text-indigo-700 hover:underline">
@@ -108,10 +109,10 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
                         {formatMetricValue(metric, incident.value)}
                         <span className="font-normal text-slate-500"> / {formatMetricValue(metric, incident.threshold)}</span>
                       </p>
-                      <p className="mt-0.5 text-xs text-slate-500" title={`fired ${formatUtc(incident.firedAt)}`}>
+                      <p className="mt-0.5 text-xs text-slate-500" title={`fired ${formatDateTimeZoned(incident.firedAt, zone)}`}>
                         {incident.state === "resolved" ? incidentAge(incident, now) : `fired ${incidentAge(incident, now)}`}
                       </p>
-                      <p className="text-xs text-slate-500">{formatUtc(incident.firedAt)}</p>
+                      <p className="text-xs text-slate-500">{formatDateTimeZoned(incident.firedAt, zone)}</p>
                     </div>
                   </li>
                 );

@@ -3,9 +3,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { CATEGORIES, CATEGORY_LABELS } from "@/contracts/categories";
-import { FilterField, OptionSelect, RangeSelect } from "@/components/filters/fields";
+import { FilterField, OptionSelect } from "@/components/filters/fields";
+import { RangePicker } from "@/components/dashboard/range-picker";
+import { dashboardRange } from "@/components/dashboard/params";
 import { FilterForm } from "@/components/filters/filter-form";
-import { activeFilters, csvQuery, EXPLORER_RANGES, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
+import { activeFilters, csvQuery, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
 import { Alert, buttonClass, Card, cx, Input, PageHeader, ScrollRegion, Select, th } from "@/components/ui";
 import { SortHeader } from "@/components/tables/sort-header";
@@ -56,25 +58,30 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   const { order: _order, ...newestFirst } = firstPage;
   const timeSortHref = (next: { dir: "asc" | "desc" }) => `${base}${queryString(next.dir === "asc" ? { ...newestFirst, order: "oldest" } : newestFirst)}`;
   const timeSorting = { sort: timeSort, columns: TIME_COLUMN, href: timeSortHref };
+  // the shared range control, with the explorer's "all" (its custom range starts from the last 400 days)
+  const range =
+    view.range.key === "all" ? { preset: "all" as const, label: "All time", ...optionRange } : dashboardRange({ range: p.range, from: p.from, to: p.to }, zone);
 
   return (
     <>
       <PageHeader
         title="Calls"
-        description="Every tool request the models wrote, newest first (click the time header for the oldest first). Filters live in the URL: copy it to share this view."
+        description={`${range.label} · every tool request the models wrote, newest first (click the time header for the oldest first). Filters live in the URL: copy it to share this view.`}
         actions={
-          <a href={csvHref} className={buttonClass("secondary")} download data-testid="export-csv">
-            Export CSV
-          </a>
+          <div className="flex flex-wrap items-center gap-2">
+            <RangePicker path={base} params={firstPage} range={range} zone={zone} allTime />
+            <a href={csvHref} className={buttonClass("secondary")} download data-testid="export-csv">
+              Export CSV
+            </a>
+          </div>
         }
       />
 
       <Card className="mb-4">
         <FilterForm key={queryString(p)} action={base} label="Filter calls" className="space-y-3">
+          {/* the range is chosen above (RangePicker); the filters keep it */}
+          {(["range", "from", "to"] as const).map((key) => p[key] && <input key={key} type="hidden" name={key} value={p[key]} />)}
           <div className="grid grid-cols-2 gap-x-3 gap-y-2.5 lg:grid-cols-4">
-            <FilterField label="Time range" htmlFor="f-range">
-              <RangeSelect id="f-range" range={{ ...view.range, from: p.from, to: p.to }} choices={EXPLORER_RANGES} className={control} />
-            </FilterField>
             <FilterField label="Tool" htmlFor="f-tool">
               <OptionSelect id="f-tool" name="tool" values={tools.map((t) => t.key)} current={p.tool} all="All tools" className={control} />
             </FilterField>

@@ -8,7 +8,7 @@ import { IncidentActions } from "@/components/alerts/incident-actions";
 import { incidentRanges, planIncident, prepareIncident } from "@/components/alerts/incident-view";
 import { buttonClass, Card, PageHeader } from "@/components/ui";
 import { loadByIdOr404 } from "@/components/alerts/load-by-id";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Incident" };
 
@@ -21,6 +21,7 @@ export default async function IncidentPage({
 }) {
   const { slug, id } = await params;
   const { project, role } = await requireProject(slug);
+  const { zone } = await pageTimeZone();
   const api = await pageCaller();
   const incident = await loadByIdOr404(id, (id) => api.alerts.incident({ project: slug, id }));
 
@@ -38,7 +39,7 @@ export default async function IncidentPage({
     api.metrics.breakdown({ project: slug, range: ranges.rollup, scope, dimension: "tool" }),
     api.metrics.breakdown({ project: slug, range: ranges.rollup, scope, dimension: "category" }),
   ]);
-  const view = prepareIncident({ slug: project.slug, role, incident, now, plan, ranges, lookback, series, categorySeries, tools, categories });
+  const view = prepareIncident({ slug: project.slug, role, incident, now, plan, ranges, lookback, series, categorySeries, tools, categories, zone });
 
   return (
     <>
@@ -48,7 +49,7 @@ export default async function IncidentPage({
           <span className="inline-flex flex-wrap items-center gap-2">
             <StateBadge state={view.state} />
             <SeverityBadge severity={view.severity} />
-            <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} />
+            <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} zone={zone} />
             <span data-testid="incident-age">{view.age}</span>
           </span>
         }

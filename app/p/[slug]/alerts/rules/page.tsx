@@ -7,7 +7,7 @@ import { pageError } from "@/components/form-errors";
 import { Card, PageHeader } from "@/components/ui";
 import { resolveRange } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alert rules" };
 
@@ -20,6 +20,7 @@ export default async function AlertRulesPage({
 }) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
+  const { zone } = await pageTimeZone();
   const admin = hasRole(role, "admin");
   const member = hasRole(role, "member");
   const api = await pageCaller();
@@ -50,6 +51,7 @@ export default async function AlertRulesPage({
         webhooks={webhooks.map((w) => ({ id: w.id, name: w.name }))}
         tools={tools.map((t) => t.key)}
         models={models.map((m) => ({ model: m.key, version: m.version }))}
+        zone={zone}
       />
       <Card
         title="Silences"
@@ -57,7 +59,7 @@ export default async function AlertRulesPage({
         className="mt-6"
       >
         <div className="space-y-4">
-          <SilenceList slug={project.slug} back={back} silences={silences} canEnd={member} />
+          <SilenceList slug={project.slug} back={back} silences={silences} canEnd={member} zone={zone} />
           {member && (
             <SilenceForm slug={project.slug} back={back} tools={tools.map((t) => t.key)} models={[...new Set(models.map((m) => m.key))]} error={error} />
           )}

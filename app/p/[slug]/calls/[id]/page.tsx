@@ -8,11 +8,12 @@ import { SchemaCard } from "@/components/calls/call-detail/schema-card";
 import { VerdictCard } from "@/components/calls/call-detail/verdict-card";
 import { callView } from "@/components/calls/call-detail/view";
 import { DetailHeader } from "@/components/calls/detail-page";
-import { formatTime, modelLabel } from "@/components/calls/format";
+import { modelLabel } from "@/components/calls/format";
 import { decodeParam } from "@/components/calls/decode-param";
 import { listQuery } from "@/components/calls/explorer-params";
 import { findByRouteId } from "@/components/calls/route-id";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
+import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const { id } = await params;
@@ -31,6 +32,7 @@ export default async function CallPage({
   const rawList = (await searchParams).list;
   const list = typeof rawList === "string" ? listQuery(rawList) : null;
   const { project } = await requireProject(slug);
+  const { zone } = await pageTimeZone();
   const caller = await pageCaller();
   const call = await findByRouteId(rawId, (id) => caller.calls.byId({ project: project.slug, id }));
   if (!call) notFound();
@@ -43,7 +45,7 @@ export default async function CallPage({
         id={call.id}
         description={
           <>
-            <span className="font-mono text-slate-700">{call.tool}</span> · {modelLabel(call)} · {formatTime(call.timestamp)} UTC
+            <span className="font-mono text-slate-700">{call.tool}</span> · {modelLabel(call)} · {formatDateTimeZoned(call.timestamp, zone, "second")}
           </>
         }
         actions={<RunNav slug={project.slug} previous={call.previousInRun} next={call.nextInRun} list={list} runId={call.runId} />}
@@ -51,14 +53,14 @@ export default async function CallPage({
 
       <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-3">
         <ArgumentsCard call={call} slug={project.slug} highlightPath={view.highlightPath} note={view.argumentsNote} />
-        <RequestCard call={call} slug={project.slug} unknownTool={view.unknownTool} />
+        <RequestCard call={call} slug={project.slug} unknownTool={view.unknownTool} zone={zone} />
       </div>
 
       {view.showVerdict && <VerdictCard call={call} violations={view.violations} />}
 
-      {view.showNextAttempt && <NextAttemptCard call={call} slug={project.slug} />}
+      {view.showNextAttempt && <NextAttemptCard call={call} slug={project.slug} zone={zone} />}
 
-      <SchemaCard call={call} />
+      <SchemaCard call={call} zone={zone} />
     </>
   );
 }

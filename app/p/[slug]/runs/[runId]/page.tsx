@@ -3,11 +3,12 @@ import { notFound } from "next/navigation";
 import Link from "next/link";
 import { queryString } from "@/components/calls/explorer-params";
 import { DetailHeader } from "@/components/calls/detail-page";
-import { callHref, explorerHref, formatClock, formatOffset, formatTime, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
+import { callHref, explorerHref, formatClock, formatOffset, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
 import { decodeParam } from "@/components/calls/decode-param";
 import { findByRouteId } from "@/components/calls/route-id";
 import { buttonClass, cx, Table, td, th } from "@/components/ui";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
+import { formatDateTimeZoned, zoneName } from "@/isomorphic/time-zone";
 
 export async function generateMetadata({ params }: { params: Promise<{ runId: string }> }): Promise<Metadata> {
   const { runId } = await params;
@@ -17,6 +18,7 @@ export async function generateMetadata({ params }: { params: Promise<{ runId: st
 export default async function RunPage({ params }: { params: Promise<{ slug: string; runId: string }> }) {
   const { slug, runId: rawRunId } = await params;
   const { project } = await requireProject(slug);
+  const { zone } = await pageTimeZone();
   const caller = await pageCaller();
   const run = await findByRouteId(rawRunId, (runId) => caller.calls.run({ project: project.slug, runId }));
   if (!run) notFound();
@@ -39,7 +41,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
       <DetailHeader
         kind="run"
         id={run.runId}
-        description={`${models.join(", ")} · started ${formatTime(calls[0]!.timestamp)} UTC · ${formatOffset(end - start).slice(1)} from first to last call`}
+        description={`${models.join(", ")} · started ${formatDateTimeZoned(calls[0]!.timestamp, zone, "second")} · ${formatOffset(end - start).slice(1)} from first to last call`}
         actions={
           <Link href={`${explorerHref(project.slug)}${queryString({ range: "all", runId: run.runId })}`} className={buttonClass("secondary")}>
             Open in calls explorer
@@ -71,7 +73,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
             <thead>
               <tr>
                 <th className={cx(th, "first:pl-2.5")}>Step</th>
-                <th className={th}>Time (UTC)</th>
+                <th className={th}>Time ({zoneName(zone, start)})</th>
                 <th className={th}>Tool</th>
                 <th className={th}>Verdict</th>
                 <th className={th}>Message · correction</th>
@@ -95,7 +97,8 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                       </Link>
                     </td>
                     <td className={cx(td, "tabular-nums")}>
-                      {formatClock(c.timestamp)} <span className="text-xs text-slate-500">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
+                      {formatClock(c.timestamp, zone)}{" "}
+                      <span className="text-xs text-slate-500">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
                     </td>
                     <td className={td}>
                       <span className={cx("font-mono text-[13px]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>

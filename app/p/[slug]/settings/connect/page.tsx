@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ConnectPanel } from "@/components/settings/connect-panel";
 import { hasRole } from "@/contracts/roles";
-import { pageCaller, pageOrigin, requireProject } from "@/server/page-session";
+import { pageCaller, pageOrigin, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Connect" };
 
@@ -16,6 +16,14 @@ export default async function ConnectPage({ params }: { params: Promise<{ slug: 
     api.otlp.exports({ project: slug }),
   ]);
   return (
-    <ConnectPanel slug={project.slug} origin={origin} stats={stats} canCreateKeys={hasRole(role, "admin")} unregistered={unregistered} exports={exports} />
+    <ConnectPanel
+      slug={project.slug}
+      origin={origin}
+      stats={stats}
+      canCreateKeys={hasRole(role, "admin")}
+      unregistered={unregistered}
+      exports={exports}
+      zone={(await pageTimeZone()).zone}
+    />
   );
 }

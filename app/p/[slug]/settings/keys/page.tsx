@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ApiKeysPanel } from "@/components/settings/api-keys-panel";
 import { Card } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
-import { requireProject } from "@/server/page-session";
+import { pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -16,5 +16,5 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
       </Card>
     );
   }
-  return <ApiKeysPanel slug={project.slug} />;
+  return <ApiKeysPanel slug={project.slug} zone={(await pageTimeZone()).zone} />;
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { WebhooksPanel } from "@/components/alerts/webhooks-panel";
 import { Card } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
-import { requireProject } from "@/server/page-session";
+import { pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -16,5 +16,5 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
       </Card>
     );
   }
-  return <WebhooksPanel slug={project.slug} />;
+  return <WebhooksPanel slug={project.slug} zone={(await pageTimeZone()).zone} />;
 }

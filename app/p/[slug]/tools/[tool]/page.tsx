@@ -3,9 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
-import { categoryBreakdown, categorySeries, rateSeries, volumes } from "@/components/dashboard/chart-data";
+import { categoryBreakdown, categorySeries, modelVersionParams, rateSeries, volumes } from "@/components/dashboard/chart-data";
+import type { Explore } from "@/components/charts/explore";
 import { expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel } from "@/components/dashboard/derive";
-import { formatAttempts, formatCount, formatRate, formatUsd, formatUtc } from "@/components/dashboard/format";
+import { formatAttempts, formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
+import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
@@ -24,9 +26,29 @@ import { withParams } from "@/contracts/range";
 import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { DAY_MS, MAX_RANGE_DAYS } from "@/contracts/metrics";
+import { NOT_CHECKED_COUNTED } from "@/contracts/tools";
 
 /** " · registered" after a version's first-seen time, or nothing for an unknown source. */
 const sourceSuffix = (source: string) => (sourceLabel(source) ? `· ${sourceLabel(source)}` : "");
+
+/**
+ * What a tool without a schema of its own means for its calls: while the project has no schema
+ * at all, ingestion stores every call unchecked; once it has some, a call naming this tool is an
+ * unknown tool (calls stored before stay unchecked until re-checked).
+ */
+function schemaMissingText(projectHasSchemas: boolean, unchecked: number): { text: string; badge: string } {
+  const stored = `${formatCount(unchecked)}${unchecked >= NOT_CHECKED_COUNTED ? "+" : ""} of its calls ${unchecked === 1 ? "is" : "are"} stored unchecked`;
+  if (!projectHasSchemas) {
+    return {
+      text: "This project has no schema registered yet, so Toolgate stores every call unchecked (no verdict of its own): register this tool's schema to check its calls.",
+      badge: "unchecked",
+    };
+  }
+  return {
+    text: `No schema is registered under this name: a new call naming it is checked as an unknown tool${unchecked > 0 ? `; ${stored} (from before the project had a schema: re-check them after registering this one)` : ""}.`,
+    badge: "unknown tool",
+  };
+}
 
 type Props = { params: Promise<{ slug: string; tool: string }>; searchParams: SearchParams };
 
@@ -91,10 +113,16 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
   const breakdown = categoryBreakdown(categories);
   const [latest, ...earlier] = versions;
+  // without a schema of its own: are its calls unknown tools (the project has other schemas) or unchecked (none)?
+  const withoutSchema = latest ? null : await api.tools.unregistered({ project: slug });
+  const missing = withoutSchema && schemaMissingText(withoutSchema.anySchema, withoutSchema.tools.find((t) => t.tool === tool)?.notChecked ?? 0);
   const keep = rangeParams(query);
   const errorsHref = withParams(`/p/${project.slug}/errors`, keep, { tool });
   const callHref = (id: string) => `/p/${project.slug}/calls/${encodeURIComponent(id)}`;
   const patternFailures = doctor.patterns.reduce((sum, p) => sum + p.failures, 0);
+  // a click opens this tool's calls of that bucket (and model version, by model); a drag zooms
+  const explore: Explore = { path: `/p/${project.slug}/calls`, params: { tool } };
+  const lineExplore: Explore = byModel ? { ...explore, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) } : explore;
 
   return (
     <>
@@ -152,7 +180,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     markers.length
                       ? "Dashed lines: a schema version was first seen"
                       : versions.length
-                        ? `No new schema version in this range (current since ${formatUtc(latest!.firstSeenAt)})`
+                        ? `No new schema version in this range (current since ${formatDateTimeZoned(latest!.firstSeenAt, zone)})`
                         : "A gap is a bucket without calls"
                   }
                   actions={
@@ -174,6 +202,9 @@ export default async function ToolPage({ params, searchParams }: Props) {
                       markers={markers}
                       colors={byModel ? colors : undefined}
                       height={260}
+                      zone={zone}
+                      explore={lineExplore}
+                      zoom
                     />
                   ) : (
                     <p className="py-10 text-center text-slate-500">No calls in this range.</p>
@@ -183,14 +214,23 @@ export default async function ToolPage({ params, searchParams }: Props) {
                 <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
                   <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
                     {stacked.series.length ? (
-                      <CategoryStackedChart labels={stacked.labels} series={stacked.series} bucket={categoryRows.bucket} height={240} />
+                      <CategoryStackedChart
+                        labels={stacked.labels}
+                        series={stacked.series}
+                        bucket={categoryRows.bucket}
+                        height={240}
+                        markers={markers}
+                        zone={zone}
+                        explore={explore}
+                        zoom
+                      />
                     ) : (
                       <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
                     )}
                   </Card>
                   <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
                     {breakdown.length ? (
-                      <CategoryBreakdownChart rows={breakdown} height={Math.max(140, breakdown.length * 30 + 40)} />
+                      <CategoryBreakdownChart rows={breakdown} height={Math.max(140, breakdown.length * 30 + 40)} explore={explore} range={apiRange(range)} />
                     ) : (
                       <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
                     )}
@@ -304,14 +344,14 @@ export default async function ToolPage({ params, searchParams }: Props) {
             content: (
               <>
                 <Card title="Schema versions" description={versions.length ? "Newest first; the JSON of each is under Schema" : undefined}>
-                  <VersionList versions={versions} />
+                  <VersionList versions={versions} zone={zone} />
                 </Card>
                 <Card
                   title="Did the schema change help?"
                   description="The invalid rate in equal windows before and after a schema version was first seen, per category: the newest change inside the selected range"
                 >
                   {impact ? (
-                    <VersionVerdict impact={impact} />
+                    <VersionVerdict impact={impact} zone={zone} />
                   ) : (
                     <p className="text-slate-500">
                       {versions.length < 2
@@ -332,10 +372,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
                   title="Schema"
                   description={
                     latest
-                      ? `Version ${latest.version}, first seen ${formatUtc(latest.firstSeenAt)} ${sourceSuffix(latest.source)}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
-                      : "No schema is registered under this name: every call naming it is an unknown tool."
+                      ? `Version ${latest.version}, first seen ${formatDateTimeZoned(latest.firstSeenAt, zone)} ${sourceSuffix(latest.source)}${earlier.length ? ` · ${earlier.length} earlier version${earlier.length > 1 ? "s" : ""}` : ""}`
+                      : missing!.text
                   }
-                  actions={latest ? <Badge tone="green">current</Badge> : <Badge tone="amber">unknown tool</Badge>}
+                  actions={latest ? <Badge tone="green">current</Badge> : <Badge tone="amber">{missing!.badge}</Badge>}
                 >
                   {latest ? (
                     <div className="space-y-3">
@@ -349,7 +389,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
                       {earlier.map((v) => (
                         <details key={v.version} className="rounded-md ring-1 ring-inset ring-slate-200">
                           <summary className="cursor-pointer px-3 py-2 text-slate-700 hover:bg-slate-50">
-                            Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatUtc(v.firstSeenAt)} {sourceSuffix(v.source)}
+                            Version <span className="font-mono text-xs">{v.version}</span> · first seen {formatDateTimeZoned(v.firstSeenAt, zone)}{" "}
+                            {sourceSuffix(v.source)}
                           </summary>
                           <pre className="max-h-96 overflow-auto border-t border-slate-200 bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800">
                             {prettySchema(v.parameters)}

@@ -6,12 +6,12 @@ import { incidentAge } from "@/components/alerts/format";
 import { SilenceForm, SilenceList } from "@/components/alerts/mute-forms";
 import { RulePreview } from "@/components/alerts/rule-preview";
 import { describeRule, ruleInputOf, ruleScopeText, ruleStateText, ruleView } from "@/components/alerts/rule-view";
-import { formatUtc } from "@/components/dashboard/format";
+import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { pageError } from "@/components/form-errors";
 import { buttonClass, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { loadByIdOr404 } from "@/components/alerts/load-by-id";
-import { pageCaller, requireProject } from "@/server/page-session";
+import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alert rule" };
 
@@ -25,6 +25,7 @@ export default async function AlertRulePage({
 }) {
   const { slug, id } = await params;
   const { project, role } = await requireProject(slug);
+  const { zone } = await pageTimeZone();
   const api = await pageCaller();
   const row = await loadByIdOr404(id, (id) => api.alerts.rule({ project: slug, id }));
   const rule = ruleView(row);
@@ -50,7 +51,7 @@ export default async function AlertRulePage({
             {!rule.enabled && <span className="text-slate-600">switched off</span>}
             {mine.length > 0 && (
               <span data-testid="rule-silenced" className="text-slate-600">
-                silenced until {formatUtc(mine[0]!.endsAt)}
+                silenced until {formatDateTimeZoned(mine[0]!.endsAt, zone)}
               </span>
             )}
           </span>
@@ -65,7 +66,7 @@ export default async function AlertRulePage({
       <div className="space-y-6">
         <Card title="Now">
           <p className="text-slate-800" data-testid="rule-state-text">
-            {rule.enabled ? ruleStateText(rule) : "Switched off: not evaluated."}
+            {rule.enabled ? ruleStateText(rule, zone) : "Switched off: not evaluated."}
           </p>
           <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
             <dt className="text-slate-600">Condition</dt>
@@ -76,7 +77,7 @@ export default async function AlertRulePage({
             <dd className="text-slate-900">{rule.minCalls.toLocaleString("en")} in the window</dd>
             <dt className="text-slate-600">Last evaluated</dt>
             <dd className="text-slate-900" data-testid="rule-last-evaluated">
-              {rule.lastEvaluatedAt ? formatUtc(rule.lastEvaluatedAt) : "not yet"}
+              {rule.lastEvaluatedAt ? formatDateTimeZoned(rule.lastEvaluatedAt, zone) : "not yet"}
             </dd>
           </dl>
         </Card>
@@ -95,12 +96,12 @@ export default async function AlertRulePage({
               {incidents.slice(0, 20).map((i) => (
                 <li key={i.id} className="flex flex-wrap items-center gap-3 py-3">
                   <StateBadge state={i.state} />
-                  <MuteBadges silenced={i.silenced} snoozedUntil={i.snoozedUntil} now={now} />
+                  <MuteBadges silenced={i.silenced} snoozedUntil={i.snoozedUntil} now={now} zone={zone} />
                   <Link href={`/p/${project.slug}/alerts/${i.id}`} className="min-w-0 flex-1 text-slate-800 hover:text-indigo-700 hover:underline">
                     {i.summary}
                   </Link>
                   <span className="text-xs text-slate-600">
-                    {formatUtc(i.firedAt)} · {incidentAge(i, now)}
+                    {formatDateTimeZoned(i.firedAt, zone)} · {incidentAge(i, now)}
                   </span>
                 </li>
               ))}
@@ -110,7 +111,7 @@ export default async function AlertRulePage({
 
         <Card title="Silence" description="Incidents of a silenced rule are still recorded, marked silenced, and sent to no webhook.">
           <div className="space-y-4">
-            <SilenceList slug={project.slug} back={back} silences={mine} canEnd={member} />
+            <SilenceList slug={project.slug} back={back} silences={mine} canEnd={member} zone={zone} />
             {member && <SilenceForm slug={project.slug} back={back} ruleId={id} error={error} />}
           </div>
         </Card>

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { prisma } from "../../db/client";
+import { makeProject, makeUser } from "../../../test/fixtures";
+import { DEMO_PROJECT_NAME, openDemoProject } from "./demo-project";
+import { projectsOf } from "../projects";
+
+const small = (now: string) => ({ now: new Date(now), days: 1, runsPerDay: 20 });
+const callsOf = (projectId: string) => prisma().toolCall.count({ where: { projectId } });
+
+describe("openDemoProject", () => {
+  it("loads the demo into a project of the user's own, leaves their project alone, and refreshes the same one on the next load", async () => {
+    const { project, owner } = await makeProject();
+    await prisma().toolCall.create({
+      data: {
+        projectId: project.id,
+        id: "mine",
+        runId: "r",
+        step: 0,
+        timestamp: new Date("2026-11-30T10:00:00Z"),
+        tool: "t",
+        arguments: {},
+        modelProvider: "",
+        modelName: "m",
+        modelVersion: "",
+      },
+    });
+
+    const first = await openDemoProject(owner.id, small("2026-11-30T15:00:00Z"));
+    expect(first).toMatchObject({ name: DEMO_PROJECT_NAME, created: true, rejected: 0 });
+    expect(first.accepted).toBeGreaterThan(0);
+    expect(first.slug).toMatch(/^demo(-\d+)?$/);
+    const demo = await prisma().project.findUniqueOrThrow({ where: { slug: first.slug }, select: { id: true, demo: true } });
+    expect(demo.demo).toBe(true);
+    expect(await callsOf(demo.id)).toBe(first.accepted);
+    expect(await callsOf(project.id)).toBe(1);
+    expect((await projectsOf(owner.id)).map((p) => p.slug).sort()).toEqual([first.slug, project.slug].sort());
+
+    // a later load: the same project, only the calls since the first load are new
+    const again = await openDemoProject(owner.id, small("2026-11-30T18:00:00Z"));
+    expect(again).toMatchObject({ slug: first.slug, created: false, rejected: 0 });
+    expect(again.duplicates).toBeGreaterThan(0);
+    expect(await callsOf(demo.id)).toBe(first.accepted + again.accepted);
+    expect(await prisma().project.count({ where: { demo: true, memberships: { some: { userId: owner.id } } } })).toBe(1);
+    expect(await callsOf(project.id)).toBe(1);
+  });
+
+  it("gives another user a demo project of their own, under the next free slug", async () => {
+    const a = await makeUser();
+    const b = await makeUser();
+    const forA = await openDemoProject(a.id, small("2026-11-30T15:00:00Z"));
+    const forB = await openDemoProject(b.id, small("2026-11-30T15:00:00Z"));
+    expect(forB.slug).not.toBe(forA.slug);
+    expect(forB.created).toBe(true);
+    const members = await prisma().membership.findMany({
+      where: { project: { slug: { in: [forA.slug, forB.slug] } } },
+      select: { userId: true, role: true, project: { select: { slug: true } } },
+    });
+    expect(members.map((m) => [m.project.slug, m.userId, m.role]).sort()).toEqual(
+      [
+        [forA.slug, a.id, "owner"],
+        [forB.slug, b.id, "owner"],
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,52 @@
+import { prisma } from "../../db/client";
+import type { DemoOptions } from "./demo-data";
+import { loadDemoData, type DemoLoadResult } from "./load-demo";
+
+export const DEMO_PROJECT_NAME = "Demo — loan assistant";
+const DEMO_SLUG = "demo";
+
+export type DemoProjectResult = DemoLoadResult & { slug: string; name: string; created: boolean };
+
+const select = { id: true, slug: true, name: true } as const;
+
+/**
+ * "Load demo data" from the project switcher (or an empty state) into a project of its own, so
+ * that a project with real data stays as it is. Each user has at most one demo project (a
+ * project marked `demo` they are a member of): the first load creates it, owned by the user,
+ * with the slug "demo" (or "demo-2", "demo-3"… when taken); a later load refreshes it: the demo's
+ * event ids are deterministic, so only the calls since the last load are added and the demo
+ * traffic ends now again. The data itself comes from loadDemoData, as for an empty project.
+ */
+export async function openDemoProject(userId: string, options: DemoOptions = { now: new Date() }): Promise<DemoProjectResult> {
+  const existing = await prisma().project.findFirst({
+    where: { demo: true, memberships: { some: { userId } } },
+    orderBy: { createdAt: "asc" },
+    select,
+  });
+  const project = existing ?? (await createDemoProject(userId));
+  const loaded = await loadDemoData(project.id, options);
+  return { slug: project.slug, name: project.name, created: !existing, ...loaded };
+}
+
+async function createDemoProject(userId: string) {
+  for (let attempt = 0; ; attempt++) {
+    const slug = await freeDemoSlug();
+    try {
+      return await prisma().project.create({ data: { slug, name: DEMO_PROJECT_NAME, demo: true, memberships: { create: { userId, role: "owner" } } }, select });
+    } catch (error) {
+      // another request took the slug between the look-up and the insert: look again
+      const taken = await prisma().project.findUnique({ where: { slug }, select: { id: true } });
+      if (!taken || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** "demo", else the first free "demo-N" from 2 on. */
+async function freeDemoSlug(): Promise<string> {
+  const rows = await prisma().project.findMany({ where: { slug: { startsWith: DEMO_SLUG } }, select: { slug: true } });
+  const taken = new Set(rows.map((r) => r.slug));
+  if (!taken.has(DEMO_SLUG)) return DEMO_SLUG;
+  let n = 2;
+  while (taken.has(`${DEMO_SLUG}-${n}`)) n++;
+  return `${DEMO_SLUG}-${n}`;
+}

@@ -23,6 +23,9 @@ const VIEWPORTS = [
 ] as const;
 const SCHEMES = ["light", "dark"] as const;
 
+// the longest spec: its states spread over both workers (each worker runs beforeAll once)
+test.describe.configure({ mode: "parallel" });
+
 let emptySlug: string;
 /** Ids found on the demo project once: a call (with its run), a tool and an incident. */
 let demo: { callId: string; runHref: string; toolHref: string; incidentHref: string };

@@ -38,8 +38,12 @@ function claimSlot(): number {
 export default defineConfig({
   testDir: "e2e",
   outputDir: `test-results/slot-${port - 3100}`,
+  // Two spec files at a time, each file's tests in order in one worker: the accessibility spec
+  // (axe in the browser, CPU-bound) takes about as long as all the others together, so on two
+  // cores the two halves run side by side. Specs keep to their own projects or to what no other
+  // spec checks on the shared demo project (e2e/state.ts), so their order and overlap do not matter.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },

@@ -23,6 +23,9 @@ const VIEWPORTS = [
 ] as const;
 const SCHEMES = ["light", "dark"] as const;
 
+// the longest spec: its states spread over both workers (each worker runs beforeAll once)
+test.describe.configure({ mode: "parallel" });
+
 let emptySlug: string;
 /** Ids found on the demo project once: a call (with its run), a tool and an incident. */
 let demo: { callId: string; runHref: string; toolHref: string; incidentHref: string };
@@ -37,6 +40,15 @@ test.beforeAll(async ({ browser }) => {
   const { page, close } = await signedInPage(browser);
   const base = `/p/${demoProject().slug}`;
   emptySlug = await createProjectViaUi(page, unique("Empty"));
+  // a rule switched off, on the empty project: the alerts spec switches one off on the demo
+  // project too, but may do so before or after this spec looks (they run side by side)
+  await page.goto(`/p/${emptySlug}/alerts/rules`);
+  await page.getByRole("button", { name: "New rule" }).click();
+  await page.getByRole("form", { name: "New rule" }).getByLabel("Name").fill("Switched off");
+  await page.getByRole("form", { name: "New rule" }).getByLabel("Threshold (%)").fill("10");
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await page.getByRole("switch", { name: /Switched off/ }).click();
+  await expect(page.getByRole("switch", { name: /Switched off/ })).toHaveAttribute("aria-checked", "false");
   await page.goto(`${base}/calls`);
   const row = page.getByTestId("call-row").first();
   const callId = (await row.getAttribute("data-call-id"))!;
@@ -79,6 +91,7 @@ const SIGNED_IN: PageState[] = [
   { name: "settings: members", path: () => `${base()}/settings/members` },
   { name: "settings: webhooks", path: () => `${base()}/settings/webhooks` },
   { name: "an empty project", path: () => `/p/${emptySlug}` },
+  { name: "alert rules with a rule switched off", path: () => `/p/${emptySlug}/alerts/rules` },
   { name: "new project", path: () => "/projects/new" },
   { name: "change password", path: () => "/account/password" },
   { name: "a missing call", path: () => `${base()}/calls/no-such-call` },

@@ -116,7 +116,7 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
         ) : (
           <ul className="-my-4 divide-y divide-slate-100" aria-label="Rules">
             {custom.map((rule) => (
-              <li key={rule.id} data-testid="rule-row" className={cx("flex items-start gap-4 py-4", !rule.enabled && "opacity-70")}>
+              <li key={rule.id} data-testid="rule-row" className="flex items-start gap-4 py-4">
                 <div className="pt-0.5">{switchFor(rule)}</div>
                 <div className="min-w-0 flex-1">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">

@@ -48,4 +48,11 @@ describe("formatting in a zone", () => {
     expect(toDateTimeInput(ms("2026-11-30T14:00:00Z"), "Europe/Berlin")).toBe("2026-11-30T15:00");
     expect(fromDateTimeInput("yesterday", "UTC")).toBeNaN();
   });
+
+  it("reads seconds when the input has them, and nothing around the value", () => {
+    expect(fromDateTimeInput("2026-11-30T15:00:30", "Europe/Berlin")).toBe(ms("2026-11-30T14:00:30Z"));
+    expect(fromDateTimeInput("x2026-11-30T15:00", "UTC")).toBeNaN();
+    expect(fromDateTimeInput("2026-11-30T15:00x", "UTC")).toBeNaN();
+    expect(fromDateTimeInput("2026-11-30T15:00:3", "UTC")).toBeNaN();
+  });
 });

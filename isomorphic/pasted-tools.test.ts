@@ -68,8 +68,15 @@ describe("readPastedTools", () => {
   });
 
   it("takes anything that only a definition has, so that the normaliser says what is wrong with it", () => {
-    // each key on its own: a nested OpenAI function without its type, a type without a function, a schema key without a name
-    for (const definition of [{ function: getloan }, { type: "function" }, { parameters: schema }, { input_schema: schema }, { inputSchema: schema }]) {
+    // each key on its own: a name without a schema, a nested OpenAI function without its type, a type without a function, a schema key without a name
+    for (const definition of [
+      { name: "getloan" },
+      { function: getloan },
+      { type: "function" },
+      { parameters: schema },
+      { input_schema: schema },
+      { inputSchema: schema },
+    ]) {
       expect(readPastedTools(JSON.stringify(definition))).toEqual({ ok: true, tools: [definition] });
     }
     expect(normalizeToolInput({ parameters: schema })).toEqual({ ok: false, message: expect.stringMatching(/^Error: 'name' must be a string/) });

@@ -20,6 +20,10 @@ describe("the time zone setting", () => {
     expect(readTimeZoneCookie(undefined)).toEqual(UTC);
     expect(readTimeZoneCookie("local:Not/AZone")).toEqual(UTC);
     expect(readTimeZoneCookie("local:")).toEqual(UTC);
+    // a cookie of another kind, whatever follows its prefix
+    expect(readTimeZoneCookie("other:Europe/Berlin")).toEqual(UTC);
+    expect(timeZoneCookieValue(UTC)).toBe("utc");
+    expect(timeZoneCookieValue(berlin)).toBe("local:Europe%2FBerlin");
   });
 });
 

@@ -516,6 +516,8 @@ describe("closeMatch", () => {
   it("never calls a name a typo of one it shares no letter with", () => {
     // one edit, but as long as the shorter name: a different word
     expect(closeMatch("a", ["b"])).toBeUndefined();
+    expect(closeMatch("a", ["ab"])).toBeUndefined();
+    expect(closeMatch("ab", ["a"])).toBeUndefined();
     expect(closeMatch("ab", ["abc"])).toBe("abc");
   });
 
@@ -642,6 +644,12 @@ describe("classifyCall: the wording of every other keyword", () => {
     );
     expect(sample(object({ d: { type: "string", default: "now" }, z: { type: "string" } }))).toBe(`{"d": "now"}.`);
     expect(sample({ type: "object" })).toBe("{}.");
+    // empty examples and choices give no sample; a boolean's is true
+    expect(
+      sample(object({ f: { type: "boolean" }, x: { type: "string", examples: [] }, y: { type: "string", enum: [] } }, { required: ["f", "x", "y"] })),
+    ).toBe(`{"f": true, "x": "...", "y": "..."}.`);
+    // a required key the schema does not describe gets the placeholder; what is no key is left out
+    expect(sample(object({ a: { type: "integer" } }, { required: [7, "gone", "a"] }))).toBe(`{"gone": "...", "a": 1}.`);
   });
 
   it("a schema that cannot be used is a ToolSchemaError that says why", () => {

@@ -488,6 +488,10 @@ describe("classifyCall: patterns in linear time, own properties", () => {
     ]) {
       const stored = registryFrom([{ name: "old", version: JSON.stringify(parameters).length.toString(), parameters }]);
       for (let i = 0; i < 2; i++) expect(() => classifyCall({ tool: "old", arguments: { a: "aa" }, registry: stored })).toThrow(ToolSchemaError);
+      // the error says which limit, in registration's own words
+      expect(() => classifyCall({ tool: "old", arguments: { a: "aa" }, registry: stored })).toThrow(
+        /^the schema of old@\d+ cannot be used: Error: (the pattern|parameters holds more than 500 schemas)/,
+      );
     }
   });
 });
@@ -705,6 +709,67 @@ describe("classifyCall: which of Ajv's errors are told", () => {
       `Error: 'l' must contain at least 1 and no more than 1 valid item(s), you sent [1,2,"a"]. Change it to match the schema of t.`,
     );
     expect(one(list, { l: [1, "a"] }).valid).toBe(true);
+  });
+
+  it("contains with maxContains: recounts the items Ajv checked, up to the one past the limit", () => {
+    // items checks every item; contains stops at the second integer (one more than maxContains)
+    const list = object({ x: { type: "array", items: { type: ["integer", "string"], maxLength: 1 }, contains: { type: "integer" }, maxContains: 1 } });
+    const told = (x: unknown[]) => one(list, { x }).violations.map((v) => `${v.keyword} ${v.path}`);
+    // the non-matching items before the limit are the wrapper's children, the item after it is not: its maxLength stays
+    expect(told(["a", 1, "c", 2, "long"])).toEqual(["maxLength x[4]", "contains x"]);
+    expect(told(["a", 1, 2, "c", "long"])).toEqual(["maxLength x[4]", "contains x"]);
+  });
+
+  it("unions: several matching branches and one failing, earlier errors, branches with a type error and more", () => {
+    const told = (parameters: object, args: object) => one(parameters, args).violations.map((v) => `${v.keyword} ${v.path}`);
+    for (const oneOf of [
+      [{ type: "string" }, { type: "integer" }, { type: "number" }],
+      [{ type: "integer" }, { type: "string" }, { type: "number" }],
+    ]) {
+      expect(told(object({ n: { oneOf } }), { n: 5 })).toEqual(["oneOf n"]);
+    }
+    // Ajv stops at the second matching branch: a branch after it has no errors to drop, and the error before the union stays
+    const big = { $defs: { big: { minimum: 10 } } };
+    expect(told({ ...object({ n: { $ref: "#/$defs/big", oneOf: [{ type: "integer" }, { type: "number" }, { type: "string" }] } }), ...big }, { n: 5 })).toEqual(
+      ["minimum n", "oneOf n"],
+    );
+    // an error before the union is not one of its branches' errors
+    expect(told(object({ a: { type: "string" }, b: { anyOf: [{ type: "string", minLength: 3 }, { type: "integer" }] } }), { a: 1, b: "x" })).toEqual([
+      "type a",
+      "minLength b",
+    ]);
+    // a branch of another type with a second error is no type-only branch: the closest branch is told
+    expect(one(object({ c: { anyOf: [{ type: "string", enum: ["a", "b"] }, { type: "null" }] } }), { c: 5 }).message).toBe(
+      "Error: 'c' must be null, you sent the number 5. Send null instead.",
+    );
+    // a branch whose type matched beats one that has a type error, even with as many errors
+    expect(
+      told(
+        object({
+          c: {
+            anyOf: [
+              { type: "string", enum: ["x"] },
+              { type: "integer", minimum: 10, multipleOf: 3 },
+            ],
+          },
+        }),
+        { c: 5 },
+      ),
+    ).toEqual(["minimum c", "multipleOf c"]);
+  });
+
+  it("branches that refer into the tool's schema: $defs in reach; other pointers and the root keep Ajv's own errors", () => {
+    const told = (parameters: object, args: object) => one(parameters, args).violations.map((v) => `${v.keyword} ${v.path}`);
+    const defs = { type: "object", $defs: { s: { type: "string", minLength: 3 } }, properties: { b: { anyOf: [{ $ref: "#/$defs/s" }, { type: "null" }] } } };
+    expect(told(defs, { b: "x" })).toEqual(["minLength b"]);
+    // a branch pointing at a property cannot be compiled on its own: every error Ajv reported is told
+    const a = { type: "string", minLength: 3 };
+    expect(told(object({ a, b: { anyOf: [{ $ref: "#/properties/a" }, { type: "null" }] } }), { b: "x" })).toEqual(["minLength b", "type b", "anyOf b"]);
+    expect(told(object({ a, b: { type: "array", contains: { $ref: "#/properties/a" } } }), { b: ["x"] })).toEqual(["minLength b[0]", "contains b"]);
+    // a tree: the branch's "#" is the whole tool, not the branch (validating the branch alone would recurse forever)
+    const tree = { type: "object", properties: { name: { type: "string" }, child: { anyOf: [{ $ref: "#" }, { type: "null" }] } }, required: ["name"] };
+    expect(told(tree, { name: "root", child: { name: "leaf", child: null } })).toEqual([]);
+    expect(told(tree, { name: "root", child: {} })).toEqual(["required child.name", "type child", "anyOf child"]);
   });
 
   it("draft-07's dependencies and additionalItems", () => {

@@ -555,6 +555,7 @@ describe("classifyCall: the wording of every other keyword", () => {
     // characters are code points: an emoji is one
     expect(one(object({ c: { type: "string", maxLength: 1 } }), { c: "😀😀" }).message).toBe("Error: 'c' must be at most 1 character, you sent 2.");
     expect(one(object({ l: { type: "array", minItems: 1, maxItems: 1 } }), { l: [] }).message).toBe("Error: 'l' must have exactly 1 item, you sent 0.");
+    expect(one(object({ l: { type: "array", minItems: 1, maxItems: 2 } }), { l: [1, 2, 3] }).message).toBe("Error: 'l' must have 1 to 2 items, you sent 3.");
     expect(one(object({ o: { type: "object", minProperties: 2 } }), { o: { a: 1 } }).message).toBe("Error: 'o' must have at least 2 properties, you sent 1.");
     expect(one(object({ o: { type: "object", maxProperties: 1 } }), { o: { a: 1, b: 2 } }).message).toBe(
       "Error: 'o' must have at most 1 property, you sent 2.",
@@ -568,6 +569,9 @@ describe("classifyCall: the wording of every other keyword", () => {
     const message = one(object({ c: { enum: [...choices, 7] } }), { c: "zz" }).message!;
     expect(message).toBe(`Error: 'c' must be one of ${choices.slice(0, 20).join(", ")} and 4 more; you sent "zz".`);
     expect(one(object({ c: { enum: ["a", 7, null] } }), { c: "b" }).message).toBe(`Error: 'c' must be one of a, 7, null; you sent "b".`);
+    // exactly twenty are all shown, with nothing after them
+    const twenty = choices.slice(0, 20);
+    expect(one(object({ c: { enum: twenty } }), { c: "zz" }).message).toBe(`Error: 'c' must be one of ${twenty.join(", ")}; you sent "zz".`);
   });
 
   it("const, not, and a keyword without its own sentence", () => {
@@ -596,6 +600,11 @@ describe("classifyCall: the wording of every other keyword", () => {
     expect(one(n, { n: "2.5" }).message).toBe(`Error: 'n' must be a whole number, you sent the string "2.5". Send a whole number instead.`);
     expect(one(n, { n: " " }).message).toBe(`Error: 'n' must be a whole number, you sent the string " ". Send a whole number instead.`);
     expect(one(object({ n: { type: "number" } }), { n: "2.5" }).message).toBe(`Error: 'n' must be a number, you sent the string "2.5". Send it as 2.5.`);
+    for (const text of ["true", "false"]) {
+      expect(one(object({ b: { type: "boolean" } }), { b: text }).message).toBe(
+        `Error: 'b' must be a boolean (true or false), you sent the string "${text}". Send it as ${text}.`,
+      );
+    }
     const list = object({ l: { type: "array" } });
     expect(one(list, { l: "x" }).message).toBe(`Error: 'l' must be an array, you sent the string "x". Send it as an array, such as ["x"].`);
     expect(one(list, { l: null }).message).toBe("Error: 'l' must be an array, you sent null. Send it as an array, such as [null].");
@@ -615,6 +624,10 @@ describe("classifyCall: the wording of every other keyword", () => {
   it("names that are not allowed, arguments that are not accepted, dependent requirements", () => {
     expect(only(one({ type: "object", propertyNames: { pattern: "^[a-z]+$" } }, { A1: 1 }), "extra_argument", "A1")).toBe(
       "Error: 'A1' is not an allowed argument name (allowed names: matching ^[a-z]+$). Rename or remove 'A1'.",
+    );
+    // rules that have no words of their own send the model to the schema
+    expect(only(one({ type: "object", propertyNames: { not: { const: "bad" } } }, { bad: 1 }), "extra_argument", "bad")).toBe(
+      "Error: 'bad' is not an allowed argument name (allowed names: see the schema). Rename or remove 'bad'.",
     );
     expect(only(one({ type: "object", additionalProperties: false }, { x: 1 }), "extra_argument", "x")).toBe(
       "Error: 'x' is not an argument of t. Allowed: none. Remove 'x'.",

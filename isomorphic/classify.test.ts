@@ -488,6 +488,10 @@ describe("classifyCall: patterns in linear time, own properties", () => {
     ]) {
       const stored = registryFrom([{ name: "old", version: JSON.stringify(parameters).length.toString(), parameters }]);
       for (let i = 0; i < 2; i++) expect(() => classifyCall({ tool: "old", arguments: { a: "aa" }, registry: stored })).toThrow(ToolSchemaError);
+      // the error says which limit, in registration's own words
+      expect(() => classifyCall({ tool: "old", arguments: { a: "aa" }, registry: stored })).toThrow(
+        /^the schema of old@\d+ cannot be used: Error: (the pattern|parameters holds more than 500 schemas)/,
+      );
     }
   });
 });
@@ -516,6 +520,8 @@ describe("closeMatch", () => {
   it("never calls a name a typo of one it shares no letter with", () => {
     // one edit, but as long as the shorter name: a different word
     expect(closeMatch("a", ["b"])).toBeUndefined();
+    expect(closeMatch("a", ["ab"])).toBeUndefined();
+    expect(closeMatch("ab", ["a"])).toBeUndefined();
     expect(closeMatch("ab", ["abc"])).toBe("abc");
   });
 
@@ -549,6 +555,7 @@ describe("classifyCall: the wording of every other keyword", () => {
     // characters are code points: an emoji is one
     expect(one(object({ c: { type: "string", maxLength: 1 } }), { c: "😀😀" }).message).toBe("Error: 'c' must be at most 1 character, you sent 2.");
     expect(one(object({ l: { type: "array", minItems: 1, maxItems: 1 } }), { l: [] }).message).toBe("Error: 'l' must have exactly 1 item, you sent 0.");
+    expect(one(object({ l: { type: "array", minItems: 1, maxItems: 2 } }), { l: [1, 2, 3] }).message).toBe("Error: 'l' must have 1 to 2 items, you sent 3.");
     expect(one(object({ o: { type: "object", minProperties: 2 } }), { o: { a: 1 } }).message).toBe("Error: 'o' must have at least 2 properties, you sent 1.");
     expect(one(object({ o: { type: "object", maxProperties: 1 } }), { o: { a: 1, b: 2 } }).message).toBe(
       "Error: 'o' must have at most 1 property, you sent 2.",
@@ -562,6 +569,9 @@ describe("classifyCall: the wording of every other keyword", () => {
     const message = one(object({ c: { enum: [...choices, 7] } }), { c: "zz" }).message!;
     expect(message).toBe(`Error: 'c' must be one of ${choices.slice(0, 20).join(", ")} and 4 more; you sent "zz".`);
     expect(one(object({ c: { enum: ["a", 7, null] } }), { c: "b" }).message).toBe(`Error: 'c' must be one of a, 7, null; you sent "b".`);
+    // exactly twenty are all shown, with nothing after them
+    const twenty = choices.slice(0, 20);
+    expect(one(object({ c: { enum: twenty } }), { c: "zz" }).message).toBe(`Error: 'c' must be one of ${twenty.join(", ")}; you sent "zz".`);
   });
 
   it("const, not, and a keyword without its own sentence", () => {
@@ -590,6 +600,11 @@ describe("classifyCall: the wording of every other keyword", () => {
     expect(one(n, { n: "2.5" }).message).toBe(`Error: 'n' must be a whole number, you sent the string "2.5". Send a whole number instead.`);
     expect(one(n, { n: " " }).message).toBe(`Error: 'n' must be a whole number, you sent the string " ". Send a whole number instead.`);
     expect(one(object({ n: { type: "number" } }), { n: "2.5" }).message).toBe(`Error: 'n' must be a number, you sent the string "2.5". Send it as 2.5.`);
+    for (const text of ["true", "false"]) {
+      expect(one(object({ b: { type: "boolean" } }), { b: text }).message).toBe(
+        `Error: 'b' must be a boolean (true or false), you sent the string "${text}". Send it as ${text}.`,
+      );
+    }
     const list = object({ l: { type: "array" } });
     expect(one(list, { l: "x" }).message).toBe(`Error: 'l' must be an array, you sent the string "x". Send it as an array, such as ["x"].`);
     expect(one(list, { l: null }).message).toBe("Error: 'l' must be an array, you sent null. Send it as an array, such as [null].");
@@ -609,6 +624,10 @@ describe("classifyCall: the wording of every other keyword", () => {
   it("names that are not allowed, arguments that are not accepted, dependent requirements", () => {
     expect(only(one({ type: "object", propertyNames: { pattern: "^[a-z]+$" } }, { A1: 1 }), "extra_argument", "A1")).toBe(
       "Error: 'A1' is not an allowed argument name (allowed names: matching ^[a-z]+$). Rename or remove 'A1'.",
+    );
+    // rules that have no words of their own send the model to the schema
+    expect(only(one({ type: "object", propertyNames: { not: { const: "bad" } } }, { bad: 1 }), "extra_argument", "bad")).toBe(
+      "Error: 'bad' is not an allowed argument name (allowed names: see the schema). Rename or remove 'bad'.",
     );
     expect(only(one({ type: "object", additionalProperties: false }, { x: 1 }), "extra_argument", "x")).toBe(
       "Error: 'x' is not an argument of t. Allowed: none. Remove 'x'.",
@@ -642,6 +661,12 @@ describe("classifyCall: the wording of every other keyword", () => {
     );
     expect(sample(object({ d: { type: "string", default: "now" }, z: { type: "string" } }))).toBe(`{"d": "now"}.`);
     expect(sample({ type: "object" })).toBe("{}.");
+    // empty examples and choices give no sample; a boolean's is true
+    expect(
+      sample(object({ f: { type: "boolean" }, x: { type: "string", examples: [] }, y: { type: "string", enum: [] } }, { required: ["f", "x", "y"] })),
+    ).toBe(`{"f": true, "x": "...", "y": "..."}.`);
+    // a required key the schema does not describe gets the placeholder; what is no key is left out
+    expect(sample(object({ a: { type: "integer" } }, { required: [7, "gone", "a"] }))).toBe(`{"gone": "...", "a": 1}.`);
   });
 
   it("a schema that cannot be used is a ToolSchemaError that says why", () => {
@@ -697,6 +722,67 @@ describe("classifyCall: which of Ajv's errors are told", () => {
       `Error: 'l' must contain at least 1 and no more than 1 valid item(s), you sent [1,2,"a"]. Change it to match the schema of t.`,
     );
     expect(one(list, { l: [1, "a"] }).valid).toBe(true);
+  });
+
+  it("contains with maxContains: recounts the items Ajv checked, up to the one past the limit", () => {
+    // items checks every item; contains stops at the second integer (one more than maxContains)
+    const list = object({ x: { type: "array", items: { type: ["integer", "string"], maxLength: 1 }, contains: { type: "integer" }, maxContains: 1 } });
+    const told = (x: unknown[]) => one(list, { x }).violations.map((v) => `${v.keyword} ${v.path}`);
+    // the non-matching items before the limit are the wrapper's children, the item after it is not: its maxLength stays
+    expect(told(["a", 1, "c", 2, "long"])).toEqual(["maxLength x[4]", "contains x"]);
+    expect(told(["a", 1, 2, "c", "long"])).toEqual(["maxLength x[4]", "contains x"]);
+  });
+
+  it("unions: several matching branches and one failing, earlier errors, branches with a type error and more", () => {
+    const told = (parameters: object, args: object) => one(parameters, args).violations.map((v) => `${v.keyword} ${v.path}`);
+    for (const oneOf of [
+      [{ type: "string" }, { type: "integer" }, { type: "number" }],
+      [{ type: "integer" }, { type: "string" }, { type: "number" }],
+    ]) {
+      expect(told(object({ n: { oneOf } }), { n: 5 })).toEqual(["oneOf n"]);
+    }
+    // Ajv stops at the second matching branch: a branch after it has no errors to drop, and the error before the union stays
+    const big = { $defs: { big: { minimum: 10 } } };
+    expect(told({ ...object({ n: { $ref: "#/$defs/big", oneOf: [{ type: "integer" }, { type: "number" }, { type: "string" }] } }), ...big }, { n: 5 })).toEqual(
+      ["minimum n", "oneOf n"],
+    );
+    // an error before the union is not one of its branches' errors
+    expect(told(object({ a: { type: "string" }, b: { anyOf: [{ type: "string", minLength: 3 }, { type: "integer" }] } }), { a: 1, b: "x" })).toEqual([
+      "type a",
+      "minLength b",
+    ]);
+    // a branch of another type with a second error is no type-only branch: the closest branch is told
+    expect(one(object({ c: { anyOf: [{ type: "string", enum: ["a", "b"] }, { type: "null" }] } }), { c: 5 }).message).toBe(
+      "Error: 'c' must be null, you sent the number 5. Send null instead.",
+    );
+    // a branch whose type matched beats one that has a type error, even with as many errors
+    expect(
+      told(
+        object({
+          c: {
+            anyOf: [
+              { type: "string", enum: ["x"] },
+              { type: "integer", minimum: 10, multipleOf: 3 },
+            ],
+          },
+        }),
+        { c: 5 },
+      ),
+    ).toEqual(["minimum c", "multipleOf c"]);
+  });
+
+  it("branches that refer into the tool's schema: $defs in reach; other pointers and the root keep Ajv's own errors", () => {
+    const told = (parameters: object, args: object) => one(parameters, args).violations.map((v) => `${v.keyword} ${v.path}`);
+    const defs = { type: "object", $defs: { s: { type: "string", minLength: 3 } }, properties: { b: { anyOf: [{ $ref: "#/$defs/s" }, { type: "null" }] } } };
+    expect(told(defs, { b: "x" })).toEqual(["minLength b"]);
+    // a branch pointing at a property cannot be compiled on its own: every error Ajv reported is told
+    const a = { type: "string", minLength: 3 };
+    expect(told(object({ a, b: { anyOf: [{ $ref: "#/properties/a" }, { type: "null" }] } }), { b: "x" })).toEqual(["minLength b", "type b", "anyOf b"]);
+    expect(told(object({ a, b: { type: "array", contains: { $ref: "#/properties/a" } } }), { b: ["x"] })).toEqual(["minLength b[0]", "contains b"]);
+    // a tree: the branch's "#" is the whole tool, not the branch (validating the branch alone would recurse forever)
+    const tree = { type: "object", properties: { name: { type: "string" }, child: { anyOf: [{ $ref: "#" }, { type: "null" }] } }, required: ["name"] };
+    expect(told(tree, { name: "root", child: { name: "leaf", child: null } })).toEqual([]);
+    expect(told(tree, { name: "root", child: {} })).toEqual(["required child.name", "type child", "anyOf child"]);
   });
 
   it("draft-07's dependencies and additionalItems", () => {

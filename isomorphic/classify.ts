@@ -228,7 +228,11 @@ export function validatorFor(name: string, version: string, parameters: object):
   return compiledTool(name, version, parameters).validate;
 }
 
-/** Errors of `data` against one subschema of the tool's schema, with the tool's $defs/definitions in reach of its $refs. */
+/**
+ * Errors of `data` against one subschema of the tool's schema, with the tool's $defs/definitions in
+ * reach of its $refs; undefined when the subschema cannot be checked on its own (then Ajv's own
+ * errors are told as they are).
+ */
 function partErrors(tool: CompiledTool, subschema: unknown, data: unknown): ErrorObject[] | undefined {
   let validate = tool.parts.get(subschema);
   if (validate === undefined) {
@@ -241,7 +245,12 @@ function partErrors(tool: CompiledTool, subschema: unknown, data: unknown): Erro
     tool.parts.set(subschema, validate);
   }
   if (!validate) return undefined;
-  return validate(data) ? [] : [...(validate.errors ?? [])];
+  try {
+    return validate(data) ? [] : [...(validate.errors ?? [])];
+  } catch {
+    // a branch that refers to the root ("#", a tree of arguments) recurses forever on its own, where "#" is the branch
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -285,10 +294,12 @@ type Replacement = { children: number; errors: ErrorObject[] } | undefined;
 
 function explainUnion(tool: CompiledTool, error: ErrorObject): Replacement {
   const branches: ErrorObject[][] = [];
+  let matched = 0;
   for (const branch of error.schema as unknown[]) {
     const errors = partErrors(tool, branch, error.data);
     if (!errors) return undefined;
     branches.push(errors);
+    if (error.keyword === "oneOf" && errors.length === 0 && ++matched > 1) break; // where Ajv stops
   }
   const children = branches.reduce((sum, errors) => sum + errors.length, 0);
   // oneOf matching several branches: the wrapper itself is the problem.

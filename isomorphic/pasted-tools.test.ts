@@ -66,4 +66,48 @@ describe("readPastedTools", () => {
       /^Error: 501 definitions at once; at most 500/,
     );
   });
+
+  it("takes anything that only a definition has, so that the normaliser says what is wrong with it", () => {
+    // each key on its own: a name without a schema, a nested OpenAI function without its type, a type without a function, a schema key without a name
+    for (const definition of [
+      { name: "getloan" },
+      { function: getloan },
+      { type: "function" },
+      { parameters: schema },
+      { input_schema: schema },
+      { inputSchema: schema },
+    ]) {
+      expect(readPastedTools(JSON.stringify(definition))).toEqual({ ok: true, tools: [definition] });
+    }
+    expect(normalizeToolInput({ parameters: schema })).toEqual({ ok: false, message: expect.stringMatching(/^Error: 'name' must be a string/) });
+  });
+
+  it("recognises a bare schema by its properties, its $schema or its object type, each on its own", () => {
+    for (const bare of [{ properties: {} }, { $schema: "https://json-schema.org/draft/2020-12/schema" }, { type: "object" }]) {
+      expect(readPastedTools(JSON.stringify(bare), "ping")).toEqual({ ok: true, tools: [{ name: "ping", parameters: bare }] });
+    }
+    expect(readPastedTools(JSON.stringify({ type: "string" }), "ping")).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Error: found no tool definitions in an object with keys type\./),
+    });
+  });
+
+  it("unwraps only a JSON-RPC answer that holds a result", () => {
+    const list = { tools: [getloan] };
+    const message = (value: unknown) => {
+      const read = readPastedTools(JSON.stringify(value));
+      return read.ok ? "accepted" : read.message;
+    };
+    // a result without the jsonrpc member is no answer: nothing in it is read
+    expect(message({ id: 1, result: list })).toMatch(/^Error: found no tool definitions in an object with keys id, result\./);
+    // a JSON-RPC error answer is named as sent, not as the result it lacks
+    expect(message({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } })).toMatch(
+      /^Error: found no tool definitions in an object with keys jsonrpc, id, error\./,
+    );
+  });
+
+  it("registers exactly as many definitions as tools.register takes at once", () => {
+    const tools = Array.from({ length: 500 }, (_, i) => ({ ...getloan, name: `t${i}` }));
+    expect(readPastedTools(JSON.stringify(tools))).toEqual({ ok: true, tools });
+  });
 });

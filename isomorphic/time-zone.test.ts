@@ -20,6 +20,10 @@ describe("the time zone setting", () => {
     expect(readTimeZoneCookie(undefined)).toEqual(UTC);
     expect(readTimeZoneCookie("local:Not/AZone")).toEqual(UTC);
     expect(readTimeZoneCookie("local:")).toEqual(UTC);
+    // a cookie of another kind, whatever follows its prefix
+    expect(readTimeZoneCookie("other:Europe/Berlin")).toEqual(UTC);
+    expect(timeZoneCookieValue(UTC)).toBe("utc");
+    expect(timeZoneCookieValue(berlin)).toBe("local:Europe%2FBerlin");
   });
 });
 
@@ -50,5 +54,12 @@ describe("formatting in a zone", () => {
     expect(fromDateTimeInput("2026-03-29T04:00", "Europe/Berlin")).toBe(ms("2026-03-29T02:00:00Z"));
     expect(toDateTimeInput(ms("2026-11-30T14:00:00Z"), "Europe/Berlin")).toBe("2026-11-30T15:00");
     expect(fromDateTimeInput("yesterday", "UTC")).toBeNaN();
+  });
+
+  it("reads seconds when the input has them, and nothing around the value", () => {
+    expect(fromDateTimeInput("2026-11-30T15:00:30", "Europe/Berlin")).toBe(ms("2026-11-30T14:00:30Z"));
+    expect(fromDateTimeInput("x2026-11-30T15:00", "UTC")).toBeNaN();
+    expect(fromDateTimeInput("2026-11-30T15:00x", "UTC")).toBeNaN();
+    expect(fromDateTimeInput("2026-11-30T15:00:3", "UTC")).toBeNaN();
   });
 });

@@ -51,7 +51,7 @@ try {
   const readme: Shot[] = [
     { file: "overview", path: "/p/demo?range=30d" },
     { file: "call-detail", path: `/p/demo/calls/${encodeURIComponent(call.id)}` },
-    { file: "schema-doctor", path: "/p/demo/tools/getloan?range=30d", from: "Failure patterns", height: 1900 },
+    { file: "schema-doctor", path: "/p/demo/tools/getloan?range=30d#patterns", from: "Failure patterns", height: 1900 }, // the tool page opens that tab
     { file: "connect", path: "/p/demo/settings/connect" },
   ];
   const shots = allDir ? await everyPage(call) : readme;

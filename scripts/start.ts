@@ -67,7 +67,11 @@ try {
   await shutdown(1);
 }
 
-const server = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(env.PORT)], {
+// Idle keep-alive connections stay open 65 s (Node's default is 5 s): longer than the idle
+// timeout of common load balancers and HTTP clients (60 s), so a client never reuses a
+// connection at the instant the server closes it (the request then fails with ECONNRESET).
+const KEEP_ALIVE_MS = 65_000;
+const server = spawn(process.execPath, [nextBin, ...(dev ? ["dev"] : ["start", "--keepAliveTimeout", String(KEEP_ALIVE_MS)]), "-p", String(env.PORT)], {
   stdio: ["ignore", "inherit", "inherit"],
   env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: dev ? "development" : "production" },
 });

@@ -32,7 +32,10 @@ export async function renameProject(projectId: string, name: string) {
   return prisma().project.update({ where: { id: projectId }, data: { name }, select: { id: true, slug: true, name: true } });
 }
 
-/** The project and all it holds; its rollups have no foreign key (ingestion writes them in bulk), so they go by hand. */
+/**
+ * The project and all it holds; its rollups and the OTLP step and result rows have no foreign
+ * key (ingestion writes them in bulk), so they go by hand.
+ */
 export async function deleteProject(projectId: string) {
   const where = { where: { projectId } };
   await prisma().$transaction([
@@ -40,6 +43,8 @@ export async function deleteProject(projectId: string) {
     prisma().callRollupDaily.deleteMany(where),
     prisma().errorMessageRollupHourly.deleteMany(where),
     prisma().errorMessageRollupDaily.deleteMany(where),
+    prisma().otlpModelCall.deleteMany(where),
+    prisma().otlpResult.deleteMany(where),
     prisma().project.delete({ where: { id: projectId } }),
   ]);
 }

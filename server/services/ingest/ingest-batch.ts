@@ -50,18 +50,20 @@ export async function checkEvents(events: unknown[], registry: Registry): Promis
 
 /**
  * Writes checked events in the caller's transaction (calls, rollups, pairing). Options:
- * `adjust` sets on each event what only the transaction knows (OTLP: each call's step), and
- * must not change what the event was checked for; `alsoPair` names runs whose order changed
- * without a new call (they are paired again). Also returns the ids of the calls that were new.
+ * `stepOf` gives each event the step only the transaction knows (OTLP: its model call's rank
+ * in the run), set on the checked event itself (a copy the gate made: no second copy of every
+ * event); `alsoPair` names runs whose order changed without a new call (they are paired again).
+ * Also returns the ids of the calls that were new.
  */
 export async function ingestCalls(
   client: PoolClient,
   projectId: string,
   checked: CheckedEvents,
-  options: { adjust?: (event: ToolCallEvent) => ToolCallEvent; alsoPair?: string[] } = {},
+  options: { stepOf?: (event: ToolCallEvent) => number | undefined; alsoPair?: string[] } = {},
 ): Promise<IngestResult & { inserted: string[] }> {
-  const { adjust, alsoPair = [] } = options;
-  const calls = adjust ? checked.calls.map((c) => ({ ...c, event: adjust(c.event) })) : checked.calls;
+  const { stepOf, alsoPair = [] } = options;
+  const { calls } = checked;
+  if (stepOf) for (const { event } of calls) event.step = stepOf(event);
   const inserted = await writeCalls(client, projectId, calls);
   if (alsoPair.length) await pairRuns(client, projectId, alsoPair);
   return { accepted: inserted.length, duplicates: checked.duplicates + calls.length - inserted.length, rejected: checked.rejected, inserted };

@@ -331,3 +331,93 @@ describe("tool schemas at their edges", () => {
     expect(refusal({ type: "object", patternProperties: { "^ok$": {}, "^(?=x)": {} } })).toMatch(/at #\/patternProperties\/\^\(\?=x\) cannot be used/);
   });
 });
+
+describe("tool schemas, one mutant at a time", () => {
+  it("a 'function' member is read as the tool only in an OpenAI function tool", () => {
+    const other = { type: "object", properties: { x: { type: "number" } } };
+    expect(normalizeToolInput({ name: "getloan", parameters, function: { name: "other", parameters: other } })).toEqual({
+      ok: true,
+      tool: { name: "getloan", parameters },
+    });
+    expect(normalizeToolInput({ type: "custom", name: "getloan", parameters, function: "not a tool" })).toMatchObject({ ok: true });
+  });
+
+  it("a tool without a description has no description member at all", () => {
+    const result = normalizeToolInput({ name: "getloan", parameters });
+    expect(result).toStrictEqual({ ok: true, tool: { name: "getloan", parameters } });
+  });
+
+  it("writes what JSON would write for undefined: null in an array, and at the top", () => {
+    expect(canonicalJson([1, undefined, 2])).toBe(JSON.stringify([1, undefined, 2]));
+    expect(canonicalJson(undefined)).toBe("null");
+    expect(canonicalJson([() => 1])).toBe("[null]");
+  });
+
+  it("ignores annotations inside lists of schemas, and tells boolean schemas apart", () => {
+    const branch = (text: string) => ({ type: "object", properties: { a: { anyOf: [{ type: "string", description: text }, { type: "null" }] } } });
+    expect(validationDiffers(branch("a loan number"), branch("the loan's number"))).toBe(false);
+    expect(validationDiffers({ type: "object", additionalProperties: true }, { type: "object", additionalProperties: false })).toBe(true);
+  });
+
+  it("accepts a schema 64 levels deep (the limit) and refuses one 65 deep", () => {
+    // the default is at depth 1; each array around "x" adds one level
+    const withDefaultDepth = (depth: number) => {
+      let value: unknown = "x";
+      for (let i = 1; i < depth; i++) value = [value];
+      return { type: "object", default: value };
+    };
+    expect(checkSchemaCost(withDefaultDepth(SCHEMA_LIMITS.depth)).ok).toBe(true);
+    expect(checkSchemaCost(withDefaultDepth(SCHEMA_LIMITS.depth + 1))).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Error: parameters is nested more than 64 levels deep/),
+    });
+  });
+
+  it("reports the first problem met, whatever comes after it", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < SCHEMA_LIMITS.depth; i++) deep = [deep];
+    const fine = { type: "string", pattern: "^[a-z]+$" };
+    // too deep, then a pattern that is fine, then a key PostgreSQL cannot store
+    expect(refusal({ type: "object", properties: { a: { default: deep }, b: fine, "c\u0000": {} } })).toMatch(
+      /^Error: parameters is nested more than 64 levels deep/,
+    );
+    // a key that cannot be stored, then a pattern that is fine
+    expect(refusal({ type: "object", properties: { "a\u0000": {}, b: fine } })).toMatch(/^Error: the key "a\\u0000" at #\/properties\/a\\u0000 /);
+    // a pattern RE2 cannot run, then one it can
+    expect(refusal({ type: "object", properties: { a: { type: "string", pattern: "(?=x)" }, b: fine } })).toMatch(
+      /^Error: the pattern "\(\?=x\)" at #\/properties\/a\/pattern cannot be used/,
+    );
+    expect(refusal({ type: "object", patternProperties: { "^(?=x)": {}, "^ok$": {} } })).toMatch(/at #\/patternProperties\/\^\(\?=x\) cannot be used/);
+    // schema 501 of 503 is named, and the two after it do not clear the refusal
+    const wide = { type: "object", properties: Object.fromEntries(Array.from({ length: 502 }, (_, i) => [`p${i}`, fine])) };
+    expect(refusal(wide)).toMatch(/the 501th is at #\/properties\/p499\)/);
+  });
+
+  it("says which string in a list PostgreSQL cannot store", () => {
+    expect(refusal({ type: "object", properties: { status: { enum: ["open", "cl\u0000osed"] } } })).toMatch(
+      /^Error: the string "cl\\u0000osed" at #\/properties\/status\/enum\/1 contains a NUL character \(\\u0000\) at character 3/,
+    );
+  });
+
+  it("counts only objects and booleans as schemas, and looks for patterns only in schemas", () => {
+    // 500 list members that are not schemas (Ajv refuses them later, with its own message)
+    expect(checkSchemaCost({ type: "object", allOf: Array.from({ length: SCHEMA_LIMITS.subschemas }, () => 1) }).ok).toBe(true);
+    // a value under const looks like a schema with a lookahead pattern but is data
+    const data = { not: { pattern: "(?=a)" }, properties: { x: { pattern: "(?=a)" } } };
+    expect(checkSchemaCost({ type: "object", properties: { a: { const: data } } }).ok).toBe(true);
+    expect(checkJsonSchema({ type: "object", properties: { a: { const: data } } })).toEqual({ ok: true });
+  });
+
+  it("judges a pattern RE2 refuses by the u flag Ajv compiles with", () => {
+    // a lookahead RE2 cannot run, and an escape that only the u flag refuses
+    expect(refusal({ type: "object", properties: { a: { type: "string", pattern: "(?=a)\\q" } } })).toMatch(
+      /^Error: the pattern .* at #\/properties\/a\/pattern is not a valid regular expression: .*Invalid escape/,
+    );
+  });
+
+  it("ends every refusal of the schema's text or of Ajv with how to fix it", () => {
+    expect(refusal({ type: "object", properties: { "a\u0000": {} } })).toMatch(/\. Fix the schema and register the tool again\.$/);
+    expect(refusal({ type: "object", properties: { a: { type: "strnig" } } })).toMatch(/\. Fix the schema and register the tool again\.$/);
+    expect(refusal({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } })).toMatch(/\. Fix the schema and register the tool again\.$/);
+  });
+});

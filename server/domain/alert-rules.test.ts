@@ -234,3 +234,96 @@ describe("previewRule", () => {
     expect(preview.fired).toBe(1);
   });
 });
+
+describe("alert rules, one mutant at a time", () => {
+  const HOUR = 3_600_000;
+  const counts = (calls: number, invalid: number, corrected = 0, categoryCalls?: number) => ({
+    calls,
+    invalid,
+    corrected,
+    ...(categoryCalls === undefined ? {} : { categoryCalls }),
+  });
+  const hours = (perHour: ReturnType<typeof counts>[]) => perHour.map((c, h) => ({ start: h * HOUR, counts: c }));
+
+  it("attempts per success with no success at all is no data, not ok", () => {
+    const attempts = rule({ metric: "attempts_per_success", condition: { kind: "threshold", threshold: 1.5 }, minCalls: 10 });
+    const check = checkWindow(attempts, counts(100, 100));
+    expect(check).toMatchObject({ breach: false, value: null, missing: { state: "no_data", in: "window" } });
+    expect(ruleState(check, false)).toBe("no_data");
+  });
+
+  it("a regression check short of calls says which version is short, the new one first", () => {
+    // 10 % invalid in both versions: enough failures for the test whenever both have enough calls
+    const short = (previousCalls: number, nextCalls: number) =>
+      regressionCheck({ invalid: previousCalls / 10, calls: previousCalls }, { invalid: nextCalls / 10, calls: nextCalls }).missing;
+    expect(short(1000, 30)).toEqual({ state: "not_enough_calls", in: "window" });
+    expect(short(1000, 90)).toEqual({ state: "not_enough_calls", in: "window" });
+    expect(short(10, 100)).toEqual({ state: "not_enough_calls", in: "baseline" });
+    expect(short(10, 30)).toEqual({ state: "not_enough_calls", in: "window" });
+    expect(short(1000, 1000)).toBeNull();
+    expect(ruleState(regressionCheck({ invalid: 0, calls: 10 }, { invalid: 50, calls: 1000 }), false)).toBe("not_enough_calls");
+  });
+
+  it("a preview counts the minutes an incident was open", () => {
+    const bad = [3, 4, 8];
+    const series = { window: { buckets: hours(Array.from({ length: 12 }, (_, h) => counts(100, bad.includes(h) ? 30 : 1))), bucketMs: HOUR } };
+    const preview = previewRule(rule({ windowMinutes: 60 }), null, series, { from: HOUR, to: 12 * HOUR, stepMs: HOUR });
+    // open at 4, 5 and 6 h (resolved at 7 h), and at 9 and 10 h (resolved at 11 h)
+    expect(preview.points.filter((p) => p.state === "firing" || p.state === "pending").map((p) => p.at / HOUR)).toEqual([4, 5, 6, 9, 10]);
+    expect(preview.firingMinutes).toBe(5 * 60);
+    expect(preview.fired).toBe(2);
+  });
+
+  it("a preview takes each step once, and the end of the range when it falls between steps", () => {
+    const series = { window: { buckets: hours(Array.from({ length: 6 }, () => counts(100, 1))), bucketMs: HOUR } };
+    const onStep = previewRule(rule({ windowMinutes: 60 }), null, series, { from: HOUR, to: 4 * HOUR, stepMs: HOUR });
+    expect(onStep.points.map((p) => p.at / HOUR)).toEqual([1, 2, 3, 4]);
+    const between = previewRule(rule({ windowMinutes: 60 }), null, series, { from: HOUR, to: 4.5 * HOUR, stepMs: HOUR });
+    expect(between.points.map((p) => p.at / HOUR)).toEqual([1, 2, 3, 4, 4.5]);
+  });
+
+  it("a preview reads buckets in any order", () => {
+    const perHour = [counts(100, 1), counts(100, 1), counts(100, 30), counts(100, 1), counts(100, 1)];
+    const sorted = hours(perHour);
+    const range = { from: HOUR, to: 5 * HOUR, stepMs: HOUR };
+    const expected = previewRule(rule({ windowMinutes: 60 }), null, { window: { buckets: sorted, bucketMs: HOUR } }, range);
+    expect(expected.points.map((p) => p.value)).toEqual([0.01, 0.01, 0.3, 0.01, 0.01]);
+    for (const order of [
+      [4, 3, 2, 1, 0],
+      [2, 0, 4, 1, 3],
+      [1, 4, 0, 3, 2],
+    ]) {
+      const shuffled = order.map((i) => sorted[i]!);
+      expect(previewRule(rule({ windowMinutes: 60 }), null, { window: { buckets: shuffled, bucketMs: HOUR } }, range)).toEqual(expected);
+    }
+  });
+
+  it("a preview adds up corrected calls and category calls over the window", () => {
+    // two-hour windows: attempts per success (100 + 20 attempts for 100 successes per hour) and a category's share
+    const perHour = Array.from({ length: 4 }, (_, h) => counts(120, 20, h === 3 ? 20 : 10, h === 3 ? 60 : 12));
+    const series = { window: { buckets: hours(perHour), bucketMs: HOUR } };
+    const range = { from: 4 * HOUR, to: 4 * HOUR, stepMs: HOUR };
+    const attempts = rule({ metric: "attempts_per_success", condition: { kind: "threshold", threshold: 1.5 }, windowMinutes: 120, minCalls: 10 });
+    // hours 2 and 3: (100 + 10 + 100 + 20) attempts for 200 successes
+    expect(previewRule(attempts, null, series, range).points[0]!.value).toBeCloseTo(230 / 200);
+    const category = rule({ metric: "category_rate", condition: { kind: "threshold", threshold: 0.1 }, windowMinutes: 120, minCalls: 10 });
+    expect(previewRule(category, null, series, range).points[0]).toMatchObject({ value: 72 / 240, state: "firing" });
+    // a bucket without a category count adds none
+    const unnamed = { window: { buckets: hours([counts(100, 0), counts(100, 0, 0, 30)]), bucketMs: HOUR } };
+    expect(previewRule(category, null, unnamed, { from: 2 * HOUR, to: 2 * HOUR, stepMs: HOUR }).points[0]!.value).toBe(30 / 200);
+  });
+
+  it("a preview reads a baseline of the rule's length, and none when the rule has no baseline length", () => {
+    // baseline hours 1 and 2 at 5 % and 1 %: 3 % over both, so twice that is 6 %
+    const perHour = [counts(100, 0), counts(100, 5), counts(100, 1), counts(100, 5)];
+    const series = { window: { buckets: hours(perHour), bucketMs: HOUR } };
+    const doubled = rule({ windowMinutes: 60, condition: { kind: "baseline_factor", factor: 2 }, minCalls: 10 });
+    const at4 = previewRule(doubled, 120, series, { from: 4 * HOUR, to: 4 * HOUR, stepMs: HOUR }).points[0];
+    expect(at4).toMatchObject({ value: 0.05, threshold: 0.06, state: "ok" });
+    // a volume rule by a factor with no baseline length has no threshold (0 calls would make every call a breach)
+    const volume = rule({ metric: "call_volume", windowMinutes: 60, condition: { kind: "baseline_factor", factor: 2 } });
+    const preview = previewRule(volume, null, series, { from: 4 * HOUR, to: 4 * HOUR, stepMs: HOUR });
+    expect(preview.points[0]).toMatchObject({ value: 100, threshold: null, state: "no_data" });
+    expect(preview.fired).toBe(0);
+  });
+});

@@ -209,3 +209,15 @@ describe("failure patterns at their edges", () => {
     expect(daysOf(new Date("2026-11-02T00:00:00Z"), new Date("2026-11-02T00:00:00Z"))).toEqual([]);
   });
 });
+
+describe("failure patterns, one mutant at a time", () => {
+  it("a wrong type at a path that cannot be read is a pattern of nothing sent, not a crash", () => {
+    const violations = [{ category: "wrong_type", path: "a[", keyword: "type", message: "must be string" }] as never;
+    expect(patternOf({ tool: "getloan", arguments: { a: 1 }, valid: false, category: "wrong_type", violations })).toBe("wrong_type\ta[\tnothing");
+  });
+
+  it("every pattern starts without examples (the service adds them to the top rows only)", () => {
+    const rows = ["a", "b"].map((pattern) => ({ pattern, day: "2026-11-30T00:00:00.000Z", failures: 1, followed: 0, recovered: 0 }));
+    expect(groupPatterns(rows, ["2026-11-30T00:00:00.000Z"]).map((p) => p.examples)).toEqual([[], []]);
+  });
+});

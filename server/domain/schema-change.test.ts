@@ -70,3 +70,20 @@ describe("impactWindows", () => {
     expect(windows!.before.from).toEqual(at("2026-11-01T00:00:00Z"));
   });
 });
+
+describe("impactWindows within a range, at its bounds", () => {
+  const versions = () => seen("2026-11-01T00:00:00Z", "2026-11-10T11:00:00Z");
+  const now = at("2026-11-30T00:00:00Z");
+
+  it("the first version inside the range is no change: the newest change is used, marked outside", () => {
+    const windows = impactWindows(versions(), now, { from: at("2026-10-25T00:00:00Z"), to: at("2026-11-05T00:00:00Z") });
+    expect(windows).toMatchObject({ inRange: false, marker: at("2026-11-10T11:00:00Z") });
+  });
+
+  it("a change at the range's first instant is inside it, one at its end is not", () => {
+    // inside, so its before window must be inside the range too: no whole hour of it, no windows
+    // (rather than the change's windows reaching back before the range)
+    expect(impactWindows(versions(), now, { from: at("2026-11-10T11:00:00Z"), to: at("2026-11-17T11:00:00Z") })).toBeNull();
+    expect(impactWindows(versions(), now, { from: at("2026-11-03T11:00:00Z"), to: at("2026-11-10T11:00:00Z") })?.inRange).toBe(false);
+  });
+});

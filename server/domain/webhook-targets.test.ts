@@ -51,3 +51,10 @@ describe("webhookUrlFor", () => {
     expect(webhookUrlFor("admin", "not a url")).toBe("not a url");
   });
 });
+
+describe("webhookAddressVerdict for a range without words of its own", () => {
+  it("names ipaddr.js's range", () => {
+    // 100::/64 is IPv6's discard prefix
+    expect(webhookAddressVerdict("100::1")).toEqual({ allowed: false, reason: "100::1 is not a public address (discard)" });
+  });
+});

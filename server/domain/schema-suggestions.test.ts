@@ -599,3 +599,32 @@ describe("suggestSchemaChanges: what the page shows, rule by rule", () => {
     expect(list.length).toBe(12);
   });
 });
+
+describe("suggestSchemaChanges: patterns at different paths", () => {
+  it("make a suggestion each, with their own counts and examples", () => {
+    const schema = {
+      ...clean,
+      properties: {
+        ...clean.properties,
+        mode: { type: "string", enum: ["fast", "slow"], description: "Speed." },
+        tier: { type: "string", enum: ["gold", "basic"], description: "Tier." },
+        note: { type: "string", maxLength: 5, description: "A note." },
+        ref: { type: "string", minLength: 2, description: "A reference." },
+      },
+    };
+    const list = kinds(schema, [
+      ["getloan", { ...ok, tier: "silver" }, 3],
+      ["getloan", { ...ok, mode: "quick" }, 3],
+      ["getloan", { ...ok, note: "toolong" }, 3],
+      ["getloan", { ...ok, ref: "a" }, 3],
+      ["getloan", { channel: "email" }, 5],
+    ]);
+    expect(list.map((s) => [s.id, s.failures, s.examples.length])).toEqual([
+      ["missing_required:loannumber", 5, 1],
+      ["name_enum_values:mode", 3, 1],
+      ["name_enum_values:tier", 3, 1],
+      ["state_limit:note:length", 3, 1],
+      ["state_limit:ref:length", 3, 1],
+    ]);
+  });
+});

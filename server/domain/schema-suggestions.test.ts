@@ -313,3 +313,318 @@ describe("suggestSchemaChanges: each rule's edges", () => {
     expect(open.map((s) => [s.kind, s.path])).toEqual([["nested_additional_properties", "tags[]"]]);
   });
 });
+
+/** Suggestions for `parameters` from calls that were checked against `calledWith` (an older version of the schema). */
+const against = (parameters: object, calledWith: object, calls: [string, unknown, number][]) =>
+  suggestSchemaChanges({ tool: "getloan", description: "Gets one loan.", parameters: parameters as never, patterns: patternsFrom(calledWith, calls) });
+const descriptionAt = (s: { after: { parameters: object } }, name: string) =>
+  (s.after.parameters as { properties: Record<string, { description?: string }> }).properties[name]!.description;
+
+describe("suggestSchemaChanges: what the page shows, rule by rule", () => {
+  it("makes one suggestion per path and limit, however many patterns lead to it", () => {
+    const schema = withProperty("ref", { type: "string", minLength: 2, maxLength: 4, description: "The reference." });
+    const list = kinds(schema, [
+      ["getloan", { ...ok, ref: true }, 3],
+      ["getloan", { ...ok, ref: {} }, 3],
+      ["getloan", { ...ok, ref: 4471 }, 3],
+      ["getloan", { ...ok, ref: 44.71 }, 3],
+      ["getloan", { ...ok, ref: "a" }, 3],
+      ["getloan", { ...ok, ref: "abcdef" }, 3],
+    ]);
+    expect(list.map((s) => s.id)).toEqual(["digits_as_string:ref", "state_limit:ref:length", "state_type:ref"]);
+    const [digits, limit, type] = list;
+    expect(digits!.failures).toBe(6);
+    expect(digits!.evidence).toBe("A number instead of a string at `ref`: sent 6 times (33% of the tool's failures).");
+    expect(limit!.title).toBe("State the limit of `ref`: 2 to 4 characters");
+    expect(limit!.evidence).toBe(
+      "`ref`: too long; `ref`: too short: sent 6 times (33% of the tool's failures); the description does not say 2 to 4 characters.",
+    );
+    expect(type!.evidence).toBe(
+      "`ref`: a boolean (true or false) where a string is required; `ref`: an object where a string is required: sent 6 times (33% of the tool's failures).",
+    );
+    // the examples of both patterns (patterns of equal counts come in the order of their keys: the two limits, then the types)
+    expect(type!.examples).toEqual(["call-2", "call-5"]);
+  });
+
+  it("a wrong type: the words proposed, and which descriptions already name the type", () => {
+    const sent = (schema: object, value: unknown) => kinds(withProperty("x", schema), [["getloan", { ...ok, x: value }, 3]]);
+    // a number where no string is wanted is no case of digits
+    expect(sent({ type: "boolean", description: "Whether." }, 1).map((s) => s.title)).toEqual(["Name the type of `x` in its description"]);
+    expect(only("state_type", sent({ type: "integer", description: "How many." }, 2.5))[0]!.change).toBe(
+      'Say "a whole number" in the description of `x`; models read descriptions more closely than types.',
+    );
+    // a string sent as something else than a number is told its type, not "as a string"
+    expect(descriptionAt(only("state_type", sent({ type: "string", description: "The code." }, true))[0]!, "x")).toBe("The code. Send a string.");
+    // a pattern without digits: text, not digits
+    expect(only("digits_as_string", sent({ type: "string", pattern: "^[a-z]+$", description: "The code." }, 5))[0]!.title).toBe(
+      "Say that `x` is text, as a string",
+    );
+    // a description naming one of the types, or the type in the words the suggestion proposes
+    expect(sent({ type: ["string", "null"], description: "The code string." }, 5)).toEqual([]);
+    expect(sent({ type: "integer", description: "An integer, how many." }, "2")).toEqual([]);
+    expect(sent({ type: "integer", description: "How many. Send a whole number." }, "2")).toEqual([]);
+    expect(only("state_type", sent({ type: ["string", "null"], description: "The code." }, 5))[0]!.change).toBe(
+      'Say "a string or null" in the description of `x`; models read descriptions more closely than types.',
+    );
+  });
+
+  it("digits sent as a number: the title and the words proposed", () => {
+    const [s] = only(
+      "digits_as_string",
+      kinds(withProperty("loannumber", { type: "string", pattern: "^\\d+$", description: "The loan." }), [["getloan", { ...ok, loannumber: 4471 }, 3]]),
+    );
+    expect(s!.title).toBe("Say that `loannumber` is digits, as a string");
+    expect(s!.change).toMatch(/^Add "Digits, as a string \(for example "4471"\)" to the description of `loannumber`\. Alternative:/);
+  });
+
+  it("patterns at a path the current schema no longer has, or no longer limits, suggest nothing", () => {
+    const old = {
+      ...clean,
+      properties: {
+        ...clean.properties,
+        old: { type: "string", enum: ["a", "b"], description: "Old." },
+        older: { type: "integer", maximum: 5, description: "Older." },
+        box: { type: "object", description: "Box.", properties: {}, additionalProperties: false },
+      },
+    };
+    const calls: [string, unknown, number][] = [
+      ["getloan", { ...ok, old: 5 }, 3],
+      ["getloan", { ...ok, old: "c" }, 3],
+      ["getloan", { ...ok, older: 9 }, 3],
+      ["getloan", { ...ok, box: { x: 1 } }, 3],
+    ];
+    expect(against(clean, old, calls)).toEqual([]);
+    // the path is there, its enum and its maximum are not
+    const loose = withProperty("old", { type: "string", description: "Old, as a string." });
+    expect(against({ ...loose, properties: { ...loose.properties, older: { type: "integer", description: "Older, an integer." } } }, old, calls)).toEqual([]);
+    // a limit Toolgate has no words for
+    expect(
+      only("state_limit", kinds(withProperty("step", { type: "integer", multipleOf: 5, description: "Step." }), [["getloan", { ...ok, step: 7 }, 3]])),
+    ).toEqual([]);
+  });
+
+  it("values outside an enum: plurals, the examples shown, a long value, a partial description", () => {
+    const schema = withProperty("sort", { type: "string", enum: ["status", "rule", "box"], description: "Sort by status or rule." });
+    const call = (sort: string, n: number): [string, unknown, number] => ["getloan", { ...ok, sort }, n];
+    const [s] = only("name_enum_values", kinds(schema, [call("statuses", 1), call("rules", 1), call("boxes", 1), call("date", 1)]));
+    expect(s!.title).toBe("Name the allowed values of `sort` in its description");
+    expect(s!.evidence).toBe(
+      'Values outside status, rule, box at `sort`: "boxes" ×1 (plural), "date" ×1 (another word), "rules" ×1 (plural), "statuses" ×1 (plural).',
+    );
+    expect(s!.failures).toBe(4);
+    expect(s!.examples).toEqual(["call-0", "call-1", "call-2"]);
+    const [long] = only("name_enum_values", kinds(schema, [call("x".repeat(50), 3)]));
+    expect(long!.evidence).toBe('Values outside status, rule, box at `sort`: "long string" ×3 (another word).');
+  });
+
+  it("an enum's path with other failures, an enum of numbers or a const: no suggestion about words outside the enum", () => {
+    const channel = withProperty("channel", { type: "string", enum: ["email", "sms"], description: "How to send it." });
+    // the lint's enum finding is covered by the call-based suggestion at the same path
+    expect(kinds(channel, [["getloan", { ...ok, channel: true }, 3]]).map((s) => s.kind)).toEqual(["state_type"]);
+    const priority = withProperty("priority", { type: "integer", enum: [1, 2, 3], description: "Priority." });
+    expect(kinds(priority, [["getloan", { ...ok, priority: 4 }, 3]]).map((s) => s.evidence)).toEqual([
+      "`priority` allows 1, 2, 3, but its description does not name them all.",
+    ]);
+    expect(kinds(withProperty("mode", { const: "fast", description: "Fast." }), [["getloan", { ...ok, mode: "slow" }, 3]])).toEqual([]);
+  });
+
+  it("misspelt names: one alias's wording, at most three examples, the tool's own name unregistered is no alias", () => {
+    const [one] = only("alias_name", kinds(clean, [["get_loan", ok, 3]]));
+    expect(one!.path).toBe(""); // about the tool, not a parameter
+    expect(one!.change).toMatch(/^Route this name to getloan in the harness/);
+    const [many] = only(
+      "alias_name",
+      kinds(clean, [
+        ["get_loan", ok, 3],
+        ["getLoan", ok, 3],
+        ["get-loan", ok, 3],
+        ["getloans", ok, 3],
+      ]),
+    );
+    expect(many!.examples).toEqual(["call-0", "call-1", "call-2"]);
+    // calls made under the tool's own name before it was registered were unknown then
+    const beforeRegistration = patternOf({ tool: "getloan", arguments: ok, valid: false, category: "unknown_tool" })!;
+    const patterns = groupPatterns([{ pattern: beforeRegistration, day: DAYS[0]!, failures: 5, followed: 0, recovered: 0 }], DAYS, clean);
+    expect(suggestSchemaChanges({ tool: "getloan", description: "Gets one loan.", parameters: clean as never, patterns })).toEqual([]);
+  });
+
+  it("a limit broken: which limit, its words, and the description it proposes", () => {
+    const broken = (schema: object, x: unknown) => only("state_limit", kinds(withProperty("x", schema), [["getloan", { ...ok, x }, 3]]));
+    const [pattern] = broken({ type: "string", maxLength: 8, pattern: "^[0-9]+$", description: "Up to 8 characters." }, "abc");
+    expect(pattern!.title).toBe("State the limit of `x`: digits only");
+    expect(pattern!.evidence).toBe("`x`: does not match its pattern: sent 3 times (100% of the tool's failures); the description does not say digits only.");
+    expect(pattern!.change).toBe(
+      'Add "digits only" to the description of `x`. If the limit is not a real one, widen it instead (a dry run shows which calls that would let through).',
+    );
+    const range = { type: "integer", minimum: 1, maximum: 100 };
+    expect(descriptionAt(broken({ ...range, description: "How many to list. " }, 500)[0]!, "x")).toBe("How many to list. At least 1 and at most 100.");
+    expect(descriptionAt(broken({ ...range, description: "How many, e.g. 20" }, 500)[0]!, "x")).toBe("How many, e.g. 20. At least 1 and at most 100.");
+  });
+
+  it("a missing argument: the title, the change, and a nested one named by its own name", () => {
+    const schema = withProperty("slot", { ...clean.properties.slot, properties: { time: { type: "string" } } });
+    const [s] = only("missing_required", kinds(schema, [["getloan", { ...ok, slot: {} }, 3]]));
+    expect(s!.title).toBe("Make `slot.time` optional with a default, or say it is required");
+    expect(s!.change).toBe(
+      'If most calls would use one value, give `slot.time` a default and drop it from "required". Otherwise start its description with "Required:" and say where the value comes from.',
+    );
+    expect(s!.after.parameters).toMatchObject({ properties: { slot: { properties: { time: { description: "Required: the time" } } } } });
+  });
+
+  it("an extra argument: the keys the tool takes; odd names and arrays of objects are proposed where they belong", () => {
+    const [top] = only("extra_argument", kinds(clean, [["getloan", { ...ok, extra: 1 }, 3]]));
+    expect(top!.change).toMatch(/"Takes only loannumber, channel, limit, slot\."$/);
+    const [odd] = only("extra_argument", kinds(clean, [["getloan", { ...ok, "first name": "Ada" }, 3]]));
+    expect(odd!.path).toBe('["first name"]');
+    expect(odd!.after.parameters.properties).toHaveProperty(["first name"], {});
+    const [nested] = only("extra_argument", kinds(clean, [["getloan", { ...ok, slot: { time: "09:00", "time zone": "UTC" } }, 3]]));
+    expect(nested!.after.parameters).toMatchObject({ properties: { slot: { properties: { time: {}, "time zone": {} } } } });
+    const rows = withProperty("rows", {
+      type: "array",
+      description: "Rows.",
+      items: { type: "object", properties: { id: { type: "string", description: "Id." } }, additionalProperties: false },
+    });
+    const [item] = only("extra_argument", kinds(rows, [["getloan", { ...ok, rows: [{ id: "1", x: 1 }] }, 3]]));
+    expect(item!.path).toBe("rows[].x");
+    expect(item!.after.parameters).toMatchObject({ properties: { rows: { items: { properties: { id: {}, x: {} } } } } });
+    expect(item!.after.parameters.properties).not.toHaveProperty("x");
+  });
+
+  it("the lint: undescribed parameters where they are, with their types; a schema of true is left alone", () => {
+    const slot = { ...clean.properties.slot, properties: { ...clean.properties.slot.properties, zone: { type: ["string", "null"] } } };
+    const rows = { type: "array", description: "Rows.", items: { type: "object", properties: { id: { type: "string" } }, additionalProperties: false } };
+    const list = kinds({ ...clean, properties: { ...clean.properties, slot, rows, anything: true } });
+    expect(list.map((s) => s.path)).toEqual(["slot.zone", "rows[].id"]);
+    expect(list[0]!.title).toBe("Describe `slot.zone`");
+    expect(list[0]!.evidence).toBe("`slot.zone` has no description: the model has only its name and type (string, null) to go on.");
+    expect(list[0]!.change).toBe("Say what `slot.zone` is for, where its value comes from and, if it is optional, what happens without it.");
+    expect(list.every((s) => s.examples.length === 0)).toBe(true); // no call to show
+  });
+
+  it("the lint: an enum's values and a limit in words, with what it proposes", () => {
+    const level = kinds(withProperty("level", { enum: ["low", "high", null], description: "Level: low or high." }));
+    expect(level.map((s) => [s.title, s.evidence, s.change])).toEqual([
+      [
+        "Explain the values of `level`",
+        "`level` allows low, high, null, but its description does not name them all.",
+        'Name the values and when to use each; models guess synonyms (e.g. "pending" for "open") when they only see a type.',
+      ],
+    ]);
+    expect(descriptionAt(level[0]!, "level")).toBe("Level: low or high. One of: low, high, null.");
+    const bareEnum = kinds(withProperty("mode", { enum: ["a", "b"] }));
+    expect(descriptionAt(only("enum_unexplained", bareEnum)[0]!, "mode")).toBe("One of: a, b.");
+    const tags = kinds(withProperty("tags", { type: "array", items: { type: "string", enum: ["red", "blue"] } }));
+    expect(only("enum_unexplained", tags)[0]!.evidence).toBe("`tags` allows red, blue, but its description is empty.");
+    const [note] = kinds(withProperty("note", { type: "string", maxLength: 200, description: "A note." }));
+    expect(note!.evidence).toBe("The schema enforces at most 200 characters at `note`; the description does not say so.");
+    expect(note!.change).toBe('Add "at most 200 characters" to the description of `note`: a limit the model cannot see is one it will break.');
+    expect(descriptionAt(note!, "note")).toBe("A note. At most 200 characters.");
+    const odd = kinds(withProperty("first name", { type: "string", enum: ["a", "b"], description: "Name." }));
+    expect(odd.map((s) => s.path)).toEqual(['["first name"]']);
+    expect(descriptionAt(odd[0]!, "first name")).toBe("Name. One of: a, b.");
+  });
+
+  it("the lint: limits stated by their numbers, and words for patterns that are more than digits", () => {
+    const lintOf = (schema: object) => kinds(withProperty("x", schema)).map((s) => s.title);
+    expect(lintOf({ type: "array", minItems: 2, description: "X, 2 or more." })).toEqual([]);
+    expect(lintOf({ type: "array", maxItems: 3, description: "X, up to 3." })).toEqual([]);
+    expect(lintOf({ type: "string", minLength: 4, maxLength: 8, description: "X, up to 8." })).toEqual(["State the limit of `x` in words: 4 to 8 characters"]);
+    for (const pattern of ["^[0-9]+$|^-$", "^-$|^[0-9]+$", "^\\d+$|^-$", "^-$|^\\d+$"])
+      expect(lintOf({ type: "string", pattern, description: "X." })).toEqual([`State the limit of \`x\` in words: matching the pattern ${pattern}`]);
+  });
+
+  it("the lint: objects without additionalProperties, with or without their properties listed", () => {
+    for (const filters of [
+      { type: "object", description: "Filters." },
+      { description: "Filters.", properties: { q: { type: "string", description: "Q." } } },
+    ]) {
+      const [s] = kinds(withProperty("filters", filters));
+      expect(s!.title).toBe("Say whether `filters` takes other keys");
+      expect(s!.evidence).toBe('`filters` is an object without "additionalProperties": keys the model invents there are accepted silently.');
+      expect(s!.change).toMatch(/^Set "additionalProperties": false so that an invented key is refused with a message naming the allowed ones; or true/);
+    }
+  });
+
+  it("orders ties by id; the lint leaves out only the enum and limit findings a call-based suggestion covers", () => {
+    const tie = kinds(withProperty("loannumber", { type: "string", description: "The loan number." }), [
+      ["getloan", { ...ok, loannumber: 4471 }, 3],
+      ["getloan", { ...ok, extra: 1 }, 3],
+    ]);
+    expect(tie.map((s) => s.id)).toEqual(["digits_as_string:loannumber", "extra_argument:extra"]);
+    const schema = {
+      ...clean,
+      properties: { ...clean.properties, channel: { type: "string", enum: ["email", "sms"], description: "How." }, note: { type: "string", maxLength: 5 } },
+    };
+    const list = kinds(schema, [
+      ["getloan", { ...ok, channel: "fax" }, 3],
+      ["getloan", { ...ok, note: "toolong" }, 3],
+    ]);
+    expect(list.map((s) => s.id)).toEqual(["name_enum_values:channel", "state_limit:note:length", "undescribed_parameter:note"]);
+  });
+
+  it("gives every suggestion its own id, so that the page lists each once", () => {
+    const text = { type: "string", description: "Text." };
+    const choice = { type: "string", enum: ["x", "y"], description: "Choice." };
+    const schema = {
+      type: "object",
+      properties: {
+        a: text,
+        b: text,
+        c: choice,
+        d: choice,
+        e: { type: "string" },
+        f: { type: "string" },
+        g: { type: "object", description: "G." },
+        h: { type: "object", description: "H." },
+        i: { ...choice, description: "I." },
+        j: { ...choice, description: "J." },
+      },
+      required: ["e", "f"],
+      additionalProperties: false,
+    };
+    const valid = { e: "1", f: "1" };
+    const list = kinds(schema, [
+      ["getloan", { ...valid, a: 1 }, 3],
+      ["getloan", { ...valid, b: 2 }, 3],
+      ["getloan", { ...valid, c: "z" }, 3],
+      ["getloan", { ...valid, d: "z" }, 3],
+      ["getloan", { f: "1" }, 3],
+      ["getloan", { e: "1" }, 3],
+    ]);
+    const ids = list.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(list.map((s) => s.kind))).toEqual(
+      new Set(["digits_as_string", "name_enum_values", "missing_required", "undescribed_parameter", "enum_unexplained", "nested_additional_properties"]),
+    );
+    expect(list.length).toBe(12);
+  });
+});
+
+describe("suggestSchemaChanges: patterns at different paths", () => {
+  it("make a suggestion each, with their own counts and examples", () => {
+    const schema = {
+      ...clean,
+      properties: {
+        ...clean.properties,
+        mode: { type: "string", enum: ["fast", "slow"], description: "Speed." },
+        tier: { type: "string", enum: ["gold", "basic"], description: "Tier." },
+        note: { type: "string", maxLength: 5, description: "A note." },
+        ref: { type: "string", minLength: 2, description: "A reference." },
+      },
+    };
+    const list = kinds(schema, [
+      ["getloan", { ...ok, tier: "silver" }, 3],
+      ["getloan", { ...ok, mode: "quick" }, 3],
+      ["getloan", { ...ok, note: "toolong" }, 3],
+      ["getloan", { ...ok, ref: "a" }, 3],
+      ["getloan", { channel: "email" }, 5],
+    ]);
+    expect(list.map((s) => [s.id, s.failures, s.examples.length])).toEqual([
+      ["missing_required:loannumber", 5, 1],
+      ["name_enum_values:mode", 3, 1],
+      ["name_enum_values:tier", 3, 1],
+      ["state_limit:note:length", 3, 1],
+      ["state_limit:ref:length", 3, 1],
+    ]);
+  });
+});

@@ -4,7 +4,7 @@
 // for a diff. No language model. Pure: no I/O.
 
 import { closeMatch } from "../../isomorphic/classify";
-import { parsePath } from "../../contracts/json-path";
+import { formatPath, joinPath, parsePath } from "../../contracts/json-path";
 import { isPlainObject, TYPE_WORDS, validationDiffers, type JsonObject } from "../../isomorphic/tool-schema";
 import { schemaAt, type FailurePattern } from "./failure-patterns";
 
@@ -56,10 +56,6 @@ const code = (text: string) => `\`${text}\``;
 /** A copy of the tool with the subschema at `path` (or the tool itself for "") changed by `edit`. */
 function edited(tool: ToolText, path: string, edit: (schema: JsonObject) => void): ToolText {
   const copy = structuredClone(tool);
-  if (path === "") {
-    edit(copy.parameters);
-    return copy;
-  }
   const target = schemaAt(copy.parameters, path);
   if (target) edit(target);
   return copy;
@@ -75,15 +71,26 @@ const describe = (sentence: string) => (schema: JsonObject) => {
 };
 
 const descriptionOf = (schema: JsonObject | undefined) => (typeof schema?.description === "string" ? schema.description : "");
-const types = (schema: JsonObject | undefined): string[] => [schema?.type ?? []].flat().map(String);
+const types = (schema: JsonObject): string[] => [schema.type ?? []].flat().map(String);
+
+/** The words that show a description names a type: the type's name, or the words TYPE_WORDS uses for it ("true or false", not "boolean"). */
+const NAMED_BY: Record<string, string[]> = { boolean: ["true or false"], integer: ["integer", "whole number"] };
+const namesType = (description: string, type: string) => (NAMED_BY[type] ?? [type]).some((words) => description.toLowerCase().includes(words));
+
+/** Items grouped by a key, the groups in the order of their first items. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return [...groups.values()];
+}
 
 /** The parent object schema and the property name of a path (`slot.time` → slot's schema, "time"). */
 function parentOf(parameters: JsonObject, path: string): { parent: JsonObject | undefined; name: string; parentPath: string } | undefined {
-  const segments = parsePath(path.replace(/\[\]/g, "[0]"));
-  const name = segments?.[segments.length - 1];
-  if (!segments || typeof name !== "string") return undefined;
-  const parentPath = path.slice(0, Math.max(0, path.length - name.length - 1));
-  return { parent: parentPath ? schemaAt(parameters, parentPath) : parameters, name, parentPath };
+  const segments = parsePath(path.replace(/\[\]/g, "[0]")) ?? [];
+  const name = segments.pop();
+  if (typeof name !== "string") return undefined;
+  const parentPath = formatPath(segments);
+  return { parent: schemaAt(parameters, parentPath), name, parentPath };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,50 +185,64 @@ type Context = { tool: string; text: ToolText; patterns: FailurePattern[] };
 
 function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
   const suggestions: Suggestion[] = [];
-  const base = (p: { failures: number; examples: string[] }) => ({ source: "calls" as const, failures: p.failures, examples: p.examples, before: text });
-  const seen = (p: FailurePattern) => `sent ${times(p.failures)} (${percent(p.share)} of the tool's failures)`;
+  // One suggestion per path (and limit): the patterns that lead to the same one add up.
+  const base = (group: FailurePattern[]) => ({
+    source: "calls" as const,
+    failures: group.reduce((s, p) => s + p.failures, 0),
+    examples: group.flatMap((p) => p.examples).slice(0, 3),
+    before: text,
+  });
+  const seen = (group: FailurePattern[]) =>
+    `sent ${times(group.reduce((s, p) => s + p.failures, 0))} (${percent(group.reduce((s, p) => s + p.share, 0))} of the tool's failures)`;
+  const labels = (group: FailurePattern[]) => group.map((p) => p.label).join("; ");
   const frequent = patterns.filter((p) => p.failures >= MIN_FAILURES);
 
-  for (const p of frequent.filter((p) => p.category === "wrong_type" && p.path)) {
-    const schema = schemaAt(text.parameters, p.path);
+  for (const group of groupBy(
+    frequent.filter((p) => p.category === "wrong_type" && p.path),
+    (p) => p.path,
+  )) {
+    const path = group[0]!.path;
+    const schema = schemaAt(text.parameters, path);
     if (!schema) continue;
     const wanted = types(schema);
     const description = descriptionOf(schema);
-    const numberForString = wanted.length === 1 && wanted[0] === "string" && (p.kind === "integer" || p.kind === "number");
-    if (numberForString) {
+    const numberForString = (p: FailurePattern) => wanted.length === 1 && wanted[0] === "string" && (p.kind === "integer" || p.kind === "number");
+    const numbers = group.filter(numberForString);
+    if (numbers.length && !/as a string|in quotes|quoted/i.test(description)) {
       const digits = typeof schema.pattern === "string" && /\[0-9\]|\\d/.test(schema.pattern);
-      if (/as a string|in quotes|quoted/i.test(description)) continue;
       const example = digits ? ' (for example "4471")' : "";
       suggestions.push({
-        ...base(p),
-        id: `digits_as_string:${p.path}`,
+        ...base(numbers),
+        id: `digits_as_string:${path}`,
         kind: "digits_as_string",
-        path: p.path,
-        title: `Say that ${code(p.path)} is ${digits ? "digits" : "text"}, as a string`,
-        evidence: `A number instead of a string at ${code(p.path)}: ${seen(p)}.`,
-        change: `Add "${digits ? "Digits, as a string" : "Text, as a string"}${example}" to the description of ${code(p.path)}. Alternative: accept both types (type ["string", "integer"]) and convert in the tool — fewer refusals, but leading zeros are lost and every consumer must handle two types.`,
-        after: edited(text, p.path, describe(`${digits ? "Digits" : "Text"}, as a string${example}; not a number.`)),
+        path,
+        title: `Say that ${code(path)} is ${digits ? "digits" : "text"}, as a string`,
+        evidence: `A number instead of a string at ${code(path)}: ${seen(numbers)}.`,
+        change: `Add "${digits ? "Digits, as a string" : "Text, as a string"}${example}" to the description of ${code(path)}. Alternative: accept both types (type ["string", "integer"]) and convert in the tool — fewer refusals, but leading zeros are lost and every consumer must handle two types.`,
+        after: edited(text, path, describe(`${digits ? "Digits" : "Text"}, as a string${example}; not a number.`)),
       });
-      continue;
     }
+    const others = group.filter((p) => !numberForString(p));
+    if (!others.length || !wanted.length || wanted.some((t) => namesType(description, t))) continue;
     const words = wanted.map((t) => TYPE_WORDS[t] ?? t);
-    if (!wanted.length || wanted.some((t) => description.toLowerCase().includes(t === "boolean" ? "true or false" : t))) continue;
     suggestions.push({
-      ...base(p),
-      id: `state_type:${p.path}`,
+      ...base(others),
+      id: `state_type:${path}`,
       kind: "state_type",
-      path: p.path,
-      title: `Name the type of ${code(p.path)} in its description`,
-      evidence: `${p.label}: ${seen(p)}.`,
-      change: `Say "${words.join(" or ")}" in the description of ${code(p.path)}; models read descriptions more closely than types.`,
-      after: edited(text, p.path, describe(`Send ${words.join(" or ")}.`)),
+      path,
+      title: `Name the type of ${code(path)} in its description`,
+      evidence: `${labels(others)}: ${seen(others)}.`,
+      change: `Say "${words.join(" or ")}" in the description of ${code(path)}; models read descriptions more closely than types.`,
+      after: edited(text, path, describe(`Send ${words.join(" or ")}.`)),
     });
   }
 
   // Values outside an enum, per path: near misses (case, plural, typo) and other words the model uses.
-  const choices = new Map<string, FailurePattern[]>();
-  for (const p of patterns.filter((p) => p.category === "invalid_choice" && p.path)) choices.set(p.path, [...(choices.get(p.path) ?? []), p]);
-  for (const [path, group] of choices) {
+  for (const group of groupBy(
+    patterns.filter((p) => p.category === "invalid_choice" && p.path),
+    (p) => p.path,
+  )) {
+    const path = group[0]!.path;
     const failures = group.reduce((s, p) => s + p.failures, 0);
     const schema = schemaAt(text.parameters, path);
     const allowed = Array.isArray(schema?.enum) ? schema.enum.filter((v): v is string => typeof v === "string") : [];
@@ -247,7 +268,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
     });
     const near = sent.some((s) => !s.endsWith("(another word)"));
     suggestions.push({
-      ...base({ failures, examples: group.flatMap((p) => p.examples).slice(0, 3) }),
+      ...base(group),
       id: `name_enum_values:${path}`,
       kind: "name_enum_values",
       path,
@@ -261,9 +282,8 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
   // Names the model misspells for this tool.
   const aliases = frequent.filter((p) => p.category === "unknown_tool" && p.kind && p.kind !== tool);
   if (aliases.length) {
-    const failures = aliases.reduce((s, p) => s + p.failures, 0);
     suggestions.push({
-      ...base({ failures, examples: aliases.flatMap((p) => p.examples).slice(0, 3) }),
+      ...base(aliases),
       id: "alias_name",
       kind: "alias_name",
       path: "",
@@ -275,20 +295,24 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
     });
   }
 
-  for (const p of frequent.filter((p) => p.category === "out_of_range" && p.path)) {
-    const schema = schemaAt(text.parameters, p.path);
-    const family = KEYWORD_LIMIT[p.kind];
+  for (const group of groupBy(
+    frequent.filter((p) => p.category === "out_of_range" && p.path),
+    (p) => `${p.path}\t${KEYWORD_LIMIT[p.kind]}`,
+  )) {
+    const { path, kind } = group[0]!;
+    const schema = schemaAt(text.parameters, path);
+    const family = KEYWORD_LIMIT[kind];
     const limit = schema && limitsOf(schema).find((l) => l.keyword === family);
     if (!schema || !limit || stated(descriptionOf(schema), limit)) continue;
     suggestions.push({
-      ...base(p),
-      id: `state_limit:${p.path}:${family}`,
+      ...base(group),
+      id: `state_limit:${path}:${family}`,
       kind: "state_limit",
-      path: p.path,
-      title: `State the limit of ${code(p.path)}: ${limit.words}`,
-      evidence: `${p.label}: ${seen(p)}; the description does not say ${limit.words}.`,
-      change: `Add "${limit.words}" to the description of ${code(p.path)}. If the limit is not a real one, widen it instead (a dry run shows which calls that would let through).`,
-      after: edited(text, p.path, describe(`${limit.words[0]!.toUpperCase()}${limit.words.slice(1)}.`)),
+      path,
+      title: `State the limit of ${code(path)}: ${limit.words}`,
+      evidence: `${labels(group)}: ${seen(group)}; the description does not say ${limit.words}.`,
+      change: `Add "${limit.words}" to the description of ${code(path)}. If the limit is not a real one, widen it instead (a dry run shows which calls that would let through).`,
+      after: edited(text, path, describe(`${limit.words[0]!.toUpperCase()}${limit.words.slice(1)}.`)),
     });
   }
 
@@ -296,7 +320,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
     const schema = schemaAt(text.parameters, p.path);
     if (/required|always send|must send/i.test(descriptionOf(schema))) continue;
     suggestions.push({
-      ...base(p),
+      ...base([p]),
       id: `missing_required:${p.path}`,
       kind: "missing_required",
       path: p.path,
@@ -313,7 +337,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
     const place = parentOf(text.parameters, p.path);
     if (!place?.parent) continue;
     suggestions.push({
-      ...base(p),
+      ...base([p]),
       id: `extra_argument:${p.path}`,
       kind: "extra_argument",
       path: p.path,
@@ -332,15 +356,15 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
 // ---------------------------------------------------------------------------------------------
 // Static lint of the schema
 
-function walkProperties(schema: JsonObject, path: string, visit: (schema: JsonObject, path: string, nested: boolean) => void) {
+function walkProperties(schema: JsonObject, path: string, visit: (schema: JsonObject, path: string) => void) {
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   for (const [name, child] of Object.entries(properties)) {
     if (!isPlainObject(child)) continue;
-    const at = path ? `${path}.${name}` : name;
-    visit(child, at, path !== "");
+    const at = joinPath(path, name);
+    visit(child, at);
     walkProperties(child, at, visit);
     if (isPlainObject(child.items)) {
-      visit(child.items, `${at}[]`, true);
+      visit(child.items, `${at}[]`);
       walkProperties(child.items, `${at}[]`, visit);
     }
   }

@@ -46,6 +46,30 @@ describe("the dark colour scheme", () => {
     }
   });
 
+  // e2e/accessibility.spec.ts relies on this: it runs axe's colour rules only in the dark scheme
+  test("changes colours only: the dark block sets colour variables, and no component styles anything else in dark", () => {
+    const start = css.indexOf("{", css.indexOf("@variant dark")) + 1;
+    let depth = 1;
+    let end = start;
+    for (; depth > 0 && end < css.length; end++) depth += css[end] === "{" ? 1 : css[end] === "}" ? -1 : 0;
+    const declarations = css
+      .slice(start, end - 1)
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .split(";")
+      .map((d) => d.trim())
+      .filter(Boolean);
+    expect(declarations.length).toBeGreaterThan(50); // the block is found
+    expect(declarations.filter((d) => !/^--(?:color|chart)-[\w-]+:/.test(d))).toEqual([]);
+    const colourClass = new RegExp(`^${CLASS.source.replace("\\b(?:", "(?:").replace(/\\b$/, "")}(?:/\\d+)?$`);
+    const otherDarkClasses = [...sources(path.join(root, "app")), ...sources(path.join(root, "components"))].flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/\bdark:([\w/.[\]#-]+)/g)]
+        .map((m) => m[1]!)
+        .filter((c) => !colourClass.test(c))
+        .map((c) => `dark:${c} in ${path.relative(root, file)}`),
+    );
+    expect(otherDarkClasses).toEqual([]);
+  });
+
   test("gives the charts hex colours in both schemes (Chart.js parses them), the same variables in each", () => {
     const chartVariables = (block: string) => new Map([...block.matchAll(/(--chart-[\w-]+):\s*([^;]+);/g)].map((m) => [m[1]!, m[2]!.trim()]));
     const light = chartVariables(css.slice(0, css.indexOf("@variant dark")));

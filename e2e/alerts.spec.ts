@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { ADMIN } from "./helpers";
 import { expectChartData } from "./demo-helpers";
 import { demoProject } from "./state";
+import { timeZoneCookieValue } from "../isomorphic/time-zone";
 
 // On the run's demo project (e2e/shared.setup.ts): its data has a regression (acme-large
 // 2026-09 → 2026-11) that the built-in regression guard must catch. This is the only spec that
@@ -228,6 +229,7 @@ test("silence: a rule and a scope, with who and why; a silenced rule's incident 
   await page.getByRole("button", { name: "Silence this rule" }).click();
   await expect(page.getByTestId("rule-silenced")).toContainText("silenced until");
   await expect(page.getByTestId("silence-row")).toContainText("tuning the threshold");
+  const until = (await page.getByTestId("rule-silenced").textContent())!.match(/silenced until (\d{4}-\d\d-\d\d \d\d:\d\d UTC)/)![1]!;
 
   // it fires under the silence: recorded, marked silenced
   await page.goto(`/p/${slug}/alerts/rules`);
@@ -240,7 +242,15 @@ test("silence: a rule and a scope, with who and why; a silenced rule's incident 
   await expect(row.getByTestId("incident-silenced")).toBeVisible();
   await row.getByRole("link").click();
   await expect(page.locator('[data-testid="timeline-event"][data-kind="silenced"]')).toContainText(`Silenced by ${ADMIN.email}`);
-  await expect(page.locator('[data-testid="timeline-event"][data-kind="silenced"]')).toContainText("tuning the threshold");
+  const silenced = page.locator('[data-testid="timeline-event"][data-kind="silenced"]');
+  // the silence's end as the rule's page shows it, and in the viewer's zone once they chose theirs
+  await expect(silenced).toContainText(`no webhooks: silenced until ${until} (tuning the threshold)`);
+  const base = new URL(page.url()).origin;
+  await page.context().addCookies([{ name: "toolgate-tz", value: timeZoneCookieValue({ mode: "local", zone: "America/New_York" }), url: base }]);
+  await page.reload();
+  await expect(silenced).toContainText(/no webhooks: silenced until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T \(tuning the threshold\)/);
+  await shot("incident-silenced-local-time");
+  await page.context().addCookies([{ name: "toolgate-tz", value: timeZoneCookieValue({ mode: "utc", zone: "UTC" }), url: base }]);
 
   // ending the silence lists it no more
   await page.goto(ruleUrl);
@@ -259,7 +269,7 @@ test("snooze: an incident snoozed for an hour shows until when and who, and leav
   await page.getByRole("button", { name: "Snooze" }).click();
   await expect(page.getByTestId("incident-snoozed")).toContainText(/snoozed until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(`Snoozed by ${ADMIN.email}`);
-  await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText("after the deploy");
+  await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(/until \d{4}-\d\d-\d\d \d\d:\d\d UTC: after the deploy/);
   await expect(page.getByTestId("firing-badge")).toHaveCount(0);
   await shot("incident-snoozed");
 });

@@ -147,3 +147,48 @@ describe("20261130235045_project_keys_for_alert_tables", () => {
     }
   });
 });
+
+describe("20261201223000_incident_event_ends_at", () => {
+  it("moves the end of a silence or snooze out of the text of existing events into their ends_at", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-prisma-"));
+    await cp(path.dirname(defaultPrismaPaths.schemaPath), dir, { recursive: true });
+    const before = { schemaPath: path.join(dir, "schema.prisma"), migrationsDir: path.join(dir, "migrations") };
+    const all = (await readdir(before.migrationsDir)).filter((m) => /^\d/.test(m)).sort();
+    const mine = all.indexOf("20261201223000_incident_event_ends_at");
+    expect(mine).toBeGreaterThan(0);
+    for (const m of all.slice(mine)) await rm(path.join(before.migrationsDir, m), { recursive: true });
+    const url = await emptyDatabase();
+    await applyMigrations(url, before);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const p = "00000000-0000-4000-8000-000000000001";
+      const incident = "00000000-0000-4000-8000-000000000003";
+      await client.query(`
+        INSERT INTO projects (id, slug, name) VALUES ('${p}', 'p', 'p');
+        INSERT INTO alert_rules (id, project_id, name, metric, condition, window_minutes) VALUES ('00000000-0000-4000-8000-000000000002', '${p}', 'r', 'invalid_rate', 'threshold', 15);
+        INSERT INTO incidents (id, project_id, rule_id, state, severity, value, threshold, calls, summary, window_start, fired_at)
+          VALUES ('${incident}', '${p}', '00000000-0000-4000-8000-000000000002', 'firing', 'warning', 1, 0.5, 10, 's', now(), now());
+        INSERT INTO incident_events (id, project_id, incident_id, kind, note, at) VALUES
+          (gen_random_uuid(), '${p}', '${incident}', 'fired', 'Invalid rate 40% (until 2026-12-01T21:57:16.462Z)', '2026-12-01T20:00:00Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'silenced', 'no webhooks: silenced until 2026-12-01T21:57:16.462Z (planned (getloan) migration)', '2026-12-01T20:00:01Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'until 2026-12-01T22:30:00.000Z: after the deploy', '2026-12-01T20:00:02Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'until 2026-12-01T23:00:00.000Z', '2026-12-01T20:00:03Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'something else', '2026-12-01T20:00:04Z');`);
+      expect(await applyMigrations(url)).toEqual(all.slice(mine));
+      const { rows } = await client.query<{ kind: string; note: string | null; endsAt: Date | null }>(
+        'SELECT kind, note, ends_at AS "endsAt" FROM incident_events ORDER BY at',
+      );
+      expect(rows.map((r) => [r.kind, r.note, r.endsAt?.toISOString() ?? null])).toEqual([
+        ["fired", "Invalid rate 40% (until 2026-12-01T21:57:16.462Z)", null],
+        ["silenced", "planned (getloan) migration", "2026-12-01T21:57:16.462Z"],
+        ["snoozed", "after the deploy", "2026-12-01T22:30:00.000Z"],
+        ["snoozed", null, "2026-12-01T23:00:00.000Z"],
+        ["snoozed", "something else", null],
+      ]);
+    } finally {
+      await client.end();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

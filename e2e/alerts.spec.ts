@@ -1,7 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN } from "./helpers";
 import { expectChartData } from "./demo-helpers";
-import { demoProject } from "./state";
+import { demoProject, statePath } from "./state";
+import { formatDateTimeZoned, timeZoneCookieValue } from "../isomorphic/time-zone";
 
 // On the run's demo project (e2e/shared.setup.ts): its data has a regression (acme-large
 // 2026-09 → 2026-11) that the built-in regression guard must catch. This is the only spec that
@@ -213,7 +214,7 @@ test("each rule shows its state with the value and the last evaluation; the form
   await shot("rule");
 });
 
-test("silence: a rule and a scope, with who and why; a silenced rule's incident is recorded and marked silenced", async () => {
+test("silence: a rule and a scope, with who and why; a silenced rule's incident is recorded and marked silenced", async ({ browser }) => {
   await page.goto(`/p/${slug}/alerts/rules`);
   const scope = page.getByRole("form", { name: "Silence a scope" });
   await scope.getByLabel("Model").fill("acme-large");
@@ -228,6 +229,7 @@ test("silence: a rule and a scope, with who and why; a silenced rule's incident 
   await page.getByRole("button", { name: "Silence this rule" }).click();
   await expect(page.getByTestId("rule-silenced")).toContainText("silenced until");
   await expect(page.getByTestId("silence-row")).toContainText("tuning the threshold");
+  const until = (await page.getByTestId("rule-silenced").textContent())!.match(/silenced until (\d{4}-\d\d-\d\d \d\d:\d\d UTC)/)![1]!;
 
   // it fires under the silence: recorded, marked silenced
   await page.goto(`/p/${slug}/alerts/rules`);
@@ -239,8 +241,24 @@ test("silence: a rule and a scope, with who and why; a silenced rule's incident 
   const row = page.getByTestId("incident-row").filter({ hasText: "Never that bad" });
   await expect(row.getByTestId("incident-silenced")).toBeVisible();
   await row.getByRole("link").click();
-  await expect(page.locator('[data-testid="timeline-event"][data-kind="silenced"]')).toContainText(`Silenced by ${ADMIN.email}`);
-  await expect(page.locator('[data-testid="timeline-event"][data-kind="silenced"]')).toContainText("tuning the threshold");
+  const silenced = '[data-testid="timeline-event"][data-kind="silenced"]';
+  await expect(page.locator(silenced)).toContainText(`Silenced by ${ADMIN.email}`);
+  // the silence's end as the rule's page shows it (in UTC here), not as ISO text
+  await expect(page.locator(silenced)).toContainText(`no webhooks: silenced until ${until} (tuning the threshold)`);
+  // a viewer whose browser and chosen zone are New York sees the same moment in New York time
+  const zone = "America/New_York";
+  const untilThere = formatDateTimeZoned(new Date(`${until.slice(0, 10)}T${until.slice(11, 16)}:00Z`), zone);
+  expect(untilThere).toMatch(/ E[SD]T$/);
+  const local = await browser.newContext({ storageState: statePath("admin.json"), timezoneId: zone, viewport: { width: 1360, height: 900 } });
+  try {
+    await local.addCookies([{ name: "toolgate-tz", value: timeZoneCookieValue({ mode: "local", zone }), url: new URL(page.url()).origin }]);
+    const there = await local.newPage();
+    await there.goto(page.url());
+    await expect(there.locator(silenced)).toContainText(`no webhooks: silenced until ${untilThere} (tuning the threshold)`);
+    if (shotsDir) await there.screenshot({ path: `${shotsDir}/alerts-incident-silenced-local-time.png`, fullPage: true });
+  } finally {
+    await local.close();
+  }
 
   // ending the silence lists it no more
   await page.goto(ruleUrl);
@@ -259,7 +277,7 @@ test("snooze: an incident snoozed for an hour shows until when and who, and leav
   await page.getByRole("button", { name: "Snooze" }).click();
   await expect(page.getByTestId("incident-snoozed")).toContainText(/snoozed until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
   await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(`Snoozed by ${ADMIN.email}`);
-  await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText("after the deploy");
+  await expect(page.locator('[data-testid="timeline-event"][data-kind="snoozed"]')).toContainText(/until \d{4}-\d\d-\d\d \d\d:\d\d UTC: after the deploy/);
   await expect(page.getByTestId("firing-badge")).toHaveCount(0);
   await shot("incident-snoozed");
 });

@@ -84,7 +84,12 @@ describe("the incident page's preparer", () => {
   });
 
   it("shows every time in the viewer's zone when they chose local time", () => {
-    const { view: v } = view(incident({ events: [{ kind: "fired", actor: null, at: "2026-11-30T10:15:00Z", note: null }] }), {}, "member", "Asia/Kolkata");
+    const { view: v } = view(
+      incident({ events: [{ kind: "fired", actor: null, at: "2026-11-30T10:15:00Z", note: null, endsAt: null }] }),
+      {},
+      "member",
+      "Asia/Kolkata",
+    );
     expect(v.age).toBe("fired 2 h 5 min ago · 2026-11-30 15:45 GMT+5:30");
     expect(v.whatFired.window).toBe("2026-11-30 14:45 GMT+5:30 – 2026-11-30 15:45 GMT+5:30 (1 h before it fired)");
     expect(v.timeline.map((e) => e.at)).toEqual(["2026-11-30 15:45 GMT+5:30"]);
@@ -209,10 +214,13 @@ describe("the incident page's preparer", () => {
       state: "resolved",
       resolvedAt: "2026-11-30T11:15:00Z",
       events: [
-        { kind: "fired", actor: null, at: "2026-11-30T10:15:00Z", note: null },
-        { kind: "acknowledged", actor: null, at: "2026-11-30T10:20:00Z", note: "" },
-        { kind: "resolved", actor: "ana@example.com", at: "2026-11-30T11:15:00Z", note: "rolled back" },
-        { kind: "reopened", actor: null, at: "2026-11-30T11:16:00Z", note: null },
+        { kind: "fired", actor: null, at: "2026-11-30T10:15:00Z", note: null, endsAt: null },
+        { kind: "silenced", actor: "bo@example.com", at: "2026-11-30T10:15:00Z", note: "planned migration", endsAt: "2026-11-30T12:00:00Z" },
+        { kind: "acknowledged", actor: null, at: "2026-11-30T10:20:00Z", note: "", endsAt: null },
+        { kind: "snoozed", actor: "bo@example.com", at: "2026-11-30T10:25:00Z", note: null, endsAt: "2026-11-30T11:25:00Z" },
+        { kind: "snoozed", actor: "bo@example.com", at: "2026-11-30T10:26:00Z", note: "after the deploy", endsAt: "2026-11-30T11:26:00Z" },
+        { kind: "resolved", actor: "ana@example.com", at: "2026-11-30T11:15:00Z", note: "rolled back", endsAt: null },
+        { kind: "reopened", actor: null, at: "2026-11-30T11:16:00Z", note: null, endsAt: null },
       ],
       deliveries: [
         { endpoint: { name: "Slack", url: "https://hooks.example/1" }, attempt: 1, statusCode: 503, error: null, durationMs: 120, at: "2026-11-30T10:15:01Z" },
@@ -228,13 +236,16 @@ describe("the incident page's preparer", () => {
         { endpoint: { name: "Pager", url: "https://pager.example" }, attempt: 2, statusCode: null, error: null, durationMs: null, at: "2026-11-30T10:16:02Z" },
       ],
     });
-    const { view: v } = view(input, {}, "viewer");
+    const { view: v } = view(input, {}, "viewer", "Europe/Berlin");
     expect(v.canAct).toBe(false);
     expect(v.canAddWebhooks).toBe(false);
-    expect(v.age).toBe("lasted 1 h · 2026-11-30 10:15 UTC");
+    expect(v.age).toBe("lasted 1 h · 2026-11-30 11:15 GMT+1");
     expect(v.timeline.map((e) => [e.title, e.dot, e.note])).toEqual([
       ["Fired", "bg-red-500", null],
+      ["Silenced by bo@example.com", "bg-slate-500", "no webhooks: silenced until 2026-11-30 13:00 GMT+1 (planned migration)"],
       ["Acknowledged by someone", "bg-amber-500", null],
+      ["Snoozed by bo@example.com", "bg-slate-500", "until 2026-11-30 12:25 GMT+1"],
+      ["Snoozed by bo@example.com", "bg-slate-500", "until 2026-11-30 12:26 GMT+1: after the deploy"],
       ["Resolved by ana@example.com", "bg-emerald-500", "rolled back"],
       ["reopened", "bg-slate-400", null],
     ]);

@@ -50,7 +50,8 @@ export interface IncidentInput {
   scopeModel: string | null;
   scopeVersion: string | null;
   rule: { name: string; metric: string; category: string | null; windowMinutes: number };
-  events: readonly { kind: string; actor: string | null; at: Time; note: string | null }[];
+  /** endsAt: a silence's or snooze's end (silenced and snoozed events) */
+  events: readonly { kind: string; actor: string | null; at: Time; note: string | null; endsAt: Time | null }[];
   deliveries: readonly {
     endpoint: { name: string; url: string };
     attempt: number;
@@ -249,6 +250,19 @@ function eventTitle(event: { kind: string; actor: string | null }): string {
   }
 }
 
+/**
+ * The line under an event. A silence's or snooze's end is kept as a time (endsAt) and shown here
+ * in the viewer's zone, with the reason or note stored beside it; an event without one shows its
+ * note as it is.
+ */
+function eventNote(event: { kind: string; note: string | null; endsAt: Time | null }, zone: string): string | null {
+  if (!event.endsAt) return event.note || null;
+  const until = formatDateTimeZoned(event.endsAt, zone);
+  return event.kind === "silenced"
+    ? `no webhooks: silenced until ${until}${event.note ? ` (${event.note})` : ""}`
+    : `until ${until}${event.note ? `: ${event.note}` : ""}`;
+}
+
 /** Keys with invalid calls, most first (ties by key). */
 const failing = (rows: BreakdownInput) => rows.filter((r) => r.invalid > 0).sort((a, b) => b.invalid - a.invalid || a.key.localeCompare(b.key));
 
@@ -347,7 +361,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
       title: eventTitle(event),
       dot: EVENT_DOT[event.kind] ?? "bg-slate-400",
       at: formatDateTimeZoned(event.at, zone),
-      note: event.note || null,
+      note: eventNote(event, zone),
     })),
     deliveries: incident.deliveries.map((d) => ({
       endpoint: d.endpoint.name,

@@ -24,4 +24,20 @@ describe("toolgate check: arguments", () => {
     expect(await run(["check"])).toMatchObject({ code: 2, out: expect.stringContaining("Missing --max-invalid-rate.") });
     expect(await run(["check", "--max-invalid-rate", "5%"])).toMatchObject({ code: 2, out: expect.stringMatching(/^Set TOOLGATE_URL and TOOLGATE_API_KEY/) });
   });
+
+  it("exits 2 without asking the server when the API key cannot be sent in a header (the docs' placeholder tg_…)", async () => {
+    const lines: string[] = [];
+    let asked = 0;
+    const fetchImpl = (async () => (asked++, Response.json({ error: { message: "no" } }, { status: 401 }))) as unknown as typeof fetch;
+    const code = await runCheck(
+      ["check", "--max-invalid-rate", "5%"],
+      { TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_…" },
+      (l) => lines.push(l),
+      fetchImpl,
+    );
+    expect({ code, asked }).toEqual({ code: 2, asked: 0 });
+    expect(lines.join("\n")).toContain(
+      'The Toolgate API key has "…" (U+2026) at character 4, which cannot be sent in an HTTP header. Paste the real key from Settings → API keys',
+    );
+  });
 });

@@ -4,6 +4,8 @@
  * printing the tools and messages that fail most. Exit 2: usage, configuration or network error.
  */
 
+import { ApiKeyError, authorizationHeader } from "./api-key";
+
 const CHECK_USAGE = `Usage: toolgate check --max-invalid-rate <5% | 0.05> [options]
 
   --since <2h | 30m | 7d>        the last hours, minutes or days (default 24h)
@@ -83,6 +85,15 @@ export async function runCheck(
     return 2;
   }
 
+  let authorization: string;
+  try {
+    authorization = authorizationHeader(key);
+  } catch (error) {
+    if (!(error instanceof ApiKeyError)) throw error;
+    print(error.message);
+    return 2;
+  }
+
   let range: { from: string; to: string } | undefined;
   try {
     if (options.from || options.to) {
@@ -108,7 +119,7 @@ export async function runCheck(
   let summary: Summary;
   try {
     const response = await fetchImpl(`${url}/api/trpc/metrics.summary?input=${encodeURIComponent(JSON.stringify(input))}`, {
-      headers: { authorization: `Bearer ${key}` },
+      headers: { authorization },
       signal: AbortSignal.timeout(30_000),
     });
     const body = (await response.json().catch(() => ({}))) as { result?: { data?: Summary }; error?: { message?: string } };

@@ -1,5 +1,6 @@
 export { Toolgate, Run, type ToolgateOptions, type RunOptions, type TurnOptions, type CallOutcome } from "./toolgate";
 export { defineTool, type ToolSpec, type AnyToolSpec, type DefinedTool, type HandlerContext, type SelfDescribingSchema } from "./tools";
+export { ApiKeyError } from "./api-key";
 export { Reporter, ReporterError, type ReporterOptions, type ReporterStats, type ReporterErrorKind, type ToolRegistration } from "./reporter";
 export {
   normalizeCalls,

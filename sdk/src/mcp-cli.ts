@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { McpGateway, type Enforce } from "./mcp";
 import { isLoopback, startHttpGateway } from "./mcp-http";
+import { ApiKeyError } from "./api-key";
 import { Reporter } from "./reporter";
 import type { ModelRef } from "./event";
 
@@ -164,21 +165,29 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
   const url = options.url ?? env.TOOLGATE_URL;
   const apiKey = options.apiKey ?? env.TOOLGATE_API_KEY;
   let lastError = "";
-  const reporter =
-    url && apiKey
-      ? new Reporter({
-          url,
-          apiKey,
-          exitFlushTimeoutMs: 0, // flushed below, when the server has exited
-          flushIntervalMs: 250, // a session's calls are few: send them soon, a client may kill the gateway when it closes
-          onError: (error) => {
-            // one line per kind of trouble, not one per retry
-            const line = `${error.kind}: ${error.message}`;
-            if (line.split(";")[0] !== lastError) say(line);
-            lastError = line.split(";")[0]!;
-          },
-        })
-      : null;
+  let reporter: Reporter | null;
+  try {
+    reporter =
+      url && apiKey
+        ? new Reporter({
+            url,
+            apiKey,
+            exitFlushTimeoutMs: 0, // flushed below, when the server has exited
+            flushIntervalMs: 250, // a session's calls are few: send them soon, a client may kill the gateway when it closes
+            onError: (error) => {
+              // one line per kind of trouble, not one per retry
+              const line = `${error.kind}: ${error.message}`;
+              if (line.split(";")[0] !== lastError) say(line);
+              lastError = line.split(";")[0]!;
+            },
+          })
+        : null;
+  } catch (error) {
+    // a key that cannot be sent: refused before the server starts, rather than gating calls it can never record
+    if (!(error instanceof ApiKeyError)) throw error;
+    say(error.message);
+    return 2;
+  }
   if (!reporter) say("TOOLGATE_URL or TOOLGATE_API_KEY is not set: gating calls, recording nothing.");
   const gatewayOptions = {
     log: say,

@@ -194,6 +194,20 @@ describe("McpGateway", () => {
     expect(["TOOLGATE_API_KEY", "TOOLGATE_URL", "npm_config_package"].filter((name) => name in seen)).toEqual([]);
   });
 
+  it("refuses to start when the API key cannot be sent in a header (the docs' placeholder tg_…), saying why, before starting the server", async () => {
+    const server = [process.execPath, "-e", "process.stdout.write('started\\n')"];
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough() };
+    let out = "";
+    let err = "";
+    io.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    io.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    expect(await runMcp(["--", ...server], { PATH: process.env.PATH, TOOLGATE_URL: "http://127.0.0.1:9", TOOLGATE_API_KEY: "tg_…" }, io)).toBe(2);
+    expect(err).toContain(
+      'The Toolgate API key has "…" (U+2026) at character 4, which cannot be sent in an HTTP header. Paste the real key from Settings → API keys',
+    );
+    expect(out).toBe("");
+  });
+
   it("--listen and --upstream: loopback only unless --allow-non-loopback, and never with a command", () => {
     expect(parseMcpArgs(["--listen", "127.0.0.1:8808", "--upstream", "https://example.com/mcp"])).toMatchObject({
       listen: { host: "127.0.0.1", port: 8808 },

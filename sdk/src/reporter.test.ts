@@ -49,6 +49,26 @@ describe("reporter", () => {
     expect(r.stats()).toEqual({ sent: 7, dropped: 0, retried: 0, rejected: 0, buffered: 0 });
   });
 
+  it("refuses at construction an API key an HTTP header cannot carry (the docs' placeholder tg_…): which character, where, and what to do, never the key", () => {
+    const t = transport(ok);
+    const make = (apiKey: string) => () => new Reporter({ url: "http://127.0.0.1:1", apiKey, fetch: t.fetch, exitFlushTimeoutMs: 0 });
+    expect(make("tg_…")).toThrow(
+      'The Toolgate API key has "…" (U+2026) at character 4, which cannot be sent in an HTTP header. Paste the real key from Settings → API keys (tg_… in the docs is a placeholder).',
+    );
+    const secret = `tg_abcdefghij_${"s".repeat(43)}`;
+    let message = "";
+    try {
+      make(`${secret}\n`)();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^The Toolgate API key has U\+000A at character 58, which cannot be sent in an HTTP header\./);
+    expect(message).not.toContain("abcdefghij");
+    expect(make("tg_caf\u00e9")).toThrow(/has "é" \(U\+00E9\) at character 7/);
+    expect(make(secret)).not.toThrow();
+    expect(t.requests).toEqual([]);
+  });
+
   it("never throws on an event it cannot write as JSON (arguments nested 100,000 deep): it counts it rejected, says why, and sends the rest", async () => {
     const t = transport(ok);
     const { r, errors } = reporter({ fetch: t.fetch });

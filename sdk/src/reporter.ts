@@ -1,11 +1,12 @@
 import { canonicalJson } from "../../isomorphic/tool-schema";
+import { authorizationHeader } from "./api-key";
 import type { ToolgateEvent } from "./event";
 import { onProcessExit } from "./exit-hook";
 
 export interface ReporterOptions {
   /** Toolgate's base address, e.g. `http://localhost:3000`. */
   url: string;
-  /** A project API key with the `ingest` scope (`tg_…`). */
+  /** A project API key with the `ingest` scope (`tg_…`). One with a character an HTTP header cannot carry is refused here (ApiKeyError). */
   apiKey: string;
   /** Events per `ingest.batch` request (1–1000). Default 500. */
   batchSize?: number;
@@ -84,7 +85,8 @@ const REGISTER_LIMIT = 500;
  * Nothing here throws into the caller or waits on the network in `record`.
  */
 export class Reporter {
-  private readonly options: Required<Omit<ReporterOptions, "onError" | "fetch">> & Pick<ReporterOptions, "onError">;
+  private readonly options: Required<Omit<ReporterOptions, "onError" | "fetch" | "apiKey">> & Pick<ReporterOptions, "onError">;
+  private readonly authorization: string;
   private readonly fetch: typeof fetch;
   private readonly queue: Entry[] = [];
   private readonly registered = new Map<string, string>();
@@ -106,6 +108,8 @@ export class Reporter {
   private removeExitHook: () => void = () => {};
 
   constructor(options: ReporterOptions) {
+    // a key that cannot be sent would fail every request as "cannot reach" and be retried for ever
+    this.authorization = authorizationHeader(options.apiKey);
     this.options = {
       batchSize: Math.min(INGEST_LIMIT, Math.max(1, options.batchSize ?? 500)),
       maxBatchBytes: options.maxBatchBytes ?? 3 * 1024 * 1024,
@@ -117,7 +121,6 @@ export class Reporter {
       requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
       exitFlushTimeoutMs: options.exitFlushTimeoutMs ?? 5000,
       url: options.url.replace(/\/+$/, ""),
-      apiKey: options.apiKey,
       onError: options.onError,
     };
     const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -416,7 +419,7 @@ export class Reporter {
     try {
       response = await this.fetch(`${this.options.url}/api/trpc/${procedure}`, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${this.options.apiKey}` },
+        headers: { "content-type": "application/json", authorization: this.authorization },
         body,
         signal: AbortSignal.timeout(this.options.requestTimeoutMs),
       });

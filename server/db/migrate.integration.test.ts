@@ -34,6 +34,33 @@ async function tables(url: string) {
   return rows.map((r) => r.table_name);
 }
 
+/**
+ * A fresh database migrated up to `migration` (not including it), to put rows in as they were
+ * before it: `applyRest` applies it and the later ones (`rest`), `close` ends the client.
+ */
+async function databaseBefore(migration: string) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-prisma-"));
+  await cp(path.dirname(defaultPrismaPaths.schemaPath), dir, { recursive: true });
+  const before = { schemaPath: path.join(dir, "schema.prisma"), migrationsDir: path.join(dir, "migrations") };
+  const all = (await readdir(before.migrationsDir)).filter((m) => /^\d/.test(m)).sort();
+  const rest = all.slice(all.indexOf(migration));
+  expect(rest[0]).toBe(migration);
+  for (const m of rest) await rm(path.join(before.migrationsDir, m), { recursive: true });
+  const url = await emptyDatabase();
+  await applyMigrations(url, before);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    client,
+    rest,
+    applyRest: () => applyMigrations(url),
+    close: async () => {
+      await client.end();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("migrations", () => {
   it("apply on an empty database, then are a no-op the second time", async () => {
     const url = await emptyDatabase();
@@ -120,15 +147,7 @@ describe("migrations", () => {
 
 describe("20261130235045_project_keys_for_alert_tables", () => {
   it("gives existing incident events and webhook deliveries their project", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-prisma-"));
-    await cp(path.dirname(defaultPrismaPaths.schemaPath), dir, { recursive: true });
-    const before = { schemaPath: path.join(dir, "schema.prisma"), migrationsDir: path.join(dir, "migrations") };
-    const all = (await readdir(before.migrationsDir)).filter((m) => /^\d/.test(m)).sort();
-    for (const m of all.slice(all.indexOf("20261130235045_project_keys_for_alert_tables"))) await rm(path.join(before.migrationsDir, m), { recursive: true });
-    const url = await emptyDatabase();
-    await applyMigrations(url, before);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
+    const { client, rest, applyRest, close } = await databaseBefore("20261130235045_project_keys_for_alert_tables");
     try {
       await client.query(`
         INSERT INTO projects (id, slug, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p', 'p');
@@ -138,12 +157,45 @@ describe("20261130235045_project_keys_for_alert_tables", () => {
         INSERT INTO incident_events (id, incident_id, kind) VALUES (gen_random_uuid(), '00000000-0000-4000-8000-000000000003', 'fired');
         INSERT INTO webhook_endpoints (id, project_id, name, url, secret) VALUES ('00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000001', 'w', 'http://127.0.0.1/', 's');
         INSERT INTO webhook_deliveries (id, endpoint_id, incident_id, event, attempt) VALUES (gen_random_uuid(), '00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000003', 'incident.fired', 1);`);
-      expect(await applyMigrations(url)).toEqual(all.slice(all.indexOf("20261130235045_project_keys_for_alert_tables")));
+      expect(await applyRest()).toEqual(rest);
       const { rows } = await client.query("SELECT (SELECT project_id FROM incident_events) AS e, (SELECT project_id FROM webhook_deliveries) AS d");
       expect(rows[0]).toEqual({ e: "00000000-0000-4000-8000-000000000001", d: "00000000-0000-4000-8000-000000000001" });
     } finally {
-      await client.end();
-      await rm(dir, { recursive: true, force: true });
+      await close();
+    }
+  });
+});
+
+describe("20261201223000_incident_event_ends_at", () => {
+  it("moves the end of a silence or snooze out of the text of existing events into their ends_at", async () => {
+    const { client, rest, applyRest, close } = await databaseBefore("20261201223000_incident_event_ends_at");
+    try {
+      const p = "00000000-0000-4000-8000-000000000001";
+      const incident = "00000000-0000-4000-8000-000000000003";
+      await client.query(`
+        INSERT INTO projects (id, slug, name) VALUES ('${p}', 'p', 'p');
+        INSERT INTO alert_rules (id, project_id, name, metric, condition, window_minutes) VALUES ('00000000-0000-4000-8000-000000000002', '${p}', 'r', 'invalid_rate', 'threshold', 15);
+        INSERT INTO incidents (id, project_id, rule_id, state, severity, value, threshold, calls, summary, window_start, fired_at)
+          VALUES ('${incident}', '${p}', '00000000-0000-4000-8000-000000000002', 'firing', 'warning', 1, 0.5, 10, 's', now(), now());
+        INSERT INTO incident_events (id, project_id, incident_id, kind, note, at) VALUES
+          (gen_random_uuid(), '${p}', '${incident}', 'fired', 'Invalid rate 40% (until 2026-12-01T21:57:16.462Z)', '2026-12-01T20:00:00Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'silenced', 'no webhooks: silenced until 2026-12-01T21:57:16.462Z (planned (getloan) migration)', '2026-12-01T20:00:01Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'until 2026-12-01T22:30:00.000Z: after the deploy', '2026-12-01T20:00:02Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'until 2026-12-01T23:00:00.000Z', '2026-12-01T20:00:03Z'),
+          (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'something else', '2026-12-01T20:00:04Z');`);
+      expect(await applyRest()).toEqual(rest);
+      const { rows } = await client.query<{ kind: string; note: string | null; endsAt: Date | null }>(
+        'SELECT kind, note, ends_at AS "endsAt" FROM incident_events ORDER BY at',
+      );
+      expect(rows.map((r) => [r.kind, r.note, r.endsAt?.toISOString() ?? null])).toEqual([
+        ["fired", "Invalid rate 40% (until 2026-12-01T21:57:16.462Z)", null],
+        ["silenced", "planned (getloan) migration", "2026-12-01T21:57:16.462Z"],
+        ["snoozed", "after the deploy", "2026-12-01T22:30:00.000Z"],
+        ["snoozed", null, "2026-12-01T23:00:00.000Z"],
+        ["snoozed", "something else", null],
+      ]);
+    } finally {
+      await close();
     }
   });
 });

@@ -10,6 +10,17 @@ import { startWorker } from "../jobs/work";
 import { evaluateAlerts } from "./evaluator";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
 import { verifySignature } from "./webhooks";
+import { incidentRanges, planIncident, prepareIncident, type IncidentInput } from "../../../components/alerts/incident-view";
+import { formatDateTimeZoned } from "../../../isomorphic/time-zone";
+
+/** The incident page's timeline of an incident as alerts.incident gives it, in the viewer's zone (the page's own preparer; no metrics). */
+function timelineIn(incident: IncidentInput, zone: string) {
+  const now = new Date();
+  const plan = planIncident(incident);
+  const ranges = incidentRanges(incident, plan, null, now);
+  const data = { lookback: null, series: null, categorySeries: null, tools: [], categories: [] };
+  return prepareIncident({ slug: "p", role: "viewer", incident, now, plan, ranges, zone, ...data }).timeline;
+}
 
 /** A local webhook receiver that answers with the given status codes in turn (then 200). */
 function receiver(statuses: number[] = []) {
@@ -285,6 +296,10 @@ describe("alert evaluation", () => {
       ["silenced", member.user.email],
     ]);
     expect(detail.events[1]!.note).toMatch(/planned getloan migration/);
+    // the page shows the silence's end in the viewer's zone, like every other time on it
+    const silenced = timelineIn(detail, "America/New_York").find((e) => e.kind === "silenced")!;
+    expect(silenced.note).toBe(`no webhooks: silenced until ${formatDateTimeZoned(silence.endsAt, "America/New_York")} (planned getloan migration)`);
+    expect(silenced.note).toMatch(/until \d{4}-\d\d-\d\d \d\d:\d\d E[SD]T \(/);
     // acknowledging and resolving a silenced incident sends nothing either; it is not in the firing count
     expect(await member.alerts.firingCount({ project: slug })).toBe(0);
     await member.alerts.acknowledge({ project: slug, id: detail.id });
@@ -319,6 +334,7 @@ describe("alert evaluation", () => {
     expect(detail).toMatchObject({ state: "firing", snoozedUntil });
     expect(detail.events.at(-1)).toMatchObject({ kind: "snoozed", actor: member.user.email });
     expect(detail.events.at(-1)!.note).toMatch(/after the deploy/);
+    expect(timelineIn(detail, "Asia/Kolkata").at(-1)!.note).toBe(`until ${formatDateTimeZoned(snoozedUntil, "Asia/Kolkata")}: after the deploy`);
     // once the snooze ends it counts again
     await prisma().incident.update({ where: { projectId_id: { projectId: p.project.id, id } }, data: { snoozedUntil: new Date(Date.now() - 1000) } });
     expect(await member.alerts.firingCount({ project: slug })).toBe(1);

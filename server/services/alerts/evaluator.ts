@@ -136,7 +136,8 @@ async function openIncident(rule: Rule, check: Check, now: Date, subject: string
                   {
                     kind: "silenced",
                     actor: silence.createdBy,
-                    note: `no webhooks: silenced until ${silence.endsAt.toISOString()} (${silence.reason})`,
+                    note: silence.reason,
+                    endsAt: silence.endsAt,
                     at: new Date(now.getTime() + 1),
                   },
                 ]

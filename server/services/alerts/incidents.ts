@@ -51,7 +51,7 @@ export async function incidentById(projectId: string, id: string) {
     where: { projectId, id },
     select: {
       ...incidentSelect,
-      events: { orderBy: { at: "asc" }, select: { kind: true, actor: true, note: true, at: true } },
+      events: { orderBy: { at: "asc" }, select: { kind: true, actor: true, note: true, at: true, endsAt: true } },
       deliveries: {
         orderBy: { at: "asc" },
         select: { attempt: true, statusCode: true, error: true, durationMs: true, at: true, event: true, endpoint: { select: { name: true, url: true } } },
@@ -98,7 +98,7 @@ export async function snoozeIncident(projectId: string, id: string, actor: strin
     where: { projectId_id: { projectId, id } },
     data: {
       snoozedUntil: until,
-      events: { create: { kind: "snoozed", actor, note: `until ${until.toISOString()}${note ? `: ${note}` : ""}`, at } },
+      events: { create: { kind: "snoozed", actor, note: note || null, endsAt: until, at } },
     },
   });
   return { snoozedUntil: until };

@@ -62,4 +62,20 @@ describe("openDemoProject", () => {
       ].sort(),
     );
   });
+
+  it("creates one demo project per user when loads race (a double click, two tabs, another user at the same time)", async () => {
+    const user = await makeUser();
+    const other = await makeUser();
+    // open the connections first, so that the loads' look-ups run side by side rather than one waiting to connect
+    await Promise.all(Array.from({ length: 6 }, () => prisma().$executeRaw`SELECT pg_sleep(0.05)`));
+    const loads = await Promise.all([user, user, user, user, other, other].map((u) => openDemoProject(u.id, small("2026-11-30T15:00:00Z"))));
+    const mine = loads.slice(0, 4);
+    const theirs = loads.slice(4);
+    expect(new Set(mine.map((l) => l.slug)).size).toBe(1);
+    expect(mine.filter((l) => l.created)).toHaveLength(1);
+    expect(new Set(theirs.map((l) => l.slug)).size).toBe(1);
+    expect(theirs.filter((l) => l.created)).toHaveLength(1);
+    expect(theirs[0]!.slug).not.toBe(mine[0]!.slug);
+    for (const u of [user, other]) expect(await prisma().project.count({ where: { demo: true, memberships: { some: { userId: u.id } } } })).toBe(1);
+  });
 });

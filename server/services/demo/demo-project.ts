@@ -1,4 +1,4 @@
-import { prisma } from "../../db/client";
+import { prisma, type Prisma } from "../../db/client";
 import type { DemoOptions } from "./demo-data";
 import { loadDemoData, type DemoLoadResult } from "./load-demo";
 
@@ -18,32 +18,47 @@ const select = { id: true, slug: true, name: true } as const;
  * traffic ends now again. The data itself comes from loadDemoData, as for an empty project.
  */
 export async function openDemoProject(userId: string, options: DemoOptions = { now: new Date() }): Promise<DemoProjectResult> {
-  const existing = await prisma().project.findFirst({
-    where: { demo: true, memberships: { some: { userId } } },
-    orderBy: { createdAt: "asc" },
-    select,
-  });
-  const project = existing ?? (await createDemoProject(userId));
+  const { created, ...project } = await demoProjectOf(userId);
   const loaded = await loadDemoData(project.id, options);
-  return { slug: project.slug, name: project.name, created: !existing, ...loaded };
+  return { slug: project.slug, name: project.name, created, ...loaded };
 }
 
-async function createDemoProject(userId: string) {
+/**
+ * The user's demo project, created when they have none. Concurrent loads of one user (a double
+ * click, two tabs) take their turn on an advisory lock keyed by the user, held to the end of the
+ * transaction, so the second finds the project the first created. Two users may still race for
+ * a free slug: the one whose insert lost looks again (the transaction is tried anew).
+ */
+async function demoProjectOf(userId: string) {
   for (let attempt = 0; ; attempt++) {
-    const slug = await freeDemoSlug();
+    let slug: string | undefined;
     try {
-      return await prisma().project.create({ data: { slug, name: DEMO_PROJECT_NAME, demo: true, memberships: { create: { userId, role: "owner" } } }, select });
+      return await prisma().$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolgate:demo-project'), hashtext(${userId}::text))`;
+        const existing = await tx.project.findFirst({
+          where: { demo: true, memberships: { some: { userId } } },
+          orderBy: { createdAt: "asc" },
+          select,
+        });
+        if (existing) return { ...existing, created: false };
+        slug = await freeDemoSlug(tx);
+        const project = await tx.project.create({
+          data: { slug, name: DEMO_PROJECT_NAME, demo: true, memberships: { create: { userId, role: "owner" } } },
+          select,
+        });
+        return { ...project, created: true };
+      });
     } catch (error) {
       // another request took the slug between the look-up and the insert: look again
-      const taken = await prisma().project.findUnique({ where: { slug }, select: { id: true } });
+      const taken = slug !== undefined && (await prisma().project.findUnique({ where: { slug }, select: { id: true } }));
       if (!taken || attempt >= 3) throw error;
     }
   }
 }
 
 /** "demo", else the first free "demo-N" from 2 on. */
-async function freeDemoSlug(): Promise<string> {
-  const rows = await prisma().project.findMany({ where: { slug: { startsWith: DEMO_SLUG } }, select: { slug: true } });
+async function freeDemoSlug(tx: Prisma.TransactionClient): Promise<string> {
+  const rows = await tx.project.findMany({ where: { slug: { startsWith: DEMO_SLUG } }, select: { slug: true } });
   const taken = new Set(rows.map((r) => r.slug));
   if (!taken.has(DEMO_SLUG)) return DEMO_SLUG;
   let n = 2;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeProject } from "@/test/fixtures";
 import { servedTraces } from "@/test/otlp";
+import { attributes, chatSpan, request, toolSpan } from "@/test/otlp-json-spans";
 
 // Issue 20 item 6: a span whose values cannot be stored is rejected on its own (partial
 // success), with the same bounds ingest.batch applies; the good span beside it is stored.
@@ -8,49 +9,8 @@ import { servedTraces } from "@/test/otlp";
 const served = servedTraces();
 const { sql } = served;
 
-const START = 1764493200000000000n;
-let counter = 0;
-const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
-const ids = () => ({ traceId: hex(++counter, 32), spanId: hex(++counter, 16) });
-const attributes = (attrs: Record<string, string>) => Object.entries(attrs).map(([key, value]) => ({ key, value: { stringValue: value } }));
-
-function chatSpan(call: { id: string; name: string }, extra: Record<string, string> = {}, span: Record<string, unknown> = {}) {
-  return {
-    ...ids(),
-    name: "chat m",
-    kind: 3,
-    startTimeUnixNano: String(START),
-    endTimeUnixNano: String(START + 1_000_000n),
-    attributes: attributes({
-      "gen_ai.operation.name": "chat",
-      "gen_ai.request.model": "m",
-      "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "tool_call", id: call.id, name: call.name, arguments: {} }] }]),
-      ...extra,
-    }),
-    ...span,
-  };
-}
-
-function toolSpan(callId: string, result: string, durationNs: bigint) {
-  return {
-    ...ids(),
-    name: "execute_tool lookup",
-    kind: 1,
-    startTimeUnixNano: String(START),
-    endTimeUnixNano: String(START + durationNs),
-    attributes: attributes({
-      "gen_ai.operation.name": "execute_tool",
-      "gen_ai.tool.name": "lookup",
-      "gen_ai.tool.call.id": callId,
-      "gen_ai.tool.call.result": result,
-    }),
-  };
-}
-
 /** Text that PostgreSQL cannot compress below its index row limit (a repeated letter would fit). */
 const incompressible = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(48 + ((i * 7919 + ((i * i) % 13)) % 75))).join("");
-
-const request = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "t" }, spans }] }] });
 
 const POISON: { name: string; span: () => unknown; reason: RegExp }[] = [
   { name: "start time 2^63 ns", span: () => chatSpan({ id: "p", name: "lookup" }, {}, { startTimeUnixNano: "9223372036854775808" }), reason: /start time/ },

@@ -13,14 +13,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-import re2
 from jsonschema import Draft7Validator, Draft202012Validator, validators
 from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
 
 from ._classify_formats import NUMBER_FORMATS, STRING_FORMATS
 from ._classify_js import js_keys, utf16_key
+from ._classify_re2 import Pattern, compile_re2
+
+# jsonschema's Validator protocol leaves out descend() and the resolver, which the keywords here use
+Validator = Any
 
 Draft = Literal["2020-12", "draft-07"]
 Segment = str | int
@@ -134,7 +136,26 @@ def _always_valid(validator: Validator, schema: Any) -> bool:
 
 def _descend(validator: Validator, instance: Any, schema: Any, path: Segment | None = None,
              schema_path: Segment | None = None) -> list[ValidationError]:
-    return list(validator.descend(instance, schema, path=path, schema_path=schema_path))
+    errors = list(validator.descend(instance, schema, path=path, schema_path=schema_path))
+    if schema is False and path is not None:
+        for error in errors:  # jsonschema's descend returns a false schema's error before placing it
+            error.path.appendleft(path)
+    return errors
+
+
+def _properties(validator: Validator, properties: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not isinstance(instance, dict) or not isinstance(properties, dict):
+        return
+    for name, subschema in properties.items():
+        if name in instance:
+            yield from _descend(validator, instance[name], subschema, path=name, schema_path=name)
+
+
+def _prefix_items(validator: Validator, prefix: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not isinstance(instance, list) or not isinstance(prefix, list):
+        return
+    for index, (item, subschema) in enumerate(zip(instance, prefix)):
+        yield from _descend(validator, item, subschema, path=index, schema_path=index)
 
 
 def _is_valid(validator: Validator, instance: Any, schema: Any) -> bool:
@@ -145,7 +166,7 @@ def _search(pattern: str, text: str) -> bool:
     return compiled_pattern(pattern).search(text) is not None
 
 
-_PATTERNS: dict[str, Any] = {}
+_PATTERNS: dict[str, Pattern] = {}
 
 
 def translate_pattern(pattern: str) -> str:
@@ -182,12 +203,10 @@ def translate_pattern(pattern: str) -> str:
     return "".join(out)
 
 
-def compiled_pattern(pattern: str) -> Any:
+def compiled_pattern(pattern: str) -> Pattern:
     compiled = _PATTERNS.get(pattern)
     if compiled is None:
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.UTF8
-        compiled = re2.compile(translate_pattern(pattern), options)
+        compiled = compile_re2(translate_pattern(pattern))
         if len(_PATTERNS) > 1000:
             _PATTERNS.clear()
         _PATTERNS[pattern] = compiled
@@ -467,8 +486,8 @@ def _evaluated_keys(validator: Validator, instance: dict[str, Any], schema: Any)
     for ref_keyword in ("$ref", "$dynamicRef"):
         ref = schema.get(ref_keyword)
         if isinstance(ref, str):
-            resolved = validator._resolver.lookup(ref)  # type: ignore[attr-defined]
-            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)  # type: ignore[call-arg]
+            resolved = validator._resolver.lookup(ref)
+            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
             keys |= _evaluated_keys(inner, instance, resolved.contents)
     properties = schema.get("properties")
     if isinstance(properties, dict):
@@ -486,7 +505,8 @@ def _evaluated_keys(validator: Validator, instance: dict[str, Any], schema: Any)
                 keys |= _evaluated_keys(validator, instance, subschema)
     for keyword in ("allOf", "oneOf", "anyOf"):
         for subschema in schema.get(keyword, []) if isinstance(schema.get(keyword), list) else []:
-            if _is_valid(validator, instance, subschema):
+            # Ajv counts allOf's properties whatever their values (allOf failing fails the schema anyway)
+            if keyword == "allOf" or _is_valid(validator, instance, subschema):
                 keys |= _evaluated_keys(validator, instance, subschema)
     if "if" in schema:
         if _is_valid(validator, instance, schema["if"]):
@@ -527,6 +547,7 @@ def _unevaluated_items(validator: Validator, extra: Any, instance: Any, schema: 
 
 
 _COMMON = {
+    "properties": _properties,
     "pattern": _pattern,
     "format": _format,
     "required": _required,
@@ -551,7 +572,7 @@ def _validator_class(base: Any, draft: Draft, extra: dict[str, Any]) -> Any:
         format_checker=None,  # type: ignore[arg-type]
         id_of=base.ID_OF,
     )
-    cls.TOOLGATE_DRAFT = draft
+    setattr(cls, "TOOLGATE_DRAFT", draft)
     return cls
 
 
@@ -561,6 +582,7 @@ VALIDATORS: dict[Draft, Any] = {
         "2020-12",
         {
             "items": _items_2020,
+            "prefixItems": _prefix_items,
             "dependentRequired": _dependent_required,
             "unevaluatedProperties": _unevaluated_properties,
             "unevaluatedItems": _unevaluated_items,

@@ -508,7 +508,7 @@ def _explain_contains(tool: _CompiledTool, error: AjvError) -> tuple[int, list[A
         if errors is None:
             return None
         children += len(errors)
-        if not errors and is_number(limit):
+        if not errors and isinstance(limit, (int, float)) and not isinstance(limit, bool):
             matched += 1
             if matched > limit:
                 break

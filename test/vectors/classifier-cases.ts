@@ -12,7 +12,7 @@ import { shuffled } from "../otlp";
  * `npm run vectors`), the SDK's verdict cases, and schemas × argument mutations, seeded.
  */
 
-export interface VectorCall {
+interface VectorCall {
   /** Where the case comes from and which one it is. */
   id: string;
   tool: string;
@@ -20,11 +20,11 @@ export interface VectorCall {
   tools: RegisteredTool[];
 }
 
-export type Expected = Verdict | { throws: "ToolSchemaError"; message: string };
+type Expected = Verdict | { throws: "ToolSchemaError"; message: string };
 export type Vector = VectorCall & { draft: string | null; expected: Expected };
 
 /** A schema's version as the server names it: a hash of its content. */
-export function versionOf(parameters: object): string {
+function versionOf(parameters: object): string {
   return createHash("sha256").update(canonicalJson(parameters)).digest("hex").slice(0, 12);
 }
 
@@ -504,7 +504,7 @@ function verdictCaseCalls(): VectorCall[] {
 }
 
 /** The calls of the classifier's own tests, as `npm run vectors` captured them (one JSON object a line). */
-export function pinnedCalls(text: string): VectorCall[] {
+function pinnedCalls(text: string): VectorCall[] {
   const seen = new Set<string>();
   const out: VectorCall[] = [];
   for (const line of text.split("\n")) {

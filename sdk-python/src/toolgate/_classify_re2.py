@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol, cast
 
-import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
+import re2 as _re2  # type: ignore[import-untyped]  # google-re2 ships no type information
+
+re2: Any = _re2
 
 
 class Pattern(Protocol):

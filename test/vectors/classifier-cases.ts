@@ -561,6 +561,41 @@ const FORMAT_EDGES: Record<string, string[]> = {
   int32: [],
 };
 
+/** Patterns in JavaScript's syntax (as schemas write them) and text to match: RE2 must read them alike on both sides. */
+const PATTERN_EDGES: [string, string[]][] = [
+  ["^\\d{3}$", ["123", "12a", "١٢٣", "1234"]],
+  ["^\\w+$", ["abc_1", "æble", "a b"]],
+  ["^\\s*$", ["", " \t", "\u00a0", "x"]],
+  ["^\\p{L}+$", ["Æble", "ab1", "日本"]],
+  ["^\\p{Lu}", ["Ab", "ab"]],
+  ["^.$", ["😀", "é", "ab", "\n"]],
+  ["^[\\u00e0-\\u00ff]+$", ["àé", "a"]],
+  ["^\\u{1F600}$", ["😀", "😁"]],
+  ["(?<year>\\d{4})-(?<month>\\d{2})", ["2026-10", "26-10"]],
+  ["^a/b$", ["a/b", "ab"]],
+  ["^\\cJ$", ["\n", "J"]],
+  ["^[^]$", ["x", ""]],
+  ["^[]", ["x"]],
+  ["^\\x41\\-\\.$", ["A-.", "A-x"]],
+  ["colou?r", ["my color", "colr"]],
+  ["^(a|ab)(c|bcd)(d*)$", ["abcd", "abc"]],
+  ["^[A-Z]{2,3}$", ["AB", "ABCD", "ab"]],
+  ["\\bword\\b", ["a word here", "swordfish"]],
+  ["^\\S+@\\S+$", ["a@b", "a @b"]],
+  ["", ["anything"]],
+];
+
+function patternEdgeCalls(): VectorCall[] {
+  const out: VectorCall[] = [];
+  for (const [p, [pattern, texts]] of PATTERN_EDGES.entries()) {
+    const parameters = object({ v: { type: "string", pattern } });
+    for (const [i, text] of texts.entries()) out.push({ id: `pattern/${p}/${i}`, tool: "t", arguments: { v: text }, tools: [tool("t", parameters)] });
+    const keyed = { type: "object", patternProperties: { [pattern]: { type: "integer" } }, additionalProperties: false };
+    for (const [i, text] of texts.entries()) out.push({ id: `pattern/${p}/key${i}`, tool: "t", arguments: { [text]: "1" }, tools: [tool("t", keyed)] });
+  }
+  return out;
+}
+
 function formatEdgeCalls(): VectorCall[] {
   const out: VectorCall[] = [];
   for (const [format, texts] of Object.entries(FORMAT_EDGES)) {
@@ -670,6 +705,7 @@ export function buildVectors(pinned: string): Vector[] {
     ...malformedCalls(),
     ...schemaErrorCalls(),
     ...formatEdgeCalls(),
+    ...patternEdgeCalls(),
     ...familyCalls(FAMILIES, "family"),
     ...familyCalls(pinnedFamilies(pinnedOnes), "classify.test-family"),
   ];

@@ -337,6 +337,57 @@ const FAMILIES: Family[] = [
     parameters: object({ "a/b": object({ "c~d": { type: "number" } }), "odd key": { type: "integer" }, "2": { type: "string" }, $ok: { type: "boolean" } }),
     seeds: [{ "a/b": { "c~d": 1 }, "odd key": 1, "2": "two", $ok: true }],
   },
+  {
+    name: "order",
+    bothDrafts: true,
+    // the order Ajv reports in: a type checked first, or after the keywords of its own group
+    parameters: object({
+      e: { type: "string", enum: ["ab", "cd"], minLength: 2 },
+      f: { type: "string", enum: ["ab", "cd"] },
+      g: { type: "integer", enum: [1, 2], minimum: 1 },
+      h: { type: "number", const: 5, maximum: 9 },
+      k: { type: ["string", "number"], minLength: 3, maximum: 4 },
+      r: { $ref: "#/properties/e", type: "string", maxLength: 1 },
+      t: { type: "object", required: ["x"], properties: { x: { type: "integer" } }, minProperties: 2 },
+      u: { type: "array", items: { type: "integer" }, uniqueItems: true, maxItems: 3 },
+      v: { type: "array", uniqueItems: true, minItems: 2 },
+    }),
+    seeds: [{ e: "ab", f: "cd", g: 1, h: 5, k: "abc", r: "a", t: { x: 1, y: 2 }, u: [1, 2], v: ["a", "b"] }],
+  },
+  {
+    name: "nested-unions",
+    parameters: object({
+      a: {
+        anyOf: [
+          { anyOf: [{ type: "integer" }, { type: "string", minLength: 2 }] },
+          { type: "array", items: { oneOf: [{ type: "string" }, { type: "integer" }] } },
+        ],
+      },
+      b: { type: "array", items: { anyOf: [{ type: "object", properties: { k: { const: 1 } }, required: ["k"] }, { type: "null" }] } },
+      c: {
+        oneOf: [
+          { type: "array", contains: { type: "string" } },
+          { type: "array", items: { type: "integer" } },
+        ],
+      },
+      d: { if: { type: "string" }, else: { type: "integer" } },
+      e: { allOf: [{ type: "string" }, { minLength: 2 }, { not: { const: "no" } }] },
+      f: { anyOf: [{ type: "object", properties: { p: { type: "string" } }, unevaluatedProperties: false }, { type: "boolean" }] },
+      g: { type: "object", properties: { x: true, y: false, z: {} } },
+    }),
+    seeds: [{ a: [1, "x"], b: [{ k: 1 }, null], c: [1, 2], d: 3, e: "ok", f: { p: "x" }, g: { x: 1, z: 2 } }],
+  },
+  {
+    name: "unique",
+    bothDrafts: true,
+    parameters: object({
+      s: { type: "array", items: { type: "string" }, uniqueItems: true },
+      n: { type: "array", items: { type: ["string", "integer"] }, uniqueItems: true },
+      o: { type: "array", items: { type: "object" }, uniqueItems: true },
+      a: { type: "array", uniqueItems: true },
+    }),
+    seeds: [{ s: ["a", "b"], n: ["1", 1], o: [{ a: 1 }, { a: 2 }], a: [1, "1", [1], { x: null }] }],
+  },
 ];
 
 function withDraft(parameters: object, $schema: string): object {
@@ -378,7 +429,7 @@ function mutations(family: Family, seedBase: number): { label: string; args: unk
         const typo = key.length > 2 ? key.slice(0, -1) + key.slice(-1).toUpperCase() + "x" : `${key}_`;
         out.push({ label: `${at}-renamed`, args: edit(seed, path, (parent, k) => ((parent[typo] = parent[k]), delete parent[k])) });
       }
-      for (const [v, value] of pick(VALUES, 7, next()).entries()) {
+      for (const [v, value] of pick(VALUES, 5, next()).entries()) {
         const args = edit(seed, path, (parent, k) => (parent[k] = structuredClone(value)));
         // some sent as JSON text, as most providers send arguments
         out.push({ label: `${at}-value${v}`, args: seedNumber % 7 === v ? JSON.stringify(args) : args });
@@ -596,6 +647,42 @@ function patternEdgeCalls(): VectorCall[] {
   return out;
 }
 
+/** Lists with duplicates where the pair Ajv names depends on how it searches (by item type, or every pair). */
+function duplicateCalls(): VectorCall[] {
+  const unique = FAMILIES.find((f) => f.name === "unique")!.parameters;
+  const lists: Record<string, unknown[][]> = {
+    s: [
+      ["a", "b", "b", "a"],
+      ["a", "a", "b", "b"],
+      ["x", 1, "x", 1],
+    ],
+    n: [
+      ["1", 1, 2, "2", 1],
+      [1, "1", 1.0],
+      [true, true, 1, 1],
+    ],
+    o: [
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      [{}, 1, {}],
+    ],
+    a: [
+      [1, 1.0],
+      [[1], [1]],
+      [{ x: null }, { x: null }, 1],
+      ["a", "b", "b", "a"],
+      [null, false, null],
+    ],
+  };
+  const out: VectorCall[] = [];
+  for (const [name, cases] of Object.entries(lists))
+    for (const [i, list] of cases.entries())
+      out.push({ id: `duplicates/${name}/${i}`, tool: "unique", arguments: { [name]: list }, tools: [tool("unique", unique)] });
+  return out;
+}
+
 function formatEdgeCalls(): VectorCall[] {
   const out: VectorCall[] = [];
   for (const [format, texts] of Object.entries(FORMAT_EDGES)) {
@@ -705,6 +792,7 @@ export function buildVectors(pinned: string): Vector[] {
     ...malformedCalls(),
     ...schemaErrorCalls(),
     ...formatEdgeCalls(),
+    ...duplicateCalls(),
     ...patternEdgeCalls(),
     ...familyCalls(FAMILIES, "family"),
     ...familyCalls(pinnedFamilies(pinnedOnes), "classify.test-family"),

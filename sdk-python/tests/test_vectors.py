@@ -8,6 +8,7 @@ Python twin agrees on every vector: verdict, category, path, message and every v
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,8 @@ import pytest
 
 from toolgate.classify import CATEGORIES, RegisteredTool, ToolSchemaError, Verdict, classify_call, registry_from
 
-VECTORS = Path(__file__).resolve().parents[2] / "test" / "vectors" / "classifier.jsonl"
+# beside the TypeScript suite in the repository; TOOLGATE_VECTORS names it when the tests run elsewhere
+VECTORS = Path(os.environ.get("TOOLGATE_VECTORS") or Path(__file__).resolve().parents[2] / "test" / "vectors" / "classifier.jsonl")
 
 
 def _load() -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 // npm run test:timing: `npm test`'s phases one by one (unit, integration, the production build,
 // the browser tests), each with its wall time, the CPU time of its processes and the load average,
-// then the slowest files of each phase from the runners' own JSON reports. The CPU figures say
+// then the slowest files of each phase from the runners' own JSON reports. Phases named after
+// `--` run alone (`npm run test:timing -- unit integration`); --keep-going runs the next phase after a failure. The CPU figures say
 // more than the wall time on a shared machine; docs/maintaining.md keeps the figures.
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -17,7 +18,7 @@ const vitest = (project: string): Phase => ({
   command: process.execPath,
   args: ["node_modules/vitest/vitest.mjs", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report(project)}`],
 });
-const phases: Phase[] = [
+const allPhases: Phase[] = [
   vitest("unit"),
   vitest("integration"),
   // the build the browser tests' server would otherwise make (nothing when current), timed on its own
@@ -34,6 +35,14 @@ const phases: Phase[] = [
   },
   { name: "e2e", command: process.execPath, args: ["node_modules/@playwright/test/cli.js", "test"], env: { TOOLGATE_PLAYWRIGHT_JSON: report("e2e") } },
 ];
+
+const named = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const unknown = named.filter((n) => !allPhases.some((p) => p.name === n));
+if (unknown.length) {
+  console.error(`Unknown phase ${unknown.join(", ")}: the phases are ${allPhases.map((p) => p.name).join(", ")}.`);
+  process.exit(2);
+}
+const phases = named.length ? allPhases.filter((p) => named.includes(p.name)) : allPhases;
 
 type VitestReport = { testResults: { name: string; startTime: number; endTime: number }[] };
 type PlaywrightSuite = { file: string; specs: { tests: { results: { duration: number }[] }[] }[]; suites?: PlaywrightSuite[] };

@@ -47,7 +47,12 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? "list" : [["list"], ["html", { open: "never" }]],
+  reporter: [
+    ["list"],
+    ...(process.env.CI ? [] : [["html", { open: "never" }] as const]),
+    // npm run test:timing reads each spec's durations from this report
+    ...(process.env.TOOLGATE_PLAYWRIGHT_JSON ? [["json", { outputFile: process.env.TOOLGATE_PLAYWRIGHT_JSON }] as const] : []),
+  ],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",

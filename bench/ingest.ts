@@ -28,7 +28,8 @@ import { cleanupOnExit, startApp, stopProcess } from "../scripts/lib/running-app
 // ---------------------------------------------------------------------------------------------
 // Options: flags win over environment variables, which win over the defaults.
 
-const EVENTS = option("events", "BENCH_EVENTS", 200_000);
+// --smoke: 2,000 events, seconds (plus the build when stale); still fails on an event not stored or a rejected batch
+const EVENTS = option("events", "BENCH_EVENTS", 200_000, 2_000);
 const BATCH = option("batch", "BENCH_BATCH", 1_000);
 const CLIENTS = option("clients", "BENCH_CLIENTS", 4);
 /** The server writes a V8 CPU profile (under the temporary folder; open it in Chrome DevTools) when it stops. */

@@ -12,13 +12,14 @@ import os from "node:os";
 import type { PoolClient } from "pg";
 import { makeEvent } from "../test/events";
 import { createFreshDatabase, startTestServer } from "../scripts/lib/test-database";
-import { option } from "./options";
+import { option, SMOKE } from "./options";
 
-const LENGTHS = [10, 1_000, 100_000];
+// --smoke: runs of 10 and 1,000 calls, one batch each, the old statement cancelled after 5 s
+const LENGTHS = SMOKE ? [10, 1_000] : [10, 1_000, 100_000];
 const RUNS = 2;
 const BATCH = 1_000;
-const BATCHES = option("batches", "BENCH_BATCHES", 5);
-const BASELINE_TIMEOUT_S = option("baseline-timeout", "BENCH_BASELINE_TIMEOUT", 60);
+const BATCHES = option("batches", "BENCH_BATCHES", 5, 1);
+const BASELINE_TIMEOUT_S = option("baseline-timeout", "BENCH_BASELINE_TIMEOUT", 60, 5);
 
 /** The pairing statement before index-backed lookups: every invalid call of the touched runs, re-walked with a window. */
 const OLD_PAIR_SQL = async () => {

@@ -1,4 +1,4 @@
-// npm run bench:mcp [-- --calls N]   (or BENCH_CALLS; default 2,000 per case)
+// npm run bench:mcp [-- --calls N --smoke]   (or BENCH_CALLS; default 2,000 per case; --smoke: 20)
 //
 // What `toolgate mcp` adds to a tools/call: the real SDK client calls @modelcontextprotocol/server-everything's
 // `echo` over stdio once directly and once through the gateway (the SDK's CLI from its sources), the
@@ -18,10 +18,10 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { option } from "./options";
 import { everythingOverHttp, httpGateway, type HttpGatewayProcess } from "../sdk/test/mcp-processes";
 
-const flag = process.argv.indexOf("--calls");
-const CALLS = Number(flag > 0 ? process.argv[flag + 1] : (process.env.BENCH_CALLS ?? 2000));
+const CALLS = option("calls", "BENCH_CALLS", 2000, 20);
 const WARMUP = Math.min(200, CALLS);
 const require = createRequire(import.meta.url);
 const everything = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
@@ -95,11 +95,15 @@ for (const { name, direct, client, pid } of cases) {
     for (let i = 0; i < WARMUP + CALLS; i++) {
       if (i === WARMUP) cpuAtStart = cpuMs(pid);
       let t = performance.now();
-      await direct.callTool({ name: "echo", arguments: args });
+      const directAnswer = await direct.callTool({ name: "echo", arguments: args });
       const d = performance.now() - t;
       t = performance.now();
-      await client.callTool({ name: "echo", arguments: args });
+      const answer = await client.callTool({ name: "echo", arguments: args });
       const g = performance.now() - t;
+      // a wrong answer fails the run (npm run bench:smoke): a valid call is forwarded unchanged, an invalid one refused
+      if (valid ? JSON.stringify(answer) !== JSON.stringify(directAnswer) : answer.isError !== true) {
+        throw new Error(`${name}: the gateway answered ${JSON.stringify(answer).slice(0, 300)} (directly: ${JSON.stringify(directAnswer).slice(0, 300)})`);
+      }
       if (i >= WARMUP) {
         times.direct.push(d);
         times.gateway.push(g);

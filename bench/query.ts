@@ -1,4 +1,4 @@
-// npm run bench:query [-- --calls N --runs R --raw-runs K --keep --reuse DATABASE --skip-raw]
+// npm run bench:query [-- --calls N --runs R --raw-runs K --keep --reuse DATABASE --skip-raw --smoke]
 //
 // Dashboard query latency at scale. Loads N tool calls (default 10 million) of one project,
 // spread over the 30 days up to now, into a database of its own (rows generated here and
@@ -28,10 +28,11 @@ import { option, textOption } from "./options";
 // Options: flags win over environment variables, which win over the defaults.
 
 const args = process.argv.slice(2);
-const CALLS = option("calls", "BENCH_CALLS", 10_000_000);
-const RUNS = option("runs", "BENCH_RUNS", 30);
+// --smoke: 20,000 calls and a few runs, seconds; still fails when a dashboard query answers otherwise than its plain query
+const CALLS = option("calls", "BENCH_CALLS", 10_000_000, 20_000);
+const RUNS = option("runs", "BENCH_RUNS", 30, 3);
 /** The raw aggregates read millions of rows: fewer repetitions (p95 of 5 runs is their maximum). */
-const RAW_RUNS = option("raw-runs", "BENCH_RAW_RUNS", 5);
+const RAW_RUNS = option("raw-runs", "BENCH_RAW_RUNS", 5, 1);
 const WARMUPS = 2;
 const RAW_WARMUPS = 1;
 const KEEP = args.includes("--keep");
@@ -765,7 +766,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
         plainClient,
         `SELECT tool, sum(calls)::float8 AS calls, sum(invalid)::float8 AS invalid, sum(corrected)::float8 AS corrected, sum(cost_usd)::float8 AS cost_usd,
                 sum(input_tokens)::float8 AS input_tokens, sum(output_tokens)::float8 AS output_tokens,
-                (array_agg(category ORDER BY invalid DESC) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
+                (array_agg(category ORDER BY invalid DESC, category) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
            FROM (SELECT tool, coalesce(category, '') AS category, ${RAW_TOTALS} FROM tool_calls WHERE ${RAW_RANGE} GROUP BY 1, 2) per_category
           GROUP BY 1 ORDER BY 2 DESC, 1`,
         [projectId, d30.from, d30.to],
@@ -773,7 +774,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       norm: (r) =>
         sortedLines(
           (r as (Agg & { tool: string; topCategory?: string | null; top_category?: string | null })[]).map(
-            (x) => `${x.tool}|${x.topCategory ?? x.top_category}|${aggKey(x)}`,
+            (x) => `${x.tool}|${("topCategory" in x ? x.topCategory : x.top_category) ?? "none"}|${aggKey(x)}`, // a tool without failures: null either way
           ),
         ),
       size: length,
@@ -866,11 +867,17 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       run: () => failurePatterns(projectId, tool!, d30, { names: TOOL_NAMES, parameters: undefined }),
       plain: plain(
         noIndexClient,
-        `SELECT pattern AS key, count(*)::int AS failures, count(correction_id)::int AS corrected
-           FROM tool_calls WHERE project_id = $1 AND tool = $2 AND valid = false AND timestamp >= $3 AND timestamp < $4 GROUP BY 1`,
+        // followed: the model tried again; recovered: that next attempt was not itself invalid
+        `SELECT pattern AS key, count(*)::int AS failures, count(x.correction_id)::int AS followed,
+                (count(*) FILTER (WHERE x.correction_id IS NOT NULL AND NOT EXISTS (
+                   SELECT FROM tool_calls c WHERE c.project_id = x.project_id AND c.id = x.correction_id AND c.valid = false)))::int AS recovered
+           FROM tool_calls x WHERE x.project_id = $1 AND x.tool = $2 AND x.valid = false AND x.timestamp >= $3 AND x.timestamp < $4 GROUP BY 1`,
         [projectId, tool, d30.from, d30.to],
       ),
-      norm: (r) => sortedLines((r as { key: string; failures: number; corrected: number }[]).map((x) => `${x.key}|${x.failures}|${x.corrected}`)),
+      norm: (r) =>
+        sortedLines(
+          (r as { key: string; failures: number; followed: number; recovered: number }[]).map((x) => `${x.key}|${x.failures}|${x.followed}|${x.recovered}`),
+        ),
       size: length,
     })),
   ];

@@ -20,8 +20,9 @@ import { LOAN_TOOLS } from "../test/events";
 import { generateEvents } from "./events";
 import { option } from "./options";
 
-const CALLS = option("calls", "BENCH_CALLS", 2_000_000);
-const SECONDS = option("seconds", "BENCH_SECONDS", 20);
+// --smoke: 30,000 calls and 2-second phases
+const CALLS = option("calls", "BENCH_CALLS", 2_000_000, 30_000);
+const SECONDS = option("seconds", "BENCH_SECONDS", 20, 2);
 /** days of calls the sweep deletes (the oldest ones): more days make a longer sweep to measure ingestion against */
 const DAYS = option("days", "BENCH_DAYS", 10);
 const DAY = 86_400_000;
@@ -127,6 +128,8 @@ await runAndExit(
     log(
       `sweep of ${DAYS} day(s): ${fmt(report.calls)} calls (${fmt(expired)} expired) in ${report.batches} batches, ${fmt(sweepSeconds, 1)} s = ${fmt(report.calls / sweepSeconds)} rows/s`,
     );
+    // a wrong answer fails the run (npm run bench:smoke): the sweep deleted exactly the expired calls
+    if (report.calls !== expired) throw new Error(`the sweep deleted ${report.calls} calls, ${expired} had expired`);
     log(`${summary("ingest during the sweep", during)}; ${loadNow()}`);
     const after = await ingestFor(timed(SECONDS));
     log(`${summary("ingest after the sweep", after)}; ${loadNow()}`);

@@ -1,4 +1,4 @@
-// npm run bench:sdk [-- --calls N]   (or BENCH_CALLS; default 20,000)
+// npm run bench:sdk [-- --calls N --smoke]   (or BENCH_CALLS; default 20,000; --smoke: 200)
 //
 // What the SDK's dispatcher adds to a tool call: the same OpenAI-shaped calls are handled once by
 // parsing the arguments and calling the handler directly, and once through Toolgate.run().handle()
@@ -7,9 +7,9 @@
 // reporter's transport answers at once (no network: this measures the SDK, not the server).
 // Prints p50/p99 per call for both and for refused calls; docs/PERFORMANCE.md records the figures.
 import { Toolgate, type ToolgateEvent } from "../sdk/src/index";
+import { option } from "./options";
 
-const flag = process.argv.indexOf("--calls");
-const CALLS = Number(flag > 0 ? process.argv[flag + 1] : (process.env.BENCH_CALLS ?? 20_000));
+const CALLS = option("calls", "BENCH_CALLS", 20_000, 200);
 const WARMUP = Math.min(2000, CALLS);
 
 const parameters = {
@@ -56,12 +56,17 @@ for (let i = 0; i < WARMUP + CALLS; i++) {
   const d = performance.now() - t;
 
   t = performance.now();
-  await run.handle([c]);
+  const [answered] = await run.handle([c]);
   const g = performance.now() - t;
 
   t = performance.now();
-  await run.handle([call(i, false)]);
+  const [refusal] = await run.handle([call(i, false)]);
   const r = performance.now() - t;
+  // a wrong answer fails the run (npm run bench:smoke): the handler's result for the valid call, a refusal naming the argument for the other
+  const content = (m: unknown) => (m as { content?: unknown }).content;
+  if (content(answered) !== JSON.stringify(result) || !String(content(refusal)).includes("loannumber")) {
+    throw new Error(`call ${i}: the dispatcher answered ${JSON.stringify(answered)} and ${JSON.stringify(refusal)}`);
+  }
   if (i >= WARMUP) {
     direct.push(d);
     dispatched.push(g);
@@ -84,4 +89,6 @@ console.log(row("through the dispatcher (refused)", refused));
 console.log(
   `added by the dispatcher per valid call: p50 ${us(quantile(dispatched, 0.5) - quantile(direct, 0.5))}, p99 ${us(quantile(dispatched, 0.99) - quantile(direct, 0.99))}`,
 );
-console.log(`reporter: ${JSON.stringify(toolgate.stats())}, ${sentBatches} batches`);
+const stats = toolgate.stats();
+console.log(`reporter: ${JSON.stringify(stats)}, ${sentBatches} batches`);
+if (stats?.sent !== 2 * (WARMUP + CALLS)) throw new Error(`the reporter sent ${stats?.sent} events for ${2 * (WARMUP + CALLS)} calls`);

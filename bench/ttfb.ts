@@ -17,8 +17,9 @@ import { createFreshDatabase, startTestServer } from "../scripts/lib/test-databa
 import { option } from "./options";
 import { cpuSeconds, postgresCpuSeconds } from "./processes";
 
-const REQUESTS = option("requests", "BENCH_REQUESTS", 20);
-const WARMUPS = option("warmups", "BENCH_WARMUPS", 3);
+// --smoke: one warm-up and two timed requests per page; a page that does not answer 200 still fails the run
+const REQUESTS = option("requests", "BENCH_REQUESTS", 20, 2);
+const WARMUPS = option("warmups", "BENCH_WARMUPS", 3, 1);
 const SLUG = "demo";
 /** Only the pages whose names (as printed) start with one of these, comma-separated: re-measure a few with more requests. */
 const ONLY = flagValue("--pages")

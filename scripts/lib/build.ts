@@ -7,7 +7,7 @@ import path from "node:path";
 // Next.js telemetry would try the network, which is closed here and on many servers.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
 
-const SOURCE_DIRS = ["app", "components", "contracts", "server", "sdk", "public"];
+const SOURCE_DIRS = ["app", "components", "contracts", "isomorphic", "server", "sdk", "public"];
 const SOURCE_FILES = ["package-lock.json", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "prisma/schema.prisma", "proxy.ts", "instrumentation.ts"];
 const distDir = () => process.env.TOOLGATE_DIST_DIR || ".next";
 

@@ -130,7 +130,7 @@ async function stopWhenUnused(adminUrl: string, stop: () => Promise<void>) {
     const others = await otherClients(adminUrl).catch(() => 0); // unreachable: nothing left to protect
     if (others === 0) return stop();
     if (waited >= 2_000) {
-      console.log(`PostgreSQL left running: ${others} other connection(s) still use it (the last Toolgate process to exit stops it).`);
+      console.error(`PostgreSQL left running: ${others} other connection(s) still use it (the last Toolgate process to exit stops it).`);
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));

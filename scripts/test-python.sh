@@ -39,10 +39,10 @@ case $where in
 esac
 [ "$install_only" = 1 ] && exit 0
 
-"$venv/bin/ruff" check src tests tests_integration ../examples/loan-assistant-python
-"$venv/bin/ruff" format --check src tests tests_integration ../examples/loan-assistant-python
+"$venv/bin/ruff" check src tests tests_integration ../examples/loan-assistant-python ../bench/sdk-python.py
+"$venv/bin/ruff" format --check src tests tests_integration ../examples/loan-assistant-python ../bench/sdk-python.py
 "$venv/bin/mypy" src tests # each test folder has its own conftest module: one mypy run per folder
-"$venv/bin/mypy" tests_integration ../examples/loan-assistant-python
+"$venv/bin/mypy" tests_integration ../examples/loan-assistant-python ../bench/sdk-python.py
 # exit 5 is "no tests collected": a run that tested nothing must fail, and it does (set -e)
 "$venv/bin/pytest" -q -p no:cacheprovider tests
 echo "Python SDK: lint, types and tests passed in $(($(date +%s) - started)) s"

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ._classify_eval import compiled_pattern
-from ._classify_js import js_keys, preview, utf16_key
+from ._classify_js import is_array, is_object, js_keys, preview, utf16_key
 
 LIMIT_BYTES = 64 * 1024
 LIMIT_DEPTH = 64
@@ -48,9 +48,9 @@ def _pattern_problem(pattern: str, at: str) -> str | None:
 
 
 def _canonical(value: Any) -> str:
-    if isinstance(value, list):
+    if is_array(value):
         return "[" + ",".join(_canonical(v) for v in value) + "]"
-    if isinstance(value, dict):
+    if is_object(value):
         keys = sorted(value, key=utf16_key)
         return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{_canonical(value[k])}" for k in keys) + "}"
     from ._classify_js import stringify
@@ -63,6 +63,7 @@ def schema_cost_problem(parameters: dict[str, Any]) -> str | None:
     subschemas = 0
     # (value, keys from the root, role)
     stack: list[tuple[Any, list[Any], str | None]] = [(parameters, [], "schema")]
+    value: Any
     while stack:
         value, keys, role = stack.pop()
         if len(keys) > LIMIT_DEPTH:
@@ -75,32 +76,32 @@ def schema_cost_problem(parameters: dict[str, Any]) -> str | None:
             what = f"the key {preview(key)}" if key_problem else f"the string {preview(value)}"
             return f"Error: {what} at {_pointer(keys)} {key_problem or value_problem}. {fix}"
         children: list[tuple[Any, list[Any], str | None]] = []
-        if isinstance(value, dict):
+        if is_object(value):
             for k in js_keys(value):
                 child_role: str | None = None
                 child = value[k]
                 if role in ("list", "map"):
                     child_role = "schema"
                 elif role == "schema":
-                    if k in _SUBSCHEMA_LIST and isinstance(child, list):
+                    if k in _SUBSCHEMA_LIST and is_array(child):
                         child_role = "list"
-                    elif k in _SUBSCHEMA_MAP and isinstance(child, dict):
+                    elif k in _SUBSCHEMA_MAP and is_object(child):
                         child_role = "map"
                     elif k in _SUBSCHEMA:
                         child_role = "schema"
                 children.append((child, [*keys, k], child_role))
-        elif isinstance(value, list):
+        elif is_array(value):
             children = [(child, [*keys, i], "schema" if role == "list" else None) for i, child in enumerate(value)]
-        if role == "schema" and isinstance(value, (dict, bool)):
+        if role == "schema" and (is_object(value) or isinstance(value, bool)):
             subschemas += 1
             if subschemas > LIMIT_SUBSCHEMAS:
                 return (f"Error: parameters holds more than {LIMIT_SUBSCHEMAS} schemas (each property, item, anyOf branch and $defs entry counts; "
                         f"the {LIMIT_SUBSCHEMAS + 1}th is at {_pointer(keys)}). Split the tool into smaller tools, or define repeated parts once in $defs and refer to them with $ref.")
-            if isinstance(value, dict):
+            if is_object(value):
                 pattern = value.get("pattern")
                 problem = _pattern_problem(pattern, _pointer([*keys, "pattern"])) if isinstance(pattern, str) else None
                 patterns = value.get("patternProperties")
-                if not problem and isinstance(patterns, dict):
+                if not problem and is_object(patterns):
                     for name in js_keys(patterns):
                         problem = _pattern_problem(name, _pointer([*keys, "patternProperties", name]))
                         if problem:

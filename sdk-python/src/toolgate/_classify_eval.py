@@ -9,18 +9,23 @@ visits them, so that the findings come out in the order Ajv reports them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-import re2
 from jsonschema import Draft7Validator, Draft202012Validator, validators
 from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
 
 from ._classify_formats import NUMBER_FORMATS, STRING_FORMATS
-from ._classify_js import js_keys, utf16_key
+from ._classify_js import is_array, is_object, js_keys, utf16_key
+from ._classify_re2 import Pattern, compile_re2
+
+# jsonschema's Validator protocol leaves out descend() and the resolver, which the keywords here use
+Validator = Any
+# jsonschema's deep equality (1 == 1.0, true != 1) and its count of the items a schema evaluates, untyped there
+_equal = cast(Callable[[Any, Any], bool], getattr(jsonschema_utils, "equal"))
+_evaluated_items = cast(Callable[[Any, list[Any], Any], list[int]], getattr(jsonschema_utils, "find_evaluated_item_indexes_by_schema"))
 
 Draft = Literal["2020-12", "draft-07"]
 Segment = str | int
@@ -35,7 +40,7 @@ class AjvError:
     schema: Any
     parent: Any
     data: Any
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=lambda: dict[str, Any]())
     message: str | None = None
     property_name: bool = False
 
@@ -85,7 +90,7 @@ _SUBSCHEMA_MAP = {"$defs", "definitions", "dependentSchemas", "dependencies", "p
 
 def _ordered(schema: dict[str, Any], draft: Draft) -> dict[str, Any]:
     raw_type = schema.get("type")
-    types = raw_type if isinstance(raw_type, list) else [] if raw_type is None else [raw_type]
+    types = raw_type if is_array(raw_type) else [] if raw_type is None else [raw_type]
     groups = {"number": _NUMBER_RULES, "string": _STRING, "array": _ARRAY[draft], "object": _OBJECT[draft]}
     deferred = None
     if len(types) == 1 and types[0] in groups and any(k in schema for k in groups[types[0]]):
@@ -104,13 +109,13 @@ def _ordered(schema: dict[str, Any], draft: Draft) -> dict[str, Any]:
 
 def prepare(schema: Any, draft: Draft) -> Any:
     """Every subschema's keywords in Ajv's order, `$schema` left out (the draft is chosen once, here)."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return schema
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        if key in _SUBSCHEMA_LIST and isinstance(value, list):
+        if key in _SUBSCHEMA_LIST and is_array(value):
             out[key] = [prepare(item, draft) for item in value]
-        elif key in _SUBSCHEMA_MAP and isinstance(value, dict):
+        elif key in _SUBSCHEMA_MAP and is_object(value):
             out[key] = {name: prepare(child, draft) for name, child in value.items()}
         elif key in _SUBSCHEMA:
             out[key] = prepare(value, draft)
@@ -129,12 +134,31 @@ def _always_valid(validator: Validator, schema: Any) -> bool:
     if isinstance(schema, bool):
         return schema
     draft = cast(Draft, getattr(validator, "TOOLGATE_DRAFT"))
-    return isinstance(schema, dict) and not any(key in _KNOWN[draft] for key in schema)
+    return is_object(schema) and not any(key in _KNOWN[draft] for key in schema)
 
 
 def _descend(validator: Validator, instance: Any, schema: Any, path: Segment | None = None,
              schema_path: Segment | None = None) -> list[ValidationError]:
-    return list(validator.descend(instance, schema, path=path, schema_path=schema_path))
+    errors = list(validator.descend(instance, schema, path=path, schema_path=schema_path))
+    if schema is False and path is not None:
+        for error in errors:  # jsonschema's descend returns a false schema's error before placing it
+            error.path.appendleft(path)
+    return errors
+
+
+def _properties(validator: Validator, properties: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not is_object(instance) or not is_object(properties):
+        return
+    for name, subschema in properties.items():
+        if name in instance:
+            yield from _descend(validator, instance[name], subschema, path=name, schema_path=name)
+
+
+def _prefix_items(validator: Validator, prefix: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not is_array(instance) or not is_array(prefix):
+        return
+    for index, (item, subschema) in enumerate(zip(instance, prefix)):
+        yield from _descend(validator, item, subschema, path=index, schema_path=index)
 
 
 def _is_valid(validator: Validator, instance: Any, schema: Any) -> bool:
@@ -145,7 +169,7 @@ def _search(pattern: str, text: str) -> bool:
     return compiled_pattern(pattern).search(text) is not None
 
 
-_PATTERNS: dict[str, Any] = {}
+_PATTERNS: dict[str, Pattern] = {}
 
 
 def translate_pattern(pattern: str) -> str:
@@ -182,12 +206,10 @@ def translate_pattern(pattern: str) -> str:
     return "".join(out)
 
 
-def compiled_pattern(pattern: str) -> Any:
+def compiled_pattern(pattern: str) -> Pattern:
     compiled = _PATTERNS.get(pattern)
     if compiled is None:
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.UTF8
-        compiled = re2.compile(translate_pattern(pattern), options)
+        compiled = compile_re2(translate_pattern(pattern))
         if len(_PATTERNS) > 1000:
             _PATTERNS.clear()
         _PATTERNS[pattern] = compiled
@@ -200,7 +222,7 @@ def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> 
 
 
 def _format(validator: Validator, format_name: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if isinstance(instance, str) and not isinstance(instance, bool):
+    if isinstance(instance, str):
         check = STRING_FORMATS.get(format_name)
         if check is not None and not check(instance):
             yield _Finding("format", format_name, instance, schema, {"format": format_name})
@@ -211,7 +233,7 @@ def _format(validator: Validator, format_name: Any, instance: Any, schema: Any) 
 
 
 def _required(validator: Validator, required: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, dict) or not isinstance(required, list):
+    if not is_object(instance) or not is_array(required):
         return
     for name in required:
         if isinstance(name, str) and name not in instance:
@@ -221,7 +243,7 @@ def _required(validator: Validator, required: Any, instance: Any, schema: Any) -
 def _property_deps(keyword: str, deps: Mapping[str, Any], instance: dict[str, Any], schema: Any) -> Iterator[ValidationError]:
     for name in js_keys(dict(deps)):
         needed = deps[name]
-        if name not in instance or not isinstance(needed, list):
+        if name not in instance or not is_array(needed):
             continue
         for missing in needed:
             if missing not in instance:
@@ -229,31 +251,31 @@ def _property_deps(keyword: str, deps: Mapping[str, Any], instance: dict[str, An
 
 
 def _dependent_required(validator: Validator, deps: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if isinstance(instance, dict) and isinstance(deps, dict):
+    if is_object(instance) and is_object(deps):
         yield from _property_deps("dependentRequired", deps, instance, schema)
 
 
 def _dependencies(validator: Validator, deps: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, dict) or not isinstance(deps, dict):
+    if not is_object(instance) or not is_object(deps):
         return
     # Ajv checks the lists of names first, then the schemas
     yield from _property_deps("dependencies", deps, instance, schema)
     for name in js_keys(deps):
         dependency = deps[name]
-        if name in instance and not isinstance(dependency, list):
+        if name in instance and not is_array(dependency):
             yield from _descend(validator, instance, dependency, schema_path=name)
 
 
 def _matches_pattern_properties(schema: Any, key: str) -> bool:
-    patterns = schema.get("patternProperties") if isinstance(schema, dict) else None
-    return isinstance(patterns, dict) and any(_search(p, key) for p in patterns)
+    patterns = schema.get("patternProperties") if is_object(schema) else None
+    return is_object(patterns) and any(_search(p, key) for p in patterns)
 
 
 def _additional_properties(validator: Validator, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, dict) or _always_valid(validator, extra):
+    if not is_object(instance) or _always_valid(validator, extra):
         return
     properties = schema.get("properties")
-    properties = properties if isinstance(properties, dict) else {}
+    properties = properties if is_object(properties) else {}
     for key in js_keys(instance):
         if key in properties or _matches_pattern_properties(schema, key):
             continue
@@ -264,7 +286,7 @@ def _additional_properties(validator: Validator, extra: Any, instance: Any, sche
 
 
 def _pattern_properties(validator: Validator, patterns: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, dict) or not isinstance(patterns, dict):
+    if not is_object(instance) or not is_object(patterns):
         return
     for pattern, subschema in patterns.items():
         for key in js_keys(instance):
@@ -273,7 +295,7 @@ def _pattern_properties(validator: Validator, patterns: Any, instance: Any, sche
 
 
 def _property_names(validator: Validator, names: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, dict) or _always_valid(validator, names):
+    if not is_object(instance) or _always_valid(validator, names):
         return
     for key in js_keys(instance):
         children = _descend(validator, key, names)
@@ -285,10 +307,10 @@ def _property_names(validator: Validator, names: Any, instance: Any, schema: Any
 
 
 def _items_2020(validator: Validator, items: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, list) or _always_valid(validator, items):
+    if not is_array(instance) or _always_valid(validator, items):
         return
     prefix = schema.get("prefixItems")
-    if isinstance(prefix, list):
+    if is_array(prefix):
         yield from _additional_items("items", validator, items, instance, schema, len(prefix))
     else:
         for index, item in enumerate(instance):
@@ -300,15 +322,15 @@ def _additional_items(keyword: str, validator: Validator, extra: Any, instance: 
     if extra is False:
         if len(instance) > count:
             yield _Finding(keyword, extra, instance, schema, {"limit": count}, f"must NOT have more than {count} items")
-    elif isinstance(extra, dict) and not _always_valid(validator, extra):
+    elif is_object(extra) and not _always_valid(validator, extra):
         for index in range(count, len(instance)):
             yield from _descend(validator, instance[index], extra, path=index)
 
 
 def _items_draft7(validator: Validator, items: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, list):
+    if not is_array(instance):
         return
-    if isinstance(items, list):
+    if is_array(items):
         for index, (item, subschema) in enumerate(zip(instance, items)):
             yield from _descend(validator, item, subschema, path=index, schema_path=index)
     elif not _always_valid(validator, items):
@@ -318,12 +340,12 @@ def _items_draft7(validator: Validator, items: Any, instance: Any, schema: Any) 
 
 def _additional_items_draft7(validator: Validator, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     items = schema.get("items")
-    if isinstance(instance, list) and isinstance(items, list) and not _always_valid(validator, extra):
+    if is_array(instance) and is_array(items) and not _always_valid(validator, extra):
         yield from _additional_items("additionalItems", validator, extra, instance, schema, len(items))
 
 
 def _contains(validator: Validator, contains: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, list):
+    if not is_array(instance):
         return
     draft = cast(Draft, getattr(validator, "TOOLGATE_DRAFT"))
     if draft == "2020-12":
@@ -380,11 +402,11 @@ def _num(value: Any) -> str:
 
 
 def _unique_items(validator: Validator, unique: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if unique is not True or not isinstance(instance, list) or len(instance) < 2:
+    if unique is not True or not is_array(instance) or len(instance) < 2:
         return
     items = schema.get("items")
-    raw = items.get("type") if isinstance(items, dict) else None
-    item_types = raw if isinstance(raw, list) else [] if raw is None else [raw]
+    raw = items.get("type") if is_object(items) else None
+    item_types = raw if is_array(raw) else [] if raw is None else [raw]
     found: tuple[int, int] | None = None
     if item_types and not any(t in ("object", "array") for t in item_types):
         seen: dict[Any, int] = {}
@@ -400,7 +422,7 @@ def _unique_items(validator: Validator, unique: Any, instance: Any, schema: Any)
     else:
         for i in range(len(instance) - 1, 0, -1):
             for j in range(i - 1, -1, -1):
-                if jsonschema_utils.equal(instance[i], instance[j]):
+                if _equal(instance[i], instance[j]):
                     found = (i, j)
                     break
             if found:
@@ -461,32 +483,34 @@ def _if(validator: Validator, condition: Any, instance: Any, schema: Any) -> Ite
 
 def _evaluated_keys(validator: Validator, instance: dict[str, Any], schema: Any) -> set[str]:
     """The properties some keyword of the schema looked at (for unevaluatedProperties), as jsonschema counts them, with RE2."""
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return set()
     keys: set[str] = set()
     for ref_keyword in ("$ref", "$dynamicRef"):
         ref = schema.get(ref_keyword)
         if isinstance(ref, str):
-            resolved = validator._resolver.lookup(ref)  # type: ignore[attr-defined]
-            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)  # type: ignore[call-arg]
+            resolved = validator._resolver.lookup(ref)
+            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
             keys |= _evaluated_keys(inner, instance, resolved.contents)
     properties = schema.get("properties")
-    if isinstance(properties, dict):
+    if is_object(properties):
         keys |= set(properties) & set(instance)
     for keyword in ("additionalProperties", "unevaluatedProperties"):
         if keyword in schema:
             keys |= {k for k, v in instance.items() if _is_valid(validator, v, schema[keyword])}
     patterns = schema.get("patternProperties")
-    if isinstance(patterns, dict):
+    if is_object(patterns):
         keys |= {k for k in instance if any(_search(p, k) for p in patterns)}
     dependent = schema.get("dependentSchemas")
-    if isinstance(dependent, dict):
+    if is_object(dependent):
         for name, subschema in dependent.items():
             if name in instance:
                 keys |= _evaluated_keys(validator, instance, subschema)
     for keyword in ("allOf", "oneOf", "anyOf"):
-        for subschema in schema.get(keyword, []) if isinstance(schema.get(keyword), list) else []:
-            if _is_valid(validator, instance, subschema):
+        subschemas: list[Any] = schema[keyword] if is_array(schema.get(keyword)) else []
+        for subschema in subschemas:
+            # Ajv counts allOf's properties whatever their values (allOf failing fails the schema anyway)
+            if keyword == "allOf" or _is_valid(validator, instance, subschema):
                 keys |= _evaluated_keys(validator, instance, subschema)
     if "if" in schema:
         if _is_valid(validator, instance, schema["if"]):
@@ -499,7 +523,7 @@ def _evaluated_keys(validator: Validator, instance: dict[str, Any], schema: Any)
 
 
 def _unevaluated_properties(validator: Validator, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, dict) or _always_valid(validator, extra):
+    if not is_object(instance) or _always_valid(validator, extra):
         return
     evaluated = _evaluated_keys(validator, instance, schema)
     for key in js_keys(instance):
@@ -512,9 +536,9 @@ def _unevaluated_properties(validator: Validator, extra: Any, instance: Any, sch
 
 
 def _unevaluated_items(validator: Validator, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not isinstance(instance, list) or _always_valid(validator, extra):
+    if not is_array(instance) or _always_valid(validator, extra):
         return
-    evaluated = set(jsonschema_utils.find_evaluated_item_indexes_by_schema(validator, instance, schema))
+    evaluated = set(_evaluated_items(validator, instance, schema))
     rest = [i for i in range(len(instance)) if i not in evaluated]
     if not rest:
         return
@@ -527,6 +551,7 @@ def _unevaluated_items(validator: Validator, extra: Any, instance: Any, schema: 
 
 
 _COMMON = {
+    "properties": _properties,
     "pattern": _pattern,
     "format": _format,
     "required": _required,
@@ -544,14 +569,14 @@ _COMMON = {
 
 def _validator_class(base: Any, draft: Draft, extra: dict[str, Any]) -> Any:
     keywords = {**base.VALIDATORS, **_COMMON, **extra}
-    cls = validators.create(
+    cls = cast(Any, validators).create(
         meta_schema=base.META_SCHEMA,
         validators=keywords,
         type_checker=base.TYPE_CHECKER,
-        format_checker=None,  # type: ignore[arg-type]
+        format_checker=None,
         id_of=base.ID_OF,
     )
-    cls.TOOLGATE_DRAFT = draft
+    setattr(cls, "TOOLGATE_DRAFT", draft)
     return cls
 
 
@@ -561,6 +586,7 @@ VALIDATORS: dict[Draft, Any] = {
         "2020-12",
         {
             "items": _items_2020,
+            "prefixItems": _prefix_items,
             "dependentRequired": _dependent_required,
             "unevaluatedProperties": _unevaluated_properties,
             "unevaluatedItems": _unevaluated_items,
@@ -574,8 +600,14 @@ VALIDATORS: dict[Draft, Any] = {
 # From jsonschema's errors to Ajv's findings
 
 
+def _failed(error: ValidationError) -> object:
+    """The keyword that failed; None for a false schema (jsonschema's types leave that case out)."""
+    keyword: object = getattr(error, "validator")
+    return keyword
+
+
 def _keyword_of(error: ValidationError) -> str:
-    return "false schema" if error.validator is None else str(error.validator)
+    return "false schema" if _failed(error) is None else str(_failed(error))
 
 
 def _params_of(error: ValidationError) -> dict[str, Any]:
@@ -590,7 +622,7 @@ def finding(error: ValidationError) -> AjvError:
     return AjvError(
         keyword=_keyword_of(error),
         path=tuple(error.path),
-        schema=error.validator_value if error.validator is not None else False,
+        schema=error.validator_value if _failed(error) is not None else False,
         parent=error.schema,
         data=error.instance,
         params=_params_of(error),

@@ -9,22 +9,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import re2
-
-_FLAGS_I = re2.Options()
-_FLAGS_I.case_sensitive = False
+from ._classify_re2 import compile_re2
 
 
 def _full(pattern: str, *, ignore_case: bool = False) -> Callable[[str], bool]:
-    options = re2.Options()
-    options.case_sensitive = not ignore_case
-    compiled = re2.compile(pattern, options)
+    compiled = compile_re2(pattern, ignore_case=ignore_case)
     return lambda text: compiled.fullmatch(text) is not None
 
 
-_DATE = re2.compile(r"(\d\d\d\d)-(\d\d)-(\d\d)")
+_DATE = compile_re2(r"(\d\d\d\d)-(\d\d)-(\d\d)")
 _DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-_TIME = re2.compile(r"(?i)(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?")
+_TIME = compile_re2(r"(?i)(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?")
 
 
 def _leap(year: int) -> bool:
@@ -61,7 +56,7 @@ def _time(strict_zone: bool) -> Callable[[str], bool]:
     return check
 
 
-_SEPARATOR = re2.compile(r"(?i)t|\s")
+_SEPARATOR = compile_re2(r"(?i)t|\s")
 
 
 def _date_time(strict_zone: bool) -> Callable[[str], bool]:
@@ -176,7 +171,7 @@ def _byte(text: str) -> bool:
 
 def _regex(text: str) -> bool:
     try:
-        re2.compile(text)
+        compile_re2(text)
         return True
     except Exception:  # noqa: BLE001 - any failure to compile means "not a regex"
         return False

@@ -12,7 +12,7 @@ import math
 import re
 import unicodedata
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeGuard
 
 JsonObject = dict[str, Any]
 
@@ -21,11 +21,16 @@ _ARRAY_INDEX = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def is_plain_object(value: object) -> bool:
+def is_object(value: object) -> TypeGuard[dict[str, Any]]:
+    """A JSON object (what JSON text makes of one: str keys)."""
     return isinstance(value, dict)
 
 
-def is_number(value: object) -> bool:
+def is_array(value: object) -> TypeGuard[list[Any]]:
+    return isinstance(value, list)
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -50,13 +55,13 @@ def js_ordered(value: Any) -> Any:
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
     while stack:
         node, parent, key = stack.pop()
-        if isinstance(node, dict):
+        if is_object(node):
             out: dict[str, Any] = {}
             parent[key] = out
             for k in js_keys(node):
                 out[k] = None
                 stack.append((node[k], out, k))
-        elif isinstance(node, list):
+        elif is_array(node):
             items: list[Any] = [None] * len(node)
             parent[key] = items
             for i, item in enumerate(node):
@@ -134,7 +139,7 @@ def stringify(value: Any) -> str:
             parts.append(_string_json(item))
         elif isinstance(item, (int, float)):
             parts.append("null" if isinstance(item, float) and not math.isfinite(item) else number_text(item))
-        elif isinstance(item, list):
+        elif is_array(item):
             pending: list[Any] = [("t", "[")]
             for i, member in enumerate(item):
                 if i:
@@ -142,7 +147,7 @@ def stringify(value: Any) -> str:
                 pending.append(("v", member))
             pending.append(("t", "]"))
             stack.extend(reversed(pending))
-        elif isinstance(item, dict):
+        elif is_object(item):
             pending = [("t", "{")]
             for i, key in enumerate(js_keys(item)):
                 if i:
@@ -182,9 +187,9 @@ def describe_value(value: Any, *, missing: bool = False) -> str:
         return "nothing"
     if value is None:
         return "null"
-    if isinstance(value, list):
+    if is_array(value):
         return f"the array {preview(value)}"
-    if isinstance(value, dict):
+    if is_object(value):
         keys = js_keys(value)
         return "an empty object" if not keys else f"an object with keys {truncate(', '.join(keys))}"
     if isinstance(value, str):

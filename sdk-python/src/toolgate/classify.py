@@ -18,6 +18,8 @@ from ._classify_eval import VALIDATORS, AjvError, Draft, finding, prepare
 from ._classify_js import (
     MAX_SAFE_INTEGER,
     describe_value,
+    is_array,
+    is_object,
     is_number,
     js_keys,
     js_less,
@@ -177,34 +179,34 @@ def _parse_arguments(arguments: object) -> tuple[bool, dict[str, Any], str]:
             return False, {}, f"text that is not valid JSON: {truncate(arguments)}"
     elif isinstance(arguments, (dict, list)):
         value = js_ordered(arguments)
-    if isinstance(value, dict):
+    if is_object(value):
         return True, value, ""
     return False, {}, describe_value(value)
 
 
 def _example_arguments(schema: dict[str, Any]) -> str:
     properties = schema.get("properties")
-    properties = properties if isinstance(properties, dict) else {}
+    properties = properties if is_object(properties) else {}
     required_raw = schema.get("required")
-    required = [k for k in required_raw if isinstance(k, str)] if isinstance(required_raw, list) else []
+    required = [k for k in required_raw if isinstance(k, str)] if is_array(required_raw) else []
     keys = required[:3] if required else js_keys(properties)[:1]
     return "{" + ", ".join(f"{stringify(k)}: {stringify(_sample_value(properties.get(k)))}" for k in keys) + "}"
 
 
 def _sample_value(schema: Any) -> Any:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return "..."
     examples = schema.get("examples")
-    if isinstance(examples, list) and examples:
+    if is_array(examples) and examples:
         return examples[0]
     for key in ("default", "const"):
         if key in schema:
             return schema[key]
     choices = schema.get("enum")
-    if isinstance(choices, list) and choices:
+    if is_array(choices) and choices:
         return choices[0]
     raw = schema.get("type")
-    kind = (raw[0] if raw else None) if isinstance(raw, list) else raw
+    kind = (raw[0] if raw else None) if is_array(raw) else raw
     if kind in ("number", "integer"):
         minimum = schema.get("minimum")
         return minimum if is_number(minimum) else 1
@@ -363,7 +365,7 @@ def _unresolved_ref(validator: Any, schema: Any) -> str | None:
     stack = [schema]
     while stack:
         node = stack.pop()
-        if isinstance(node, dict):
+        if is_object(node):
             ref = node.get("$ref")
             if isinstance(ref, str):
                 try:
@@ -371,7 +373,7 @@ def _unresolved_ref(validator: Any, schema: Any) -> str | None:
                 except Exception:  # noqa: BLE001 - any failure to resolve is a schema that cannot be compiled
                     return ref
             stack.extend(node.values())
-        elif isinstance(node, list):
+        elif is_array(node):
             stack.extend(node)
     return None
 
@@ -383,9 +385,9 @@ def _utf8_key_order(key: str) -> tuple[int, bytes]:
 
 def _stored_key_order(value: Any) -> Any:
     """jsonb's order of object keys: shorter (in UTF-8 bytes) first, then byte by byte."""
-    if isinstance(value, list):
+    if is_array(value):
         return [_stored_key_order(item) for item in value]
-    if isinstance(value, Mapping):
+    if is_object(value):
         return {key: _stored_key_order(value[key]) for key in sorted(value, key=_utf8_key_order)}
     return value
 
@@ -405,10 +407,10 @@ def _refs_escape(tool: _CompiledTool, subschema: Any) -> bool:
     stack = [subschema]
     while stack:
         node = stack.pop()
-        if isinstance(node, list):
+        if is_array(node):
             stack.extend(node)
             continue
-        if not isinstance(node, dict) or id(node) in seen:
+        if not is_object(node) or id(node) in seen:
             continue
         seen.add(id(node))
         if "$dynamicRef" in node:
@@ -461,7 +463,7 @@ def _root_type(error: AjvError) -> bool:
 def _explain_union(tool: _CompiledTool, error: AjvError) -> tuple[int, list[AjvError]] | None:
     branches: list[list[AjvError]] = []
     matched = 0
-    for branch in error.schema if isinstance(error.schema, list) else []:
+    for branch in error.schema if is_array(error.schema) else []:
         errors = _part_errors(tool, branch, error.data)
         if errors is None:
             return None
@@ -477,7 +479,7 @@ def _explain_union(tool: _CompiledTool, error: AjvError) -> tuple[int, list[AjvE
         types: list[Any] = []
         for errors in branches:
             schema = errors[0].schema
-            for kind in schema if isinstance(schema, list) else [schema]:
+            for kind in schema if is_array(schema) else [schema]:
                 if kind not in types:
                     types.append(kind)
         first = branches[0][0]
@@ -500,15 +502,15 @@ def _at(error: AjvError, path: tuple[Any, ...]) -> AjvError:
 
 
 def _explain_contains(tool: _CompiledTool, error: AjvError) -> tuple[int, list[AjvError]] | None:
-    limit = error.parent.get("maxContains") if isinstance(error.parent, dict) else None
+    limit = error.parent.get("maxContains") if is_object(error.parent) else None
     children = 0
     matched = 0
-    for item in error.data if isinstance(error.data, list) else []:
+    for item in error.data if is_array(error.data) else []:
         errors = _part_errors(tool, error.schema, item)
         if errors is None:
             return None
         children += len(errors)
-        if not errors and is_number(limit):
+        if not errors and isinstance(limit, (int, float)) and not isinstance(limit, bool):
             matched += 1
             if matched > limit:
                 break
@@ -560,7 +562,7 @@ def _to_violation(error: AjvError, tool: str, args: dict[str, Any]) -> Violation
     at = _human_path(error.path)
     subject = f"'{at}'" if at else "the arguments"
     params = error.params
-    parent: dict[str, Any] = error.parent if isinstance(error.parent, dict) else {}
+    parent: dict[str, Any] = error.parent if is_object(error.parent) else {}
     value = error.data
 
     def violation(message: str, path: str = at) -> Violation:
@@ -572,7 +574,7 @@ def _to_violation(error: AjvError, tool: str, args: dict[str, Any]) -> Violation
         prop = params.get("property")
         when = f" when '{_join_path(at, prop)}' is sent" if isinstance(prop, str) else ""
         properties = parent.get("properties")
-        hint = _schema_hint(properties.get(missing) if isinstance(properties, dict) else None)
+        hint = _schema_hint(properties.get(missing) if is_object(properties) else None)
         return violation(f"Error: '{path}' is required by {tool}{when} and was not sent. Add '{path}'{f' ({hint})' if hint else ''}.", path)
     if keyword in ("additionalProperties", "unevaluatedProperties", "propertyNames"):
         name = str(params.get("additionalProperty", params.get("unevaluatedProperty", params.get("propertyName"))))
@@ -582,17 +584,17 @@ def _to_violation(error: AjvError, tool: str, args: dict[str, Any]) -> Violation
             allowed_names = _schema_hint(error.schema) or "see the schema"
             return violation(f"Error: '{path}' is not an allowed argument name{where} (allowed names: {allowed_names}). Rename or remove '{path}'.", path)
         properties = parent.get("properties")
-        allowed = js_keys(properties) if isinstance(properties, dict) else []
+        allowed = js_keys(properties) if is_object(properties) else []
         close = close_match(name, allowed)
         fix = f"Rename '{path}' to '{_join_path(at, close)}'." if close else f"Remove '{path}'."
         return violation(f"Error: '{path}' is not an argument of {tool}. Allowed{where}: {', '.join(allowed) or 'none'}. {fix}", path)
     if keyword == "false schema":
         return violation(f"Error: '{at}' is not accepted by {tool}. Remove '{at}'." if at else f"Error: {tool} accepts no arguments like these. Check the tool's schema.")
     if keyword == "type":
-        expected = [_string(t) for t in (error.schema if isinstance(error.schema, list) else [error.schema])]
+        expected = [_string(t) for t in (error.schema if is_array(error.schema) else [error.schema])]
         return violation(f"Error: {subject} must be {_type_names(expected)}, you sent {describe_value(value)}. {_type_fix(expected, value)}")
     if keyword == "enum":
-        choices = error.schema if isinstance(error.schema, list) else []
+        choices = error.schema if is_array(error.schema) else []
         close = close_match(value, [c for c in choices if isinstance(c, str)]) if isinstance(value, str) else None
         guess = f" Did you mean {preview(close)}?" if close else ""
         return violation(f"Error: {subject} must be one of {_choice_list(choices)}; you sent {preview(value)}.{guess}")
@@ -620,8 +622,8 @@ def _to_violation(error: AjvError, tool: str, args: dict[str, Any]) -> Violation
         return violation(f"Error: {subject} must be {_article(format_name)} {format_name} (format), you sent {preview(value)}.{like}")
     if keyword == "uniqueItems":
         i, j = sorted((int(params["i"]), int(params["j"])))
-        item = value[i] if isinstance(value, list) and i < len(value) else None
-        shown = preview(item) if isinstance(value, list) and i < len(value) else "nothing"
+        item = value[i] if is_array(value) and i < len(value) else None
+        shown = preview(item) if is_array(value) and i < len(value) else "nothing"
         return violation(f"Error: {subject} must not contain duplicates, you sent {shown} as items {i} and {j}. Remove the repeated item.")
     if keyword == "oneOf":
         return violation(f"Error: {subject} matches more than one of the allowed forms (oneOf), you sent {preview(value)}. Send a value that matches exactly one.")
@@ -664,7 +666,7 @@ def _string(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return number_text(value)
-    if isinstance(value, list):
+    if is_array(value):
         return ",".join("" if v is None else _string(v) for v in value)
     return "[object Object]"
 
@@ -689,7 +691,7 @@ def _type_fix(expected: list[str], value: Any) -> str:
             except (ValueError, RecursionError):
                 parsed = None
             else:
-                if ("object" in expected and isinstance(parsed, dict)) or ("array" in expected and isinstance(parsed, list)):
+                if ("object" in expected and is_object(parsed)) or ("array" in expected and is_array(parsed)):
                     return "Send the value itself, not a string containing JSON."
     if "integer" in expected and is_number(value):
         return f"Send a whole number such as {number_text(js_round(value))}."
@@ -708,7 +710,7 @@ def _article(word: str) -> str:
 
 
 def _length_of(value: Any) -> int:
-    return len(value) if isinstance(value, (list, dict)) else 0
+    return len(value) if is_array(value) or is_object(value) else 0
 
 
 def _count_range(low: Any, high: Any, unit: str, units: str | None = None) -> str:
@@ -740,16 +742,16 @@ def _number_range(schema: dict[str, Any]) -> str:
 
 
 def _schema_hint(schema: Any) -> str:
-    if not isinstance(schema, dict):
+    if not is_object(schema):
         return ""
     parts: list[str] = []
-    if isinstance(schema.get("enum"), list):
+    if is_array(schema.get("enum")):
         parts.append(f"one of {_choice_list(schema['enum'])}")
     elif "const" in schema:
         parts.append(f"exactly {preview(schema['const'])}")
     elif "type" in schema:
         raw = schema["type"]
-        parts.append(" or ".join(_string(t) for t in (raw if isinstance(raw, list) else [raw])))
+        parts.append(" or ".join(_string(t) for t in (raw if is_array(raw) else [raw])))
     parts.append(_count_range(schema.get("minLength"), schema.get("maxLength"), "character"))
     parts.append(_number_range(schema))
     if isinstance(schema.get("pattern"), str):

@@ -48,16 +48,7 @@ class Handler(BaseHTTPRequestHandler):
         elif self.path.endswith("tools.register"):
             status, answer = (
                 200,
-                {
-                    "result": {
-                        "data": {
-                            "tools": [
-                                {"name": t["name"], "version": "v1"}
-                                for t in body["tools"]
-                            ]
-                        }
-                    }
-                },
+                {"result": {"data": {"tools": [{"name": t["name"], "version": "v1"} for t in body["tools"]]}}},
             )
         else:
             status, answer = (
@@ -157,9 +148,7 @@ async def case(name: str, url: str) -> None:
     del recorded[:300]
     print(f"{name:8} dispatch without reporter: {percentiles(without)} ms")
     print(f"{name:8} dispatch with reporter:    {percentiles(with_reporter)} ms")
-    print(
-        f"{name:8} Reporter.record alone:     {percentiles(recorded)} ms   {reporting.reporter.stats()}"
-    )
+    print(f"{name:8} Reporter.record alone:     {percentiles(recorded)} ms   {reporting.reporter.stats()}")
     t = time.perf_counter()
     await reporting.ashutdown(500)
     print(f"{name:8} shutdown(500 ms) took {(time.perf_counter() - t) * 1000:.0f} ms")
@@ -170,9 +159,7 @@ async def main() -> None:
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
-    print(
-        f"Python {sys.version.split()[0]}, {CALLS} calls per case, OpenAI-shaped, back to back"
-    )
+    print(f"Python {sys.version.split()[0]}, {CALLS} calls per case, OpenAI-shaped, back to back")
     for name in ("healthy", "down", "slow", "503", "401"):
         await case(name, closed_port() if name == "down" else url)
     release.set()

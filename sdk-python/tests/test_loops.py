@@ -174,3 +174,24 @@ def test_the_async_clients_tool_loops(model: tuple[str, ScriptedModel]) -> None:
         check_events(events)
 
     asyncio.run(both())
+
+
+def test_openai_agents_sdk_function_tools(model: tuple[str, ScriptedModel]) -> None:
+    """The Agents SDK (the real package) runs an agent whose model is the scripted one, over Chat Completions on loopback."""
+    import agents
+
+    from toolgate.agents_sdk import function_tools
+
+    url, scripted = model
+    LOANS_ASKED.clear()
+    agents.set_tracing_disabled(True)  # no trace export: nothing leaves loopback
+    toolgate, events = gate()
+    run = toolgate.run()
+    llm = agents.OpenAIChatCompletionsModel("scripted", openai.AsyncOpenAI(base_url=url + "/v1", api_key="sk-none", max_retries=0))
+    agent = agents.Agent(name="loans", instructions="Answer loan questions.", tools=function_tools(run), model=llm)
+    result = agents.Runner.run_sync(agent, "Balance of loan 4471?")
+    assert result.final_output == "The balance of loan 4471 is 1200."
+    assert scripted.requests[0]["tools"][0]["function"]["parameters"] == toolgate.tools.by_name["getloan"].parameters
+    refusal = next(m for m in scripted.requests[1]["messages"] if m["role"] == "tool")
+    assert refusal["tool_call_id"] == "call_1" and refusal["content"] == toolgate.check("getloan", {"loannumber": 4471}).message
+    check_events(events)

@@ -195,3 +195,35 @@ def test_openai_agents_sdk_function_tools(model: tuple[str, ScriptedModel]) -> N
     refusal = next(m for m in scripted.requests[1]["messages"] if m["role"] == "tool")
     assert refusal["tool_call_id"] == "call_1" and refusal["content"] == toolgate.check("getloan", {"loannumber": 4471}).message
     check_events(events)
+
+
+def test_langchain_tools_with_a_scripted_chat_model() -> None:
+    """langchain-core's own fake chat model plays the script; the real StructuredTool runs the calls."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    from toolgate.langchain import langchain_tools
+
+    LOANS_ASKED.clear()
+    toolgate, events = gate()
+    [tool] = langchain_tools(toolgate.run())
+    assert tool.name == "getloan" and tool.args_schema == toolgate.tools.by_name["getloan"].parameters
+    script = iter(
+        [
+            AIMessage(content="", tool_calls=[{"name": "getloan", "args": {"loannumber": 4471}, "id": "call_1"}]),
+            AIMessage(content="", tool_calls=[{"name": "getloan", "args": {"loannumber": "4471"}, "id": "call_2"}]),
+        ]
+    )
+    llm = GenericFakeChatModel(messages=script)
+    messages: list[Any] = [HumanMessage("Balance of loan 4471?")]
+    replies: list[ToolMessage] = []
+    for _ in range(2):
+        ai = llm.invoke(messages)
+        messages.append(ai)
+        for call in ai.tool_calls:
+            reply = tool.invoke({**call, "type": "tool_call"})
+            replies.append(reply)
+            messages.append(reply)
+    assert replies[0].tool_call_id == "call_1" and replies[0].content == toolgate.check("getloan", {"loannumber": 4471}).message
+    assert json.loads(str(replies[1].content)) == {"loannumber": "4471", "balance": 1200}
+    check_events(events)

@@ -227,3 +227,32 @@ def test_langchain_tools_with_a_scripted_chat_model() -> None:
     assert replies[0].tool_call_id == "call_1" and replies[0].content == toolgate.check("getloan", {"loannumber": 4471}).message
     assert json.loads(str(replies[1].content)) == {"loannumber": "4471", "balance": 1200}
     check_events(events)
+
+
+def test_pydantic_ai_tools_with_a_scripted_function_model() -> None:
+    """Pydantic AI's own FunctionModel plays the script; the real Agent runs the tool calls."""
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from toolgate.pydantic_ai import pydantic_ai_tools
+
+    returned: list[ToolReturnPart] = []
+
+    def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        assert [t.parameters_json_schema for t in info.function_tools] == [toolgate.tools.by_name["getloan"].parameters]
+        returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        returned[:] = returns
+        if not returns:
+            return ModelResponse(parts=[ToolCallPart("getloan", {"loannumber": 4471}, tool_call_id="call_1")])
+        if len(returns) == 1:
+            return ModelResponse(parts=[ToolCallPart("getloan", {"loannumber": "4471"}, tool_call_id="call_2")])
+        return ModelResponse(parts=[TextPart("The balance of loan 4471 is 1200.")])
+
+    LOANS_ASKED.clear()
+    toolgate, events = gate()
+    agent = Agent(FunctionModel(scripted), tools=pydantic_ai_tools(toolgate.run()))
+    result = agent.run_sync("Balance of loan 4471?")
+    assert result.output == "The balance of loan 4471 is 1200."
+    assert returned[0].tool_call_id == "call_1" and returned[0].content == toolgate.check("getloan", {"loannumber": 4471}).message
+    check_events(events)

@@ -100,3 +100,14 @@ def test_large_integers_read_from_json_text_lose_precision_as_in_javascript() ->
     assert one(schema, '{"n": 12345678901234567890}').message == (
         "Error: 'n' must be a string, you sent the number 12345678901234567000. Send it as \"12345678901234567000\"."
     )
+
+
+def test_threads_classifying_at_once_share_the_cache_safely() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    tools = [RegisteredTool(f"t{i}", str(i), {**GETLOAN, "title": f"t{i}"}) for i in range(40)]
+    registry = registry_from(tools)
+    calls = [(f"t{i % 40}", {"loannumber": 4471} if i % 2 else {"loannumber": "4471"}) for i in range(800)]
+    with ThreadPoolExecutor(8) as pool:
+        verdicts = list(pool.map(lambda call: classify_call(call[0], call[1], registry), calls))
+    assert [v.category for v in verdicts] == [("wrong_type" if i % 2 else None) for i in range(800)]

@@ -337,6 +337,57 @@ const FAMILIES: Family[] = [
     parameters: object({ "a/b": object({ "c~d": { type: "number" } }), "odd key": { type: "integer" }, "2": { type: "string" }, $ok: { type: "boolean" } }),
     seeds: [{ "a/b": { "c~d": 1 }, "odd key": 1, "2": "two", $ok: true }],
   },
+  {
+    name: "order",
+    bothDrafts: true,
+    // the order Ajv reports in: a type checked first, or after the keywords of its own group
+    parameters: object({
+      e: { type: "string", enum: ["ab", "cd"], minLength: 2 },
+      f: { type: "string", enum: ["ab", "cd"] },
+      g: { type: "integer", enum: [1, 2], minimum: 1 },
+      h: { type: "number", const: 5, maximum: 9 },
+      k: { type: ["string", "number"], minLength: 3, maximum: 4 },
+      r: { $ref: "#/properties/e", type: "string", maxLength: 1 },
+      t: { type: "object", required: ["x"], properties: { x: { type: "integer" } }, minProperties: 2 },
+      u: { type: "array", items: { type: "integer" }, uniqueItems: true, maxItems: 3 },
+      v: { type: "array", uniqueItems: true, minItems: 2 },
+    }),
+    seeds: [{ e: "ab", f: "cd", g: 1, h: 5, k: "abc", r: "a", t: { x: 1, y: 2 }, u: [1, 2], v: ["a", "b"] }],
+  },
+  {
+    name: "nested-unions",
+    parameters: object({
+      a: {
+        anyOf: [
+          { anyOf: [{ type: "integer" }, { type: "string", minLength: 2 }] },
+          { type: "array", items: { oneOf: [{ type: "string" }, { type: "integer" }] } },
+        ],
+      },
+      b: { type: "array", items: { anyOf: [{ type: "object", properties: { k: { const: 1 } }, required: ["k"] }, { type: "null" }] } },
+      c: {
+        oneOf: [
+          { type: "array", contains: { type: "string" } },
+          { type: "array", items: { type: "integer" } },
+        ],
+      },
+      d: { if: { type: "string" }, else: { type: "integer" } },
+      e: { allOf: [{ type: "string" }, { minLength: 2 }, { not: { const: "no" } }] },
+      f: { anyOf: [{ type: "object", properties: { p: { type: "string" } }, unevaluatedProperties: false }, { type: "boolean" }] },
+      g: { type: "object", properties: { x: true, y: false, z: {} } },
+    }),
+    seeds: [{ a: [1, "x"], b: [{ k: 1 }, null], c: [1, 2], d: 3, e: "ok", f: { p: "x" }, g: { x: 1, z: 2 } }],
+  },
+  {
+    name: "unique",
+    bothDrafts: true,
+    parameters: object({
+      s: { type: "array", items: { type: "string" }, uniqueItems: true },
+      n: { type: "array", items: { type: ["string", "integer"] }, uniqueItems: true },
+      o: { type: "array", items: { type: "object" }, uniqueItems: true },
+      a: { type: "array", uniqueItems: true },
+    }),
+    seeds: [{ s: ["a", "b"], n: ["1", 1], o: [{ a: 1 }, { a: 2 }], a: [1, "1", [1], { x: null }] }],
+  },
 ];
 
 function withDraft(parameters: object, $schema: string): object {
@@ -378,11 +429,35 @@ function mutations(family: Family, seedBase: number): { label: string; args: unk
         const typo = key.length > 2 ? key.slice(0, -1) + key.slice(-1).toUpperCase() + "x" : `${key}_`;
         out.push({ label: `${at}-renamed`, args: edit(seed, path, (parent, k) => ((parent[typo] = parent[k]), delete parent[k])) });
       }
-      for (const [v, value] of pick(VALUES, 7, next()).entries()) {
+      for (const [v, value] of pick(VALUES, 5, next()).entries()) {
         const args = edit(seed, path, (parent, k) => (parent[k] = structuredClone(value)));
         // some sent as JSON text, as most providers send arguments
         out.push({ label: `${at}-value${v}`, args: seedNumber % 7 === v ? JSON.stringify(args) : args });
       }
+    }
+    // arrays and objects of another size: duplicates, too many or too few items and properties
+    for (const path of pathsOf(seed)) {
+      const at = path.join("/");
+      const value = path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], seed);
+      const shapes: [string, unknown][] = Array.isArray(value)
+        ? [
+            ["duplicated", [...value, ...value.slice(0, 1), ...(value.length ? [] : [1, 1])]],
+            ["grown", [...value, ...value, 1, "x", 2]],
+            ["emptied", []],
+            ["reversed", [...value].reverse()],
+          ]
+        : value && typeof value === "object"
+          ? [
+              ["widened", { ...value, zz: 1, ...(Object.keys(value).length ? {} : { yy: "y" }) }],
+              ["emptied", {}],
+            ]
+          : [];
+      for (const [label, shaped] of shapes) out.push({ label: `${at}-${label}`, args: edit(seed, path, (parent, k) => (parent[k] = shaped)) });
+    }
+    // values at and past the bounds the schema states
+    const properties = (family.parameters as { properties?: Record<string, unknown> }).properties ?? {};
+    for (const [name, schema] of Object.entries(properties)) {
+      for (const [label, value] of boundaryValues(schema)) out.push({ label: `${name}-${label}`, args: { ...seed, [name]: value } });
     }
     out.push({ label: `seed${s}-extra`, args: { ...seed, extra: 1 } });
     out.push({ label: `seed${s}-extras`, args: { zz: 1, ...seed, "10": true, "2": false, __proto__x: 1 } });
@@ -397,6 +472,38 @@ function mutations(family: Family, seedBase: number): { label: string; args: unk
         (parent, key) => (parent[key] = structuredClone(y)),
       );
       out.push({ label: `pair${k}`, args });
+    }
+  }
+  return out;
+}
+
+/** Values at and just past a property's stated bounds (length, size, range, multiple). */
+function boundaryValues(schema: unknown): [string, unknown][] {
+  if (!schema || typeof schema !== "object") return [];
+  const rules = schema as Record<string, unknown>;
+  const out: [string, unknown][] = [];
+  const num = (key: string) => (typeof rules[key] === "number" ? (rules[key] as number) : undefined);
+  for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+    const bound = num(key);
+    if (bound !== undefined && Math.abs(bound) < 1e15) out.push([`${key}-at`, bound], [`${key}-below`, bound - 1], [`${key}-above`, bound + 1]);
+  }
+  const step = num("multipleOf");
+  if (step !== undefined) out.push(["multipleOf-off", step * 3 + step / 2], ["multipleOf-on", step * 4]);
+  for (const key of ["minLength", "maxLength"]) {
+    const bound = num(key);
+    if (bound !== undefined)
+      out.push([`${key}-below`, "a".repeat(Math.max(0, bound - 1))], [`${key}-above`, "b".repeat(bound + 1)], [`${key}-emoji`, "😀".repeat(bound + 1)]);
+  }
+  for (const key of ["minItems", "maxItems", "minContains", "maxContains"]) {
+    const bound = num(key);
+    if (bound !== undefined)
+      out.push([`${key}-below`, Array.from({ length: Math.max(0, bound - 1) }, (_, i) => i)], [`${key}-above`, Array.from({ length: bound + 1 }, (_, i) => i)]);
+  }
+  for (const key of ["minProperties", "maxProperties"]) {
+    const bound = num(key);
+    if (bound !== undefined) {
+      const sized = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+      out.push([`${key}-below`, sized(Math.max(0, bound - 1))], [`${key}-above`, sized(bound + 1)]);
     }
   }
   return out;
@@ -443,6 +550,153 @@ function malformedCalls(): VectorCall[] {
       out.push({ id: `malformed/${s}/value${i}`, tool: "t", arguments: value, tools: [tool("t", parameters)] });
   }
   out.push({ id: "malformed/unknown-tool", tool: "nosuch", arguments: "oops", tools: [tool("t", schemas[0]!)] });
+  return out;
+}
+
+/** Text at the edges of each format the server checks: one call per format and text. */
+const FORMAT_EDGES: Record<string, string[]> = {
+  date: ["2024-02-29", "2023-02-29", "2026-04-31", "2026-12-31", "0000-01-01", "2026-1-01", "2026-01-01T00:00:00Z", " 2026-01-01", "２０２６-01-01"],
+  time: ["23:59:59Z", "23:59:60Z", "22:59:60-01:00", "12:00:00", "12:00:00.123+02:00", "12:00:00+0200", "24:00:00Z", "12:60:00Z", "12:00:00+24:00", "1:00:00Z"],
+  "date-time": [
+    "2026-10-02T09:30:00Z",
+    "2026-10-02t09:30:00z",
+    "2026-10-02 09:30:00Z",
+    "2026-10-02T09:30:00",
+    "2026-10-02T09:30:00.5+05:30",
+    "2026-10-02TT09:30:00Z",
+    "2026-02-30T09:30:00Z",
+  ],
+  email: ["a@b.co", "a.b@c.d", "a..b@c.d", ".a@b.c", "a@b", "a@-b.c", "a@b-.c", "a+tag@example.com", "a@b.c.", "ä@b.c", "a @b.c"],
+  hostname: ["a", "a.b", "a.b.", "-a", "a-", "a_b", "a".repeat(63), "a".repeat(64), `${"a.".repeat(126)}a`, `${"a.".repeat(127)}a`, "xn--80ak6aa92e.com", ""],
+  ipv4: ["0.0.0.0", "255.255.255.255", "256.0.0.0", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1.2.3.04", " 1.2.3.4"],
+  ipv6: [
+    "::",
+    "::1",
+    "1::",
+    "1:2:3:4:5:6:7:8",
+    "1:2:3:4:5:6:7:8:9",
+    "1::2::3",
+    "::ffff:192.0.2.1",
+    "1:2:3:4:5:6:192.0.2.1",
+    "1:2:3:4:5:6:7:192.0.2.1",
+    "fe80::1%eth0",
+    "12345::",
+    "g::1",
+    ":1:2:3:4:5:6:7",
+    "1:2:3:4:5:6:7::",
+  ],
+  uuid: [
+    "123e4567-e89b-12d3-a456-426614174000",
+    "123E4567-E89B-12D3-A456-426614174000",
+    "urn:uuid:123e4567-e89b-12d3-a456-426614174000",
+    "123e4567e89b12d3a456426614174000",
+    "123e4567-e89b-12d3-a456-42661417400",
+  ],
+  uri: [
+    "https://example.com",
+    "mailto:a@b.c",
+    "urn:isbn:0451450523",
+    "http://[::1]:80/x?y#z",
+    "/relative/path",
+    "example.com",
+    "http://exa mple.com",
+    "http://example.com/%zz",
+    "a:b",
+    "1http://x",
+  ],
+  duration: ["P1D", "PT1H", "P1W", "P1Y2M3DT4H5M6S", "P", "PT", "P1DT", "P1W2D", "1D", "P1.5D"],
+  "json-pointer": ["", "/", "/a~0b", "/a~1b", "/a~2b", "a"],
+  "relative-json-pointer": ["0", "1/a", "0#", "01", "-1"],
+  byte: ["", "YQ==", "YWI=", "YWJj", "YQ", "Y===", "****"],
+  regex: ["^a+$", "(", "[a-", "a{2,1}"],
+  int32: [],
+};
+
+/** Patterns in JavaScript's syntax (as schemas write them) and text to match: RE2 must read them alike on both sides. */
+const PATTERN_EDGES: [string, string[]][] = [
+  ["^\\d{3}$", ["123", "12a", "١٢٣", "1234"]],
+  ["^\\w+$", ["abc_1", "æble", "a b"]],
+  ["^\\s*$", ["", " \t", "\u00a0", "x"]],
+  ["^\\p{L}+$", ["Æble", "ab1", "日本"]],
+  ["^\\p{Lu}", ["Ab", "ab"]],
+  ["^.$", ["😀", "é", "ab", "\n"]],
+  ["^[\\u00e0-\\u00ff]+$", ["àé", "a"]],
+  ["^\\u{1F600}$", ["😀", "😁"]],
+  ["(?<year>\\d{4})-(?<month>\\d{2})", ["2026-10", "26-10"]],
+  ["^a/b$", ["a/b", "ab"]],
+  ["^\\cJ$", ["\n", "J"]],
+  ["^[^]$", ["x", ""]],
+  ["^[]", ["x"]],
+  ["^\\x41\\-\\.$", ["A-.", "A-x"]],
+  ["colou?r", ["my color", "colr"]],
+  ["^(a|ab)(c|bcd)(d*)$", ["abcd", "abc"]],
+  ["^[A-Z]{2,3}$", ["AB", "ABCD", "ab"]],
+  ["\\bword\\b", ["a word here", "swordfish"]],
+  ["^\\S+@\\S+$", ["a@b", "a @b"]],
+  ["", ["anything"]],
+];
+
+function patternEdgeCalls(): VectorCall[] {
+  const out: VectorCall[] = [];
+  for (const [p, [pattern, texts]] of PATTERN_EDGES.entries()) {
+    const parameters = object({ v: { type: "string", pattern } });
+    for (const [i, text] of texts.entries()) out.push({ id: `pattern/${p}/${i}`, tool: "t", arguments: { v: text }, tools: [tool("t", parameters)] });
+    const keyed = { type: "object", patternProperties: { [pattern]: { type: "integer" } }, additionalProperties: false };
+    for (const [i, text] of texts.entries()) out.push({ id: `pattern/${p}/key${i}`, tool: "t", arguments: { [text]: "1" }, tools: [tool("t", keyed)] });
+  }
+  return out;
+}
+
+/** Lists with duplicates where the pair Ajv names depends on how it searches (by item type, or every pair). */
+function duplicateCalls(): VectorCall[] {
+  const unique = FAMILIES.find((f) => f.name === "unique")!.parameters;
+  const lists: Record<string, unknown[][]> = {
+    s: [
+      ["a", "b", "b", "a"],
+      ["a", "a", "b", "b"],
+      ["x", 1, "x", 1],
+    ],
+    n: [
+      ["1", 1, 2, "2", 1],
+      [1, "1", 1.0],
+      [true, true, 1, 1],
+    ],
+    o: [
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      [{}, 1, {}],
+    ],
+    a: [
+      [1, 1.0],
+      [[1], [1]],
+      [{ x: null }, { x: null }, 1],
+      ["a", "b", "b", "a"],
+      [null, false, null],
+    ],
+  };
+  const out: VectorCall[] = [];
+  for (const [name, cases] of Object.entries(lists))
+    for (const [i, list] of cases.entries())
+      out.push({ id: `duplicates/${name}/${i}`, tool: "unique", arguments: { [name]: list }, tools: [tool("unique", unique)] });
+  return out;
+}
+
+function formatEdgeCalls(): VectorCall[] {
+  const out: VectorCall[] = [];
+  for (const [format, texts] of Object.entries(FORMAT_EDGES)) {
+    const parameters = object({ v: { type: "string", format } });
+    const numeric = object({ n: { type: "number", format } });
+    for (const [i, text] of texts.entries()) out.push({ id: `format/${format}/${i}`, tool: "t", arguments: { v: text }, tools: [tool("t", parameters)] });
+    for (const [i, n] of [2147483647, 2147483648, -2147483649, 1.5, 9007199254740991, 1e300].entries())
+      out.push({ id: `format/${format}/number${i}`, tool: "t", arguments: { n }, tools: [tool("t", numeric)] });
+  }
+  for (const format of ["int32", "int64", "float", "double"]) {
+    const numeric = object({ n: { type: "number", format } });
+    for (const [i, n] of [2147483647, 2147483648, -2147483648, -2147483649, 1.5, 9007199254740991, 1e300, 0].entries())
+      out.push({ id: `format/${format}/number${i}`, tool: "t", arguments: { n }, tools: [tool("t", numeric)] });
+  }
   return out;
 }
 
@@ -537,6 +791,9 @@ export function buildVectors(pinned: string): Vector[] {
     ...unknownToolCalls(),
     ...malformedCalls(),
     ...schemaErrorCalls(),
+    ...formatEdgeCalls(),
+    ...duplicateCalls(),
+    ...patternEdgeCalls(),
     ...familyCalls(FAMILIES, "family"),
     ...familyCalls(pinnedFamilies(pinnedOnes), "classify.test-family"),
   ];

@@ -172,32 +172,73 @@ def _search(pattern: str, text: str) -> bool:
 _PATTERNS: dict[str, Pattern] = {}
 
 
+_HEX = set("0123456789abcdefABCDEF")
+# escapes RE2 reads as JavaScript does (\\0-\\7 included), kept as they are
+_KEPT_ESCAPES = set("nrtafvdDsSwWbBpPAzQE01234567")
+
+
+def _braced_hex(pattern: str, start: int) -> bool:
+    """Whether pattern[start:] is "{" hex digits "}"."""
+    end = pattern.find("}", start)
+    return pattern[start : start + 1] == "{" and end > start + 1 and all(c in _HEX for c in pattern[start + 1 : end])
+
+
 def translate_pattern(pattern: str) -> str:
-    """A JavaScript (u-flag) pattern in RE2's syntax: \\u{…} and \\uXXXX escapes, named groups."""
+    """A JavaScript pattern (u flag) in RE2's syntax, as the server's RE2 port translates it."""
+    if pattern == "":
+        return "(?:)"
     out: list[str] = []
-    i = 0
-    while i < len(pattern):
+    i, size, in_class = 0, len(pattern), False
+    while i < size:
         char = pattern[i]
-        if char == "\\" and i + 1 < len(pattern):
+        if char == "\\" and i + 1 < size:
             nxt = pattern[i + 1]
-            if nxt == "u" and pattern[i + 2 : i + 3] == "{":
-                end = pattern.find("}", i + 3)
-                if end != -1:
-                    out.append(f"\\x{{{pattern[i + 3 : end]}}}")
-                    i = end + 1
+            if nxt == "\\":
+                out.append("\\\\")
+            elif nxt == "c":
+                letter = pattern[i + 2 : i + 3]
+                if letter.isascii() and letter.isalpha():
+                    out.append(f"\\x{ord(letter) % 32:02X}")
+                    i += 3
                     continue
-            if nxt == "u" and len(pattern) >= i + 6:
-                out.append(f"\\x{{{pattern[i + 2 : i + 6]}}}")
-                i += 6
-                continue
-            if nxt == "d":
-                out.append("[0-9]")
-                i += 2
-                continue
-            out.append(pattern[i : i + 2])
+                out.append("c")
+            elif nxt == "u":
+                if _braced_hex(pattern, i + 2):
+                    out.append("\\x")
+                elif i + 5 < size and all(c in _HEX for c in pattern[i + 2 : i + 6]):
+                    out.append(f"\\x{{{pattern[i + 2 : i + 6]}}}")
+                    i += 6
+                    continue
+                else:
+                    out.append("u")
+            elif nxt == "x":
+                valid = _braced_hex(pattern, i + 2) or (i + 3 < size and pattern[i + 2] in _HEX and pattern[i + 3] in _HEX)
+                out.append("\\x" if valid else "x")
+            elif nxt in _KEPT_ESCAPES:
+                out.append("\\" + nxt)
+            elif nxt.isascii() and nxt.isalnum():
+                out.append(nxt)  # an identity escape of a letter or digit: the letter itself
+            else:
+                out.append("\\" + nxt)
             i += 2
             continue
-        if pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
+        if char == "/":
+            out.append("\\/")
+            i += 1
+            continue
+        if char == "[":
+            if not in_class and pattern[i + 1 : i + 2] == "]":
+                out.append("[^\\x00-\\x{10FFFF}]")
+                i += 2
+                continue
+            if not in_class and pattern[i + 1 : i + 3] == "^]":
+                out.append("[\\x00-\\x{10FFFF}]")
+                i += 3
+                continue
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif not in_class and pattern.startswith("(?<", i) and i + 3 < size and pattern[i + 3] not in "=!>)":
             out.append("(?P<")
             i += 3
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -312,6 +313,7 @@ class _CompiledTool:
 
 _CACHE_LIMIT = 500
 _cache: OrderedDict[str, _CompiledTool | ToolSchemaError] = OrderedDict()
+_cache_lock = threading.Lock()  # the dispatcher classifies a turn's parallel calls in threads
 
 _META_SCHEMA = {"2020-12": "https://json-schema.org/draft/2020-12/schema", "draft-07": "http://json-schema.org/draft-07/schema#"}
 
@@ -331,12 +333,14 @@ def _schema_draft(parameters: Mapping[str, Any]) -> Draft | None:
 
 def _compiled_tool(name: str, version: str, parameters: Mapping[str, Any]) -> _CompiledTool:
     key = f"{name}@{version}"
-    cached = _cache.pop(key, None)
+    with _cache_lock:
+        cached = _cache.pop(key, None)
     if cached is None:
         cached = _compile(key, dict(parameters))
-    _cache[key] = cached
-    while len(_cache) > _CACHE_LIMIT:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        _cache[key] = cached  # least recently used first: a hit goes to the end
+        while len(_cache) > _CACHE_LIMIT:
+            _cache.popitem(last=False)
     if isinstance(cached, ToolSchemaError):
         raise cached
     return cached

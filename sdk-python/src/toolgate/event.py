@@ -1,0 +1,67 @@
+"""One tool request as Toolgate's ``ingest.batch`` takes it (the contract is ``contracts/event.ts``; docs/events.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+Category = Literal[
+    "malformed_arguments",
+    "unknown_tool",
+    "extra_argument",
+    "missing_argument",
+    "wrong_type",
+    "invalid_choice",
+    "out_of_range",
+    "not_allowed",
+]
+
+
+class _ModelName(TypedDict):
+    name: str
+
+
+class ModelRef(_ModelName, total=False):
+    """The model whose calls these are: ``{"name": ..., "version": ..., "provider": ...}``."""
+
+    provider: str
+    version: str
+
+
+class Usage(TypedDict, total=False):
+    """A model turn's token usage and cost (the wire names)."""
+
+    inputTokens: int
+    outputTokens: int
+    costUsd: float
+
+
+class Outcome(TypedDict, total=False):
+    valid: bool
+    category: Category
+    message: str
+
+
+class Result(TypedDict, total=False):
+    status: Literal["ok", "error", "not_found"]
+    summary: str
+    latencyMs: int
+
+
+class _EventRequired(TypedDict):
+    id: str
+    runId: str
+    timestamp: str
+    model: ModelRef
+    tool: str
+    #: The arguments as the model wrote them: an object, or the raw string when they were not a JSON object.
+    arguments: dict[str, Any] | str
+
+
+class ToolgateEvent(_EventRequired, total=False):
+    step: int
+    outcome: Outcome
+    result: Result
+    correctsId: str
+    usage: Usage
+    toolVersion: str
+    metadata: dict[str, str]

@@ -1,0 +1,129 @@
+"""Toolgate inside a Python MCP server (the official ``mcp`` SDK 2.x: the low-level ``Server`` and ``MCPServer``,
+FastMCP's successor): a server middleware that checks each ``tools/call`` against the ``inputSchema`` the
+server lists, answers an invalid one with ``isError: true`` and the classifier's message (the tool never
+sees it), and reports every call; one run per MCP session. The in-process alternative to ``toolgate mcp``::
+
+    middleware = ToolgateMiddleware(url=..., api_key=..., model={"name": "claude-sonnet-4-5"})
+    server = MCPServer("loans", middleware=[middleware])     # or: lowlevel_server.middleware.append(middleware)
+
+The schemas are read from the server's own ``tools/list`` answers as they pass through (and, for an
+``MCPServer`` given as ``server=``, asked for before the first call of a session that has not listed them).
+A call that comes before any schema is known is forwarded unchecked. One run per client connection; on the
+session-less 2026-07-28 protocol, one run per middleware.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from .dispatcher import Run, Toolgate
+from .event import ModelRef
+from .reporter import Reporter, ReporterOptions
+from .tools import Tool, define_tool
+
+_call_next: contextvars.ContextVar[tuple[Any, Callable[[Any], Awaitable[Any]]]] = contextvars.ContextVar("toolgate_mcp_call_next")
+
+
+def _dump(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)
+    return dump(mode="json", by_alias=True, exclude_none=True) if callable(dump) else value
+
+
+async def _forward(arguments: dict[str, Any]) -> Any:
+    ctx, call_next = _call_next.get()
+    return await call_next(ctx)
+
+
+class _SharedRun:
+    """The key of the run that session-less (2026-07-28) calls share."""
+
+
+class ToolgateMiddleware:
+    """A ``ServerMiddleware`` (``(ctx, call_next) -> result``) for ``mcp`` 2.x servers."""
+
+    def __init__(
+        self,
+        *,
+        model: ModelRef,
+        url: str | None = None,
+        api_key: str | None = None,
+        server: Any = None,
+        reporter: ReporterOptions | Mapping[str, Any] | None = None,
+        on_event: Callable[[Any], None] | None = None,
+    ) -> None:
+        self.model = model
+        self.server = server
+        self.on_event = on_event
+        self.reporter: Reporter | None = None
+        if url and api_key:
+            if isinstance(reporter, ReporterOptions):
+                self.reporter = Reporter(url=url, api_key=api_key, options=reporter)
+            else:
+                self.reporter = Reporter(url=url, api_key=api_key, **dict(reporter or {}))
+        self.gate: Toolgate | None = None
+        self._schemas: dict[str, Any] = {}
+        self._runs: weakref.WeakKeyDictionary[Any, Run] = weakref.WeakKeyDictionary()
+        self._shared = _SharedRun()
+
+    def _learn(self, tools: list[Any]) -> None:
+        schemas = {}
+        for tool in tools:
+            item = _dump(tool)
+            schema = item.get("inputSchema") or item.get("input_schema") or {"type": "object"}
+            schemas[item["name"]] = (item.get("description"), schema)
+        if schemas == self._schemas:
+            return
+        self._schemas = schemas
+        defined: list[Tool] = [
+            define_tool(name=name, description=description, parameters=schema, handler=_forward, timeout_ms=24 * 3600 * 1000)
+            for name, (description, schema) in schemas.items()
+        ]
+        gate = Toolgate(tools=defined, model=self.model, on_event=self.on_event)
+        gate.reporter = self.reporter
+        if self.reporter:
+            self.reporter.register_tools(gate.tools.definitions())
+        self.gate = gate
+        self._runs = weakref.WeakKeyDictionary()
+
+    def _run_key(self, ctx: Any) -> Any:
+        """One run per client connection on the handshake protocols (mcp 2.x makes a ServerSession per request over
+        the connection's state, which has no public name yet). The 2026-07-28 protocol has no sessions: every
+        request is its own exchange, so its calls share one run per middleware."""
+        if str(getattr(ctx, "protocol_version", "")) >= "2026-07-28":
+            return self._shared
+        return getattr(ctx.session, "_connection", None) or ctx.session
+
+    def _run(self, session: Any) -> Run:
+        assert self.gate is not None
+        run = self._runs.get(session)
+        if run is None or run.gate is not self.gate:
+            run = self.gate.run()
+            self._runs[session] = run
+        return run
+
+    async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+        if ctx.method == "tools/list":
+            result = await call_next(ctx)
+            self._learn(list(_dump(result).get("tools", [])))
+            return result
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        if self.gate is None and self.server is not None and callable(getattr(self.server, "list_tools", None)):
+            self._learn(list(await self.server.list_tools()))
+        if self.gate is None:
+            return await call_next(ctx)  # no schema known yet: forwarded unchecked
+        params = dict(ctx.params or {})
+        call = {"name": str(params.get("name", "")), "arguments": params.get("arguments", {}), "id": str(ctx.request_id or "")}
+        token = _call_next.set((ctx, call_next))
+        try:
+            [outcome] = await self._run(self._run_key(ctx)).dispatch(call)
+        finally:
+            _call_next.reset(token)
+        if outcome.status == "ok":
+            return outcome.value
+        import mcp_types
+
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=outcome.content)], is_error=True)

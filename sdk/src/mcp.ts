@@ -266,7 +266,12 @@ export class McpGateway<Context = undefined> {
   }
 
   private initialized(answer: Message): void {
-    const result = isPlainObject(answer.result) ? answer.result : {};
+    if (!isPlainObject(answer.result)) {
+      // refused (a 2026-07-28 server the client's slow server/discover already settled answers -32022): the client tries again
+      if (!this.listed) this.listProblem = `the server refused initialize: ${truncate(JSON.stringify(answer.error ?? answer), 300)}`;
+      return this.finishListing(this.listing, null);
+    }
+    const result = answer.result;
     this.serverInfo = infoOf(result.serverInfo) ?? { name: "mcp-server" };
     if (typeof result.protocolVersion === "string") this.protocolVersion = truncate(result.protocolVersion, 50);
     this.serverHasTools = isPlainObject(result.capabilities) && result.capabilities.tools !== undefined;

@@ -1,11 +1,12 @@
 """An MCP server for the gateway's tests, written with a real Python MCP library.
 
-    python mcp_peer_server.py KIND TRANSPORT
+    python mcp_peer_server.py KIND TRANSPORT [LABEL]
 
 KIND: high (the official SDK's MCPServer), low (its low-level Server, which checks no
 arguments) or fastmcp (FastMCP). TRANSPORT: stdio, or http (Streamable HTTP on 127.0.0.1, a
 free port; uvicorn says which on stderr). One tool, get_loan(amount: int, currency: str); each
-call that reaches it is written to stderr as `CALLED <json>`, so a test sees what the server got.
+call that reaches it is written to stderr as `CALLED <json>` with LABEL (default: KIND), so a test
+sees what each server got.
 """
 
 import json
@@ -13,10 +14,11 @@ import sys
 from typing import Any
 
 KIND, TRANSPORT = sys.argv[1], sys.argv[2]
+LABEL = sys.argv[3] if len(sys.argv) > 3 else KIND
 
 
 def called(name: str, arguments: Any) -> str:
-    print("CALLED " + json.dumps({"tool": name, "arguments": arguments}, sort_keys=True), file=sys.stderr, flush=True)
+    print("CALLED " + json.dumps({"server": LABEL, "tool": name, "arguments": arguments}, sort_keys=True), file=sys.stderr, flush=True)
     return f"loan of {arguments.get('amount')} {arguments.get('currency')} approved"
 
 

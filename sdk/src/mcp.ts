@@ -52,7 +52,7 @@ export interface GatewayOptions<Context = undefined> {
 type Id = string | number;
 type Message = { jsonrpc?: string; id?: Id | null; method?: string; params?: unknown; result?: unknown; error?: unknown };
 type Tool = { name: string; description?: string; inputSchema: JsonObject };
-type PendingCall = { event: ToolgateEvent; started: number; key: string };
+type PendingCall = { event: ToolgateEvent; started: number; name: string; args: unknown };
 /** What the gate decided about a call: a verdict, none (--enforce off), or why it could not check it. */
 type Check = { verdict: Verdict | null; unchecked?: string };
 
@@ -256,7 +256,8 @@ export class McpGateway<Context = undefined> {
       const result = isPlainObject(message.result) ? message.result : null;
       if (result?.resultType === "input_required") {
         // 2026-07-28 multi round-trip: the call is not done; the client retries it with the input asked for
-        this.awaitingInput.set(pending.key, pending.event);
+        const key = callKey(pending.name, pending.args);
+        if (key !== null) this.awaitingInput.set(key, pending.event);
         return;
       }
       const latencyMs = Math.max(0, Math.round(performance.now() - pending.started));
@@ -359,12 +360,12 @@ export class McpGateway<Context = undefined> {
     const params = isPlainObject(message.params) ? message.params : {};
     const name = typeof params.name === "string" ? params.name : "";
     const args = params.arguments === undefined ? {} : params.arguments;
-    const callKey = `${name}\u0000${canonicalJson(args)}`;
-    const retried = params.inputResponses !== undefined || params.requestState !== undefined ? this.awaitingInput.get(callKey) : undefined;
+    const retry = params.inputResponses !== undefined || params.requestState !== undefined ? callKey(name, args) : null;
+    const retried = retry === null ? undefined : this.awaitingInput.get(retry);
     if (retried) {
       // the retry of a call answered input_required: the same call (one event), its arguments checked when it was first sent
-      this.awaitingInput.delete(callKey);
-      this.calls.set(keyOf(message.id!), { event: retried, started: performance.now(), key: callKey });
+      this.awaitingInput.delete(retry!);
+      this.calls.set(keyOf(message.id!), { event: retried, started: performance.now(), name, args });
       return null;
     }
     const check: Check = this.enforce === "off" ? { verdict: null } : this.check(name, args);
@@ -387,7 +388,7 @@ export class McpGateway<Context = undefined> {
     const verdict = check.verdict;
     const refuse = (this.enforce === "on" || this.enforce === "strict") && verdict !== null && !verdict.valid;
     if (!refuse) {
-      this.calls.set(keyOf(message.id!), { event, started: performance.now(), key: callKey });
+      this.calls.set(keyOf(message.id!), { event, started: performance.now(), name, args });
       return null;
     }
     return this.refuse(message, name, event, verdict);
@@ -619,6 +620,15 @@ function sameTools(a: Map<string, Tool>, b: Map<string, Tool>): boolean {
 }
 
 const keyOf = (id: Id): string => `${typeof id}:${String(id)}`;
+
+/** A call's tool and arguments as one string (a multi round-trip retry sends them again); null when they cannot be serialised (nested too deep). */
+function callKey(name: string, args: unknown): string | null {
+  try {
+    return `${name}\u0000${canonicalJson(args)}`;
+  } catch {
+    return null;
+  }
+}
 
 function infoOf(value: unknown): { name: string; version?: string } | null {
   if (!isPlainObject(value) || typeof value.name !== "string" || value.name === "") return null;

@@ -419,9 +419,10 @@ export class McpGateway<Context = undefined> {
     try {
       return { verdict: classifyCall({ tool: name, arguments: args, registry: this.registry }) };
     } catch (error) {
-      if (error instanceof ToolSchemaError)
-        return { verdict: null, unchecked: `the server's schema for it ${error.message.replace(/^the schema of \S+ /, "")}` };
-      return { verdict: null, unchecked: `checking it failed (${error instanceof Error ? error.message : String(error)})` };
+      // the server's schema is the cause: fail open. Anything else may come from the arguments, which the client
+      // controls: gateOrRefuse refuses the call, so that no arguments can be made to pass the gate unchecked.
+      if (!(error instanceof ToolSchemaError)) throw error;
+      return { verdict: null, unchecked: `the server's schema for it ${error.message.replace(/^the schema of \S+ /, "")}` };
     }
   }
 

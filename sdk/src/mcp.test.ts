@@ -345,6 +345,19 @@ describe("McpGateway at protocol 2026-07-28 (no handshake, the envelope in each 
     expect(h.ownLists()).toHaveLength(3);
   });
 
+  it("an initialize the server refuses (a server/discover the client gave up on already settled 2026-07-28) does not rename the server", async () => {
+    const h = modern();
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: meta() } }));
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", clientInfo: { name: "py-agent" } } }));
+    h.gateway.fromServer(
+      encode({ jsonrpc: "2.0", id: 0, result: { capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "loans" } } } }),
+    );
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, error: { code: -32022, message: "Unsupported protocol version" } }));
+    h.call(2, "echo", { message: 1 });
+    await settle();
+    expect(h.events[0]!.tool).toBe("loans/echo");
+  });
+
   it("records a multi round-trip call (input_required, then the retry with inputResponses) as one call", async () => {
     const h = modern();
     h.call(1, "echo", { message: "hi" });

@@ -8,7 +8,7 @@ import { started, stopped } from "./mcp-processes";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const scripts = path.join(root, "test/python");
-export const requirements = path.join(scripts, "requirements-mcp.txt");
+const requirements = path.join(scripts, "requirements-mcp.txt");
 export const peerServer = path.join(scripts, "mcp_peer_server.py");
 const peerClient = path.join(scripts, "mcp_peer_client.py");
 
@@ -42,7 +42,7 @@ export function mcpPython(): string {
   return python;
 }
 
-export type PeerResult = { isError: boolean; text: string[] } | { raised: string; message: string };
+type PeerResult = { isError: boolean; text: string[] } | { raised: string; message: string };
 export type PeerSession = { protocolVersion: string; tools: string[]; results: PeerResult[] };
 export type PeerPlan = Record<string, { mode: "auto" | "legacy"; target: string | { command: string[]; env?: Record<string, string> } }>;
 

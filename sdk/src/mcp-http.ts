@@ -293,8 +293,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   function statelessSession(client: string): Session {
     const known = stateless.get(client);
     stateless.delete(client); // kept in the order of their last request: the first is the one to forget
+    // the old run's calls still unanswered are recorded when their answers come (their exchanges hold its gateway)
     const session = known && Date.now() - known.seen < STATELESS_IDLE_MS ? known.session : newSession();
-    if (known && known.session !== session) known.session.gateway.close();
     stateless.set(client, { session, seen: Date.now() });
     if (stateless.size > MAX_SESSIONS) {
       const [oldestKey, oldest] = stateless.entries().next().value!;

@@ -17,8 +17,10 @@ const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]        (
 
   --model <name[@version]>   the model behind the client (default: the client's clientInfo)
   --run-id <id>              the run the session's calls belong to (default: one new run per session)
-  --enforce <report | off>   report: forward every call and only record the verdict;
-                             off: forward every call and record it unchecked (default: refuse invalid calls)
+  --enforce <strict | report | off>
+                             default: refuse invalid calls, forward (and record unchecked) a call the gateway
+                             cannot check; strict: refuse those too; report: forward every call and only
+                             record the verdict; off: forward every call and record it unchecked
   --namespace <name>         tools are named <name>/<tool> in Toolgate (default: the server's serverInfo.name)
   --no-namespace             tools keep the server's names (one server per project)
   --url <url>, --api-key <key>  default: TOOLGATE_URL, TOOLGATE_API_KEY (a key with the ingest scope)
@@ -92,7 +94,8 @@ export function parseMcpArgs(args: string[]): Parsed {
         parsed.runId = value;
         break;
       case "enforce":
-        if (value !== "report" && value !== "off" && value !== "on") throw new UsageError(`--enforce takes report or off, got "${value}".`);
+        if (value !== "report" && value !== "off" && value !== "on" && value !== "strict")
+          throw new UsageError(`--enforce takes strict, report or off, got "${value}".`);
         parsed.enforce = value;
         break;
       case "namespace":

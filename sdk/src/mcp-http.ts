@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 import { McpGateway, type GatewayOptions } from "./mcp";
@@ -29,6 +30,8 @@ export interface HttpGateway {
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Sessions kept at once; past it the oldest is forgotten. */
 const MAX_SESSIONS = 1000;
+/** A 2026-07-28 client (no session) quiet this long starts a new run with its next request. */
+const STATELESS_IDLE_MS = 30 * 60 * 1000;
 
 /** A host the gateway listens on without --allow-non-loopback: only this machine can reach it. */
 export function isLoopback(host: string): boolean {
@@ -82,6 +85,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   const { host, port, upstream, log, ...gatewayOptions } = options;
   const sessions = new Map<string, Session>();
   let sessionless: Session | null = null;
+  /** 2026-07-28 clients (no sessions), by statelessClient(), in the order of their last request. */
+  const stateless = new Map<string, { session: Session; seen: number }>();
   const upstreamUrl = new URL(upstream);
   // one pool of kept-alive connections to the upstream server: a call does not wait for a new connection (node:http rather than fetch, which costs a forwarded call about twice as much)
   const agent =
@@ -147,7 +152,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   async function ownRequest(session: Session, line: string | Uint8Array): Promise<void> {
     await session.forwarding;
     try {
-      const response = await send("POST", { "content-type": "application/json", accept: "application/json, text/event-stream", ...session.own }, line);
+      // 2026-07-28 asks each POST to name its method in Mcp-Method (SEP-2243); older servers ignore it
+      const headers = session.gateway.modern ? { ...session.own, "mcp-method": methodOf(line) } : session.own;
+      const response = await send("POST", { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, line);
       await relay(response, null, session);
     } catch (error) {
       log(`the gateway's own tools/list to the upstream server failed: ${describe(error)}`);
@@ -239,7 +246,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       return refuse(res, 413, `The message is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes). Send a smaller one.`);
     }
     const initialize = header(req, "mcp-session-id") === undefined && isInitialize(body);
-    const session = sessionFor(req, res, initialize);
+    const client = header(req, "mcp-session-id") === undefined ? statelessClient(req, body) : null;
+    const session = client === null ? sessionFor(req, res, initialize) : statelessSession(client);
     if (!session) return;
     const authorization = header(req, "authorization");
     if (authorization !== undefined) session.own.authorization = authorization;
@@ -277,6 +285,25 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     await relay(response, res, session, exchange.answers);
   }
 
+  /**
+   * Protocol 2026-07-28 has no sessions: each POST stands alone. The gateway keeps one gateway session
+   * (tool list, run, steps, corrections) per client — its clientInfo and Authorization — and starts a
+   * new run after STATELESS_IDLE_MS without a request from it. docs/mcp.md.
+   */
+  function statelessSession(client: string): Session {
+    const known = stateless.get(client);
+    stateless.delete(client); // kept in the order of their last request: the first is the one to forget
+    // the old run's calls still unanswered are recorded when their answers come (their exchanges hold its gateway)
+    const session = known && Date.now() - known.seen < STATELESS_IDLE_MS ? known.session : newSession();
+    stateless.set(client, { session, seen: Date.now() });
+    if (stateless.size > MAX_SESSIONS) {
+      const [oldestKey, oldest] = stateless.entries().next().value!;
+      oldest.session.gateway.close();
+      stateless.delete(oldestKey);
+    }
+    return session;
+  }
+
   async function other(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const id = header(req, "mcp-session-id");
     const session = id === undefined ? sessionless : sessionFor(req, res, false);
@@ -311,7 +338,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   return {
     url: `http://${shown}:${address.port}/`,
     close: async () => {
-      for (const session of new Set([...sessions.values(), ...(sessionless ? [sessionless] : [])])) session.gateway.close();
+      const all = [...sessions.values(), ...[...stateless.values()].map((entry) => entry.session), ...(sessionless ? [sessionless] : [])];
+      for (const session of new Set(all)) session.gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       agent.destroy();
@@ -373,6 +401,37 @@ function isInitialize(body: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * For a POST of protocol 2026-07-28 or later (its `_meta` names the protocol version; no session id): who
+ * sends it — the clientInfo name and version, and a hash of the Authorization header (never kept as it
+ * came). null for an older protocol's POST.
+ */
+function statelessClient(req: IncomingMessage, body: Buffer): string | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString());
+  } catch {
+    return null;
+  }
+  const first: unknown = Array.isArray(message) ? message[0] : message;
+  const params = typeof first === "object" && first !== null ? (first as { params?: unknown }).params : undefined;
+  const meta = typeof params === "object" && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+  if (typeof meta !== "object" || meta === null) return null;
+  const fields = meta as Record<string, unknown>;
+  if (typeof fields["io.modelcontextprotocol/protocolVersion"] !== "string") return null;
+  const info = fields["io.modelcontextprotocol/clientInfo"];
+  const client = typeof info === "object" && info !== null ? (info as { name?: unknown; version?: unknown }) : {};
+  const authorization = header(req, "authorization");
+  const who = authorization === undefined ? "" : createHash("sha256").update(authorization).digest("base64url");
+  return JSON.stringify([String(client.name ?? ""), String(client.version ?? ""), who]);
+}
+
+/** The JSON-RPC method of one of the gateway's own requests. */
+function methodOf(line: string | Uint8Array): string {
+  const message = JSON.parse(typeof line === "string" ? line : new TextDecoder().decode(line)) as { method?: unknown };
+  return String(message.method);
 }
 
 /** An error for the log: its message and cause, never a request's headers. */

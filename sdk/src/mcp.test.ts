@@ -11,7 +11,7 @@ const text = (line: string | Uint8Array) => (typeof line === "string" ? line : n
 const echo = { name: "echo", inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false } };
 
 /** A gateway between a recorded client and a scripted server that answers tools/list with `pages`. */
-function harness(options: Partial<GatewayOptions> = {}, pages: unknown[][] = [[echo]]) {
+function harness(options: Partial<GatewayOptions> = {}, pages: unknown[][] = [[echo]], listed: Record<string, unknown> = {}) {
   const toClient: string[] = [];
   const toServer: string[] = [];
   const events: ToolgateEvent[] = [];
@@ -25,7 +25,7 @@ function harness(options: Partial<GatewayOptions> = {}, pages: unknown[][] = [[e
         lists++;
         const index = Number(message.params?.cursor ?? 0);
         const next = index + 1 < pages.length ? { nextCursor: String(index + 1) } : {};
-        queueMicrotask(() => gateway.fromServer(encode({ jsonrpc: "2.0", id: message.id, result: { tools: pages[index], ...next } })));
+        queueMicrotask(() => gateway.fromServer(encode({ jsonrpc: "2.0", id: message.id, result: { tools: pages[index], ...next, ...listed } })));
       }
     },
     log: () => {},
@@ -91,15 +91,18 @@ describe("McpGateway", () => {
     expect(h.toServer.some((line) => line.includes('"tools/call"'))).toBe(false);
   });
 
-  it("answers an unknown tool with the protocol error the spec names, listing the tools", async () => {
+  it("answers an unknown tool with a tool result the model reads (isError), listing the tools; a name that is no string is a protocol error", async () => {
     const h = harness();
     await h.start();
     h.call(3, "ech0", {});
     expect(JSON.parse(h.toClient.at(-1)!)).toEqual({
       jsonrpc: "2.0",
       id: 3,
-      error: { code: -32602, message: "Error: no tool named 'ech0'. Available tools: echo. Did you mean 'echo'?" },
+      result: { content: [{ type: "text", text: "Error: no tool named 'ech0'. Available tools: echo. Did you mean 'echo'?" }], isError: true },
     });
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: 7, arguments: {} } }));
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 4, error: { code: -32602 } });
+    expect(h.events.map((e) => e.result?.status)).toEqual(["not_found", "not_found"]);
   });
 
   it("holds a call that arrives before the tool list, and reads every page", async () => {
@@ -163,7 +166,7 @@ describe("McpGateway", () => {
       model: { name: "claude", version: "4.5" },
       command: ["npx", "-y", "srv"],
     });
-    expect(() => parseMcpArgs(["--enforce", "maybe", "--", "x"])).toThrow(/--enforce takes report or off/);
+    expect(() => parseMcpArgs(["--enforce", "maybe", "--", "x"])).toThrow(/--enforce takes strict, report or off/);
     expect(() => parseMcpArgs(["--model", "m"])).toThrow(/No server command given/);
     const h = harness({ namespace: "" });
     await h.start();
@@ -237,5 +240,132 @@ describe("McpGateway", () => {
     const h = harness({ reporter }, [tools]);
     await h.start();
     expect(registered).toEqual([{ name: "srv/echo", parameters: echo.inputSchema, source: "mcp:srv" }]);
+  });
+
+  it("fails open: a call it cannot check is forwarded and recorded unchecked with the reason; --enforce strict refuses it", async () => {
+    // a backreference: RE2 cannot run it, so the gateway cannot check the tool's calls
+    const huge = { name: "huge", inputSchema: { type: "object", properties: { pick: { type: "string", pattern: "^(a)\\1$" } } } };
+    const logs: string[] = [];
+    const h = harness({ log: (line) => void logs.push(line) }, [[echo, huge]]);
+    await h.start();
+    h.call(1, "huge", { pick: "value-1" });
+    h.call(2, "huge", { pick: "value-2" });
+    expect(h.toServer.filter((line) => line.includes('"huge"'))).toHaveLength(2);
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "done" }] } }));
+    expect(h.events[0]!.outcome).toBeUndefined();
+    expect(h.events[0]!.metadata!.unchecked).toMatch(/^the server's schema for it cannot be used: /);
+    expect(h.events[0]!.result).toMatchObject({ status: "ok", summary: "done" });
+    expect(logs.filter((line) => line.startsWith("forwarding calls of 'huge' unchecked"))).toHaveLength(1);
+
+    const strict = harness({ enforce: "strict" }, [[echo, huge]]);
+    await strict.start();
+    strict.call(1, "huge", { pick: "value-1" });
+    expect(strict.toServer.some((line) => line.includes('"huge"'))).toBe(false);
+    expect(JSON.parse(strict.toClient.at(-1)!).result).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/^Error: Toolgate cannot check calls of 'huge': the server's schema .*\(--enforce strict\)\.$/) }],
+    });
+  });
+
+  it("fails open when the server's tool list cannot be read: calls go on unchecked, saying why", async () => {
+    const h = harness();
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} }));
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 0, result: { capabilities: {}, serverInfo: { name: "srv" } } }));
+    h.call(1, "anything", { a: 1 });
+    expect(JSON.parse(h.toServer.at(-1)!)).toMatchObject({ id: 1, method: "tools/call" });
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, result: { content: [] } }));
+    expect(h.events[0]!.metadata!.unchecked).toBe("the server declared no tools capability");
+  });
+});
+
+describe("McpGateway at protocol 2026-07-28 (no handshake, the envelope in each request's _meta)", () => {
+  const meta = (client = "py-client") => ({
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: client, version: "2.3.0" },
+  });
+  const modern = (listed: Record<string, unknown> = { ttlMs: 0 }, pages: unknown[][] = [[echo]]) => {
+    const h = harness({}, pages, {
+      resultType: "complete",
+      cacheScope: "public",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "loans", version: "1" } },
+      ...listed,
+    });
+    const call = (id: number, name: string, args: unknown, extra: Record<string, unknown> = {}) =>
+      h.gateway.fromClient(encode({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta(), name, arguments: args, ...extra } }));
+    const ownLists = () => h.toServer.map((line) => JSON.parse(line)).filter((m) => m.method === "tools/list" && String(m.id).startsWith("toolgate-"));
+    return { ...h, call, ownLists };
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it("lists the tools itself with the client's envelope before the first call, and records model, server and version from _meta", async () => {
+    const h = modern();
+    h.call(1, "echo", { message: 5 });
+    expect(h.ownLists()).toEqual([{ jsonrpc: "2.0", id: expect.any(String), method: "tools/list", params: { _meta: meta() } }]);
+    await settle();
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 1, result: { resultType: "complete", isError: true } });
+    h.call(2, "echo", { message: "hi" });
+    expect(h.toServer.map((line) => JSON.parse(line).id)).toEqual([expect.any(String), 2]);
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [] } }));
+    expect(h.events[0]).toMatchObject({ tool: "loans/echo", model: { name: "py-client", version: "2.3.0" } });
+    expect(h.events[0]!.metadata).toMatchObject({ mcp_protocol_version: "2026-07-28", mcp_server: "loans", mcp_client: "py-client" });
+    expect(h.events[1]!.correctsId).toBe(h.events[0]!.id);
+  });
+
+  it("uses the client's own tools/list (every page) and then sends none of its own", async () => {
+    const h = modern();
+    const list = (id: number, cursor?: string) =>
+      h.gateway.fromClient(encode({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: meta(), ...(cursor ? { cursor } : {}) } }));
+    list(1);
+    h.gateway.fromServer(
+      encode({
+        jsonrpc: "2.0",
+        id: 1,
+        result: { tools: [echo], nextCursor: "p2", ttlMs: 60_000, _meta: { "io.modelcontextprotocol/serverInfo": { name: "loans" } } },
+      }),
+    );
+    list(2, "p2");
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 2, result: { tools: [{ ...echo, name: "second" }], ttlMs: 60_000 } }));
+    h.call(3, "second", { message: 1 });
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 3, result: { isError: true } });
+    h.call(4, "missing", {});
+    expect(JSON.parse(h.toClient.at(-1)!).result.content[0].text).toMatch(/^Error: no tool named 'missing'\. Available tools: second, echo\./);
+    expect(h.ownLists()).toEqual([]); // the list is fresh for 60 s: an unknown name does not make the gateway ask again
+  });
+
+  it("reads the list again for an unknown name once it is older than its ttlMs, and on list_changed", async () => {
+    const h = modern({ ttlMs: 0 }, [[echo]]);
+    h.call(1, "echo", { message: "a" });
+    await settle();
+    h.call(2, "ech0", {});
+    expect(h.ownLists()).toHaveLength(2);
+    await settle();
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 2, result: { isError: true } });
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+    expect(h.ownLists()).toHaveLength(3);
+  });
+
+  it("an initialize the server refuses (a server/discover the client gave up on already settled 2026-07-28) does not rename the server", async () => {
+    const h = modern();
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 0, method: "server/discover", params: { _meta: meta() } }));
+    h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", clientInfo: { name: "py-agent" } } }));
+    h.gateway.fromServer(
+      encode({ jsonrpc: "2.0", id: 0, result: { capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "loans" } } } }),
+    );
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, error: { code: -32022, message: "Unsupported protocol version" } }));
+    h.call(2, "echo", { message: 1 });
+    await settle();
+    expect(h.events[0]!.tool).toBe("loans/echo");
+  });
+
+  it("records a multi round-trip call (input_required, then the retry with inputResponses) as one call", async () => {
+    const h = modern();
+    h.call(1, "echo", { message: "hi" });
+    await settle();
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", requestState: "s1", inputRequests: {} } }));
+    expect(h.events).toEqual([]);
+    h.call(2, "echo", { message: "hi" }, { inputResponses: {}, requestState: "s1" });
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [{ type: "text", text: "ok" }] } }));
+    expect(h.events.map((e) => [e.step, e.outcome?.valid, e.result?.summary])).toEqual([[0, true, "ok"]]);
   });
 });

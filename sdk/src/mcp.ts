@@ -9,8 +9,18 @@ import type { Reporter, ToolRegistration } from "./reporter";
  * `tools/call` (the gate) and to read the server's `tools/list` (the schemas). docs/mcp.md.
  */
 
-/** on: refuse invalid calls; report: forward everything, record the verdict; off: forward everything, record no verdict. */
-export type Enforce = "on" | "report" | "off";
+/**
+ * on: refuse invalid calls, forward a call the gateway cannot check (recorded unchecked, with the reason);
+ * strict: refuse invalid calls and those it cannot check; report: forward everything, record the verdict;
+ * off: forward everything, record no verdict.
+ */
+export type Enforce = "on" | "strict" | "report" | "off";
+
+/** The `_meta` keys of protocol 2026-07-28: every request carries its version, capabilities and client (SEP-2575). */
+const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 export interface GatewayOptions<Context = undefined> {
   /**
@@ -24,7 +34,7 @@ export interface GatewayOptions<Context = undefined> {
   log: (message: string) => void;
   reporter: Reporter | null;
   enforce?: Enforce;
-  /** The model behind the client; default: the client's `clientInfo` from `initialize`. */
+  /** The model behind the client; default: the client's `clientInfo` (from `initialize`, or from each request's `_meta`). */
   model?: ModelRef;
   /** Default: a random UUID per gateway (one MCP session). */
   runId?: string;
@@ -42,7 +52,9 @@ export interface GatewayOptions<Context = undefined> {
 type Id = string | number;
 type Message = { jsonrpc?: string; id?: Id | null; method?: string; params?: unknown; result?: unknown; error?: unknown };
 type Tool = { name: string; description?: string; inputSchema: JsonObject };
-type PendingCall = { event: ToolgateEvent; started: number };
+type PendingCall = { event: ToolgateEvent; started: number; name: string; args: unknown };
+/** What the gate decided about a call: a verdict, none (--enforce off), or why it could not check it. */
+type Check = { verdict: Verdict | null; unchecked?: string };
 
 /** At most this many `tools/list` pages per listing: a server that keeps handing out cursors cannot loop the gateway. */
 const MAX_LIST_PAGES = 1000;
@@ -55,8 +67,13 @@ export class McpGateway<Context = undefined> {
   private readonly enforce: Enforce;
   private serverInfo: { name: string; version?: string } | null = null;
   private clientInfo: { name: string; version?: string } | null = null;
-  private initializeId: string | null = null;
+  /** The client's requests whose answers the gateway reads: initialize, server/discover, tools/list (by id). */
+  private readonly watched = new Map<string, (message: Message) => void>();
   private serverHasTools = false;
+  /** The protocol version: from `initialize`'s answer, or (2026-07-28 on) from each request's `_meta`. */
+  private protocolVersion: string | null = null;
+  /** 2026-07-28 on: the last request's `_meta` envelope, which the gateway's own requests carry (the server refuses them without). */
+  private envelope: JsonObject | null = null;
   private clientInitialized = false;
   private firstListed = false;
   /** The server's tools by their own names, from the gateway's last complete listing. */
@@ -64,6 +81,17 @@ export class McpGateway<Context = undefined> {
   private registry: ToolRegistry = registryFrom([]);
   private listing: { promise: Promise<void>; resolve: () => void } | null = null;
   private listed = false;
+  /** When the tool list was last read, how long the server said it stays fresh (`ttlMs`, 2026-07-28), why it could not be read. */
+  private listedAt = 0;
+  private ttlMs = 0;
+  private listStartedAt = 0;
+  private listProblem = "the server's tool list has not been read";
+  /** The client's own `tools/list` pages, from the first page on, until the last one is answered. */
+  private clientPages: Map<string, Tool> | null = null;
+  /** Tools whose calls are forwarded unchecked, said once each on stderr. */
+  private readonly saidUnchecked = new Set<string>();
+  /** Calls answered with `input_required` (2026-07-28 multi round-trip), waiting for the client's retry: one event per call. */
+  private readonly awaitingInput = new Map<string, ToolgateEvent>();
   private readonly ownRequests = new Map<string, (message: Message) => void>();
   private readonly ownPrefix = `toolgate-${crypto.randomUUID()}-`;
   private ownCounter = 0;
@@ -79,6 +107,11 @@ export class McpGateway<Context = undefined> {
     this.options = options;
     this.enforce = options.enforce ?? "on";
     this.runId = options.runId ?? crypto.randomUUID();
+  }
+
+  /** The session speaks protocol 2026-07-28 or later: no handshake, the envelope in each request's `_meta`. */
+  get modern(): boolean {
+    return this.envelope !== null;
   }
 
   /** One message from the client (its bytes, without the newline). */
@@ -101,6 +134,7 @@ export class McpGateway<Context = undefined> {
     if (typeof message.id === "string" && this.ownRequests.has(message.id) && message.method === undefined) {
       const resolve = this.ownRequests.get(message.id)!;
       this.ownRequests.delete(message.id);
+      this.readServerMeta(message);
       return resolve(message); // the answer to the gateway's own request: the client never asked
     }
     this.inspectServer(message);
@@ -129,8 +163,13 @@ export class McpGateway<Context = undefined> {
     const message = parse(line);
     if (message === undefined) return this.options.toServer(line, context);
     if (Array.isArray(message)) return this.handleBatch(line, message as Message[], context);
+    this.readClientMeta(message);
     if (message.method === "tools/call" && message.id !== undefined && message.id !== null) {
       if (!this.listed && this.listing) return this.waitForList(line, message, context);
+      if (this.needsList(message)) {
+        this.listTools();
+        return this.waitForList(line, message, context);
+      }
       const answer = this.gateOrRefuse(message);
       if (answer) return this.options.toClient(JSON.stringify(answer), context);
       return this.options.toServer(line, context);
@@ -147,6 +186,7 @@ export class McpGateway<Context = undefined> {
         forwarded.push(message);
         continue;
       }
+      this.readClientMeta(message);
       const answer = message.method === "tools/call" && message.id != null ? this.gateOrRefuse(message) : null;
       if (answer) this.options.toClient(JSON.stringify(answer), context);
       else {
@@ -163,6 +203,7 @@ export class McpGateway<Context = undefined> {
     const timeoutMs = this.options.listTimeoutMs ?? 10_000;
     const timer = setTimeout(() => {
       this.options.log(`the server did not list its tools within ${timeoutMs} ms; checking tools/call against what is known`);
+      if (!this.listed) this.listProblem = `the server did not answer tools/list within ${timeoutMs} ms`;
       this.listing?.resolve();
     }, timeoutMs);
     void this.listing!.promise.then(() => {
@@ -177,10 +218,17 @@ export class McpGateway<Context = undefined> {
   }
 
   private inspectClient(message: Message): void {
+    const params = isPlainObject(message.params) ? message.params : {};
     if (message.method === "initialize" && message.id != null && isPlainObject(message.params)) {
-      this.initializeId = keyOf(message.id);
+      this.watched.set(keyOf(message.id), (answer) => this.initialized(answer));
       this.clientInfo = infoOf(message.params.clientInfo);
       this.startListing(); // calls wait for the first listing from now on
+    } else if (message.method === "server/discover" && message.id != null) {
+      this.watched.set(keyOf(message.id), (answer) => this.discovered(answer));
+    } else if (message.method === "tools/list" && message.id != null) {
+      // the client's own listing is read too: at 2026-07-28 it is often the only one (no handshake, no list_changed unless subscribed)
+      const cursor = typeof params.cursor === "string" ? params.cursor : null;
+      this.watched.set(keyOf(message.id), (answer) => this.clientListed(cursor, answer));
     } else if (message.method === "notifications/initialized") {
       this.clientInitialized = true;
       // sent after this notification has gone to the server (the caller writes it right after)
@@ -190,27 +238,104 @@ export class McpGateway<Context = undefined> {
 
   private inspectServer(message: Message): void {
     if (message.method === "notifications/tools/list_changed") {
-      if (this.firstListed) this.listTools();
+      // 2026-07-28: only on a subscriptions/listen stream the client opened with toolsListChanged
+      if (this.firstListed || (this.modern && this.listed)) this.listTools();
       return;
     }
     if (message.id == null || message.method !== undefined) return;
+    this.readServerMeta(message);
     const key = keyOf(message.id);
-    if (key === this.initializeId) {
-      this.initializeId = null;
-      const result = isPlainObject(message.result) ? message.result : {};
-      this.serverInfo = infoOf(result.serverInfo) ?? { name: "mcp-server" };
-      this.serverHasTools = isPlainObject(result.capabilities) && result.capabilities.tools !== undefined;
-      if (!this.serverHasTools) this.finishListing(this.listing, null);
-      else this.firstListing();
-      return;
+    const watcher = this.watched.get(key);
+    if (watcher) {
+      this.watched.delete(key);
+      return watcher(message);
     }
     const pending = this.calls.get(key);
     if (pending) {
       this.calls.delete(key);
+      const result = isPlainObject(message.result) ? message.result : null;
+      if (result?.resultType === "input_required") {
+        // 2026-07-28 multi round-trip: the call is not done; the client retries it with the input asked for
+        const key = callKey(pending.name, pending.args);
+        if (key !== null) this.awaitingInput.set(key, pending.event);
+        return;
+      }
       const latencyMs = Math.max(0, Math.round(performance.now() - pending.started));
       pending.event.result = resultOf(message, latencyMs);
       this.record(pending.event);
     }
+  }
+
+  private initialized(answer: Message): void {
+    if (!isPlainObject(answer.result)) {
+      // refused (a 2026-07-28 server the client's slow server/discover already settled answers -32022): the client tries again
+      if (!this.listed) this.listProblem = `the server refused initialize: ${truncate(JSON.stringify(answer.error ?? answer), 300)}`;
+      return this.finishListing(this.listing, null);
+    }
+    const result = answer.result;
+    this.serverInfo = infoOf(result.serverInfo) ?? { name: "mcp-server" };
+    if (typeof result.protocolVersion === "string") this.protocolVersion = truncate(result.protocolVersion, 50);
+    this.serverHasTools = isPlainObject(result.capabilities) && result.capabilities.tools !== undefined;
+    if (!this.serverHasTools) {
+      this.listProblem = "the server declared no tools capability";
+      this.finishListing(this.listing, null);
+    } else this.firstListing();
+  }
+
+  /** The answer to the client's `server/discover` (2026-07-28): the server's identity and capabilities. */
+  private discovered(answer: Message): void {
+    const result = isPlainObject(answer.result) ? answer.result : null;
+    if (!result) return;
+    if (isPlainObject(result.capabilities) && result.capabilities.tools !== undefined) this.serverHasTools = true;
+  }
+
+  /** A page of the client's own `tools/list`: a complete listing (first page to last) becomes the gate's tool list. */
+  private clientListed(cursor: string | null, answer: Message): void {
+    const result = isPlainObject(answer.result) ? answer.result : null;
+    const pages = cursor === null ? new Map<string, Tool>() : this.clientPages;
+    if (!result || !pages) {
+      this.clientPages = null; // an error, or a page whose first page the gateway did not see
+      return;
+    }
+    addTools(pages, result.tools);
+    if (typeof result.nextCursor === "string" && result.nextCursor !== "") this.clientPages = pages;
+    else {
+      this.clientPages = null;
+      this.useTools(pages, result);
+    }
+  }
+
+  /** 2026-07-28: the protocol version and the client from the request's `_meta` (they may change from one request to the next). */
+  private readClientMeta(message: Message): void {
+    if (message.method === undefined || !isPlainObject(message.params) || !isPlainObject(message.params._meta)) return;
+    const meta = message.params._meta;
+    if (typeof meta[PROTOCOL_VERSION] !== "string") return;
+    this.protocolVersion = truncate(meta[PROTOCOL_VERSION], 50);
+    this.envelope = {
+      [PROTOCOL_VERSION]: meta[PROTOCOL_VERSION],
+      [CLIENT_CAPABILITIES]: isPlainObject(meta[CLIENT_CAPABILITIES]) ? meta[CLIENT_CAPABILITIES] : {},
+      ...(isPlainObject(meta[CLIENT_INFO]) ? { [CLIENT_INFO]: meta[CLIENT_INFO] } : {}),
+    };
+    const client = infoOf(meta[CLIENT_INFO]);
+    if (client) this.clientInfo = client;
+  }
+
+  /** 2026-07-28: the server names itself in each result's `_meta`; the first name seen is the namespace's. */
+  private readServerMeta(message: Message): void {
+    if (this.serverInfo || !isPlainObject(message.result) || !isPlainObject(message.result._meta)) return;
+    this.serverInfo = infoOf(message.result._meta[SERVER_INFO]);
+  }
+
+  /**
+   * 2026-07-28: no handshake tells the gateway when to list the tools, so a call waits for a listing when
+   * none was read yet, or when it names a tool the list lacks and the list is older than its `ttlMs`.
+   */
+  private needsList(message: Message): boolean {
+    if (!this.modern || this.listing) return false;
+    // a server that failed to list its tools is asked again at most every 5 s, not before every call
+    if (!this.listed) return Date.now() - this.listStartedAt >= 5000;
+    const name = isPlainObject(message.params) ? message.params.name : undefined;
+    return typeof name === "string" && !this.tools.has(name) && Date.now() - this.listedAt >= this.ttlMs;
   }
 
   // --- the gate ------------------------------------------------------------------------------
@@ -235,33 +360,69 @@ export class McpGateway<Context = undefined> {
     const params = isPlainObject(message.params) ? message.params : {};
     const name = typeof params.name === "string" ? params.name : "";
     const args = params.arguments === undefined ? {} : params.arguments;
-    const verdict = this.enforce === "off" ? null : this.verdictFor(name, args);
-    const event = this.eventFor(name, args, verdict);
-    const refuse = this.enforce === "on" && verdict !== null && !verdict.valid;
-    if (!refuse) {
-      this.calls.set(keyOf(message.id!), { event, started: performance.now() });
+    const retry = params.inputResponses !== undefined || params.requestState !== undefined ? callKey(name, args) : null;
+    const retried = retry === null ? undefined : this.awaitingInput.get(retry);
+    if (retried) {
+      // the retry of a call answered input_required: the same call (one event), its arguments checked when it was first sent
+      this.awaitingInput.delete(retry!);
+      this.calls.set(keyOf(message.id!), { event: retried, started: performance.now(), name, args });
       return null;
     }
+    const check: Check = this.enforce === "off" ? { verdict: null } : this.check(name, args);
+    if (check.unchecked !== undefined && this.enforce === "strict") {
+      const refusal: Verdict = {
+        valid: false,
+        category: "wrong_type",
+        message: `Error: Toolgate cannot check calls of '${name}': ${check.unchecked}. The call was not sent to the server (--enforce strict).`,
+        violations: [],
+      };
+      return this.refuse(message, name, this.eventFor(name, args, refusal), refusal);
+    }
+    const event = this.eventFor(name, args, check.verdict);
+    if (check.unchecked !== undefined) {
+      // fail open, loudly: the user's tool keeps working, the event says it was not checked and why
+      event.metadata = { ...event.metadata, unchecked: truncate(check.unchecked, SUMMARY_CHARS) };
+      if (!this.saidUnchecked.has(name)) this.options.log(`forwarding calls of '${truncate(name)}' unchecked: ${check.unchecked}`);
+      this.saidUnchecked.add(name);
+    }
+    const verdict = check.verdict;
+    const refuse = (this.enforce === "on" || this.enforce === "strict") && verdict !== null && !verdict.valid;
+    if (!refuse) {
+      this.calls.set(keyOf(message.id!), { event, started: performance.now(), name, args });
+      return null;
+    }
+    return this.refuse(message, name, event, verdict);
+  }
+
+  /**
+   * The gateway's own answer to a refused call, as a tool execution error (`isError: true`) — for an unknown
+   * tool too, although the spec calls that a protocol error: clients hand tool results to the model and may
+   * keep protocol errors from it (the Python SDK raises them), and the model must read which tools exist.
+   * docs/mcp.md. A request whose tool name is not a string at all is a malformed request: a JSON-RPC error.
+   */
+  private refuse(message: Message, name: string, event: ToolgateEvent, verdict: Verdict): Message {
     const text = verdict.message ?? `Error: the call to '${name}' does not match its schema.`;
     event.result = { status: verdict.category === "unknown_tool" ? "not_found" : "error", summary: truncate(text, SUMMARY_CHARS), latencyMs: 0 };
     this.record(event);
-    // Unknown tools are a protocol error in the MCP spec; arguments that do not fit are a tool execution error (SEP-1303).
-    if (verdict.category === "unknown_tool") return { jsonrpc: "2.0", id: message.id!, error: { code: -32602, message: text } };
-    return { jsonrpc: "2.0", id: message.id!, result: { content: [{ type: "text", text }], isError: true } };
+    const params = isPlainObject(message.params) ? message.params : {};
+    if (typeof params.name !== "string") return { jsonrpc: "2.0", id: message.id!, error: { code: -32602, message: text } };
+    return {
+      jsonrpc: "2.0",
+      id: message.id!,
+      result: { ...(this.modern ? { resultType: "complete" } : {}), content: [{ type: "text", text }], isError: true },
+    };
   }
 
-  private verdictFor(name: string, args: unknown): Verdict {
+  /** The verdict, or why the gateway cannot give one: it has no tool list, or cannot use the tool's schema. */
+  private check(name: string, args: unknown): Check {
+    if (!this.listed) return { verdict: null, unchecked: this.listProblem };
     try {
-      return classifyCall({ tool: name, arguments: args, registry: this.registry });
+      return { verdict: classifyCall({ tool: name, arguments: args, registry: this.registry }) };
     } catch (error) {
+      // the server's schema is the cause: fail open. Anything else may come from the arguments, which the client
+      // controls: gateOrRefuse refuses the call, so that no arguments can be made to pass the gate unchecked.
       if (!(error instanceof ToolSchemaError)) throw error;
-      // fail closed: a schema the gateway cannot check (too large, a pattern RE2 cannot run…) passes nothing unchecked
-      return {
-        valid: false,
-        category: "wrong_type",
-        message: `Error: Toolgate cannot check calls of '${name}' because the server's schema for it ${error.message.replace(/^the schema of \S+ /, "")}. The call was not sent to the server.`,
-        violations: [],
-      };
+      return { verdict: null, unchecked: `the server's schema for it ${error.message.replace(/^the schema of \S+ /, "")}` };
     }
   }
 
@@ -304,6 +465,7 @@ export class McpGateway<Context = undefined> {
 
   private metadata(): Record<string, string> {
     const metadata: Record<string, string> = { gateway: "toolgate-mcp", enforce: this.enforce };
+    if (this.protocolVersion) metadata.mcp_protocol_version = this.protocolVersion;
     if (this.serverInfo) {
       metadata.mcp_server = this.serverInfo.name;
       if (this.serverInfo.version) metadata.mcp_server_version = this.serverInfo.version;
@@ -345,7 +507,8 @@ export class McpGateway<Context = undefined> {
 
   /** Reads every page of `tools/list` with the gateway's own request ids, then swaps in the new registry. */
   private listTools(): void {
-    if (!this.serverHasTools) return;
+    if (!this.serverHasTools && !this.modern) return;
+    this.listStartedAt = Date.now();
     this.startListing();
     const listing = this.listing!;
     const tools = new Map<string, Tool>();
@@ -355,38 +518,41 @@ export class McpGateway<Context = undefined> {
       this.ownRequests.set(id, (answer) => {
         const result = isPlainObject(answer.result) ? answer.result : null;
         if (!result) {
-          this.options.log(`tools/list failed: ${truncate(JSON.stringify(answer.error ?? answer), 300)}`);
+          const why = truncate(JSON.stringify(answer.error ?? answer), 300);
+          this.options.log(`tools/list failed: ${why}`);
+          if (!this.listed) this.listProblem = `the server answered tools/list with an error: ${why}`;
           return this.finishListing(listing, null);
         }
-        for (const tool of Array.isArray(result.tools) ? result.tools : []) {
-          if (isPlainObject(tool) && typeof tool.name === "string" && isPlainObject(tool.inputSchema))
-            tools.set(tool.name, {
-              name: tool.name,
-              ...(typeof tool.description === "string" ? { description: tool.description } : {}),
-              inputSchema: tool.inputSchema,
-            });
-        }
+        addTools(tools, result.tools);
         if (typeof result.nextCursor === "string" && result.nextCursor !== "" && ++pages < MAX_LIST_PAGES) page(result.nextCursor);
-        else this.finishListing(listing, tools);
+        else this.finishListing(listing, tools, result);
       });
-
-      this.options.toServer(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) }));
+      // 2026-07-28: a request without the envelope is refused, so the gateway's own carries the client's last one
+      const params = { ...(cursor === undefined ? {} : { cursor }), ...(this.envelope ? { _meta: this.envelope } : {}) };
+      this.options.toServer(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", ...(Object.keys(params).length > 0 ? { params } : {}) }));
     };
     page();
   }
 
-  private finishListing(listing: McpGateway<Context>["listing"], tools: Map<string, Tool> | null): void {
+  private finishListing(listing: McpGateway<Context>["listing"], tools: Map<string, Tool> | null, last?: JsonObject): void {
     if (!listing) return;
-    if (tools) {
-      this.tools = tools;
-      this.registry = registryFrom(
-        [...tools.values()].map((tool) => ({ name: tool.name, version: `mcp:${canonicalJson(tool.inputSchema)}`, parameters: tool.inputSchema })),
-      );
-      this.listed = true;
-      void this.register([...tools.values()]);
-    }
+    if (tools) this.useTools(tools, last);
     if (this.listing === listing) this.listing = null;
     listing.resolve();
+  }
+
+  /** A complete tool list (the gateway's or the client's) becomes the one calls are checked against; `last`: its last page. */
+  private useTools(tools: Map<string, Tool>, last?: JsonObject): void {
+    const changed = !this.listed || !sameTools(this.tools, tools);
+    this.tools = tools;
+    this.listed = true;
+    this.listedAt = Date.now();
+    this.ttlMs = typeof last?.ttlMs === "number" && last.ttlMs >= 0 ? last.ttlMs : 0;
+    if (!changed) return;
+    this.registry = registryFrom(
+      [...tools.values()].map((tool) => ({ name: tool.name, version: `mcp:${canonicalJson(tool.inputSchema)}`, parameters: tool.inputSchema })),
+    );
+    void this.register([...tools.values()]);
   }
 
   /** Registers the schemas Toolgate can take (a schema over its limits is left out and said so); in the background. */
@@ -432,7 +598,38 @@ function parse(line: Uint8Array): Message | unknown[] | undefined {
 
 const decoder = new TextDecoder();
 
+/** The tools of a `tools/list` page that have a name and an object `inputSchema`, added to `into`. */
+function addTools(into: Map<string, Tool>, tools: unknown): void {
+  for (const tool of Array.isArray(tools) ? tools : []) {
+    if (isPlainObject(tool) && typeof tool.name === "string" && isPlainObject(tool.inputSchema))
+      into.set(tool.name, {
+        name: tool.name,
+        ...(typeof tool.description === "string" ? { description: tool.description } : {}),
+        inputSchema: tool.inputSchema,
+      });
+  }
+}
+
+/** Whether two tool lists have the same names, descriptions and schemas (the client re-reading an unchanged list registers nothing). */
+function sameTools(a: Map<string, Tool>, b: Map<string, Tool>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, tool] of a) {
+    const other = b.get(name);
+    if (!other || other.description !== tool.description || canonicalJson(other.inputSchema) !== canonicalJson(tool.inputSchema)) return false;
+  }
+  return true;
+}
+
 const keyOf = (id: Id): string => `${typeof id}:${String(id)}`;
+
+/** A call's tool and arguments as one string (a multi round-trip retry sends them again); null when they cannot be serialised (nested too deep). */
+function callKey(name: string, args: unknown): string | null {
+  try {
+    return `${name}\u0000${canonicalJson(args)}`;
+  } catch {
+    return null;
+  }
+}
 
 function infoOf(value: unknown): { name: string; version?: string } | null {
   if (!isPlainObject(value) || typeof value.name !== "string" || value.name === "") return null;

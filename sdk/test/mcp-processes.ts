@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
 const envOf = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? "", ...extra }) as unknown as NodeJS.ProcessEnv;
 
 /** Starts a process and resolves once its stderr matches `ready` (with the match), or rejects when it exits first. */
-async function started(child: ChildProcess, ready: RegExp, what: string): Promise<{ match: RegExpExecArray; stderr: () => string }> {
+export async function started(child: ChildProcess, ready: RegExp, what: string): Promise<{ match: RegExpExecArray; stderr: () => string }> {
   let stderr = "";
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     child.stderr!.on("data", (chunk: Buffer) => {
@@ -35,7 +35,7 @@ async function started(child: ChildProcess, ready: RegExp, what: string): Promis
   return { match, stderr: () => stderr };
 }
 
-async function stopped(child: ChildProcess): Promise<number | null> {
+export async function stopped(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   child.kill("SIGTERM");

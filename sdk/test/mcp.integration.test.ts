@@ -63,7 +63,10 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
     expect(written.isError).toBeFalsy();
     expect(readFileSync(file, "utf8")).toBe("hello");
 
-    await expect(session.client.callTool({ name: "ls<|channel|>commentary", arguments: {} })).rejects.toThrow(/no tool named 'ls<\|channel\|>commentary'/);
+    // an unknown tool is answered as a tool result, which clients pass to the model (a JSON-RPC error, they may not)
+    const unknown = await session.client.callTool({ name: "ls<|channel|>commentary", arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect((unknown.content as { text: string }[])[0]!.text).toMatch(/^Error: no tool named 'ls<\|channel\|>commentary'\. \S/);
     await session.close();
 
     const calls = await storedCalls(p.project.id, 4, `the four calls in Toolgate (the gateway said: ${session.stderr()})`);
@@ -186,9 +189,9 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-memory", () => {
 });
 
 describe("a hostile server cannot hang the gateway or get an invalid call through", () => {
-  const hostile = async (mode: string) => {
-    const log = path.join(work, `${mode}-forwarded.jsonl`);
-    const session = await connect(node(hostileServer, mode, log), { gateway: [] });
+  const hostile = async (mode: string, gateway: string[] = []) => {
+    const log = path.join(work, `${mode}${gateway.join("")}-forwarded.jsonl`);
+    const session = await connect(node(hostileServer, mode, log), { gateway });
     const forwarded = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : []);
     return { session, forwarded };
   };
@@ -204,26 +207,32 @@ describe("a hostile server cannot hang the gateway or get an invalid call throug
     expect(forwarded()).toHaveLength(1);
   });
 
-  it("a 10 MB schema is not used: its calls are refused with a reason, the other tools work", async () => {
+  it("a 10 MB schema is not used: its calls go on unchecked, saying why (--enforce strict refuses them); the other tools are gated", async () => {
     const { session, forwarded } = await hostile("huge-schema");
-    const refused = await session.client.callTool({ name: "huge", arguments: { field_0: "x" } });
-    expect(refused.isError).toBe(true);
-    expect(text(refused)).toMatch(
-      /^Error: Toolgate cannot check calls of 'huge' because the server's schema for it cannot be used: .*The call was not sent to the server\.$/,
-    );
+    expect(text(await session.client.callTool({ name: "huge", arguments: { field_0: "x" } }))).toBe("FORWARDED huge");
     expect((await session.client.callTool({ name: "small", arguments: { id: "1" } })).isError).toBe(true);
     expect(text(await session.client.callTool({ name: "small", arguments: { id: 1 } }))).toBe("FORWARDED small");
     await session.close();
-    expect(forwarded()).toEqual(['{"name":"small","arguments":{"id":1}}']);
+    expect(forwarded()).toEqual(['{"name":"huge","arguments":{"field_0":"x"}}', '{"name":"small","arguments":{"id":1}}']);
+    expect(session.stderr()).toMatch(/\[toolgate\] forwarding calls of 'huge' unchecked: the server's schema for it cannot be used: /);
+
+    const strict = await hostile("huge-schema", ["--enforce", "strict"]);
+    const refused = await strict.session.client.callTool({ name: "huge", arguments: { field_0: "x" } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(
+      /^Error: Toolgate cannot check calls of 'huge': the server's schema for it cannot be used: .*The call was not sent to the server \(--enforce strict\)\.$/,
+    );
+    await strict.session.close();
+    expect(strict.forwarded()).toEqual([]);
   });
 
   it("10,000 tools over ten pages are all gated; an unknown name gets a short list", async () => {
     const { session, forwarded } = await hostile("many-tools");
     expect((await session.client.callTool({ name: "tool_9999", arguments: { id: "x" } })).isError).toBe(true);
     expect(text(await session.client.callTool({ name: "tool_9999", arguments: { id: 9 } }))).toBe("FORWARDED tool_9999");
-    const unknown = await session.client.callTool({ name: "tool_10000", arguments: {} }).catch((error: Error) => error.message);
-    expect(String(unknown)).toMatch(/no tool named 'tool_10000'/);
-    expect(String(unknown).length).toBeLessThan(1000);
+    const unknown = text(await session.client.callTool({ name: "tool_10000", arguments: {} }));
+    expect(unknown).toMatch(/no tool named 'tool_10000'/);
+    expect(unknown.length).toBeLessThan(1000);
     await session.close();
     expect(forwarded()).toHaveLength(1);
   });

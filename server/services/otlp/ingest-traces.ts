@@ -5,7 +5,7 @@ import { explainExport, type IgnoredGroup } from "../../adapters/otlp/explain";
 import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
 import type { DecodedLogs, DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
-import { awaitsLogContent, GEN_AI_LOG_EVENTS, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
+import { awaitsLogContent, isGenAiEvent, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
 import { joinWaitingSpans, keepRecords } from "./log-content";
 import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
@@ -103,7 +103,7 @@ export type LogsResult = {
 };
 
 /**
- * OTLP logs: the GenAI events of model-call spans (GEN_AI_LOG_EVENTS) are kept, and those
+ * OTLP logs: the GenAI events of model-call spans (any `gen_ai.*` event name: isGenAiEvent) are kept, and those
  * whose span has arrived complete it, which then goes through the same pipeline as a span
  * that carried its messages itself, in the same one transaction.
  */
@@ -112,7 +112,7 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
   const kept: { spanKey: string; content: LogContent }[] = [];
   let ignored = 0;
   for (const record of decoded.records) {
-    if (!GEN_AI_LOG_EVENTS.has(record.eventName)) {
+    if (!isGenAiEvent(record.eventName)) {
       ignored++;
       continue;
     }

@@ -53,6 +53,7 @@ it("finds the stored run that continues a call of the export, reading only the c
     definitions: [],
     ignored: 0,
     notModelCalls: 0,
+    covered: new Set<string>(),
     rejected: [],
   } satisfies Assembled;
 

@@ -45,12 +45,13 @@ export type TracesResult = {
  */
 export function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
   // not async: nothing holds the decoded spans once they are mapped (garbage while the export is written)
+  const assembled = withinBounds(assemble(decoded.spans));
   return ingestAssembled(projectId, {
     spans: decoded.spans.length + decoded.problems.length,
     problems: decoded.problems,
-    assembled: withinBounds(assemble(decoded.spans)),
-    // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
-    waiting: decoded.spans.filter(awaitsLogContent),
+    assembled,
+    // GenAI model-call spans without messages (but for those another span of the export recorded): their content may be in log records (POST /v1/logs)
+    waiting: decoded.spans.filter((s) => !assembled.covered.has(spanKey(s)) && awaitsLogContent(s)),
   });
 }
 

@@ -1,4 +1,5 @@
 import { closeMatch } from "../../../isomorphic/classify";
+import type { AssembledExecution } from "./executions";
 import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
 import { mapOpenLlmetry } from "./openllmetry";
@@ -81,6 +82,8 @@ export type Assembled = {
     wrote: string[];
   }[];
   results: AssembledResult[];
+  /** tool executions recorded without the model's tool call id and whose call is not in this request: joined by the service (executions.ts) */
+  executions: AssembledExecution[];
   /** each distinct definition of the export once, with the first span that gave it */
   definitions: { definition: Definition; span: SpanRef }[];
   /** spans that are not about generative AI */
@@ -104,7 +107,17 @@ const messageLess = (m: ModelCallPiece) => !m.calls.length && !m.toolMessages.le
 export const assemble = (spans: OtlpSpan[]): Assembled => withinOneExport(() => assembleSpans(spans));
 
 function assembleSpans(spans: OtlpSpan[]): Assembled {
-  const out: Assembled = { calls: [], modelCalls: [], results: [], definitions: [], ignored: 0, notModelCalls: 0, covered: new Set(), rejected: [] };
+  const out: Assembled = {
+    calls: [],
+    modelCalls: [],
+    results: [],
+    executions: [],
+    definitions: [],
+    ignored: 0,
+    notModelCalls: 0,
+    covered: new Set(),
+    rejected: [],
+  };
   let models: ModelCallPiece[] = [];
   const tools: ToolExecutionPiece[] = [];
   for (const span of spans) {
@@ -219,9 +232,21 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       }
     }
     if (!callId) {
-      out.rejected.push({
-        span: span.name,
-        reason: `tool span "${span.name.slice(0, 60)}" records no tool call id, and the model call that wrote it is not in the same request: export both in one batch`,
+      // a server's or tool runtime's execution: joined with the call when both are stored, whichever comes first
+      const { name, status, summary, latencyMs, server, protocolVersion, requestId } = piece;
+      out.executions.push({
+        traceId: span.traceId,
+        spanId: span.spanId,
+        spanName: span.name,
+        tool: name,
+        status,
+        latencyMs,
+        startedNs: span.startNs,
+        ...(summary ? { summary } : {}),
+        ...(server ? { server } : {}),
+        ...(protocolVersion ? { protocolVersion } : {}),
+        ...(requestId ? { requestId } : {}),
+        ...(piece.arguments !== undefined ? { arguments: piece.arguments } : {}),
       });
       continue;
     }

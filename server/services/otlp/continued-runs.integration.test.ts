@@ -50,6 +50,7 @@ it("finds the stored run that continues a call of the export, reading only the c
       },
     ],
     results: [],
+    executions: [],
     definitions: [],
     ignored: 0,
     notModelCalls: 0,

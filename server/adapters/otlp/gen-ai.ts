@@ -114,9 +114,10 @@ function toolExecution(span: OtlpSpan, name: string): Mapped {
   const a = span.attributes;
   const result = a["gen_ai.tool.call.result"];
   const piece = toolPiece("gen_ai", span, name, str(a, "gen_ai.tool.call.id")?.trim(), structured(result) ?? result);
-  const server = first(span.resource, "service.name");
-  const protocolVersion = str(a, "mcp.protocol.version");
-  const requestId = str(a, "jsonrpc.request.id");
+  // short identifiers: kept to 200 characters, as the event contract's names are
+  const server = first(span.resource, "service.name")?.slice(0, 200);
+  const protocolVersion = str(a, "mcp.protocol.version")?.slice(0, 200);
+  const requestId = str(a, "jsonrpc.request.id")?.slice(0, 200);
   const args = a["gen_ai.tool.call.arguments"];
   return {
     ...piece,

@@ -25,7 +25,7 @@ export type AssembledExecution = {
 };
 
 /** An execution waiting for its call, or a call that may be one's: enough to pair them. */
-export type ExecutionRef = { key: string; traceId: string; tool: string; startedMs: number };
+type ExecutionRef = { key: string; traceId: string; tool: string; startedMs: number };
 export type CallRef = { id: string; traceId: string; tool: string; timestampMs: number };
 
 /**

@@ -373,7 +373,10 @@ type Instrumentation = { setTracerProvider(provider: BasicTracerProvider): void 
  * conversations (each inside a conversation span, or with none) in a fresh project and checks
  * what landed.
  */
-export function instrumentedRuns(instrumentation: Instrumentation, agent: (modelUrl: string) => (script: string) => Promise<void>) {
+export function instrumentedRuns(
+  instrumentation: Instrumentation,
+  agent: (modelUrl: string, provider: BasicTracerProvider) => (script: string) => Promise<void>,
+) {
   const served = servedTraces();
   let model: Awaited<ReturnType<typeof serveScriptedModel>>;
   beforeAll(async () => {
@@ -386,7 +389,7 @@ export function instrumentedRuns(instrumentation: Instrumentation, agent: (model
     const { key } = await p.key();
     const provider = configuredProvider(served.url.replace(/\/v1\/traces$/, ""), key, protocol);
     instrumentation.setTracerProvider(provider);
-    const converse = agent(model.url);
+    const converse = agent(model.url, provider);
     const tracer = provider.getTracer("agent");
     for (const script of CONVERSATIONS) {
       if (rootSpan) await tracer.startActiveSpan(`conversation ${script}`, (span) => converse(script).finally(() => span.end()));
@@ -396,5 +399,11 @@ export function instrumentedRuns(instrumentation: Instrumentation, agent: (model
     await provider.shutdown();
     if (expected.paste) await pastedAfterTheCalls(served.base, served.sql, p, expected.paste);
     await expectScriptsLanded(served.sql, p.project.id, expected);
+    // every call landed: no export may tell the user to change a setting
+    const { rows } = await served.sql.query(`SELECT ignored FROM otlp_exports WHERE project_id = $1`, [p.project.id]);
+    const warned = rows
+      .flatMap((r: { ignored: { reason: string; sentence: string }[] }) => r.ignored)
+      .filter((g) => ["no_messages", "content_in_logs"].includes(g.reason));
+    expect(warned.map((g) => g.sentence)).toEqual([]);
   };
 }

@@ -13,6 +13,8 @@ type Stats = {
   rejected: number;
   lastReason: string | null;
   lastReasonAt: Date | string | null;
+  executions: number;
+  executionsJoined: number;
 } | null;
 
 /** The newest trace exports (otlp.exports): what each gave, and why its other spans gave nothing. */
@@ -151,6 +153,14 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
               <dt className="text-xs uppercase tracking-wide text-slate-500">Rejected</dt>
               <dd className="mt-1 text-slate-800">{formatCount(stats.rejected)}</dd>
             </div>
+            {stats.executions > 0 && (
+              <div className="col-span-2">
+                <dt className="text-xs uppercase tracking-wide text-slate-500">Tool executions (servers, tool runtimes)</dt>
+                <dd className="mt-1 text-slate-800" data-testid="otlp-executions">
+                  {formatCount(stats.executions)} · {formatCount(stats.executionsJoined)} joined with the model&apos;s call
+                </dd>
+              </div>
+            )}
             {stats.lastReason && (
               <div className="col-span-full">
                 <dt className="text-xs uppercase tracking-wide text-slate-500">

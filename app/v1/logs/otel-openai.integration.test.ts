@@ -34,22 +34,27 @@ beforeAll(async () => {
 });
 afterAll(() => model.close());
 
+/** Runs the agent (test/agents/openai-otel-agent.ts) against a scripted model, configured by the three OTEL_EXPORTER_OTLP_* variables only. */
+async function runAgent(modelUrl: string, key: string) {
+  const agent = path.join(import.meta.dirname, "../../../test/agents/openai-otel-agent.ts");
+  await promisify(execFile)(process.execPath, ["--import", "tsx", agent], {
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH,
+      OPENAI_BASE_URL: `${modelUrl}/v1`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: served.base,
+      OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer ${key}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+    },
+    timeout: 60_000,
+  });
+}
+
 describe("@opentelemetry/instrumentation-openai (content in log records)", () => {
   it("calls, verdicts, arguments, the correction and the results land from its spans and logs", async () => {
     const p = await makeProject();
     const { key } = await p.key();
-    const agent = path.join(import.meta.dirname, "../../../test/agents/openai-otel-agent.ts");
-    await promisify(execFile)(process.execPath, ["--import", "tsx", agent], {
-      env: {
-        NODE_ENV: "test",
-        PATH: process.env.PATH,
-        OPENAI_BASE_URL: `${model.url}/v1`,
-        OTEL_EXPORTER_OTLP_ENDPOINT: served.base,
-        OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer ${key}`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
-      },
-      timeout: 60_000,
-    });
+    await runAgent(model.url, key);
     await pastedAfterTheCalls(served.base, sql, p, OPENAI_TOOLS);
     const { rows } = await sql.query(
       `SELECT metadata->>'otel.tool_call_id' AS call, tool, arguments, valid, category, step, model_name, model_version, result_summary,
@@ -74,5 +79,33 @@ describe("@opentelemetry/instrumentation-openai (content in log records)", () =>
       )
     ).rows;
     expect(correction.call).toBe("call_fixed");
+  });
+
+  it("an unknown tool's retry under the right name is paired with it: the earlier turn comes as a gen_ai.assistant.message record", async () => {
+    const renaming = await serveScriptedModel(
+      oneScript(
+        [
+          [{ id: "call_typo", name: "getloans", arguments: '{"loannumber":"4471"}' }],
+          [{ id: "call_renamed", name: "getloan", arguments: '{"loannumber":"4471"}' }],
+          [],
+        ],
+        "Loan 4471 has a balance of 12,300.",
+      ),
+    );
+    try {
+      const p = await makeProject();
+      const { key } = await p.key();
+      await runAgent(renaming.url, key);
+      await pastedAfterTheCalls(served.base, sql, p, OPENAI_TOOLS);
+      const { rows } = await sql.query(
+        `SELECT w.tool, w.category, c.metadata->>'otel.tool_call_id' AS corrected_by
+           FROM tool_calls w LEFT JOIN tool_calls c ON c.project_id = w.project_id AND c.id = w.correction_id
+          WHERE w.project_id = $1 AND w.metadata->>'otel.tool_call_id' = 'call_typo'`,
+        [p.project.id],
+      );
+      expect(rows).toEqual([{ tool: "getloans", category: "unknown_tool", corrected_by: "call_renamed" }]);
+    } finally {
+      await renaming.close();
+    }
   });
 });

@@ -139,6 +139,50 @@ describe("POST /v1/logs", () => {
     expect(await calls(p.project.id)).toEqual(stored);
   });
 
+  it("operation-details records (one per input, one per output item, as the Responses API path sends them) all feed the span; the earlier turn pairs a renamed retry", async () => {
+    const p = await project();
+    const traceId = hex(++counter, 32);
+    const [first, second] = [hex(++counter, 16), hex(++counter, 16)];
+    const details = (spanId: string, key: string, messages: unknown[], offsetMs: number) => ({
+      ...record("gen_ai.client.inference.operation.details", traceId, spanId, {}, offsetMs),
+      attributes: [str("event.name", "gen_ai.client.inference.operation.details"), str(key, JSON.stringify(messages))],
+    });
+    const call = (id: string, name: string) => ({ type: "tool_call", id, name, arguments: { loannumber: "4471" } });
+    const user = { role: "user", parts: [{ type: "text", content: "Balance of loan 4471, and the open loans?" }] };
+    const records = [
+      details(first, "gen_ai.input.messages", [user], 0),
+      details(first, "gen_ai.output.messages", [{ role: "assistant", parts: [call("fc_typo", "getloans")] }], 1),
+      details(
+        second,
+        "gen_ai.input.messages",
+        [
+          user,
+          { role: "assistant", parts: [call("fc_typo", "getloans")] },
+          { role: "tool", parts: [{ type: "tool_call_response", id: "fc_typo", response: "no tool named getloans" }] },
+        ],
+        20,
+      ),
+      details(second, "gen_ai.output.messages", [{ role: "assistant", parts: [call("fc_a", "getloan")] }], 21),
+      details(
+        second,
+        "gen_ai.output.messages",
+        [{ role: "assistant", parts: [{ type: "tool_call", id: "fc_b", name: "listopenloans", arguments: { status: "open" } }] }],
+        22,
+      ),
+    ];
+    expect((await post("/v1/traces", p.key, JSON.stringify(traces([bareChatSpan(traceId, first), bareChatSpan(traceId, second, 20)])))).status).toBe(200);
+    expect((await post("/v1/logs", p.key, JSON.stringify(logs(records)))).status).toBe(200);
+    const { rows } = await sql.query(
+      `SELECT metadata->>'otel.tool_call_id' AS call, tool, step, corrects_id, result_summary FROM tool_calls WHERE project_id = $1 ORDER BY step, call`,
+      [p.project.id],
+    );
+    expect(rows).toEqual([
+      { call: "fc_typo", tool: "getloans", step: 0, corrects_id: null, result_summary: "no tool named getloans" },
+      { call: "fc_a", tool: "getloan", step: 1, corrects_id: `otel:${traceId}:fc_typo`, result_summary: null },
+      { call: "fc_b", tool: "listopenloans", step: 1, corrects_id: null, result_summary: null },
+    ]);
+  });
+
   it("protobuf and gzip: the same records in the binary encoding are read; the answer is protobuf", async () => {
     const p = await project();
     const c = conversation();

@@ -3,11 +3,15 @@ import Anthropic from "@anthropic-ai/sdk";
 import { describe, it } from "vitest";
 import { ANTHROPIC_EXPECTED, instrumentedRuns, anthropicConversation } from "@/test/scripted-model";
 
-/** @arizeai/openinference-instrumentation-anthropic 0.2.8 around @anthropic-ai/sdk 1.15.0, unmodified (see openinference-openai's test). */
+/**
+ * @arizeai/openinference-instrumentation-anthropic 0.2.8 around @anthropic-ai/sdk 1.15.0, unmodified (see openinference-openai's test).
+ * The SDK traces each request itself too (a GenAI `chat` span without messages by default) to the
+ * same provider, as it does to a harness's global one.
+ */
 const instrumentation = new AnthropicInstrumentation();
 instrumentation.manuallyInstrument(Anthropic);
-const run = instrumentedRuns(instrumentation, (url) => {
-  const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: url });
+const run = instrumentedRuns(instrumentation, (url, provider) => {
+  const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: url, openTelemetry: { tracerProvider: provider } });
   return (script) => anthropicConversation(client, script);
 });
 

@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, tool } from "ai";
+import { generateText, stepCountIs, streamText, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { beforeAll, expect, it } from "vitest";
@@ -106,3 +106,90 @@ it("a multi-step generateText run with a refused call and its correction lands a
   expect(defs.rows[0]).toMatchObject({ name: "getloan", source: "otlp", parameters: { properties: { loannumber: { type: "string" } } } });
   expect((await storedState(sql, p.project.id)).rollupsDifferFromRaw).toEqual({});
 });
+
+/** A model that writes the unknown tool `getloans`, then retries under the right name, then answers (the AI SDK sends the error back as the tool result). */
+const renamingModel = () =>
+  new MockLanguageModelV3({
+    provider: "acme.chat",
+    modelId: "acme-large",
+    doGenerate: [
+      {
+        content: [{ type: "tool-call", toolCallId: "rn-1", toolName: "getloans", input: '{"loannumber": "447"}' }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        usage: usage(120, 15),
+        warnings: [],
+      },
+      {
+        content: [{ type: "tool-call", toolCallId: "rn-2", toolName: "getloan", input: '{"loannumber": "447"}' }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        usage: usage(160, 18),
+        warnings: [],
+      },
+      { content: [{ type: "text", text: "Loan 447 is current." }], finishReason: { unified: "stop", raw: "stop" }, usage: usage(200, 8), warnings: [] },
+    ],
+    doStream: (() => {
+      const turns = [
+        [{ type: "tool-call" as const, toolCallId: "rn-1", toolName: "getloans", input: '{"loannumber": "447"}' }],
+        [{ type: "tool-call" as const, toolCallId: "rn-2", toolName: "getloan", input: '{"loannumber": "447"}' }],
+        [
+          { type: "text-start" as const, id: "t" },
+          { type: "text-delta" as const, id: "t", delta: "Loan 447 is current." },
+          { type: "text-end" as const, id: "t" },
+        ],
+      ];
+      let turn = 0;
+      return async () => {
+        const parts = turns[turn++] ?? [];
+        const calls = parts.some((p) => p.type === "tool-call");
+        return {
+          stream: new ReadableStream({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.enqueue({
+                type: "finish",
+                finishReason: { unified: calls ? "tool-calls" : "stop", raw: calls ? "tool_calls" : "stop" },
+                usage: usage(100, 10),
+              });
+              controller.close();
+            },
+          }),
+        };
+      };
+    })(),
+  });
+
+const loanTools = {
+  getloan: tool({
+    description: "Fetch a loan by its number",
+    inputSchema: z.object({ loannumber: z.string() }).strict(),
+    execute: async ({ loannumber }) => ({ loannumber, status: "current" }),
+  }),
+};
+
+it.each(["generateText", "streamText"] as const)(
+  "%s: an unknown tool's retry under the right name is paired with it (ai.prompt.messages feeds the conversation)",
+  async (api) => {
+    const p = await makeProject();
+    const { key } = await p.key();
+    const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter("proto", served.url, key))] });
+    const options = {
+      model: renamingModel(),
+      prompt: "Is loan 447 current?",
+      tools: loanTools,
+      stopWhen: stepCountIs(5),
+      experimental_telemetry: { isEnabled: true, tracer: provider.getTracer("ai") },
+    };
+    const text = api === "generateText" ? (await generateText(options)).text : await streamText(options).text;
+    expect(text).toBe("Loan 447 is current.");
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    const calls = await callsByToolCallId(sql, p.project.id);
+    expect(calls.size).toBe(2);
+    const [unknown, retry] = [calls.get("rn-1")!, calls.get("rn-2")!];
+    expect(unknown).toMatchObject({ tool: "getloans", valid: false, category: "unknown_tool", step: 0, result_status: "error" });
+    expect(retry).toMatchObject({ tool: "getloan", valid: true, step: 1, result_status: "ok" });
+    expect(unknown.correction_id).toBe(retry.id);
+    expect((await storedState(sql, p.project.id)).rollupsDifferFromRaw).toEqual({});
+  },
+);

@@ -1,4 +1,5 @@
 import { closeMatch } from "../../../isomorphic/classify";
+import type { AssembledExecution } from "./executions";
 import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
 import { mapOpenLlmetry } from "./openllmetry";
@@ -81,22 +82,43 @@ export type Assembled = {
     wrote: string[];
   }[];
   results: AssembledResult[];
+  /** tool executions recorded without the model's tool call id and whose call is not in this request: joined by the service (executions.ts) */
+  executions: AssembledExecution[];
   /** each distinct definition of the export once, with the first span that gave it */
   definitions: { definition: Definition; span: SpanRef }[];
   /** spans that are not about generative AI */
   ignored: number;
-  /** generative-AI spans that are neither model calls nor tool executions (agents, embeddings) */
+  /** generative-AI spans that are neither model calls nor tool executions (agents, embeddings), or that repeat one (`covered`) */
   notModelCalls: number;
+  /**
+   * Message-less model-call spans nested in (or around) another model-call span of the export that
+   * carries the messages: a client library's own span of the call an instrumentation recorded (the
+   * Anthropic SDK's). Not a model call of their own (no step), and nothing is missing.
+   */
+  covered: Set<string>;
   rejected: SpanProblem[];
 };
 
 export const spanKey = (span: OtlpSpan) => `${span.traceId}/${span.spanId}`;
 
+/** A model-call span that recorded no messages (content capture off, or the content comes as log records). */
+const messageLess = (m: ModelCallPiece) => !m.calls.length && !m.toolMessages.length && !m.continues.length;
+
 export const assemble = (spans: OtlpSpan[]): Assembled => withinOneExport(() => assembleSpans(spans));
 
 function assembleSpans(spans: OtlpSpan[]): Assembled {
-  const out: Assembled = { calls: [], modelCalls: [], results: [], definitions: [], ignored: 0, notModelCalls: 0, rejected: [] };
-  const models: ModelCallPiece[] = [];
+  const out: Assembled = {
+    calls: [],
+    modelCalls: [],
+    results: [],
+    executions: [],
+    definitions: [],
+    ignored: 0,
+    notModelCalls: 0,
+    covered: new Set(),
+    rejected: [],
+  };
+  let models: ModelCallPiece[] = [];
   const tools: ToolExecutionPiece[] = [];
   for (const span of spans) {
     const mapped = mapSpan(span);
@@ -105,6 +127,19 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
     else if ("rejected" in mapped) out.rejected.push({ span: span.name, reason: mapped.rejected });
     else if (mapped.kind === "model") models.push(mapped);
     else tools.push(mapped);
+  }
+
+  const bare = models.filter(messageLess);
+  if (bare.length) {
+    const recorded = new Set(models.filter((m) => !messageLess(m)).map((m) => spanKey(m.span)));
+    const parentOf = new Set(models.filter((m) => !messageLess(m)).map((m) => `${m.span.traceId}/${m.span.parentSpanId}`));
+    for (const { span } of bare) {
+      if (recorded.has(`${span.traceId}/${span.parentSpanId}`) || parentOf.has(spanKey(span))) out.covered.add(spanKey(span));
+    }
+    if (out.covered.size) {
+      models = models.filter((m) => !out.covered.has(spanKey(m.span)));
+      out.notModelCalls += out.covered.size;
+    }
   }
 
   // the request's calls by trace, for tool spans that record no tool call id (OpenLLMetry)
@@ -197,9 +232,21 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       }
     }
     if (!callId) {
-      out.rejected.push({
-        span: span.name,
-        reason: `tool span "${span.name.slice(0, 60)}" records no tool call id, and the model call that wrote it is not in the same request: export both in one batch`,
+      // a server's or tool runtime's execution: joined with the call when both are stored, whichever comes first
+      const { name, status, summary, latencyMs, server, protocolVersion, requestId } = piece;
+      out.executions.push({
+        traceId: span.traceId,
+        spanId: span.spanId,
+        spanName: span.name,
+        tool: name,
+        status,
+        latencyMs,
+        startedNs: span.startNs,
+        ...(summary ? { summary } : {}),
+        ...(server ? { server } : {}),
+        ...(protocolVersion ? { protocolVersion } : {}),
+        ...(requestId ? { requestId } : {}),
+        ...(piece.arguments !== undefined ? { arguments: piece.arguments } : {}),
       });
       continue;
     }

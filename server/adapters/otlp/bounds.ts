@@ -1,4 +1,5 @@
 import { eventSchema } from "../../../contracts/event";
+import { unstorableText } from "../../../contracts/json-walk";
 import type { Assembled } from "./assemble";
 import type { SpanProblem } from "./wire";
 
@@ -33,10 +34,26 @@ export function withinBounds(assembled: Assembled): Assembled {
     if (problem) rejected.push({ span: r.spanName, reason: `the tool result of span "${r.spanName.slice(0, 60)}" was not stored: ${problem}` });
     return !problem;
   });
+  const executions = assembled.executions.filter((e) => {
+    const tool = eventSchema.shape.tool.safeParse(e.tool);
+    const args = e.arguments === undefined ? { success: true as const } : eventSchema.shape.arguments.safeParse(e.arguments);
+    const result = eventSchema.shape.result.safeParse({ status: e.status, summary: e.summary, latencyMs: e.latencyMs });
+    const text = [e.server, e.protocolVersion, e.requestId].map((t) => (t === undefined ? undefined : unstorableText(t))).find((p) => p !== undefined);
+    const problem = !tool.success
+      ? tool.error.issues[0]!.message
+      : !args.success
+        ? args.error.issues[0]!.message
+        : !result.success
+          ? result.error.issues[0]!.message
+          : text && `its server, protocol version or request id ${text}`;
+    if (problem) rejected.push({ span: e.spanName, reason: `the tool execution of span "${e.spanName.slice(0, 60)}" was not stored: ${problem}` });
+    return !problem;
+  });
   return {
     ...assembled,
     modelCalls,
     results,
+    executions,
     calls: assembled.calls.filter((c) => !badModelSpans.has(c.modelSpan)),
     rejected: [...assembled.rejected, ...rejected],
   };

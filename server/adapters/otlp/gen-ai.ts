@@ -101,15 +101,49 @@ export function definitionsFrom(value: AttrValue | undefined): Definition[] {
   });
 }
 
+const SPAN_KIND_CLIENT = 3;
+
+/**
+ * A tool execution as a server or tool runtime records it: `execute_tool` spans, and the MCP
+ * conventions' `tools/call {gen_ai.tool.name}` server spans (`mcp.method.name`,
+ * `mcp.protocol.version`, `jsonrpc.request.id`, `error.type` = `tool_error` when the result has
+ * `isError`). Arguments and result when the runtime records them (`gen_ai.tool.call.arguments`,
+ * `gen_ai.tool.call.result`, both opt-in); the server is the resource's `service.name`.
+ */
+function toolExecution(span: OtlpSpan, name: string): Mapped {
+  const a = span.attributes;
+  const result = a["gen_ai.tool.call.result"];
+  const piece = toolPiece("gen_ai", span, name, str(a, "gen_ai.tool.call.id")?.trim(), structured(result) ?? result);
+  // short identifiers: kept to 200 characters, as the event contract's names are
+  const server = first(span.resource, "service.name")?.slice(0, 200);
+  const protocolVersion = str(a, "mcp.protocol.version")?.slice(0, 200);
+  const requestId = str(a, "jsonrpc.request.id")?.slice(0, 200);
+  const args = a["gen_ai.tool.call.arguments"];
+  return {
+    ...piece,
+    ...(server ? { server } : {}),
+    ...(protocolVersion ? { protocolVersion } : {}),
+    ...(requestId ? { requestId } : {}),
+    ...(args !== undefined && args !== null ? { arguments: writtenArguments(args) } : {}),
+  };
+}
+
 export function mapGenAi(span: OtlpSpan): Mapped {
   const a = span.attributes;
   const operation = str(a, "gen_ai.operation.name");
+  const mcpMethod = str(a, "mcp.method.name");
+  if (mcpMethod !== undefined) {
+    // the server's span is the execution: the client's span of the same request repeats it, other methods execute no tool
+    if (mcpMethod !== "tools/call" || span.kind === SPAN_KIND_CLIENT) return "nothing";
+    const name = str(a, "gen_ai.tool.name") ?? /^tools\/call (.+)$/.exec(span.name)?.[1];
+    if (!name) return { rejected: `MCP tools/call span "${span.name.slice(0, 60)}" names no tool (gen_ai.tool.name)` };
+    return toolExecution(span, name);
+  }
   const toolSpan = operation === "execute_tool" || (!operation && (a["gen_ai.tool.name"] !== undefined || a["gen_ai.tool.call.id"] !== undefined));
   if (toolSpan) {
     const name = str(a, "gen_ai.tool.name");
     if (!name) return { rejected: `execute_tool span "${span.name.slice(0, 60)}" has no gen_ai.tool.name` };
-    const result = a["gen_ai.tool.call.result"];
-    return toolPiece("gen_ai", span, name, str(a, "gen_ai.tool.call.id")?.trim(), structured(result) ?? result);
+    return toolExecution(span, name);
   }
   if (!operation) return "other";
   if (!MODEL_CALL_OPERATIONS.has(operation)) return "nothing"; // invoke_agent, embeddings, …: usage there would count twice

@@ -3,26 +3,23 @@ import { unstorableText, walkJson } from "../../../contracts/json-walk";
 import { isPlainObject } from "../../../isomorphic/tool-schema";
 import { mapSpan } from "./assemble";
 import { MODEL_CALL_OPERATIONS } from "./gen-ai";
-import { str } from "./pieces";
+import { str, structured } from "./pieces";
 import type { AttrValue, Attributes, OtlpLogRecord, OtlpSpan } from "./wire";
 
 /**
  * GenAI content sent as log records instead of span attributes. The official OpenTelemetry
  * instrumentations (`@opentelemetry/instrumentation-openai`, Python's openai-v2) put no
  * messages on their chat spans: each message is a log record of the span (same trace and span
- * id) named by its event. Older conventions send one record per message; the newer one sends
- * one `gen_ai.client.inference.operation.details` record with the message attributes of a span.
- * A span and its records are joined whichever arrives first: the records become the span's
- * message attributes, and the span then goes through the span mappers like any other.
+ * id) named by its event. Older conventions send one record per message (`gen_ai.system.message`,
+ * `gen_ai.user.message`, `gen_ai.assistant.message`, `gen_ai.tool.message`, `gen_ai.choice`); the
+ * newer ones send `gen_ai.client.inference.operation.details` records with the message attributes
+ * of a span (the Responses API path sends the input in one and each output item in another).
+ * Every record whose event name starts with `gen_ai.` is kept: a message of a role the event name
+ * or the body names is read as one. A span and its records are joined whichever arrives first:
+ * the records become the span's message attributes, and the span then goes through the span
+ * mappers like any other.
  */
-export const GEN_AI_LOG_EVENTS = new Set([
-  "gen_ai.system.message",
-  "gen_ai.user.message",
-  "gen_ai.assistant.message",
-  "gen_ai.tool.message",
-  "gen_ai.choice",
-  "gen_ai.client.inference.operation.details",
-]);
+export const isGenAiEvent = (name: string) => name.startsWith("gen_ai.");
 
 /** What is kept of a record to join it later. */
 export type LogContent = { event: string; timeNs: bigint; body: AttrValue; attributes: Attributes };
@@ -70,33 +67,57 @@ const toolCallParts = (message: Record<string, unknown>) =>
     ];
   });
 
+const MESSAGE_EVENT = /^gen_ai\.(\w+)\.message$/;
+
+/** A message record (`gen_ai.<role>.message`, or another GenAI event whose body names its role) as a GenAI message. */
+function messageOf(record: LogContent): Record<string, unknown> | undefined {
+  const body = object(record.body);
+  const role = MESSAGE_EVENT.exec(record.event)?.[1] ?? (typeof body.role === "string" ? body.role : undefined);
+  if (!role) return undefined;
+  if (role === "tool") {
+    const id = body.id ?? body.tool_call_id ?? record.attributes["gen_ai.tool.call.id"];
+    return typeof id === "string" && id ? { role, parts: [{ type: "tool_call_response", id, response: body.content ?? "" }] } : undefined;
+  }
+  const text = typeof body.content === "string" && body.content ? [{ type: "text", content: body.content }] : [];
+  return { role, parts: [...text, ...(role === "assistant" ? toolCallParts(body) : [])] };
+}
+
+/** A message attribute's messages, whether sent structured or as JSON text. */
+const messagesIn = (value: unknown): unknown[] => array(typeof value === "string" ? structured(value) : value);
+
 /**
- * The span with its log records' content as GenAI message attributes: the choices' tool calls
- * as `gen_ai.output.messages`, the tool messages (the previous turn's results) as
- * `gen_ai.input.messages`; an operation-details record's own message and definition attributes
- * are taken as they are. Attributes the span already has are kept.
+ * The span with its log records' content as GenAI message attributes, in the records' order:
+ * the message records (system, user, assistant turns with their tool calls, tool results) and
+ * the input messages of operation-details records as `gen_ai.input.messages`; the choices' tool
+ * calls and the output messages of operation-details records as `gen_ai.output.messages`.
+ * Attributes the span already has are kept.
  */
 export function spanWithLogs(span: OtlpSpan, records: LogContent[]): OtlpSpan {
   const ordered = [...records].sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
-  const added: Attributes = {};
-  const output: AttrValue[] = [];
-  const toolResponses: AttrValue[] = [];
+  const input: unknown[] = [];
+  const output: unknown[] = [];
+  let definitions: unknown;
   const choices = ordered.filter((r) => r.event === "gen_ai.choice").sort((a, b) => Number(object(a.body).index ?? 0) - Number(object(b.body).index ?? 0));
-  for (const choice of choices) output.push(...toolCallParts(object(object(choice.body).message)));
+  const chosen = choices.flatMap((choice) => toolCallParts(object(object(choice.body).message)));
   for (const record of ordered) {
-    if (record.event === "gen_ai.tool.message") {
-      const body = object(record.body);
-      const id = body.id ?? record.attributes["gen_ai.tool.call.id"];
-      if (typeof id === "string" && id) toolResponses.push({ type: "tool_call_response", id, response: (body.content ?? "") as AttrValue });
-    } else if (record.event === "gen_ai.client.inference.operation.details") {
-      for (const key of [...MESSAGE_ATTRIBUTES, "gen_ai.tool.definitions"]) {
-        const value = record.attributes[key] ?? object(record.body)[key];
-        if (value !== undefined && added[key] === undefined) added[key] = value as AttrValue;
-      }
+    if (record.event === "gen_ai.choice") continue;
+    const body = object(record.body);
+    const carried = (key: string) => record.attributes[key] ?? body[key];
+    const details = MESSAGE_ATTRIBUTES.some((key) => carried(key) !== undefined) || carried("gen_ai.tool.definitions") !== undefined;
+    if (details) {
+      input.push(...messagesIn(carried("gen_ai.input.messages")));
+      output.push(...messagesIn(carried("gen_ai.output.messages")));
+      definitions ??= carried("gen_ai.tool.definitions");
+      continue;
     }
+    const message = messageOf(record);
+    if (message) input.push(message);
   }
-  if (output.length && added["gen_ai.output.messages"] === undefined) added["gen_ai.output.messages"] = [{ role: "assistant", parts: output }];
-  if (toolResponses.length && added["gen_ai.input.messages"] === undefined) added["gen_ai.input.messages"] = [{ role: "tool", parts: toolResponses }];
+  if (chosen.length) output.push({ role: "assistant", parts: chosen });
+  const added: Attributes = {};
+  if (input.length) added["gen_ai.input.messages"] = input as AttrValue;
+  if (output.length) added["gen_ai.output.messages"] = output as AttrValue;
+  if (definitions !== undefined) added["gen_ai.tool.definitions"] = definitions as AttrValue;
   return { ...span, attributes: { ...added, ...span.attributes } };
 }
 

@@ -49,6 +49,11 @@ export interface ToolExecutionPiece {
   status: "ok" | "error";
   summary?: string;
   latencyMs: number;
+  /** what a server or tool runtime records of the execution (MCP conventions), when it did */
+  server?: string;
+  protocolVersion?: string;
+  requestId?: string;
+  arguments?: ToolArguments;
 }
 
 /** A mapper's answer: a piece, "not a span of this family", "a GenAI span with nothing to use", or a reason it is unusable. */

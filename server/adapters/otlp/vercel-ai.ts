@@ -5,6 +5,7 @@ import {
   first,
   modelPiece,
   num,
+  readConversation,
   str,
   structured,
   summaryOf,
@@ -13,7 +14,7 @@ import {
   writtenArguments,
   type Definition,
   type Mapped,
-  type ToolMessage,
+  type InputMessage,
   type Usage,
   type WrittenCall,
 } from "./pieces";
@@ -36,35 +37,46 @@ function usage(a: Attributes): Usage | undefined {
   });
 }
 
-/** `ai.response.toolCalls`: v5/v6 `{toolCallId, toolName, input}` (the raw text the model wrote), v4 `args`. */
-function callsOf(a: Attributes): WrittenCall[] {
-  const parsed = structured(a["ai.response.toolCalls"]);
-  return (Array.isArray(parsed) ? parsed.filter(isPlainObject) : []).flatMap((c) => {
-    if (typeof c.toolName !== "string" || c.toolName === "") return [];
-    return [
-      {
-        ...(typeof c.toolCallId === "string" && c.toolCallId ? { callId: c.toolCallId } : {}),
-        name: c.toolName,
-        arguments: writtenArguments(c.input ?? c.args),
-      },
-    ];
-  });
+/** Tool calls in the AI SDK's shapes: v5/v6 `{toolCallId, toolName, input}` (the raw text the model wrote), v4 `args`. */
+function callsIn(items: Record<string, unknown>[]): WrittenCall[] {
+  const calls: WrittenCall[] = [];
+  for (const c of items) {
+    if (typeof c.toolName !== "string" || c.toolName === "" || (c.type !== undefined && c.type !== "tool-call")) continue;
+    const callId = typeof c.toolCallId === "string" && c.toolCallId ? { callId: c.toolCallId } : {};
+    calls.push({ ...callId, name: c.toolName, arguments: writtenArguments(c.input ?? c.args) });
+  }
+  return calls;
 }
 
-/** `tool-result` parts of the prompt's tool messages: what the model was told about its previous calls. */
-function toolMessagesOf(a: Attributes): ToolMessage[] {
+/** `ai.response.toolCalls`: the calls this model call wrote. */
+function callsOf(a: Attributes): WrittenCall[] {
+  const parsed = structured(a["ai.response.toolCalls"]);
+  return callsIn(Array.isArray(parsed) ? parsed.filter(isPlainObject) : []);
+}
+
+/**
+ * `ai.prompt.messages` as a conversation: the assistant turns with their `tool-call` parts (the
+ * earlier calls, so that a renamed retry is paired with the call it corrects) and the `tool-result`
+ * parts of the tool messages (what the model was told about its previous calls).
+ */
+function conversationOf(a: Attributes): InputMessage[] {
   const parsed = structured(a["ai.prompt.messages"]);
-  return (Array.isArray(parsed) ? parsed.filter(isPlainObject) : []).flatMap((m) =>
-    m.role === "tool" && Array.isArray(m.content)
-      ? m.content.filter(isPlainObject).flatMap((p) => {
-          if (p.type !== "tool-result" || typeof p.toolCallId !== "string") return [];
-          // v5+: output {type: "json" | "text" | "error-text" | "error-json" | …, value}; v4: result + isError
-          const output = isPlainObject(p.output) ? p.output : undefined;
-          const error = output ? typeof output.type === "string" && output.type.startsWith("error") : p.isError === true;
-          return [{ callId: p.toolCallId, content: summaryOf(output ? (output.value ?? output.reason ?? output) : p.result) ?? "", error }];
-        })
-      : [],
-  );
+  const messages: InputMessage[] = [];
+  for (const m of Array.isArray(parsed) ? parsed : []) {
+    if (!isPlainObject(m)) continue;
+    const content = Array.isArray(m.content) ? m.content.filter(isPlainObject) : [];
+    if (m.role === "assistant") messages.push({ kind: "assistant", calls: callsIn(content) });
+    else if (m.role === "tool") {
+      for (const p of content) {
+        if (p.type !== "tool-result" || typeof p.toolCallId !== "string") continue;
+        // v5+: output {type: "json" | "text" | "error-text" | "error-json" | …, value}; v4: result + isError
+        const output = isPlainObject(p.output) ? p.output : undefined;
+        const error = output ? typeof output.type === "string" && output.type.startsWith("error") : p.isError === true;
+        messages.push({ kind: "result", callId: p.toolCallId, content: summaryOf(output ? (output.value ?? output.reason ?? output) : p.result) ?? "", error });
+      }
+    } else messages.push({ kind: "other", content: typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "") });
+  }
+  return messages;
 }
 
 function definitionsOf(a: Attributes): Definition[] {
@@ -89,12 +101,14 @@ export function mapVercelAi(span: OtlpSpan): Mapped {
   if (!name) return { rejected: `${operation} span without ai.model.id` };
   const provider = first(a, "ai.model.provider", "gen_ai.system");
   const version = first(a, "ai.response.model", "gen_ai.response.model");
+  const conversation = readConversation(conversationOf(a));
   return modelPiece("vercel_ai", span, {
     runId: first(a, "ai.telemetry.metadata.sessionId", "ai.telemetry.metadata.conversationId"),
     model: { name, ...(provider ? { provider } : {}), ...(version ? { version } : {}) },
     usage: usage(a),
     calls: callsOf(a),
-    toolMessages: toolMessagesOf(a),
+    toolMessages: conversation.toolMessages,
+    conversation,
     definitions: definitionsOf(a),
   });
 }

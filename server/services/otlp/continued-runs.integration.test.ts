@@ -50,9 +50,11 @@ it("finds the stored run that continues a call of the export, reading only the c
       },
     ],
     results: [],
+    executions: [],
     definitions: [],
     ignored: 0,
     notModelCalls: 0,
+    covered: new Set<string>(),
     rejected: [],
   } satisfies Assembled;
 

@@ -14,7 +14,7 @@ import { eventId } from "../../adapters/otlp/pieces";
  *   of this request into this request's run, with the results and corrections they carried.
  * Either order ends in the same stored state.
  */
-const JOIN_WINDOW_MS = 60 * 60 * 1000;
+export const JOIN_WINDOW_MS = 60 * 60 * 1000;
 
 type ModelCall = Assembled["modelCalls"][number];
 

@@ -5,7 +5,7 @@ import { explainExport, type IgnoredGroup } from "../../adapters/otlp/explain";
 import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
 import type { DecodedLogs, DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
-import { awaitsLogContent, GEN_AI_LOG_EVENTS, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
+import { awaitsLogContent, isGenAiEvent, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
 import { joinWaitingSpans, keepRecords } from "./log-content";
 import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
@@ -13,6 +13,7 @@ import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
 import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
+import { joinExecutions } from "./executions";
 
 export type TracesResult = {
   spans: number;
@@ -25,6 +26,9 @@ export type TracesResult = {
   definitionProblems: string[];
   /** why spans gave nothing, or only calls without a schema verdict, by group (explain.ts) */
   ignoredGroups: IgnoredGroup[];
+  /** tool executions of servers and tool runtimes kept (new ones), and those joined with their call by this request */
+  executions: number;
+  executionsJoined: number;
 };
 
 /**
@@ -45,12 +49,13 @@ export type TracesResult = {
  */
 export function ingestTraces(projectId: string, decoded: DecodedRequest): Promise<TracesResult> {
   // not async: nothing holds the decoded spans once they are mapped (garbage while the export is written)
+  const assembled = withinBounds(assemble(decoded.spans));
   return ingestAssembled(projectId, {
     spans: decoded.spans.length + decoded.problems.length,
     problems: decoded.problems,
-    assembled: withinBounds(assemble(decoded.spans)),
-    // GenAI model-call spans without messages: their content may be in log records (POST /v1/logs)
-    waiting: decoded.spans.filter(awaitsLogContent),
+    assembled,
+    // GenAI model-call spans without messages (but for those another span of the export recorded): their content may be in log records (POST /v1/logs)
+    waiting: decoded.spans.filter((s) => !assembled.covered.has(spanKey(s)) && awaitsLogContent(s)),
   });
 }
 
@@ -69,7 +74,7 @@ async function ingestAssembled(projectId: string, mapped: MappedExport): Promise
     const extra = joined.length ? await prepare(client, projectId, withinBounds(assemble(joined))) : undefined;
     const stillWaiting = waiting.filter((s) => !joined.some((j) => spanKey(j) === spanKey(s)));
     const written = await write(client, projectId, prepared);
-    const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0 };
+    const more = extra ? await write(client, projectId, extra) : { accepted: 0, duplicates: 0, executions: 0, executionsJoined: 0 };
     const result: TracesResult = {
       spans: mapped.spans,
       ignored: prepared.assembled.ignored,
@@ -85,6 +90,8 @@ async function ingestAssembled(projectId: string, mapped: MappedExport): Promise
         logsSeen: stillWaiting.length > 0 && (await hasLogRecords(client, projectId)),
         uncheckedTools: [...prepared.checked.calls, ...(extra?.checked.calls ?? [])].filter((c) => !c.verdict.checked?.version).map((c) => c.event.tool),
       }),
+      executions: written.executions + more.executions,
+      executionsJoined: written.executionsJoined + more.executionsJoined,
     };
     await recordStats(client, projectId, result);
     await recordExport(client, projectId, result);
@@ -103,7 +110,7 @@ export type LogsResult = {
 };
 
 /**
- * OTLP logs: the GenAI events of model-call spans (GEN_AI_LOG_EVENTS) are kept, and those
+ * OTLP logs: the GenAI events of model-call spans (any `gen_ai.*` event name: isGenAiEvent) are kept, and those
  * whose span has arrived complete it, which then goes through the same pipeline as a span
  * that carried its messages itself, in the same one transaction.
  */
@@ -112,7 +119,7 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
   const kept: { spanKey: string; content: LogContent }[] = [];
   let ignored = 0;
   for (const record of decoded.records) {
-    if (!GEN_AI_LOG_EVENTS.has(record.eventName)) {
+    if (!isGenAiEvent(record.eventName)) {
       ignored++;
       continue;
     }
@@ -131,7 +138,7 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
     );
     const completed = await keepRecords(client, projectId, kept);
     const prepared = completed.length ? await prepare(client, projectId, withinBounds(assemble(completed))) : undefined;
-    const written = prepared ? await write(client, projectId, prepared) : { accepted: 0, duplicates: 0 };
+    const written = prepared ? await write(client, projectId, prepared) : { accepted: 0, duplicates: 0, executions: 0, executionsJoined: 0 };
     const result: LogsResult = {
       records: decoded.records.length + decoded.problems.length,
       ignored,
@@ -139,7 +146,14 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
       duplicates: written.duplicates,
       rejected: [...rejected, ...(prepared?.rejected ?? [])],
     };
-    await recordStats(client, projectId, { spans: 0, ignored: 0, rejected: result.rejected, definitionProblems: prepared?.definitionProblems ?? [] });
+    await recordStats(client, projectId, {
+      spans: 0,
+      ignored: 0,
+      rejected: result.rejected,
+      definitionProblems: prepared?.definitionProblems ?? [],
+      executions: written.executions,
+      executionsJoined: written.executionsJoined,
+    });
     return result;
   });
 }
@@ -186,7 +200,24 @@ async function write(client: PoolClient, projectId: string, prepared: Prepared) 
     checked.calls.map((c) => c.event.id),
     written.inserted,
   );
-  return written;
+  // servers' and tool runtimes' executions without a tool call id, joined with their calls whichever came first
+  const stored = new Set(checked.calls.map((c) => c.event.id));
+  const executions = await joinExecutions(
+    client,
+    projectId,
+    assembled.executions,
+    assembled.calls.filter((c) => stored.has(c.event.id)),
+  );
+  if (executions.results.length) {
+    await recordResults(
+      client,
+      projectId,
+      executions.results,
+      executions.results.map((r) => r.callId),
+      [],
+    );
+  }
+  return { ...written, executions: executions.received, executionsJoined: executions.joined };
 }
 
 /**
@@ -274,6 +305,7 @@ function turnKeys(assembled: Assembled): string[] {
     ...assembled.modelCalls.flatMap((m) => (m.implicitRun ? [...m.wrote, ...m.continues].map((id) => `call/${id}`) : [])),
     ...assembled.calls.map((c) => `trace/${c.span.traceId}`),
     ...assembled.results.map((r) => `trace/${r.traceId}`),
+    ...assembled.executions.map((e) => `trace/${e.traceId}`),
   ];
 }
 
@@ -362,15 +394,20 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
   );
 }
 
-async function recordStats(client: PoolClient, projectId: string, r: Pick<TracesResult, "spans" | "ignored" | "rejected" | "definitionProblems">) {
+async function recordStats(
+  client: PoolClient,
+  projectId: string,
+  r: Pick<TracesResult, "spans" | "ignored" | "rejected" | "definitionProblems" | "executions" | "executionsJoined">,
+) {
   const reason = r.rejected[0]?.reason ?? r.definitionProblems[0] ?? null;
   await client.query(
-    `INSERT INTO otlp_stats AS s (project_id, last_span_at, spans, ignored, rejected, last_reason, last_reason_at)
-     VALUES ($1, now(), $2, $3, $4, $5, CASE WHEN $5::text IS NULL THEN NULL ELSE now() END)
+    `INSERT INTO otlp_stats AS s (project_id, last_span_at, spans, ignored, rejected, last_reason, last_reason_at, executions, executions_joined)
+     VALUES ($1, now(), $2, $3, $4, $5, CASE WHEN $5::text IS NULL THEN NULL ELSE now() END, $6, $7)
      ON CONFLICT (project_id) DO UPDATE SET last_span_at = now(), spans = s.spans + excluded.spans, ignored = s.ignored + excluded.ignored,
        rejected = s.rejected + excluded.rejected, last_reason = coalesce(excluded.last_reason, s.last_reason),
-       last_reason_at = coalesce(excluded.last_reason_at, s.last_reason_at)`,
-    [projectId, r.spans, r.ignored, r.rejected.length, reason === null ? null : storableText(reason)],
+       last_reason_at = coalesce(excluded.last_reason_at, s.last_reason_at),
+       executions = s.executions + excluded.executions, executions_joined = s.executions_joined + excluded.executions_joined`,
+    [projectId, r.spans, r.ignored, r.rejected.length, reason === null ? null : storableText(reason), r.executions, r.executionsJoined],
   );
 }
 
@@ -411,8 +448,11 @@ export async function otlpStats(projectId: string) {
     rejected: string;
     lastReason: string | null;
     lastReasonAt: Date | null;
+    executions: string;
+    executionsJoined: string;
   }>(
-    `SELECT last_span_at AS "lastSpanAt", spans, ignored, rejected, last_reason AS "lastReason", last_reason_at AS "lastReasonAt" FROM otlp_stats WHERE project_id = $1`,
+    `SELECT last_span_at AS "lastSpanAt", spans, ignored, rejected, last_reason AS "lastReason", last_reason_at AS "lastReasonAt",
+            executions, executions_joined AS "executionsJoined" FROM otlp_stats WHERE project_id = $1`,
     [projectId],
   );
   const row = rows[0];
@@ -424,6 +464,8 @@ export async function otlpStats(projectId: string) {
         rejected: Number(row.rejected),
         lastReason: row.lastReason,
         lastReasonAt: row.lastReasonAt,
+        executions: Number(row.executions),
+        executionsJoined: Number(row.executionsJoined),
       }
     : null;
 }

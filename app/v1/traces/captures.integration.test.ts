@@ -16,7 +16,20 @@ const served = servedTraces();
 const { sql } = served;
 
 type Request = { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
-const fixture = (name: string): Request[] => JSON.parse(readFileSync(path.join(import.meta.dirname, "../../../test/otlp-fixtures", `${name}.json`), "utf8"));
+/**
+ * A capture's requests, its span times moved together so that its last span ends at the moment
+ * this file was loaded (the same shift on every read of it): the dashboards' and Re-check's
+ * ranges ("the last 24 hours") then hold it on any day the test runs. Exporters write the times
+ * as strings or as bare numbers; both keep their form.
+ */
+const LOADED_AT_NANOS = BigInt(Date.now()) * 1_000_000n;
+const SPAN_TIME = /("(?:start|end)TimeUnixNano":\s*)("?)(\d+)\2/g;
+const fixture = (name: string): Request[] => {
+  const text = readFileSync(path.join(import.meta.dirname, "../../../test/otlp-fixtures", `${name}.json`), "utf8");
+  const last = [...text.matchAll(SPAN_TIME)].map((m) => BigInt(m[3]!)).reduce((a, b) => (b > a ? b : a), 0n);
+  const shift = LOADED_AT_NANOS - last;
+  return JSON.parse(text.replace(SPAN_TIME, (_, key: string, quote: string, nanos: string) => `${key}${quote}${BigInt(nanos) + shift}${quote}`));
+};
 const spansOf = (requests: Request[]) => requests.flatMap((r) => r.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)));
 const request = (spans: unknown[]): Request => ({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
 

@@ -7,7 +7,9 @@ import { preview } from "../contracts/json-walk";
 import { likelyTool, rankToolNames } from "./tool-names";
 import {
   checkSchemaCost,
+  CLASSIFIER_OPTIONS,
   createAjv,
+  evaluationProblem,
   describeValue,
   isPlainObject,
   schemaDraft,
@@ -214,12 +216,12 @@ function compile(key: string, parameters: JsonObject): Cached {
   if (!cost.ok) return failed(`cannot be used: ${cost.message}`);
   // One Ajv per schema, as schemas of different projects may reuse the same $id. Checking the schema
   // against its meta-schema (checkJsonSchema did that at registration) would cost 20 ms per instance.
-  const ajv = createAjv(draft, { allErrors: true, verbose: true, validateSchema: false });
+  const ajv = createAjv(draft, CLASSIFIER_OPTIONS);
   const schema = schemaForAjv(parameters, draft);
   try {
     return { tool: { validate: ajv.compile(schema), ajv, schema, parts: new Map() }, bytes: cost.bytes };
   } catch (error) {
-    return failed(`cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(`cannot be compiled: ${evaluationProblem(error)}`);
   }
 }
 

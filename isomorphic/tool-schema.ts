@@ -1,10 +1,11 @@
 import { Ajv, type Options } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019";
 import { Ajv2020 } from "ajv/dist/2020";
 import type AjvCore from "ajv/dist/core";
 import type { RegExpEngine } from "ajv/dist/types";
-import addFormats from "ajv-formats";
 import { RE2JS } from "re2js";
 import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "../contracts/json-walk";
+import { linearFormats } from "./formats";
 
 export { truncate };
 
@@ -19,10 +20,11 @@ export interface ToolDefinition {
 export type NormalizeResult = { ok: true; tool: ToolDefinition } | { ok: false; message: string };
 export type SchemaCheck = { ok: true } | { ok: false; message: string };
 
-export type SchemaDraft = "2020-12" | "draft-07";
+export type SchemaDraft = "2020-12" | "2019-09" | "draft-07";
 
 const META_SCHEMA: Record<SchemaDraft, string> = {
   "2020-12": "https://json-schema.org/draft/2020-12/schema",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
   "draft-07": "http://json-schema.org/draft-07/schema#",
 };
 
@@ -175,6 +177,7 @@ export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {
   if (declared === undefined) return "2020-12";
   if (typeof declared !== "string") return undefined;
   if (declared.includes("2020-12")) return "2020-12";
+  if (declared.includes("2019-09")) return "2019-09";
   if (declared.includes("draft-07")) return "draft-07";
   return undefined;
 }
@@ -225,8 +228,9 @@ const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile
 export function createAjv(draft: SchemaDraft, options: Options = {}): AjvCore {
   // ownProperties: `required: ["toString"]` must not be satisfied by what {} inherits.
   const all: Options = { strict: false, logger: false, ownProperties: true, inlineRefs: false, code: { regExp: re2Engine }, ...options };
-  const ajv = draft === "draft-07" ? new Ajv(all) : new Ajv2020(all);
-  addFormats(ajv);
+  const ajv = draft === "draft-07" ? new Ajv(all) : draft === "2019-09" ? new Ajv2019(all) : new Ajv2020(all);
+  // ajv-formats' formats, each checked in time linear in the value (isomorphic/formats.ts)
+  for (const [name, format] of Object.entries(linearFormats())) ajv.addFormat(name, format);
   return ajv;
 }
 
@@ -346,7 +350,7 @@ function metaValidator(draft: SchemaDraft): AjvCore {
   return ajv;
 }
 
-/** Is `parameters` a JSON Schema (draft 2020-12 or draft-07) for an object of arguments? */
+/** Is `parameters` a JSON Schema (draft 2020-12, 2019-09 or 07) that an object of arguments can satisfy? */
 export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const fail = (message: string): SchemaCheck => ({ ok: false, message });
   const fix = "Fix the schema and register the tool again.";
@@ -360,12 +364,8 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const draft = schemaDraft(parameters);
   if (!draft) {
     return fail(
-      `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
+      `Error: '$schema' must name JSON Schema draft 2020-12, 2019-09 or draft-07, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
     );
-  }
-  if (parameters.type !== undefined ? parameters.type !== "object" : !("properties" in parameters)) {
-    const sent = parameters.type !== undefined ? `type ${preview(parameters.type)}` : "a schema with neither type nor properties";
-    return fail(`Error: parameters must describe an object of arguments, you sent ${sent}. Use {"type": "object", "properties": {…}} at the top level.`);
   }
 
   const schema = schemaForAjv(parameters, draft);
@@ -373,11 +373,77 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
   if (!(meta.validateSchema(schema) as boolean)) {
     return fail(`Error: parameters is not a valid JSON Schema (draft ${draft}): ${meta.errorsText(meta.errors, { dataVar: "parameters" })}. ${fix}`);
   }
+  const noObject = noObjectAccepted(parameters);
+  if (noObject)
+    return fail(`Error: parameters must describe an object of arguments, you sent ${noObject}. Use {"type": "object", "properties": {…}} at the top level.`);
   try {
-    // a fresh instance, so that the schema's $id never meets another's; checked against its meta-schema above
-    createAjv(draft, { validateSchema: false }).compile(schema);
+    // a fresh instance, so that the schema's $id never meets another's; checked against its meta-schema above.
+    // Compiled as the classifier compiles it, and tried once on an empty object: a schema whose
+    // evaluation never ends shows it here, not when the first call is checked.
+    createAjv(draft, CLASSIFIER_OPTIONS).compile(schema)({});
   } catch (error) {
-    return fail(`Error: parameters cannot be compiled: ${error instanceof Error ? error.message : String(error)}. ${fix}`);
+    return fail(`Error: parameters cannot be ${error instanceof RangeError ? "evaluated" : "compiled"}: ${evaluationProblem(error)}. ${fix}`);
   }
   return { ok: true };
+}
+
+/** How the classifier compiles every schema: all errors, with the failing values (classify.ts explains them). */
+export const CLASSIFIER_OPTIONS: Options = { allErrors: true, verbose: true, validateSchema: false };
+
+/** What went wrong compiling or evaluating a schema, in words a user can act on. */
+export function evaluationProblem(error: unknown): string {
+  if (error instanceof RangeError) {
+    return (
+      "evaluating it recurses without end (a $ref, $dynamicRef or $recursiveRef cycle that never reaches a keyword reading the arguments) " +
+      "or deeper than Toolgate can follow"
+    );
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why no object of arguments can satisfy the schema, read from what every object must satisfy:
+ * the root, its `allOf` branches and the local `$ref`s (`#/…`) they name, followed without
+ * recursion and each once. undefined when an object may satisfy it: any other root keywords
+ * (`anyOf`, `$dynamicRef`, no `type` at all…) are accepted, so that every JSON Schema an object can
+ * satisfy registers, whatever its root looks like.
+ */
+export function noObjectAccepted(parameters: JsonObject): string | undefined {
+  const seen = new Set<unknown>();
+  const pending: { schema: unknown; at: string }[] = [{ schema: parameters, at: "" }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { schema, at } = next;
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    const where = at ? ` at ${at}` : "";
+    if (schema === false) return `a schema that accepts nothing${where}`;
+    if (!isPlainObject(schema)) continue;
+    const types = [schema.type].flat();
+    if (schema.type !== undefined && !types.includes("object")) return `type ${preview(schema.type)}${where}`;
+    if (Object.hasOwn(schema, "const") && !isPlainObject(schema.const)) return `const ${preview(schema.const)}${where}`;
+    if (Array.isArray(schema.enum) && !schema.enum.some(isPlainObject)) return `an enum of no object ${preview(schema.enum)}${where}`;
+    if (Array.isArray(schema.allOf)) schema.allOf.forEach((branch, i) => pending.push({ schema: branch, at: `${at || "#"}/allOf/${i}` }));
+    if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
+      const target = resolvePointer(parameters, schema.$ref);
+      if (target !== undefined) pending.push({ schema: target, at: schema.$ref });
+    }
+  }
+  return undefined;
+}
+
+/** The value a local JSON Pointer (`#/$defs/a~1b`) names in the document, or undefined. */
+function resolvePointer(document: unknown, ref: string): unknown {
+  let value = document;
+  for (const raw of ref.slice(2).split("/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(key)) value = value[Number(key)];
+    else if (isPlainObject(value) && Object.hasOwn(value, key)) value = value[key];
+    else return undefined;
+  }
+  return value;
 }

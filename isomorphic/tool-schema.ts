@@ -114,16 +114,37 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
   return { ok: true, tool: { name, ...(description === undefined ? {} : { description }), parameters } };
 }
 
-/** Deterministic JSON: object keys sorted at every level, array order kept. */
+/**
+ * Deterministic JSON: object keys sorted at every level, array order kept. Without recursion, so
+ * that a value nested 100,000 levels deep (a schema before its depth is checked) gets its text
+ * rather than overflowing the stack.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  const out: string[] = [];
+  // what is left to write, last first: a value, or text as it is
+  const pending: ({ value: unknown } | string)[] = [{ value }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === "string") {
+      out.push(next);
+      continue;
+    }
+    const current = next.value;
+    const parts: ({ value: unknown } | string)[] = [];
+    if (Array.isArray(current)) {
+      current.forEach((item, i) => parts.push(i ? "," : "[", item === undefined ? "null" : { value: item }));
+      parts.push(current.length ? "]" : "[]");
+    } else if (isPlainObject(current)) {
+      const keys = Object.keys(current)
+        .filter((key) => current[key] !== undefined)
+        .sort();
+      keys.forEach((key, i) => parts.push(`${i ? "," : "{"}${JSON.stringify(key)}:`, { value: current[key] }));
+      parts.push(keys.length ? "}" : "{}");
+    } else {
+      out.push(JSON.stringify(current) ?? "null");
+    }
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }
 
 /** JSON Schema's annotation keywords: they describe a value, no validator reads them. */

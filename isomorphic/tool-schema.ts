@@ -231,8 +231,48 @@ export function storedKeyOrder<T>(value: T): T {
  * vs https, trailing #), keys in stored order.
  */
 export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonObject {
-  const { $async: _async, ...schema } = storedKeyOrder(parameters);
+  const { $async: _async, ...ordered } = storedKeyOrder(parameters);
+  const schema = eachSubschema(ordered, (subschema) => protoByPattern(draft === "draft-07" ? refAlone(subschema) : subschema)) as JsonObject;
   return parameters.$schema === undefined ? schema : { ...schema, $schema: META_SCHEMA[draft] };
+}
+
+/**
+ * Draft 07 ignores every keyword beside `$ref` (2019-09 and 2020-12 apply them), where Ajv applies
+ * them in every draft: a subschema with a `$ref` keeps only it, and `definitions` for the
+ * references into it.
+ */
+function refAlone(schema: JsonObject): JsonObject {
+  if (typeof schema.$ref !== "string") return schema;
+  return { $ref: schema.$ref, ...(isPlainObject(schema.definitions) ? { definitions: schema.definitions } : {}) };
+}
+
+/**
+ * Ajv leaves a property named `__proto__` out of `properties` (it guards its own objects against
+ * prototype pollution); the same rule as a pattern (`^__proto__$`) applies to the same property, and
+ * counts it as known for additionalProperties and unevaluatedProperties as `properties` would.
+ */
+function protoByPattern(schema: JsonObject): JsonObject {
+  if (!isPlainObject(schema.properties) || !Object.hasOwn(schema.properties, "__proto__")) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([key]) => key !== "__proto__"));
+  const patterns = isPlainObject(schema.patternProperties) ? schema.patternProperties : {};
+  const rule = schema.properties.__proto__;
+  const merged = Object.hasOwn(patterns, "^__proto__$") ? { allOf: [patterns["^__proto__$"], rule] } : rule;
+  return { ...schema, properties, patternProperties: Object.fromEntries([...Object.entries(patterns), ["^__proto__$", merged]]) };
+}
+
+/**
+ * The schema with `change` applied to it and to every subschema in it, innermost first (keys kept
+ * as they are, `__proto__` included). Called on schemas within SCHEMA_LIMITS (64 levels).
+ */
+function eachSubschema(schema: unknown, change: (schema: JsonObject) => JsonObject): unknown {
+  if (!isPlainObject(schema)) return schema;
+  const each = (value: unknown) => eachSubschema(value, change);
+  const entries = Object.entries(schema).map(([key, value]): [string, unknown] => {
+    if (SUBSCHEMA_MAP.has(key) && isPlainObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, each(child)]))];
+    if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) return [key, value.map(each)];
+    return [key, SUBSCHEMA.has(key) ? each(value) : value];
+  });
+  return change(Object.fromEntries(entries));
 }
 
 /**
@@ -244,7 +284,39 @@ export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonOb
  * the SDK runs. RE2 always matches by code point, as RegExp's `u` flag (Ajv's default) does.
  * Throws (RE2JSSyntaxException…) for what RE2 cannot run: backreferences and lookaround.
  */
-const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)), { code: "re2js" });
+const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(withShortPropertyNames(pattern))), {
+  code: "re2js",
+});
+
+/** ECMAScript's long names of Unicode general categories, and RE2's (short) ones. */
+const GENERAL_CATEGORIES: Record<string, string> = {
+  ...{ Letter: "L", Uppercase_Letter: "Lu", Lowercase_Letter: "Ll", Titlecase_Letter: "Lt", Modifier_Letter: "Lm", Other_Letter: "Lo" },
+  ...{ Mark: "M", Combining_Mark: "M", Nonspacing_Mark: "Mn", Spacing_Mark: "Mc", Enclosing_Mark: "Me" },
+  ...{ Number: "N", Decimal_Number: "Nd", digit: "Nd", Letter_Number: "Nl", Other_Number: "No" },
+  ...{ Punctuation: "P", punct: "P", Connector_Punctuation: "Pc", Dash_Punctuation: "Pd", Open_Punctuation: "Ps", Close_Punctuation: "Pe" },
+  ...{ Initial_Punctuation: "Pi", Final_Punctuation: "Pf", Other_Punctuation: "Po" },
+  ...{ Symbol: "S", Math_Symbol: "Sm", Currency_Symbol: "Sc", Modifier_Symbol: "Sk", Other_Symbol: "So" },
+  ...{ Separator: "Z", Space_Separator: "Zs", Line_Separator: "Zl", Paragraph_Separator: "Zp" },
+  ...{ Other: "C", Control: "Cc", cntrl: "Cc", Format: "Cf", Surrogate: "Cs", Private_Use: "Co", Unassigned: "Cn" },
+};
+
+/**
+ * `\p{Letter}`, `\p{General_Category=Letter}`, `\p{gc=L}`, `\p{Script=Greek}` and `\p{sc=Greek}` as
+ * RE2 writes them (`\p{L}`, `\p{Greek}`); every other escape is left as it is.
+ */
+function withShortPropertyNames(pattern: string): string {
+  return pattern.replace(/\\(?:([pP])\{([^}]*)\}|[\s\S])/g, (escape: string, p?: string, name?: string) => {
+    if (p === undefined || name === undefined) return escape;
+    const [key, value] = name.includes("=") ? name.split("=", 2) : [undefined, name];
+    const short =
+      key === "Script" || key === "sc"
+        ? value
+        : key === undefined || key === "General_Category" || key === "gc"
+          ? (GENERAL_CATEGORIES[value!] ?? value)
+          : undefined;
+    return short === undefined ? escape : `\\${p}{${short}}`;
+  });
+}
 
 export function createAjv(draft: SchemaDraft, options: Options = {}): AjvCore {
   // ownProperties: `required: ["toString"]` must not be satisfied by what {} inherits.

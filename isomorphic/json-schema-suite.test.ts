@@ -9,7 +9,6 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyCall, registryFrom } from "./classify";
 import { checkJsonSchema, isPlainObject, type JsonObject } from "./tool-schema";
-import { STRING_FORMATS } from "./formats";
 
 const ROOT = path.join(import.meta.dirname, "../test/json-schema-test-suite/tests");
 const DRAFTS = {
@@ -27,13 +26,8 @@ type Group = { description: string; schema: unknown; tests: Case[] };
  */
 const OUT_OF_SCOPE: { match: (id: string) => boolean; reason: string }[] = [
   {
-    match: (id) => /\/(refRemote|vocabulary)\.json/.test(id) || /remote ref|metaschema|http:\/\/localhost/i.test(id),
+    match: (id) => /\/(refRemote|vocabulary)\.json/.test(id),
     reason: "remote references (http://localhost:1234/…): Toolgate resolves $ref only within the schema, it never fetches over the network",
-  },
-  {
-    match: (id) => /\/format\.json: .*only an annotation by default/.test(id),
-    reason:
-      "Toolgate asserts `format` (the format-assertion vocabulary): the model is told to fix a value that is not the format its tool asked for; the formats themselves are tested by the optional/format cases",
   },
 ];
 
@@ -64,12 +58,12 @@ const KNOWN_DISAGREEMENTS: string[] = [
   "draft2020-12/unevaluatedProperties.json: unevaluatedProperties with if/then/else, then not defined: when if is true and has no unevaluated properties",
 ];
 
-function files(): { draft: keyof typeof DRAFTS; file: string; optional: boolean }[] {
+function files(): { draft: keyof typeof DRAFTS; file: string }[] {
   return (Object.keys(DRAFTS) as (keyof typeof DRAFTS)[]).flatMap((draft) => [
     ...readdirSync(path.join(ROOT, draft))
       .filter((f) => f.endsWith(".json"))
-      .map((file) => ({ draft, file, optional: false })),
-    ...readdirSync(path.join(ROOT, draft, "optional/format")).map((file) => ({ draft, file: `optional/format/${file}`, optional: true })),
+      .map((file) => ({ draft, file })),
+    ...readdirSync(path.join(ROOT, draft, "optional/format")).map((file) => ({ draft, file: `optional/format/${file}` })),
   ]);
 }
 
@@ -80,22 +74,20 @@ function runSuite() {
   const disagreed: Outcome[] = [];
   const skipped = new Map<string, string[]>();
   let groupNumber = 0;
-  for (const { draft, file, optional } of files()) {
+  for (const { draft, file } of files()) {
     const groups = JSON.parse(readFileSync(path.join(ROOT, draft, file), "utf8")) as Group[];
     for (const group of groups) {
       groupNumber++;
       const cases = group.tests.filter((c) => isPlainObject(c.data));
       if (cases.length === 0 || !isPlainObject(group.schema)) continue;
       const groupId = `${draft}/${file}: ${group.description}`;
-      const format = optional ? file.replace(/^optional\/format\/|\.json$/g, "") : undefined;
       const schema: JsonObject = { $schema: DRAFTS[draft], ...group.schema };
       const registered = checkJsonSchema(schema);
       for (const c of cases) {
         const id = `${groupId}: ${c.description}`;
         const skip = OUT_OF_SCOPE.find((s) => s.match(id));
-        if (skip || (format && !(format in STRING_FORMATS))) {
-          const reason = skip?.reason ?? `format "${format}" is not one Toolgate checks: it is an annotation only (docs/limits.md lists the checked formats)`;
-          skipped.set(reason, [...(skipped.get(reason) ?? []), id]);
+        if (skip) {
+          skipped.set(skip.reason, [...(skipped.get(skip.reason) ?? []), id]);
           continue;
         }
         let got: boolean | string;

@@ -501,7 +501,7 @@ export function evaluationProblem(error: unknown): string {
  * (`anyOf`, `$dynamicRef`, no `type` at all…) are accepted, so that every JSON Schema an object can
  * satisfy registers, whatever its root looks like.
  */
-export function noObjectAccepted(parameters: JsonObject): string | undefined {
+function noObjectAccepted(parameters: JsonObject): string | undefined {
   const seen = new Set<unknown>();
   const pending: { schema: unknown; at: string }[] = [{ schema: parameters, at: "" }];
   for (let next = pending.pop(); next; next = pending.pop()) {

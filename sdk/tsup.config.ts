@@ -11,7 +11,7 @@ const shared = {
   tsconfig: "tsconfig.json",
   splitting: false,
   treeshake: true,
-  noExternal: ["fastest-levenshtein", "zod", /^ajv\/dist\//],
+  noExternal: ["fastest-levenshtein", "zod", /^ajv(-formats)?\/dist\//],
   esbuildPlugins: [
     {
       // Node's ESM loader needs the extension in a deep import of a package without an `exports` map (ajv/dist/2020, ajv-formats/dist/formats)

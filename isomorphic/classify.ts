@@ -7,7 +7,9 @@ import { preview } from "../contracts/json-walk";
 import { likelyTool, rankToolNames } from "./tool-names";
 import {
   checkSchemaCost,
+  CLASSIFIER_OPTIONS,
   createAjv,
+  evaluationProblem,
   describeValue,
   isPlainObject,
   schemaDraft,
@@ -46,7 +48,7 @@ export interface Verdict {
   violations: Violation[];
 }
 
-/** The tool's stored schema cannot be compiled (it should have been refused at registration). */
+/** The tool's stored schema cannot be compiled, or evaluated on one call's arguments: the call is not checked. */
 export class ToolSchemaError extends Error {
   override name = "ToolSchemaError";
 }
@@ -58,7 +60,8 @@ export function registryFrom(tools: RegisteredTool[]): ToolRegistry {
 
 /**
  * The verdict on one tool request. Never yields `not_allowed`: that is a policy decision only the
- * harness can make. Throws ToolSchemaError when the registered schema cannot be compiled.
+ * harness can make. Throws ToolSchemaError when the registered schema cannot be compiled, or cannot
+ * be evaluated on these arguments.
  */
 export function classifyCall(input: { tool: string; arguments: unknown; registry: ToolRegistry }): Verdict {
   const { tool, registry } = input;
@@ -67,7 +70,9 @@ export function classifyCall(input: { tool: string; arguments: unknown; registry
 
   const parsed = parseArguments(input.arguments);
   if (!parsed.ok) {
-    const example = entry ? exampleArguments(storedKeyOrder(entry.parameters)) : '{"name": "value"}';
+    // the schema as stored, when it is one Toolgate can read (an MCP server's has not been checked yet)
+    const readable = entry && checkSchemaCost(entry.parameters as JsonObject).ok;
+    const example = readable ? exampleArguments(storedKeyOrder(entry.parameters)) : '{"name": "value"}';
     violations.push({
       category: "malformed_arguments",
       path: "",
@@ -79,13 +84,21 @@ export function classifyCall(input: { tool: string; arguments: unknown; registry
   if (!parsed.ok || !entry) return verdictOf(violations);
 
   const compiled = compiledTool(tool, entry.version, entry.parameters);
-  if (compiled.validate(parsed.value)) return verdictOf([]);
-  const seen = new Set<string>();
-  for (const error of explain(compiled, compiled.validate.errors ?? [])) {
-    const violation = toViolation(error, tool, parsed.value);
-    const key = `${violation.category}|${violation.path}|${violation.message}`;
-    if (!seen.has(key)) violations.push(violation);
-    seen.add(key);
+  try {
+    if (compiled.validate(parsed.value)) return verdictOf([]);
+    const seen = new Set<string>();
+    for (const error of explain(compiled, compiled.validate.errors ?? [])) {
+      const violation = toViolation(error, tool, parsed.value);
+      const key = `${violation.category}|${violation.path}|${violation.message}`;
+      if (!seen.has(key)) violations.push(violation);
+      seen.add(key);
+    }
+  } catch (error) {
+    // A schema whose evaluation overflows on some arguments only (registration tries it on {}):
+    // this call cannot be checked, the schema stays usable for others.
+    if (error instanceof RangeError)
+      throw new ToolSchemaError(`the schema of ${tool}@${entry.version} cannot be evaluated on these arguments: ${evaluationProblem(error)}`);
+    throw error;
   }
   return verdictOf(violations);
 }
@@ -214,12 +227,12 @@ function compile(key: string, parameters: JsonObject): Cached {
   if (!cost.ok) return failed(`cannot be used: ${cost.message}`);
   // One Ajv per schema, as schemas of different projects may reuse the same $id. Checking the schema
   // against its meta-schema (checkJsonSchema did that at registration) would cost 20 ms per instance.
-  const ajv = createAjv(draft, { allErrors: true, verbose: true, validateSchema: false });
+  const ajv = createAjv(draft, CLASSIFIER_OPTIONS);
   const schema = schemaForAjv(parameters, draft);
   try {
     return { tool: { validate: ajv.compile(schema), ajv, schema, parts: new Map() }, bytes: cost.bytes };
   } catch (error) {
-    return failed(`cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+    return failed(`cannot be compiled: ${evaluationProblem(error)}`);
   }
 }
 

@@ -126,17 +126,37 @@ describe("checkJsonSchema", () => {
     expect(refusal({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } })).toContain("can't resolve reference #/$defs/missing");
   });
 
-  it("refuses anything but an object schema at the top level", () => {
+  it("refuses a schema no object of arguments can satisfy, saying where it says so", () => {
     expect(refusal({ type: "string" })).toBe(
       'Error: parameters must describe an object of arguments, you sent type "string". Use {"type": "object", "properties": {…}} at the top level.',
     );
-    expect(refusal({})).toContain("you sent a schema with neither type nor properties");
+    expect(refusal({ $defs: { a: { type: ["string", "null"] } }, $ref: "#/$defs/a" })).toContain('you sent type ["string","null"] at #/$defs/a.');
+    expect(refusal({ allOf: [{ type: "object" }, { allOf: [false] }] })).toContain("you sent a schema that accepts nothing at #/allOf/1/allOf/0.");
+    expect(refusal({ enum: [1, "a"] })).toContain('you sent an enum of no object [1,"a"].');
+    expect(refusal({ const: null })).toContain("you sent const null.");
     expect(refusal([{ type: "object" }])).toContain("parameters must be a JSON Schema object, you sent the array");
   });
 
-  it("refuses drafts other than 2020-12 and draft-07", () => {
+  it("accepts every schema an object can satisfy, whatever its root keywords", () => {
+    const pydantic = {
+      $defs: { Loan: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+      $ref: "#/$defs/Loan",
+    };
+    for (const schema of [
+      {},
+      pydantic,
+      { allOf: [{ $ref: "#/$defs/a" }], $defs: { a: { type: "object" } } },
+      { anyOf: [{ type: "string" }, { type: "object" }] },
+      { enum: [{ a: 1 }, 2] },
+      { $schema: "https://json-schema.org/draft/2019-09/schema", properties: { a: true }, unevaluatedProperties: false },
+    ]) {
+      expect(checkJsonSchema(schema)).toEqual({ ok: true });
+    }
+  });
+
+  it("refuses drafts other than 2020-12, 2019-09 and draft-07", () => {
     expect(refusal({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })).toBe(
-      `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent "http://json-schema.org/draft-04/schema#". Use "https://json-schema.org/draft/2020-12/schema" or leave '$schema' out.`,
+      `Error: '$schema' must name JSON Schema draft 2020-12, 2019-09 or draft-07, you sent "http://json-schema.org/draft-04/schema#". Use "https://json-schema.org/draft/2020-12/schema" or leave '$schema' out.`,
     );
   });
 });
@@ -261,7 +281,8 @@ describe("tool schemas at their edges", () => {
     expect(schemaDraft({})).toBe("2020-12");
     expect(schemaDraft({ $schema: 7 })).toBeUndefined();
     expect(schemaDraft({ $schema: "http://json-schema.org/draft-07/schema" })).toBe("draft-07");
-    expect(schemaDraft({ $schema: "https://json-schema.org/draft/2019-09/schema" })).toBeUndefined();
+    expect(schemaDraft({ $schema: "https://json-schema.org/draft/2019-09/schema" })).toBe("2019-09");
+    expect(schemaDraft({ $schema: "http://json-schema.org/draft-06/schema#" })).toBeUndefined();
   });
 
   it("orders keys as jsonb does: fewer UTF-8 bytes first, then byte by byte, at every level", () => {

@@ -1,10 +1,11 @@
 import { Ajv, type Options } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019";
 import { Ajv2020 } from "ajv/dist/2020";
 import type AjvCore from "ajv/dist/core";
 import type { RegExpEngine } from "ajv/dist/types";
-import addFormats from "ajv-formats";
 import { RE2JS } from "re2js";
 import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "../contracts/json-walk";
+import { linearFormats } from "./formats";
 
 export { truncate };
 
@@ -19,10 +20,11 @@ export interface ToolDefinition {
 export type NormalizeResult = { ok: true; tool: ToolDefinition } | { ok: false; message: string };
 export type SchemaCheck = { ok: true } | { ok: false; message: string };
 
-export type SchemaDraft = "2020-12" | "draft-07";
+export type SchemaDraft = "2020-12" | "2019-09" | "draft-07";
 
 const META_SCHEMA: Record<SchemaDraft, string> = {
   "2020-12": "https://json-schema.org/draft/2020-12/schema",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
   "draft-07": "http://json-schema.org/draft-07/schema#",
 };
 
@@ -112,16 +114,37 @@ export function normalizeToolInput(input: unknown): NormalizeResult {
   return { ok: true, tool: { name, ...(description === undefined ? {} : { description }), parameters } };
 }
 
-/** Deterministic JSON: object keys sorted at every level, array order kept. */
+/**
+ * Deterministic JSON: object keys sorted at every level, array order kept. Without recursion, so
+ * that a value nested 100,000 levels deep (a schema before its depth is checked) gets its text
+ * rather than overflowing the stack.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJson(item))).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  const out: string[] = [];
+  // what is left to write, last first: a value, or text as it is
+  const pending: ({ value: unknown } | string)[] = [{ value }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next === "string") {
+      out.push(next);
+      continue;
+    }
+    const current = next.value;
+    const parts: ({ value: unknown } | string)[] = [];
+    if (Array.isArray(current)) {
+      current.forEach((item, i) => parts.push(i ? "," : "[", item === undefined ? "null" : { value: item }));
+      parts.push(current.length ? "]" : "[]");
+    } else if (isPlainObject(current)) {
+      const keys = Object.keys(current)
+        .filter((key) => current[key] !== undefined)
+        .sort();
+      keys.forEach((key, i) => parts.push(`${i ? "," : "{"}${JSON.stringify(key)}:`, { value: current[key] }));
+      parts.push(keys.length ? "}" : "{}");
+    } else {
+      out.push(JSON.stringify(current) ?? "null");
+    }
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }
 
 /** JSON Schema's annotation keywords: they describe a value, no validator reads them. */
@@ -175,6 +198,7 @@ export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {
   if (declared === undefined) return "2020-12";
   if (typeof declared !== "string") return undefined;
   if (declared.includes("2020-12")) return "2020-12";
+  if (declared.includes("2019-09")) return "2019-09";
   if (declared.includes("draft-07")) return "draft-07";
   return undefined;
 }
@@ -207,8 +231,48 @@ export function storedKeyOrder<T>(value: T): T {
  * vs https, trailing #), keys in stored order.
  */
 export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonObject {
-  const { $async: _async, ...schema } = storedKeyOrder(parameters);
+  const { $async: _async, ...ordered } = storedKeyOrder(parameters);
+  const schema = eachSubschema(ordered, (subschema) => protoByPattern(draft === "draft-07" ? refAlone(subschema) : subschema)) as JsonObject;
   return parameters.$schema === undefined ? schema : { ...schema, $schema: META_SCHEMA[draft] };
+}
+
+/**
+ * Draft 07 ignores every keyword beside `$ref` (2019-09 and 2020-12 apply them), where Ajv applies
+ * them in every draft: a subschema with a `$ref` keeps only it, and `definitions` for the
+ * references into it.
+ */
+function refAlone(schema: JsonObject): JsonObject {
+  if (typeof schema.$ref !== "string") return schema;
+  return { $ref: schema.$ref, ...(isPlainObject(schema.definitions) ? { definitions: schema.definitions } : {}) };
+}
+
+/**
+ * Ajv leaves a property named `__proto__` out of `properties` (it guards its own objects against
+ * prototype pollution); the same rule as a pattern (`^__proto__$`) applies to the same property, and
+ * counts it as known for additionalProperties and unevaluatedProperties as `properties` would.
+ */
+function protoByPattern(schema: JsonObject): JsonObject {
+  if (!isPlainObject(schema.properties) || !Object.hasOwn(schema.properties, "__proto__")) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([key]) => key !== "__proto__"));
+  const patterns = isPlainObject(schema.patternProperties) ? schema.patternProperties : {};
+  const rule = schema.properties.__proto__;
+  const merged = Object.hasOwn(patterns, "^__proto__$") ? { allOf: [patterns["^__proto__$"], rule] } : rule;
+  return { ...schema, properties, patternProperties: Object.fromEntries([...Object.entries(patterns), ["^__proto__$", merged]]) };
+}
+
+/**
+ * The schema with `change` applied to it and to every subschema in it, innermost first (keys kept
+ * as they are, `__proto__` included). Called on schemas within SCHEMA_LIMITS (64 levels).
+ */
+function eachSubschema(schema: unknown, change: (schema: JsonObject) => JsonObject): unknown {
+  if (!isPlainObject(schema)) return schema;
+  const each = (value: unknown) => eachSubschema(value, change);
+  const entries = Object.entries(schema).map(([key, value]): [string, unknown] => {
+    if (SUBSCHEMA_MAP.has(key) && isPlainObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, each(child)]))];
+    if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) return [key, value.map(each)];
+    return [key, SUBSCHEMA.has(key) ? each(value) : value];
+  });
+  return change(Object.fromEntries(entries));
 }
 
 /**
@@ -220,13 +284,46 @@ export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonOb
  * the SDK runs. RE2 always matches by code point, as RegExp's `u` flag (Ajv's default) does.
  * Throws (RE2JSSyntaxException…) for what RE2 cannot run: backreferences and lookaround.
  */
-const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(pattern)), { code: "re2js" });
+const re2Engine: RegExpEngine = Object.assign((pattern: string) => RE2JS.compile(RE2JS.translateRegExp(withShortPropertyNames(pattern))), {
+  code: "re2js",
+});
+
+/** ECMAScript's long names of Unicode general categories, and RE2's (short) ones. */
+const GENERAL_CATEGORIES: Record<string, string> = {
+  ...{ Letter: "L", Uppercase_Letter: "Lu", Lowercase_Letter: "Ll", Titlecase_Letter: "Lt", Modifier_Letter: "Lm", Other_Letter: "Lo" },
+  ...{ Mark: "M", Combining_Mark: "M", Nonspacing_Mark: "Mn", Spacing_Mark: "Mc", Enclosing_Mark: "Me" },
+  ...{ Number: "N", Decimal_Number: "Nd", digit: "Nd", Letter_Number: "Nl", Other_Number: "No" },
+  ...{ Punctuation: "P", punct: "P", Connector_Punctuation: "Pc", Dash_Punctuation: "Pd", Open_Punctuation: "Ps", Close_Punctuation: "Pe" },
+  ...{ Initial_Punctuation: "Pi", Final_Punctuation: "Pf", Other_Punctuation: "Po" },
+  ...{ Symbol: "S", Math_Symbol: "Sm", Currency_Symbol: "Sc", Modifier_Symbol: "Sk", Other_Symbol: "So" },
+  ...{ Separator: "Z", Space_Separator: "Zs", Line_Separator: "Zl", Paragraph_Separator: "Zp" },
+  ...{ Other: "C", Control: "Cc", cntrl: "Cc", Format: "Cf", Surrogate: "Cs", Private_Use: "Co", Unassigned: "Cn" },
+};
+
+/**
+ * `\p{Letter}`, `\p{General_Category=Letter}`, `\p{gc=L}`, `\p{Script=Greek}` and `\p{sc=Greek}` as
+ * RE2 writes them (`\p{L}`, `\p{Greek}`); every other escape is left as it is.
+ */
+function withShortPropertyNames(pattern: string): string {
+  return pattern.replace(/\\(?:([pP])\{([^}]*)\}|[\s\S])/g, (escape: string, p?: string, name?: string) => {
+    if (p === undefined || name === undefined) return escape;
+    const [key, value] = name.includes("=") ? name.split("=", 2) : [undefined, name];
+    const short =
+      key === "Script" || key === "sc"
+        ? value
+        : key === undefined || key === "General_Category" || key === "gc"
+          ? (GENERAL_CATEGORIES[value!] ?? value)
+          : undefined;
+    return short === undefined ? escape : `\\${p}{${short}}`;
+  });
+}
 
 export function createAjv(draft: SchemaDraft, options: Options = {}): AjvCore {
   // ownProperties: `required: ["toString"]` must not be satisfied by what {} inherits.
   const all: Options = { strict: false, logger: false, ownProperties: true, inlineRefs: false, code: { regExp: re2Engine }, ...options };
-  const ajv = draft === "draft-07" ? new Ajv(all) : new Ajv2020(all);
-  addFormats(ajv);
+  const ajv = draft === "draft-07" ? new Ajv(all) : draft === "2019-09" ? new Ajv2019(all) : new Ajv2020(all);
+  // ajv-formats' formats, each checked in time linear in the value (isomorphic/formats.ts)
+  for (const [name, format] of Object.entries(linearFormats())) ajv.addFormat(name, format);
   return ajv;
 }
 
@@ -346,7 +443,7 @@ function metaValidator(draft: SchemaDraft): AjvCore {
   return ajv;
 }
 
-/** Is `parameters` a JSON Schema (draft 2020-12 or draft-07) for an object of arguments? */
+/** Is `parameters` a JSON Schema (draft 2020-12, 2019-09 or 07) that an object of arguments can satisfy? */
 export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const fail = (message: string): SchemaCheck => ({ ok: false, message });
   const fix = "Fix the schema and register the tool again.";
@@ -360,12 +457,8 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const draft = schemaDraft(parameters);
   if (!draft) {
     return fail(
-      `Error: '$schema' must name JSON Schema draft 2020-12 or draft-07, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
+      `Error: '$schema' must name JSON Schema draft 2020-12, 2019-09 or draft-07, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
     );
-  }
-  if (parameters.type !== undefined ? parameters.type !== "object" : !("properties" in parameters)) {
-    const sent = parameters.type !== undefined ? `type ${preview(parameters.type)}` : "a schema with neither type nor properties";
-    return fail(`Error: parameters must describe an object of arguments, you sent ${sent}. Use {"type": "object", "properties": {…}} at the top level.`);
   }
 
   const schema = schemaForAjv(parameters, draft);
@@ -373,11 +466,77 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
   if (!(meta.validateSchema(schema) as boolean)) {
     return fail(`Error: parameters is not a valid JSON Schema (draft ${draft}): ${meta.errorsText(meta.errors, { dataVar: "parameters" })}. ${fix}`);
   }
+  const noObject = noObjectAccepted(parameters);
+  if (noObject)
+    return fail(`Error: parameters must describe an object of arguments, you sent ${noObject}. Use {"type": "object", "properties": {…}} at the top level.`);
   try {
-    // a fresh instance, so that the schema's $id never meets another's; checked against its meta-schema above
-    createAjv(draft, { validateSchema: false }).compile(schema);
+    // a fresh instance, so that the schema's $id never meets another's; checked against its meta-schema above.
+    // Compiled as the classifier compiles it, and tried once on an empty object: a schema whose
+    // evaluation never ends shows it here, not when the first call is checked.
+    createAjv(draft, CLASSIFIER_OPTIONS).compile(schema)({});
   } catch (error) {
-    return fail(`Error: parameters cannot be compiled: ${error instanceof Error ? error.message : String(error)}. ${fix}`);
+    return fail(`Error: parameters cannot be ${error instanceof RangeError ? "evaluated" : "compiled"}: ${evaluationProblem(error)}. ${fix}`);
   }
   return { ok: true };
+}
+
+/** How the classifier compiles every schema: all errors, with the failing values (classify.ts explains them). */
+export const CLASSIFIER_OPTIONS: Options = { allErrors: true, verbose: true, validateSchema: false };
+
+/** What went wrong compiling or evaluating a schema, in words a user can act on. */
+export function evaluationProblem(error: unknown): string {
+  if (error instanceof RangeError) {
+    return (
+      "evaluating it recurses without end (a $ref, $dynamicRef or $recursiveRef cycle that never reaches a keyword reading the arguments) " +
+      "or deeper than Toolgate can follow"
+    );
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why no object of arguments can satisfy the schema, read from what every object must satisfy:
+ * the root, its `allOf` branches and the local `$ref`s (`#/…`) they name, followed without
+ * recursion and each once. undefined when an object may satisfy it: any other root keywords
+ * (`anyOf`, `$dynamicRef`, no `type` at all…) are accepted, so that every JSON Schema an object can
+ * satisfy registers, whatever its root looks like.
+ */
+function noObjectAccepted(parameters: JsonObject): string | undefined {
+  const seen = new Set<unknown>();
+  const pending: { schema: unknown; at: string }[] = [{ schema: parameters, at: "" }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { schema, at } = next;
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    const where = at ? ` at ${at}` : "";
+    if (schema === false) return `a schema that accepts nothing${where}`;
+    if (!isPlainObject(schema)) continue;
+    const types = [schema.type].flat();
+    if (schema.type !== undefined && !types.includes("object")) return `type ${preview(schema.type)}${where}`;
+    if (Object.hasOwn(schema, "const") && !isPlainObject(schema.const)) return `const ${preview(schema.const)}${where}`;
+    if (Array.isArray(schema.enum) && !schema.enum.some(isPlainObject)) return `an enum of no object ${preview(schema.enum)}${where}`;
+    if (Array.isArray(schema.allOf)) schema.allOf.forEach((branch, i) => pending.push({ schema: branch, at: `${at || "#"}/allOf/${i}` }));
+    if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
+      const target = resolvePointer(parameters, schema.$ref);
+      if (target !== undefined) pending.push({ schema: target, at: schema.$ref });
+    }
+  }
+  return undefined;
+}
+
+/** The value a local JSON Pointer (`#/$defs/a~1b`) names in the document, or undefined. */
+function resolvePointer(document: unknown, ref: string): unknown {
+  let value = document;
+  for (const raw of ref.slice(2).split("/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(key)) value = value[Number(key)];
+    else if (isPlainObject(value) && Object.hasOwn(value, key)) value = value[key];
+    else return undefined;
+  }
+  return value;
 }

@@ -11,13 +11,13 @@ const shared = {
   tsconfig: "tsconfig.json",
   splitting: false,
   treeshake: true,
-  noExternal: ["fastest-levenshtein", "zod", /^ajv\/dist\//],
+  noExternal: ["fastest-levenshtein", "zod", /^ajv(-formats)?\/dist\//],
   esbuildPlugins: [
     {
-      // Node's ESM loader needs the extension in a deep import of a package without an `exports` map (ajv/dist/2020)
+      // Node's ESM loader needs the extension in a deep import of a package without an `exports` map (ajv/dist/2020, ajv-formats/dist/formats)
       name: "fully-specified",
       setup(build) {
-        build.onResolve({ filter: /^ajv\/dist\/[\w-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
+        build.onResolve({ filter: /^ajv(-formats)?\/dist\/[\w-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
       },
     },
   ],

@@ -568,7 +568,7 @@ export class McpGateway<Context = undefined> {
       const problem = !cost.ok
         ? cost.message
         : !schemaDraft(tool.inputSchema)
-          ? `its $schema ${truncate(String(tool.inputSchema.$schema))} is not draft 2020-12 or draft-07`
+          ? `its $schema ${truncate(String(tool.inputSchema.$schema))} is not draft 2020-12, 2019-09 or draft-07`
           : name.length > TOOL_NAME_MAX
             ? `'${truncate(name)}' is longer than ${TOOL_NAME_MAX} characters (use a shorter --namespace)`
             : null;

@@ -105,7 +105,7 @@ describe("verdictFor", () => {
     expect(verdictFor({ tool: "nosuch", arguments: {} }, resolver())).toMatchObject({ valid: false, category: "unknown_tool", checked: { version: null } });
   });
 
-  it("a policy refusal in a project without schemas is no disagreement, and a fault other than a bad schema is not swallowed", () => {
+  it("a policy refusal in a project without schemas is no disagreement", () => {
     expect(verdictFor({ tool: "getloan", arguments: {}, outcome: { valid: false, category: "not_allowed" } }, registryResolver([]))).toEqual({
       valid: false,
       category: "not_allowed",
@@ -113,14 +113,31 @@ describe("verdictFor", () => {
       checked: null,
       differ: false,
     });
+  });
+
+  it("leaves a call unchecked, with the reason, whatever goes wrong checking it: one call never fails another", () => {
     const faulty = {
       type: "object",
       get properties(): never {
         throw new TypeError("a fault");
       },
     };
-    expect(() => verdictFor({ tool: "getloan", arguments: {} }, registryResolver([{ name: "getloan", version: "faulty", parameters: faulty }]))).toThrow(
-      "a fault",
-    );
+    expect(verdictFor({ tool: "getloan", arguments: {} }, registryResolver([{ name: "getloan", version: "faulty", parameters: faulty }]))).toEqual({
+      valid: null,
+      category: null,
+      message: null,
+      checked: null,
+      unchecked: "Unchecked: Toolgate could not check this call: checking it failed (a fault). Register a corrected schema with tools.register, then Re-check.",
+      differ: false,
+    });
+    const broken = registryResolver([
+      { name: "getloan", version: "unsupported-draft", parameters: { $schema: "https://example.com/not-a-draft", type: "object" } },
+    ]);
+    expect(verdictFor({ tool: "getloan", arguments: {}, outcome: { valid: true } }, broken)).toMatchObject({
+      valid: true,
+      checked: null,
+      unchecked:
+        "Unchecked: Toolgate could not check this call: the schema of getloan@unsupported-draft names an unsupported $schema. Register a corrected schema with tools.register, then Re-check.",
+    });
   });
 });

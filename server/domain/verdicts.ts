@@ -11,6 +11,8 @@ export type CallVerdict = {
   category: Category | null;
   message: string | null;
   checked: (Verdict & { version: string | null }) | null;
+  /** Why Toolgate could not check the call, when it could not (stored as its checked_message, checked_valid staying null). */
+  unchecked?: string | null;
   differ: boolean;
 };
 
@@ -35,13 +37,16 @@ export function verdictFor(
   registry: ReturnType<typeof registryResolver>,
 ): CallVerdict {
   let checked: CallVerdict["checked"] = null;
+  let unchecked: string | null = null;
   // Toolgate checks only projects that registered schemas; otherwise every name would be unknown.
   if (!registry.isEmpty) {
     const forCall = registry.forCall(event.tool, event.toolVersion);
     try {
       checked = { ...classifyCall({ tool: event.tool, arguments: event.arguments, registry: forCall }), version: forCall.get(event.tool)?.version ?? null };
     } catch (error) {
-      if (!(error instanceof ToolSchemaError)) throw error;
+      // One call's check never fails another's: whatever goes wrong, this call is stored unchecked, with the reason.
+      const reason = error instanceof ToolSchemaError ? error.message : `checking it failed (${error instanceof Error ? error.message : String(error)})`;
+      unchecked = `Unchecked: Toolgate could not check this call: ${reason}. Register a corrected schema with tools.register, then Re-check.`;
     }
   }
   const harness = event.outcome;
@@ -55,5 +60,12 @@ export function verdictFor(
     !!checked &&
     !policyRefusal &&
     (harness.valid !== checked.valid || (!harness.valid && !!harness.category && harness.category !== checked.category));
-  return { valid, category, message: harness?.message ?? (checked && !checked.valid ? (checked.message ?? null) : null), checked, differ };
+  return {
+    valid,
+    category,
+    message: harness?.message ?? (checked && !checked.valid ? (checked.message ?? null) : null),
+    checked,
+    ...(unchecked ? { unchecked } : {}),
+    differ,
+  };
 }

@@ -27,7 +27,7 @@ const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
   ["harness_message", "text", (c) => c.event.outcome?.message ?? null],
   ["checked_valid", "bool", (c) => c.verdict.checked?.valid ?? null],
   ["checked_category", "text", (c) => c.verdict.checked?.category ?? null],
-  ["checked_message", "text", (c) => c.verdict.checked?.message ?? null],
+  ["checked_message", "text", (c) => c.verdict.checked?.message ?? c.verdict.unchecked ?? null],
   ["checked_path", "text", (c) => c.verdict.checked?.path ?? null],
   ["checked_version", "text", (c) => c.verdict.checked?.version ?? null],
   ["violations", "jsonb", (c) => JSON.stringify(c.verdict.checked?.violations ?? [])],

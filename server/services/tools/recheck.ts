@@ -51,7 +51,7 @@ const COLUMNS: [string, string, (v: CallVerdict, row: CallRow, tool: string) => 
   ["message", "text", (v) => v.message],
   ["checked_valid", "bool", (v) => v.checked?.valid ?? null],
   ["checked_category", "text", (v) => v.checked?.category ?? null],
-  ["checked_message", "text", (v) => v.checked?.message ?? null],
+  ["checked_message", "text", (v) => v.checked?.message ?? v.unchecked ?? null],
   ["checked_path", "text", (v) => v.checked?.path ?? null],
   ["checked_version", "text", (v) => v.checked?.version ?? null],
   ["violations", "jsonb", (v) => JSON.stringify(v.checked?.violations ?? [])],
@@ -128,7 +128,11 @@ export async function recheckCalls(
           ? undefined
           : { valid: row.harness_valid, category: (row.harness_category ?? undefined) as Category | undefined, message: row.harness_message ?? undefined };
       const verdict = verdictFor({ tool, arguments: row.arguments, toolVersion: row.tool_version ?? undefined, outcome }, registry);
-      if (!verdict.checked) continue; // the schema cannot be compiled: the call stays as it was
+      if (!verdict.checked) {
+        // the schema cannot be compiled, or evaluated on these arguments: the call stays unchecked, now with the reason
+        if (verdict.unchecked) changes.push({ row, verdict });
+        continue;
+      }
       changes.push({ row, verdict });
       if (verdict.valid !== row.valid || verdict.category !== row.category) result.changed++;
       if (verdict.valid === false) {

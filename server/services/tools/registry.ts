@@ -107,7 +107,7 @@ export async function validateCall(projectId: string, input: { tool: string; arg
   if (verdict.checked) return verdict.checked;
   const message = registry.isEmpty
     ? "Unchecked: this project has no tool schemas yet, so ingestion stores calls without a verdict of Toolgate's own. Register the tools' JSON Schemas with tools.register."
-    : `Unchecked: the stored schema of '${input.tool}' cannot be compiled, so ingestion stores this call without a verdict of Toolgate's own. Register a corrected schema with tools.register.`;
+    : `${verdict.unchecked ?? "Unchecked: Toolgate could not check this call."} Ingestion stores this call without a verdict of Toolgate's own.`;
   return { valid: null, message, violations: [], version: null };
 }
 

@@ -111,6 +111,11 @@ def prepare(schema: Any, draft: Draft) -> Any:
     """Every subschema's keywords in Ajv's order, `$schema` left out (the draft is chosen once, here)."""
     if not is_object(schema):
         return schema
+    if draft == "draft-07" and isinstance(schema.get("$ref"), str):
+        # draft-07 ignores every keyword beside `$ref` (the server's refAlone): keep it, and the
+        # `definitions` it may point into
+        definitions = schema.get("definitions")
+        schema = {"$ref": schema["$ref"], **({"definitions": definitions} if is_object(definitions) else {})}
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key in _SUBSCHEMA_LIST and is_array(value):

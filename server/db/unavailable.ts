@@ -89,6 +89,18 @@ export const storeUnavailable = () =>
     STORE_RETRY_AFTER_SECONDS,
   );
 
+/**
+ * True when `error` is a unique constraint's refusal (SQLSTATE 23505): Prisma's P2002, the
+ * adapter's UniqueConstraintViolation, or node-postgres' own error. The caller knows which
+ * unique value it wrote and answers the conflict in its own words.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (const e of causeChain(error)) {
+    if (e.code === "P2002" || e.code === "23505" || e.originalCode === "23505" || e.kind === "UniqueConstraintViolation") return true;
+  }
+  return false;
+}
+
 /** `error` as a DomainError when it is one, a statement cancelled at its time bound or a lost connection; otherwise undefined (a bug: 500). */
 export function asDomainError(error: unknown): DomainError | undefined {
   if (error instanceof DomainError) return error;

@@ -67,6 +67,16 @@ function timedOut(error: unknown): "statement" | "lock" | "cancelled" | undefine
   return undefined;
 }
 
+/** The last line of an error's message (a lost database's driver errors are long). */
+export const lastLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .trim()
+    .split("\n")
+    .pop();
+
+/** True when PostgreSQL cancelled the statement because the request's client went away (server/db/cancel.ts). */
+export const isClientGone = (error: unknown) => timedOut(error) === "cancelled";
+
 const TIMED_OUT_RETRY_AFTER_SECONDS = 5;
 
 /** The 503 answer for a statement PostgreSQL cancelled at the connection's time bound (or for a client that went away). */

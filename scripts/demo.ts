@@ -29,7 +29,7 @@ await runAndExit(
       where: { slug: SLUG },
       create: { slug: SLUG, name: DEMO_PROJECT_NAME, demo: true },
       update: { demo: true },
-      select: { id: true, name: true },
+      select: { id: true, slug: true, name: true },
     });
     console.log(`Project: ${project.name} (${SLUG})`);
 
@@ -41,7 +41,7 @@ await runAndExit(
     }
 
     const started = performance.now();
-    const result = await loadDemoData(project.id, { now: new Date() });
+    const result = await loadDemoData(project, { now: new Date() });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const n = (x: number) => x.toLocaleString("en");
     console.log(

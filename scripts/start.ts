@@ -7,6 +7,7 @@ import { parseEnv } from "../server/env";
 import { applyMigrations } from "../server/db/migrate";
 import { openDatabase } from "../server/db/resolve";
 import { buildIfStale, nextBin } from "./lib/build";
+import { takeOverStopSignals, unexpectedExitStatus } from "./lib/exit";
 
 function fail(message: string): never {
   console.error(message);
@@ -85,12 +86,15 @@ const server = spawn(
   },
 );
 console.log(`Toolgate is starting at http://localhost:${env.PORT}`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    console.log(`\n${signal}: stopping Toolgate…`);
-    server.kill("SIGTERM");
-  });
-}
+// Asked to stop (Ctrl-C, systemd, docker stop): exit 0 once the server has stopped. Any other
+// end of the server (a crash, a kill, the OOM killer's SIGKILL, even a clean exit nobody asked
+// for) exits non-zero, so that a supervisor with Restart=on-failure starts Toolgate again.
+let asked = false;
+takeOverStopSignals((signal) => {
+  asked = true;
+  console.log(`\n${signal}: stopping Toolgate…`);
+  server.kill("SIGTERM");
+});
 // The embedded PostgreSQL died (killed, out of memory): every request would answer 503 from
 // now on, so stop and exit non-zero, and let the supervisor (systemd, Docker, pm2) restart
 // Toolgate, which starts the database again. An external DATABASE_URL is not watched: it may
@@ -101,4 +105,11 @@ db.watch?.(() => {
   console.error("The embedded PostgreSQL has stopped unexpectedly: stopping Toolgate with exit code 1 so that a supervisor restarts it.");
   server.kill("SIGTERM");
 });
-server.on("exit", (code) => void shutdown(databaseLost ? 1 : stopping ? 0 : (code ?? 0)));
+server.on("exit", (code, signal) => {
+  if (databaseLost || asked) return void shutdown(databaseLost ? 1 : 0);
+  const status = unexpectedExitStatus(code, signal);
+  console.error(
+    `The Next.js server ended without being asked to (${signal ? `killed by ${signal}` : `exit code ${code}`}): stopping Toolgate with exit code ${status} so that a supervisor restarts it.`,
+  );
+  void shutdown(status);
+});

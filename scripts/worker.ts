@@ -4,6 +4,7 @@
 import { parseEnv } from "../server/env";
 import { applyMigrations } from "../server/db/migrate";
 import { openDatabase } from "../server/db/resolve";
+import { takeOverStopSignals } from "./lib/exit";
 
 let env;
 try {
@@ -30,13 +31,24 @@ try {
   process.exit(1);
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, async () => {
-    console.log(`\n${signal}: finishing the jobs in hand…`);
-    await worker.stop(true).catch((e: Error) => console.error(e.message));
-    // its own connections closed first: the embedded server stops only when nobody else (npm start) uses it
-    await (await import("../server/db/client")).closeDatabase().catch(() => {});
-    await db?.stop().catch(() => {});
-    process.exit(0);
-  });
-}
+let stopping = false;
+takeOverStopSignals(async (signal) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: finishing the jobs in hand…`);
+  await worker.stop(true).catch((e: Error) => console.error(e.message));
+  // its own connections closed first: the embedded server stops only when nobody else (npm start) uses it
+  await (await import("../server/db/client")).closeDatabase().catch(() => {});
+  await db?.stop().catch(() => {});
+  process.exit(0);
+});
+
+// The embedded PostgreSQL this worker started (or shares with npm start) died: no job can run
+// until it is started again, so exit non-zero and let the supervisor restart the worker, which
+// starts the database again. An external DATABASE_URL is not watched (pg-boss reconnects when
+// it comes back).
+db.watch?.(() => {
+  if (stopping) return;
+  console.error("The embedded PostgreSQL has stopped unexpectedly: stopping the worker with exit code 1 so that a supervisor restarts it.");
+  process.exit(1); // nothing to finish: the jobs in hand cannot reach the database either
+});

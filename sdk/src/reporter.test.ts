@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolgateEvent } from "./event";
 import { testEvent } from "../test/event";
-import { Reporter, ReporterError, retryAfterMs, type ReporterOptions } from "./reporter";
+import { Reporter, ReporterError, retryAfterMs, retryDelay, type ReporterOptions } from "./reporter";
 
 // The transport is replaced here to produce failures at will (network errors, 5xx, 413);
 // reporter.integration.test.ts runs the same reporter against the real server.
@@ -126,6 +126,13 @@ describe("reporter", () => {
     await r.flush();
     expect(t.requests).toHaveLength(2);
     expect(t.requests[1]!.at - t.requests[0]!.at).toBeGreaterThanOrEqual(295);
+  });
+
+  it("waits by the documented rule (sdk/README.md): jittered doubling, and after a time-out at least the request's time, doubling, both capped", () => {
+    const defaults = { retryDelayMs: 500, maxRetryDelayMs: 30_000 };
+    expect([1, 2, 3, 7].map((n) => retryDelay(n, defaults, 0, 0))).toEqual([250, 500, 1000, 15_000]);
+    expect([1, 2, 3, 7].map((n) => retryDelay(n, defaults, 0, 0.999999).toFixed(0))).toEqual(["500", "1000", "2000", "30000"]);
+    expect([1, 2, 3, 4].map((n) => retryDelay(n, defaults, 10_000, 0.5))).toEqual([10_000, 20_000, 30_000, 30_000]);
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {

@@ -73,7 +73,10 @@ export interface ToolRegistration {
 
 /** `bytes`: the event's size as JSON, counted against maxBufferBytes while it is held. */
 type Entry = { event: ToolgateEvent; json?: string; bytes: number };
-type Answer = { kind: "ok"; data: unknown } | { kind: "retry"; delayMs?: number; message: string } | { kind: "refused"; status: number; message: string };
+type Answer =
+  | { kind: "ok"; data: unknown }
+  | { kind: "retry"; delayMs?: number; message: string; timedOut?: boolean }
+  | { kind: "refused"; status: number; message: string };
 
 const INGEST_LIMIT = 1000;
 /** Tools per `tools.register` request (the server takes 500). */
@@ -377,14 +380,14 @@ export class Reporter {
         await this.sleep(wait);
         continue; // woken early by a flush or shutdown: look again
       }
+      const started = Date.now();
       const answer = await this.attempt(procedure, text);
       if (answer.kind !== "retry") {
         this.failures = 0;
         return answer;
       }
       this.failures++;
-      const backoff = Math.min(this.options.maxRetryDelayMs, this.options.retryDelayMs * 2 ** (this.failures - 1));
-      const delay = answer.delayMs ?? backoff * (0.5 + Math.random() / 2);
+      const delay = answer.delayMs ?? retryDelay(this.failures, this.options, answer.timedOut ? Date.now() - started : 0);
       this.retryAt = Date.now() + delay;
       const outOfTime = this.deadline !== null && this.retryAt >= this.deadline;
       this.report(
@@ -424,6 +427,9 @@ export class Reporter {
         signal: AbortSignal.timeout(this.options.requestTimeoutMs),
       });
     } catch (error) {
+      if ((error as { name?: string }).name === "TimeoutError") {
+        return { kind: "retry", timedOut: true, message: `${this.options.url} did not answer within ${this.options.requestTimeoutMs} ms (requestTimeoutMs)` };
+      }
       return { kind: "retry", message: `cannot reach ${this.options.url} (${messageOf(error)})` };
     }
     let payload: { result?: { data?: unknown }; error?: { message?: string } } | undefined;
@@ -448,6 +454,21 @@ export class Reporter {
       // the harness's callback must not break the reporter either
     }
   }
+}
+
+/**
+ * The wait before the next request after `failures` failed attempts in a row (network error,
+ * time-out, 429 or 5xx without `Retry-After`): exponential with jitter, base · 2^(failures−1)
+ * capped at maxRetryDelayMs, then a uniform factor in [0.5, 1). After a time-out (`slowMs`: how
+ * long the abandoned request took) Toolgate is slow rather than gone and may still be working on
+ * that request, so the wait is at least slowMs · 2^(failures−1), capped at maxRetryDelayMs too:
+ * a stalled server spends at most half its time on this reporter's re-sends, less with each.
+ * (sdk/README.md, "Retries", states this rule for the other SDKs to match.)
+ */
+export function retryDelay(failures: number, options: { retryDelayMs: number; maxRetryDelayMs: number }, slowMs = 0, random = Math.random()): number {
+  const growth = 2 ** (failures - 1);
+  const backoff = Math.min(options.maxRetryDelayMs, options.retryDelayMs * growth) * (0.5 + random / 2);
+  return Math.max(backoff, Math.min(options.maxRetryDelayMs, slowMs * growth));
 }
 
 /** `Retry-After` in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */

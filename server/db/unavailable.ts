@@ -67,6 +67,16 @@ function timedOut(error: unknown): "statement" | "lock" | "cancelled" | undefine
   return undefined;
 }
 
+/** The last line of an error's message (a lost database's driver errors are long). */
+export const lastLine = (error: unknown) =>
+  String((error as Error)?.message ?? error)
+    .trim()
+    .split("\n")
+    .pop();
+
+/** True when PostgreSQL cancelled the statement because the request's client went away (server/db/cancel.ts). */
+export const isClientGone = (error: unknown) => timedOut(error) === "cancelled";
+
 const TIMED_OUT_RETRY_AFTER_SECONDS = 5;
 
 /** The 503 answer for a statement PostgreSQL cancelled at the connection's time bound (or for a client that went away). */
@@ -88,6 +98,18 @@ export const storeUnavailable = () =>
     `The event store (PostgreSQL) is unavailable right now, so this request could not be completed. Retry after ${STORE_RETRY_AFTER_SECONDS} s (re-sending an ingest.batch is safe: events are deduplicated by id); if it persists, check the server log and the database.`,
     STORE_RETRY_AFTER_SECONDS,
   );
+
+/**
+ * True when `error` is a unique constraint's refusal (SQLSTATE 23505): Prisma's P2002, the
+ * adapter's UniqueConstraintViolation, or node-postgres' own error. The caller knows which
+ * unique value it wrote and answers the conflict in its own words.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (const e of causeChain(error)) {
+    if (e.code === "P2002" || e.code === "23505" || e.originalCode === "23505" || e.kind === "UniqueConstraintViolation") return true;
+  }
+  return false;
+}
 
 /** `error` as a DomainError when it is one, a statement cancelled at its time bound or a lost connection; otherwise undefined (a bug: 500). */
 export function asDomainError(error: unknown): DomainError | undefined {

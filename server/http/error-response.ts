@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
-import { domainCause, lastLine, toTRPCError } from "../trpc/errors";
+import { domainCause, logUnavailable, toTRPCError } from "../trpc/errors";
 
 /**
  * The same mapping for plain HTTP routes beside tRPC (the CSV export, raw downloads): a JSON
@@ -13,7 +13,7 @@ export function errorResponse(error: unknown, route: string): Response {
     return Response.json({ error: "Internal server error: the details are in the server log." }, { status: 500 });
   }
   const domain = domainCause(mapped);
-  if (domain?.kind === "unavailable") console.error(`[http] ${route}: database unavailable: ${lastLine(error instanceof TRPCError ? error.cause : error)}`);
+  if (domain?.kind === "unavailable") logUnavailable(`[http] ${route}`, error instanceof TRPCError ? error.cause : error);
   const headers: Record<string, string> = domain?.retryAfterSeconds ? { "Retry-After": String(domain.retryAfterSeconds) } : {};
   return Response.json({ error: mapped.message }, { status: getHTTPStatusCodeFromError(mapped), headers });
 }

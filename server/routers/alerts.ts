@@ -21,6 +21,7 @@ import {
   endSilence,
 } from "../services/alerts/incidents";
 import { previewRuleHistory } from "../services/alerts/preview";
+import { withProjectShare } from "../services/tenancy/shares";
 import { projectProcedure, router } from "../trpc/init";
 
 const byId = z.object({ id: z.uuid() });
@@ -67,7 +68,7 @@ export const alertsRouter = router({
   /** The drafted rule over the last days with the evaluator's logic: "would have fired 3 times". */
   preview: projectProcedure("viewer")
     .input(z.object({ rule: alertRuleInput, days: z.number().int().min(1).max(14).default(7) }))
-    .query(({ ctx, input }) => previewRuleHistory(ctx.project.id, input.rule, input.days)),
+    .query(({ ctx, input }) => withProjectShare(ctx.project, "alerts.preview", () => previewRuleHistory(ctx.project.id, input.rule, input.days))),
   silences: projectProcedure("viewer").query(({ ctx }) => listSilences(ctx.project.id)),
   silence: projectProcedure("member")
     .input(z.object({ silence: silenceInput }))
@@ -102,7 +103,7 @@ export const alertsRouter = router({
     }),
   /** Runs the evaluator for this project now (it also runs every minute on its own). */
   evaluateNow: projectProcedure("admin").mutation(async ({ ctx }) => {
-    const report = await evaluateAlerts({ projectId: ctx.project.id });
+    const report = await withProjectShare(ctx.project, "alerts.evaluateNow", () => evaluateAlerts({ projectId: ctx.project.id }));
     return report ? { evaluated: report.rules, fired: report.fired.length, resolved: report.resolved } : { evaluated: 0, fired: 0, resolved: 0, busy: true };
   }),
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createProjectInput, projectNameSchema, retentionInput } from "../../contracts/accounts";
 import { createProject, deleteProject, projectsOf, renameProject } from "../services/projects";
 import { getRetention, setRetention } from "../services/retention/sweep";
+import { withProjectShare } from "../services/tenancy/shares";
 import { projectProcedure, router, userProcedure } from "../trpc/init";
 
 export const projectsRouter = router({
@@ -16,7 +17,7 @@ export const projectsRouter = router({
     .input(retentionInput)
     .mutation(({ ctx, input }) => setRetention(ctx.project.id, input)),
   delete: projectProcedure("owner").mutation(async ({ ctx }) => {
-    await deleteProject(ctx.project.id);
+    await withProjectShare(ctx.project, "projects.delete", () => deleteProject(ctx.project.id));
     return { ok: true };
   }),
 });

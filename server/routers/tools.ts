@@ -27,7 +27,7 @@ export const toolsRouter = router({
   validate: apiKeyProcedure("ingest")
     .input(validateCallInput)
     .output(validateCallOutput)
-    .mutation(({ ctx, input }) => validateCall(ctx.project.id, input)),
+    .mutation(({ ctx, input }) => withProjectShare(ctx.project, "tools.validate", () => validateCall(ctx.project.id, input))),
   /** The browser's paste or upload of definitions (OpenAI, Anthropic, MCP or a plain JSON Schema), registered as tools.register does. */
   registerPasted: projectProcedure("admin")
     .input(registerPastedInput)

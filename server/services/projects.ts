@@ -1,6 +1,7 @@
 import type { Role } from "../../contracts/roles";
 import { conflict, invalid, notFound } from "../domain/errors";
-import { prisma } from "../db/client";
+import { prisma, type Prisma } from "../db/client";
+import { isUniqueViolation } from "../db/unavailable";
 
 export async function projectsOf(userId: string) {
   const rows = await prisma().membership.findMany({
@@ -18,14 +19,18 @@ export async function membership(userId: string, slug: string) {
   });
 }
 
+/** Creates a project owned by `userId`; a slug already taken (also by a concurrent create) is a conflict. */
 export async function createProject(userId: string, name: string, slug: string) {
-  if (await prisma().project.findUnique({ where: { slug }, select: { id: true } })) {
-    throw conflict(`The slug "${slug}" is taken: choose another.`);
+  try {
+    return await prisma().project.create({
+      data: { name, slug, memberships: { create: { userId, role: "owner" } } },
+      select: { id: true, slug: true, name: true },
+    });
+  } catch (error) {
+    // the unique index decides, so two creates of one slug at the same moment get one project and one 409
+    if (isUniqueViolation(error)) throw conflict(`The slug "${slug}" is taken: choose another.`);
+    throw error;
   }
-  return prisma().project.create({
-    data: { name, slug, memberships: { create: { userId, role: "owner" } } },
-    select: { id: true, slug: true, name: true },
-  });
 }
 
 export async function renameProject(projectId: string, name: string) {
@@ -58,28 +63,45 @@ export async function listMembers(projectId: string) {
   return rows.map((r) => ({ ...r.user, role: r.role, since: r.createdAt, invitePending: r.user.mustChangePassword }));
 }
 
-async function ownersLeftWithout(projectId: string, userId: string) {
-  return prisma().membership.count({ where: { projectId, role: "owner", NOT: { userId } } });
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Runs a change of `userId`'s membership in a transaction that holds the project's row lock, so
+ * that changes to one project's members run one after another: two owners demoting (or removing)
+ * each other at the same moment cannot both see the other still an owner. `wouldLoseOwner`
+ * says whether the change takes an owner away; when it does and nobody else is owner, nothing
+ * changes and the answer is 400.
+ */
+async function changeMembership(projectId: string, userId: string, wouldLoseOwner: (role: Role) => boolean, change: (tx: Tx) => Promise<unknown>) {
+  await prisma().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
+    const current = await tx.membership.findUnique({ where: { userId_projectId: { userId, projectId } }, select: { role: true } });
+    if (!current) throw notFound("That user is not a member of this project.");
+    if (wouldLoseOwner(current.role) && (await tx.membership.count({ where: { projectId, role: "owner", NOT: { userId } } })) === 0) {
+      throw invalid("A project needs at least one owner: make someone else owner first.");
+    }
+    await change(tx);
+  });
 }
 
 export async function changeRole(projectId: string, userId: string, role: Role) {
-  const current = await prisma().membership.findUnique({ where: { userId_projectId: { userId, projectId } }, select: { role: true } });
-  if (!current) throw notFound("That user is not a member of this project.");
-  if (current.role === "owner" && role !== "owner" && (await ownersLeftWithout(projectId, userId)) === 0) {
-    throw invalid("A project needs at least one owner: make someone else owner first.");
-  }
-  await prisma().membership.update({ where: { userId_projectId: { userId, projectId } }, data: { role } });
+  await changeMembership(
+    projectId,
+    userId,
+    (current) => current === "owner" && role !== "owner",
+    (tx) => tx.membership.update({ where: { userId_projectId: { userId, projectId } }, data: { role } }),
+  );
 }
 
 export async function removeMember(projectId: string, userId: string) {
-  const current = await prisma().membership.findUnique({ where: { userId_projectId: { userId, projectId } }, select: { role: true } });
-  if (!current) throw notFound("That user is not a member of this project.");
-  if (current.role === "owner" && (await ownersLeftWithout(projectId, userId)) === 0) {
-    throw invalid("A project needs at least one owner: make someone else owner first.");
-  }
-  await prisma().$transaction(async (tx) => {
-    await tx.membership.delete({ where: { userId_projectId: { userId, projectId } } });
-    // an account made by this project's invitation link and a member of nothing else goes with it
-    await tx.user.deleteMany({ where: { id: userId, invitedIntoProjectId: projectId, memberships: { none: {} } } });
-  });
+  await changeMembership(
+    projectId,
+    userId,
+    (current) => current === "owner",
+    async (tx) => {
+      await tx.membership.delete({ where: { userId_projectId: { userId, projectId } } });
+      // an account made by this project's invitation link and a member of nothing else goes with it
+      await tx.user.deleteMany({ where: { id: userId, invitedIntoProjectId: projectId, memberships: { none: {} } } });
+    },
+  );
 }

@@ -10,7 +10,7 @@ import { apiKeyWithinRate } from "../services/auth/api-key-rate";
 import { checkKeyScope } from "../services/auth/api-keys";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
-import { domainCause, lastLine, toTRPCError } from "./errors";
+import { domainCause, logUnavailable, toTRPCError } from "./errors";
 
 /** What every procedure sees: the request's headers, and headers to add to the answer. */
 export type Context = { headers: Headers; resHeaders: Headers; secure: boolean; address: string };
@@ -47,7 +47,7 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   if (result.ok) return result;
   const mapped = toTRPCError(result.error);
   const domain = domainCause(mapped);
-  if (domain?.kind === "unavailable") console.error(`[trpc] ${path}: database unavailable: ${lastLine(result.error.cause)}`);
+  if (domain?.kind === "unavailable") logUnavailable(`[trpc] ${path}`, result.error.cause);
   if (domain?.retryAfterSeconds) ctx.resHeaders.set("Retry-After", String(domain.retryAfterSeconds));
   if (domain) throw mapped;
   if (result.error.code === "INTERNAL_SERVER_ERROR") console.error(`[trpc] ${path}:`, result.error.cause ?? result.error);

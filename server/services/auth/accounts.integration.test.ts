@@ -1,7 +1,6 @@
-import { TRPCError } from "@trpc/server";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
-import { callerWith, makeProject, makeUser, signedIn, TEST_PASSWORD, unique, withKey } from "../../../test/fixtures";
+import { callerWith, codeOf, makeProject, makeUser, signedIn, TEST_PASSWORD, unique, withKey } from "../../../test/fixtures";
 import { SIGN_IN_LIMITS, UNKNOWN_ADDRESS } from "../../domain/throttle";
 import { prisma } from "../../db/client";
 import { createContext } from "../../trpc/init";
@@ -19,12 +18,6 @@ async function outcomes(attempts: Promise<unknown>[]) {
   const codes = await Promise.all(attempts.map((a) => codeOf(a)));
   return { checked: codes.filter((c) => c === "UNAUTHORIZED").length, refused: codes.filter((c) => c === "TOO_MANY_REQUESTS").length, total: codes.length };
 }
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "OK",
-    (e: TRPCError) => e.code,
-  );
 
 describe("sign-in and sessions", () => {
   it("a session cookie stops working after sign-out", async () => {

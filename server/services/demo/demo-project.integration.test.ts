@@ -4,6 +4,10 @@ import { makeProject, makeUser } from "../../../test/fixtures";
 import { DEMO_PROJECT_NAME, openDemoProject } from "./demo-project";
 import { projectsOf } from "../projects";
 
+// Demo loads take turns of their project's share of heavy operations (server/trpc/roles.integration.test.ts
+// checks that); the race below loads one project four times at once, and is about creating it.
+process.env.TOOLGATE_PROJECT_HEAVY_CONCURRENCY = "4";
+
 const small = (now: string) => ({ now: new Date(now), days: 1, runsPerDay: 20 });
 const callsOf = (projectId: string) => prisma().toolCall.count({ where: { projectId } });
 

@@ -1,8 +1,12 @@
+import { hasRole, ROLES, type Role } from "../../../contracts/roles";
 import { prisma, type Prisma } from "../../db/client";
 import type { DemoOptions } from "./demo-data";
 import { loadDemoData, type DemoLoadResult } from "./load-demo";
 
 export const DEMO_PROJECT_NAME = "Demo — loan assistant";
+/** The role that may load demo data into a project (`demo.load`, and the demo project `demo.openProject` refreshes). */
+export const DEMO_LOAD_ROLE: Role = "admin";
+const LOADING_ROLES = ROLES.filter((role) => hasRole(role, DEMO_LOAD_ROLE));
 const DEMO_SLUG = "demo";
 
 export type DemoProjectResult = DemoLoadResult & { slug: string; name: string; created: boolean };
@@ -12,14 +16,15 @@ const select = { id: true, slug: true, name: true } as const;
 /**
  * "Load demo data" from the project switcher (or an empty state) into a project of its own, so
  * that a project with real data stays as it is. Each user has at most one demo project (a
- * project marked `demo` they are a member of): the first load creates it, owned by the user,
+ * project marked `demo` they are an admin or owner of: a viewer or member of someone else's
+ * demo project may not load data into it, and gets a demo project of their own): the first load creates it, owned by the user,
  * with the slug "demo" (or "demo-2", "demo-3"… when taken); a later load refreshes it: the demo's
  * event ids are deterministic, so only the calls since the last load are added and the demo
  * traffic ends now again. The data itself comes from loadDemoData, as for an empty project.
  */
 export async function openDemoProject(userId: string, options: DemoOptions = { now: new Date() }): Promise<DemoProjectResult> {
   const { created, ...project } = await demoProjectOf(userId);
-  const loaded = await loadDemoData(project.id, options);
+  const loaded = await loadDemoData(project, options);
   return { slug: project.slug, name: project.name, created, ...loaded };
 }
 
@@ -36,7 +41,7 @@ async function demoProjectOf(userId: string) {
       return await prisma().$transaction(async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolgate:demo-project'), hashtext(${userId}::text))`;
         const existing = await tx.project.findFirst({
-          where: { demo: true, memberships: { some: { userId } } },
+          where: { demo: true, memberships: { some: { userId, role: { in: LOADING_ROLES } } } },
           orderBy: { createdAt: "asc" },
           select,
         });

@@ -13,7 +13,7 @@ describe("loadDemoData", () => {
     const { project } = await makeProject();
     const window = { now: new Date("2026-11-30T15:00:00Z"), days: 2 };
 
-    const first = await loadDemoData(project.id, window);
+    const first = await loadDemoData(project, window);
     expect(first.events).toBeGreaterThan(500);
     expect(first).toEqual({ events: first.events, accepted: first.events, duplicates: 0, rejected: 0 });
 
@@ -38,7 +38,7 @@ describe("loadDemoData", () => {
     expect(unknown.length).toBeGreaterThan(0);
     expect(unknown.filter((r) => r.fixed_with === null)).toEqual([]);
 
-    const again = await loadDemoData(project.id, window);
+    const again = await loadDemoData(project, window);
     expect(again).toEqual({ events: first.events, accepted: 0, duplicates: first.events, rejected: 0 });
     expect(await one("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1")).toEqual([{ n: first.events }]);
   });

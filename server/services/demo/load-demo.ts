@@ -4,6 +4,7 @@ import { schemaVersion } from "../../domain/schema-version";
 import { DEMO_SCHEMA_FIX, DEMO_TOOLS, generateDemoEvents, SCHEMA_FIX_DAYS_AGO, type DemoOptions } from "./demo-data";
 import { ingestBatch } from "../ingest/ingest-batch";
 import { registerTools } from "../tools/registry";
+import { withProjectShare, type ProjectRef } from "../tenancy/shares";
 import { DAY_MS } from "../../../contracts/metrics";
 
 export type DemoLoadResult = { events: number; accepted: number; duplicates: number; rejected: number };
@@ -12,8 +13,25 @@ export type DemoLoadResult = { events: number; accepted: number; duplicates: num
  * Fills a project with demo traffic (server/domain/demo-data.ts): registers the demo tools,
  * then sends the events through the same ingestion as `ingest.batch`, 1,000 at a time.
  * Event ids are deterministic, so loading again counts duplicates instead of adding events.
+ * Each step (the tools, then every batch) takes a turn of the project's share of heavy
+ * operations, as the same requests from a harness would: a burst of loads (a refresh clicked
+ * in many tabs) waits its turn or gets 429 instead of crowding out other work.
  */
-export async function loadDemoData(projectId: string, options: DemoOptions): Promise<DemoLoadResult> {
+export async function loadDemoData(project: ProjectRef, options: DemoOptions): Promise<DemoLoadResult> {
+  const projectId = project.id;
+  await withProjectShare(project, "demo load", () => registerDemoTools(projectId, options));
+  const events = generateDemoEvents(options);
+  const total: DemoLoadResult = { events: events.length, accepted: 0, duplicates: 0, rejected: 0 };
+  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH) {
+    const result = await withProjectShare(project, "demo load", () => ingestBatch(projectId, events.slice(i, i + MAX_EVENTS_PER_BATCH)));
+    total.accepted += result.accepted;
+    total.duplicates += result.duplicates;
+    total.rejected += result.rejected.length;
+  }
+  return total;
+}
+
+async function registerDemoTools(projectId: string, options: DemoOptions) {
   await registerTools(projectId, DEMO_TOOLS);
   // The schemas as of the first demo day, and getloan's clearer description from SCHEMA_FIX_DAYS_AGO on
   // (registered before the calls go in: ingestion checks each call against the newest version).
@@ -28,13 +46,4 @@ export async function loadDemoData(projectId: string, options: DemoOptions): Pro
     where: { projectId, name: DEMO_SCHEMA_FIX.name, version: schemaVersion(DEMO_SCHEMA_FIX.parameters) },
     data: { firstSeenAt: new Date(now - SCHEMA_FIX_DAYS_AGO * day) },
   });
-  const events = generateDemoEvents(options);
-  const total: DemoLoadResult = { events: events.length, accepted: 0, duplicates: 0, rejected: 0 };
-  for (let i = 0; i < events.length; i += MAX_EVENTS_PER_BATCH) {
-    const result = await ingestBatch(projectId, events.slice(i, i + MAX_EVENTS_PER_BATCH));
-    total.accepted += result.accepted;
-    total.duplicates += result.duplicates;
-    total.rejected += result.rejected.length;
-  }
-  return total;
 }

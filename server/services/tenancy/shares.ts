@@ -1,6 +1,5 @@
 // Each project's share of this instance: at most TOOLGATE_PROJECT_HEAVY_CONCURRENCY heavy
-// operations (ingest batches, OTLP exports, tools.register, tools.dryRun, metrics.summary, CSV
-// export) run at once per project, so that one project's flood holds at most that many of the
+// operations (HEAVY_OPERATIONS) run at once per project, so that one project's flood holds at most that many of the
 // pool's connections and the other projects do not wait for it. Beyond its share a request
 // waits up to TOOLGATE_PROJECT_SHARE_WAIT_MS for a turn, then gets 429 with Retry-After.
 //
@@ -9,6 +8,10 @@
 // counted across instances, in PostgreSQL.
 import { DomainError } from "../../domain/errors";
 import { env } from "../../env";
+
+/** Every kind of operation that takes a turn of the share (said in a refusal; docs/limits.md lists them too). */
+const HEAVY_OPERATIONS =
+  "ingest batches, OTLP exports, tools.register, tools.validate, dry runs, re-checks, metrics.summary, CSV exports, demo loads, alert previews, Evaluate now, project deletion";
 
 /** What a refused request is told to wait before retrying. */
 const RETRY_AFTER_SECONDS = 1;
@@ -67,7 +70,7 @@ export async function takeProjectShare(project: ProjectRef, operation: string): 
     if (!share.running && !share.waiting.length) shares.delete(project.id);
     throw new DomainError(
       "rate_limited",
-      `Project "${project.slug}" already runs ${limit} heavy operations at once on this server (ingest batches, OTLP exports, tools.register, tools.dryRun, metrics.summary, CSV exports), its share (TOOLGATE_PROJECT_HEAVY_CONCURRENCY); this ${operation} waited ${waitMs} ms for a turn. Retry after ${RETRY_AFTER_SECONDS} s, or send fewer requests at once.`,
+      `Project "${project.slug}" already runs ${limit} heavy operations at once on this server (${HEAVY_OPERATIONS}), its share (TOOLGATE_PROJECT_HEAVY_CONCURRENCY); this ${operation} waited ${waitMs} ms for a turn. Retry after ${RETRY_AFTER_SECONDS} s, or send fewer requests at once.`,
       RETRY_AFTER_SECONDS,
     );
   }

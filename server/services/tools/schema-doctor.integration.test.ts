@@ -17,7 +17,7 @@ type Project = Awaited<ReturnType<typeof makeProject>>;
 let demo: { project: Project["project"]; owner: Awaited<ReturnType<Project["asOwner"]>>; key: string; ingestKey: string };
 beforeAll(async () => {
   const p = await makeProject();
-  await loadDemoData(p.project.id, { now: NOW, days: 3, runsPerDay: 120 });
+  await loadDemoData(p.project, { now: NOW, days: 3, runsPerDay: 120 });
   demo = { project: p.project, owner: await p.asOwner(), key: (await p.key("ci", "read")).key, ingestKey: (await p.key()).key };
 });
 

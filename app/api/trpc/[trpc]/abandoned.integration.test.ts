@@ -1,4 +1,4 @@
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { pool } from "@/server/db/client";
 import { makeProject } from "@/test/fixtures";
 import { makeEvent } from "@/test/events";
@@ -36,6 +36,11 @@ it("an ingest.batch whose client went away is cancelled in PostgreSQL, not left 
     await holder.query("BEGIN");
     await holder.query("UPDATE call_rollups_hourly SET calls = calls WHERE project_id = $1", [p.project.id]);
     const holderPid = (holder as unknown as { processID: number }).processID;
+    const logged: string[] = []; // what the server logs for the abandoned request
+    for (const level of ["error", "warn", "log", "info"] as const)
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void logged.push(`${level}: ${args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : String(a))).join(" ")}`),
+      );
     const client = new AbortController();
     const abandoned = post([makeEvent({ timestamp })], client.signal).catch((e: Error) => e);
     while (!(await blockedBy(holderPid))) await new Promise((r) => setTimeout(r, 50));
@@ -43,6 +48,10 @@ it("an ingest.batch whose client went away is cancelled in PostgreSQL, not left 
     expect(await abandoned).toBeInstanceOf(Error);
     // the lock is still held: only a cancel ends the wait
     while (await blockedBy(holderPid)) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500)); // whatever the abandoned request still logs
+    vi.restoreAllMocks();
+    // one line, saying what happened: the client left (not "database unavailable")
+    expect(logged).toEqual(["error: [trpc] ingest.batch: the client closed the connection before the answer; its statement was cancelled in PostgreSQL."]);
   } finally {
     await holder.query("ROLLBACK");
     holder.release();

@@ -56,9 +56,12 @@ export function rewriteChallenge(values: string[], gateway: string, clientPath: 
 /**
  * The upstream's protected-resource metadata with `resource` naming the gateway: the gateway's
  * origin and the path the client asked the metadata for (the path-inserted form), else the
- * upstream resource's own path. A body that is not a JSON object is returned as it came.
+ * upstream resource's own path. Only a `resource` that names the upstream endpoint (its origin, and
+ * a path the endpoint's starts with, RFC 9728 §3.3) is rewritten: metadata naming another server is
+ * passed on as it came, for the client to refuse as it would directly. So is a body that is not a
+ * JSON object.
  */
-export function rewriteMetadata(body: string, gateway: string, requestPath: string): string {
+export function rewriteMetadata(body: string, gateway: string, requestPath: string, upstream: URL): string {
   let metadata: unknown;
   try {
     metadata = JSON.parse(body);
@@ -67,8 +70,9 @@ export function rewriteMetadata(body: string, gateway: string, requestPath: stri
   }
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return body;
   const record = metadata as Record<string, unknown>;
+  if (typeof record.resource !== "string" || !namesEndpoint(record.resource, upstream)) return body;
   let path = requestPath.slice(PRM_PATH.length);
-  if (path === "" && typeof record.resource === "string") {
+  if (path === "") {
     try {
       path = new URL(record.resource).pathname;
     } catch {
@@ -77,4 +81,16 @@ export function rewriteMetadata(body: string, gateway: string, requestPath: stri
   }
   record.resource = `${gateway}${path === "" ? "/" : path}`;
   return JSON.stringify(record);
+}
+
+/** Whether a protected resource's identifier covers the endpoint: same origin, and the endpoint's path under the resource's. */
+function namesEndpoint(resource: string, endpoint: URL): boolean {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return false;
+  }
+  const slash = (path: string) => (path.endsWith("/") ? path : `${path}/`);
+  return url.origin === endpoint.origin && slash(endpoint.pathname).startsWith(slash(url.pathname));
 }

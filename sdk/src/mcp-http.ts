@@ -71,6 +71,8 @@ type Session = {
    * (elicitation, sampling, roots) finds the stream open, as it would directly.
    */
   stream: { opened: Promise<void>; open: () => void } | null;
+  /** The Authorization the server refused the gateway's own tools/list with (401/403), until the client sends another. */
+  refusedWith?: string;
 };
 
 const encoder = new TextEncoder();
@@ -160,11 +162,23 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   /** The gateway's own request (tools/list), on the client's session; its answers go to the gateway only. */
   async function ownRequest(session: Session, line: string | Uint8Array): Promise<void> {
     await session.forwarding;
+    const id = idOf(line);
+    // the listing ends at once with an error (rather than at its timeout) when the server gives no answer to read
+    const failed = (why: string) => {
+      log(`the gateway's own tools/list to the upstream server failed: ${why}`);
+      if (id !== undefined) session.gateway.fromServer(encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: why } })));
+    };
     try {
       const response = await send("POST", { "content-type": "application/json", accept: "application/json, text/event-stream", ...session.own }, line);
+      if (!ok(response)) {
+        response.resume();
+        // refused for its credentials (401, or 403 for a scope the token lacks): listed again once the client's Authorization changes
+        if (response.statusCode === 401 || response.statusCode === 403) session.refusedWith = session.own.authorization ?? "";
+        return failed(`HTTP ${response.statusCode}`);
+      }
       await relay(response, null, session);
     } catch (error) {
-      log(`the gateway's own tools/list to the upstream server failed: ${describe(error)}`);
+      failed(describe(error));
     }
   }
 
@@ -254,7 +268,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (body === null) return refuse(res, 413, `The request is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes).`);
     const response = await send(req.method!, requestHeaders(req), body, res, target);
     if (!metadata || !ok(response) || !(response.headers["content-type"] ?? "").includes("json")) return relay(response, res, null);
-    const rewritten = rewriteMetadata((await readAll(response)).toString("utf8"), ownOrigin(req), pathname);
+    const rewritten = rewriteMetadata((await readAll(response)).toString("utf8"), ownOrigin(req), pathname, upstreamUrl);
     res.writeHead(response.statusCode!, answerHeaders(response, req)).end(rewritten);
   }
 
@@ -291,6 +305,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (!session) return;
     const authorization = header(req, "authorization");
     if (authorization !== undefined) session.own.authorization = authorization;
+    if (session.refusedWith !== undefined && authorization !== session.refusedWith) {
+      // the client has a new token (it authorized again): the gateway lists again with it, as if told the list changed
+      session.refusedWith = undefined;
+      session.gateway.fromServer(encoder.encode('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'));
+    }
     const version = header(req, "mcp-protocol-version");
     if (version !== undefined) session.own["mcp-protocol-version"] = version;
 
@@ -415,6 +434,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
     req.on("end", () => resolve(size > limit ? null : Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** The id of the gateway's own request (a JSON object's `id`). */
+function idOf(line: string | Uint8Array): string | number | undefined {
+  try {
+    const id: unknown = (JSON.parse(typeof line === "string" ? line : new TextDecoder().decode(line)) as { id?: unknown }).id;
+    return typeof id === "string" || typeof id === "number" ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

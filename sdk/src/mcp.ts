@@ -235,7 +235,8 @@ export class McpGateway<Context = undefined> {
     const params = isPlainObject(message.params) ? message.params : {};
     const name = typeof params.name === "string" ? params.name : "";
     const args = params.arguments === undefined ? {} : params.arguments;
-    const verdict = this.enforce === "off" ? null : this.verdictFor(name, args);
+    // the server has tools but refused or failed every tools/list so far (an HTTP 401/403 for the gateway's own): the call goes on unchecked, and the server answers it
+    const verdict = this.enforce === "off" || (this.serverHasTools && !this.listed) ? null : this.verdictFor(name, args);
     const event = this.eventFor(name, args, verdict);
     const refuse = this.enforce === "on" && verdict !== null && !verdict.valid;
     if (!refuse) {

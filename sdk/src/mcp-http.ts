@@ -100,6 +100,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     body?: string | Uint8Array,
     client?: ServerResponse,
     target: URL = upstreamUrl,
+    retried = false,
   ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       if (client && gone(client)) return reject(new Error("the client went away"));
@@ -110,7 +111,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       });
       client?.once("close", () => gone(client) && outgoing.destroy());
       outgoing.on("response", resolve);
-      outgoing.on("error", reject);
+      outgoing.on("error", (error: NodeJS.ErrnoException) => {
+        // a kept-alive connection the server closed just as it was reused: nothing reached the server, so it is sent once more on a new one
+        if (retried || !outgoing.reusedSocket || error.code !== "ECONNRESET" || (client && gone(client))) return reject(error);
+        send(method, headers, body, client, target, true).then(resolve, reject);
+      });
       outgoing.end(body);
     });
   }

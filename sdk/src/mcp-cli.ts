@@ -162,7 +162,7 @@ function listOf(value: string, option: string): string[] {
  * The key from a file: refused when other users could read it (the point of a file over
  * `--api-key`, which every local user sees in the process list). Trailing whitespace is dropped.
  */
-export function readApiKeyFile(path: string): string {
+function readApiKeyFile(path: string): string {
   let mode: number;
   let key: string;
   try {

@@ -2,6 +2,7 @@
 // listens on 127.0.0.1 only, not on every interface as the suite's scenario servers and the
 // reference server ask. listen(0) gets a free port picked ahead, so that address() answers at once
 // as it does for a wildcard bind (a bind to a named host resolves it first, asynchronously).
+// Test code: it only has to hold for the suite's own processes.
 import net from "node:net";
 
 // not passed on by the suite's runner to the clients it starts (they bind no port, or their own):
@@ -9,12 +10,20 @@ import net from "node:net";
 if (/conformance/.test(process.argv[1] ?? "") && process.env.NODE_OPTIONS)
   process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.replace(/--import[= ]\S*loopback\.mjs/, "").trim();
 const pool = [];
+// below Linux's ephemeral range (32768 and up): a process binding port 0 (a gateway, a client)
+// never gets one of these while it waits in the pool
 async function refill(n) {
-  for (let i = 0; i < n; i++) {
+  while (n > 0) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
     const probe = net.createServer();
-    await new Promise((r) => probe.listen(0, "127.0.0.1", r));
-    pool.push(probe.address().port);
-    await new Promise((r) => probe.close(r));
+    const free = await new Promise((resolve) => {
+      probe.once("error", () => resolve(false));
+      probe.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise((resolve) => probe.close(resolve));
+    pool.push(port);
+    n--;
   }
 }
 await refill(64);

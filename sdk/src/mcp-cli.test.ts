@@ -26,19 +26,18 @@ process.stdout.write(JSON.stringify({
 
 function gateway(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ["--import", "tsx", cli, "mcp", "--url", "http://127.0.0.1:9", ...args, "--", process.execPath, "-e", SNOOP], {
-    env: { PATH: process.env.PATH ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", ...env } as unknown as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on("exit", (code) => {
-      child.stdin.end();
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return exited.then((code) => {
+    child.stdin.end();
+    return { code, stdout, stderr };
+  });
 }
 
 describe.runIf(process.platform === "linux")("toolgate mcp and the API key", { timeout: 60_000 }, () => {

@@ -29,6 +29,12 @@ const children: ChildProcess[] = [];
 
 type Result = Map<string, { passed: number; failed: number }>;
 
+/** Scenarios a gateway cannot pass by design, each with the reason (docs/mcp.md): not counted as failures, but printed. */
+const CANNOT_FRONT: Record<string, string> = {
+  "auth/cross-app-access-complete-flow":
+    "cross-app access (an extension) signs the resource into the ID-JAG assertion; the client signs the gateway's URL, and the authorization server compares it with the upstream's",
+};
+
 async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
@@ -77,9 +83,11 @@ const passing = (result: Result) => [...result].filter(([, r]) => r.failed === 0
 /** Compares the two runs: the scenarios that pass directly but not through the gateway. */
 function compare(kind: string, direct: Result, through: Result): string[] {
   const passedDirectly = passing(direct);
-  const broken = passedDirectly.filter((name) => !passing(through).includes(name));
+  const failing = passedDirectly.filter((name) => !passing(through).includes(name));
+  for (const name of failing.filter((n) => CANNOT_FRONT[n])) console.log(`  fails through the gateway by design (not counted): ${name}: ${CANNOT_FRONT[name]}`);
+  const broken = failing.filter((name) => !CANNOT_FRONT[name]);
   console.log(
-    `${kind} scenarios: ${passedDirectly.length} of ${direct.size} pass directly; through the gateway ${passedDirectly.length - broken.length} of those ${passedDirectly.length} pass (${passing(through).length} of ${through.size} in all).`,
+    `${kind} scenarios: ${passedDirectly.length} of ${direct.size} pass directly; through the gateway ${passedDirectly.length - failing.length} of those ${passedDirectly.length} pass (${passing(through).length} of ${through.size} in all).`,
   );
   for (const name of broken) console.log(`  FAILS THROUGH THE GATEWAY: ${name} (${JSON.stringify(through.get(name) ?? "not run")})`);
   for (const name of [...direct.keys()].filter((n) => !passedDirectly.includes(n))) console.log(`  fails directly too (not counted): ${name}`);

@@ -183,6 +183,7 @@ export default tseslint.config(
       ".data/**",
       "server/db/generated/**",
       "sdk/dist/**",
+      "sdk/test/conformance/vendor/**",
       "test-results/**",
       "playwright-report/**",
       ".stryker-tmp/**",

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { McpGateway, type Enforce } from "./mcp";
 import { isLoopback, startHttpGateway } from "./mcp-http";
@@ -23,10 +24,15 @@ const MCP_USAGE = `Usage: toolgate mcp [options] -- <command> [args…]        (
                              record the verdict; off: forward every call and record it unchecked
   --namespace <name>         tools are named <name>/<tool> in Toolgate (default: the server's serverInfo.name)
   --no-namespace             tools keep the server's names (one server per project)
-  --url <url>, --api-key <key>  default: TOOLGATE_URL, TOOLGATE_API_KEY (a key with the ingest scope)
+  --url <url>                default: TOOLGATE_URL
+  --api-key-file <path>      read the key (ingest scope) from a file only you can read (chmod 600);
+                             default: TOOLGATE_API_KEY_FILE, else TOOLGATE_API_KEY
+  --api-key <key>            the key itself: any local user can read it in the process list
   --listen <host:port>       serve the Streamable HTTP transport there (127.0.0.1:0 picks a free port)
   --upstream <url>           the remote MCP server's endpoint the requests go on to
   --allow-non-loopback       listen on an address other machines can reach (off: loopback only)
+  --allowed-hosts <a,b>      host names a request's Host may name (default: localhost,127.0.0.1,[::1])
+  --allowed-origins <a,b>    origins a browser's Origin may name (default: the loopback hosts, any port)
 
 Without a URL and key the gateway still gates, and records nothing.`;
 
@@ -36,7 +42,7 @@ Without a URL and key the gateway still gates, and records nothing.`;
  * toolgate mcp -- npx -y <server>`): passed on, the server's own npx would look for the server's
  * command in @toolgate/sdk. npm reads its settings from the environment whatever their case.
  */
-const NOT_PASSED_ON = new Set(["TOOLGATE_API_KEY", "TOOLGATE_URL", "NPM_CONFIG_PACKAGE", "NPM_CONFIG_CALL"]);
+const NOT_PASSED_ON = new Set(["TOOLGATE_API_KEY", "TOOLGATE_API_KEY_FILE", "TOOLGATE_URL", "NPM_CONFIG_PACKAGE", "NPM_CONFIG_CALL"]);
 
 export interface McpCliIo {
   stdin: Readable;
@@ -59,6 +65,9 @@ type Parsed = {
   namespace?: string;
   url?: string;
   apiKey?: string;
+  apiKeyFile?: string;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
 };
 
 class UsageError extends Error {}
@@ -80,7 +89,7 @@ export function parseMcpArgs(args: string[]): Parsed {
       allowNonLoopback = true;
       continue;
     }
-    const match = /^--(model|run-id|enforce|namespace|url|api-key|listen|upstream)(?:=(.*))?$/.exec(arg);
+    const match = /^--(model|run-id|enforce|namespace|url|api-key|api-key-file|listen|upstream|allowed-hosts|allowed-origins)(?:=(.*))?$/.exec(arg);
     if (!match) throw new UsageError(`Unknown argument "${arg}".${dash === -1 ? ' Put the server\'s command after "--".' : ""}`);
     const value = match[2] ?? own[++i];
     if (value === undefined || value === "") throw new UsageError(`--${match[1]} needs a value.`);
@@ -107,6 +116,15 @@ export function parseMcpArgs(args: string[]): Parsed {
       case "api-key":
         parsed.apiKey = value;
         break;
+      case "api-key-file":
+        parsed.apiKeyFile = value;
+        break;
+      case "allowed-hosts":
+        parsed.allowedHosts = listOf(value, "allowed-hosts");
+        break;
+      case "allowed-origins":
+        parsed.allowedOrigins = listOf(value, "allowed-origins");
+        break;
       case "listen":
         parsed.listen = parseListen(value);
         break;
@@ -115,6 +133,9 @@ export function parseMcpArgs(args: string[]): Parsed {
         break;
     }
   }
+  if (parsed.apiKey !== undefined && parsed.apiKeyFile !== undefined) throw new UsageError("Give --api-key or --api-key-file, not both.");
+  if ((parsed.allowedHosts || parsed.allowedOrigins) && !parsed.listen)
+    throw new UsageError("--allowed-hosts and --allowed-origins are for the HTTP gateway (--listen and --upstream).");
   if (parsed.listen || parsed.upstream) {
     if (!parsed.listen || !parsed.upstream)
       throw new UsageError("--listen and --upstream go together: where the gateway listens, and the server it forwards to.");
@@ -128,6 +149,35 @@ export function parseMcpArgs(args: string[]): Parsed {
   if (command.length === 0)
     throw new UsageError('No server command given: write it after "--", e.g. toolgate mcp -- npx -y @modelcontextprotocol/server-memory');
   return parsed;
+}
+
+/** A comma-separated list of host names or origins, lower-cased. */
+function listOf(value: string, option: string): string[] {
+  const items = value
+    .split(",")
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError(`--${option} takes a comma-separated list (localhost,gateway.internal), got "${value}".`);
+  return items;
+}
+
+/**
+ * The key from a file: refused when other users could read it (the point of a file over
+ * `--api-key`, which every local user sees in the process list). Trailing whitespace is dropped.
+ */
+function readApiKeyFile(path: string): string {
+  let mode: number;
+  let key: string;
+  try {
+    mode = statSync(path).mode;
+    key = readFileSync(path, "utf8").trim();
+  } catch (error) {
+    throw new ApiKeyError(`Cannot read the API key file ${path}: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (process.platform !== "win32" && (mode & 0o077) !== 0)
+    throw new ApiKeyError(`The API key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8)}). Make it yours alone: chmod 600 ${path}.`);
+  if (key === "") throw new ApiKeyError(`The API key file ${path} is empty. Paste the key from Settings → API keys into it.`);
+  return key;
 }
 
 function parseListen(value: string): { host: string; port: number } {
@@ -166,10 +216,13 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
     return 2;
   }
   const url = options.url ?? env.TOOLGATE_URL;
-  const apiKey = options.apiKey ?? env.TOOLGATE_API_KEY;
   let lastError = "";
   let reporter: Reporter | null;
   try {
+    const keyFile = options.apiKeyFile ?? (options.apiKey === undefined ? env.TOOLGATE_API_KEY_FILE : undefined);
+    const apiKey = keyFile ? readApiKeyFile(keyFile) : (options.apiKey ?? env.TOOLGATE_API_KEY);
+    if (options.apiKey !== undefined)
+      say("--api-key puts the key in the command line, which every user of this machine can read (ps); use --api-key-file instead.");
     reporter =
       url && apiKey
         ? new Reporter({
@@ -200,7 +253,17 @@ export async function runMcp(args: string[], env: Record<string, string | undefi
     ...(options.runId ? { runId: options.runId } : {}),
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
   };
-  if (options.listen && options.upstream) return runHttp({ ...gatewayOptions, ...options.listen, upstream: options.upstream }, io);
+  if (options.listen && options.upstream)
+    return runHttp(
+      {
+        ...gatewayOptions,
+        ...options.listen,
+        upstream: options.upstream,
+        ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+        ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+      },
+      io,
+    );
 
   const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !NOT_PASSED_ON.has(name.toUpperCase()))) as NodeJS.ProcessEnv;
   const child = spawn(options.command[0]!, options.command.slice(1), {

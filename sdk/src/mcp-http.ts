@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 import { McpGateway, type GatewayOptions } from "./mcp";
+import { LOOPBACK_HOSTS, passedOn, rebindingRefusal } from "./mcp-http-headers";
+import { advertisedMetadata, isOriginPath, isProtectedResourceMetadata, rewriteChallenge, rewriteMetadata, upstreamMetadataUrl } from "./mcp-http-oauth";
 
 /**
  * `toolgate mcp --listen HOST:PORT --upstream URL`: the MCP gateway in front of a remote server,
@@ -18,6 +20,12 @@ export interface HttpGatewayOptions extends Omit<GatewayOptions<Exchange>, "toCl
   port: number;
   /** The remote server's MCP endpoint. */
   upstream: string;
+  /** Host names (without port) a request's `Host` may carry; default: loopback's. DNS-rebinding protection. */
+  allowedHosts?: string[];
+  /** Origins (`http://host:port`, or a bare host name for any scheme and port) a request's `Origin` may carry; default: loopback's. */
+  allowedOrigins?: string[];
+  /** How long the first requests after `notifications/initialized` wait for the client's GET stream to open. Default 300 ms. */
+  streamWaitMs?: number;
 }
 
 export interface HttpGateway {
@@ -59,30 +67,23 @@ type Session = {
   own: Record<string, string>;
   /** The last forwarded POST, until the server answered it: the gateway's own requests go after it (initialized before tools/list). */
   forwarding: Promise<unknown>;
+  /**
+   * Set when the client said `notifications/initialized`: resolved once the session's GET stream is
+   * open at the server (or it was refused, or `streamWaitMs` passed). The client's POSTs after that
+   * notification wait for it, so that a request the server sends on that stream while handling them
+   * (elicitation, sampling, roots) finds the stream open, as it would directly.
+   */
+  stream: { opened: Promise<void>; open: () => void } | null;
+  /** The Authorization the server refused the gateway's own tools/list with (401/403), until the client sends another. */
+  refusedWith?: string;
 };
-
-/** Not passed on either way: they describe one connection, not the message (RFC 9110 §7.6.1), or the gateway sets them. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-  "content-length",
-  "content-encoding",
-  "accept-encoding",
-  "expect",
-]);
 
 const encoder = new TextEncoder();
 
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
-  const { host, port, upstream, log, ...gatewayOptions } = options;
+  const { host, port, upstream, log, allowedHosts = LOOPBACK_HOSTS, allowedOrigins = LOOPBACK_HOSTS, streamWaitMs = 300, ...gatewayOptions } = options;
+  /** The URL the upstream server last gave for its protected-resource metadata (its WWW-Authenticate). */
+  let advertised: string | null = null;
   const sessions = new Map<string, Session>();
   let sessionless: Session | null = null;
   /** 2026-07-28 clients (no sessions), by statelessClient(), in the order of their last request. */
@@ -98,17 +99,28 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
    * the client's request this one forwards; when the client goes away before its answer was written,
    * the upstream request ends too (a GET stream, a long call).
    */
-  function send(method: string, headers: OutgoingHttpHeaders, body?: string | Uint8Array, client?: ServerResponse): Promise<IncomingMessage> {
+  function send(
+    method: string,
+    headers: OutgoingHttpHeaders,
+    body?: string | Uint8Array,
+    client?: ServerResponse,
+    target: URL = upstreamUrl,
+    retried = false,
+  ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       if (client && gone(client)) return reject(new Error("the client went away"));
-      const outgoing = request(upstreamUrl, {
+      const outgoing = request(target, {
         method,
         headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
         agent,
       });
       client?.once("close", () => gone(client) && outgoing.destroy());
       outgoing.on("response", resolve);
-      outgoing.on("error", reject);
+      outgoing.on("error", (error: NodeJS.ErrnoException) => {
+        // a kept-alive connection the server closed just as it was reused: nothing reached the server, so it is sent once more on a new one
+        if (retried || !outgoing.reusedSocket || error.code !== "ECONNRESET" || (client && gone(client))) return reject(error);
+        send(method, headers, body, client, target, true).then(resolve, reject);
+      });
       outgoing.end(body);
     });
   }
@@ -124,11 +136,20 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
   };
 
+  /** The wait for a session's GET stream (Session.stream): open() once the server answered the GET, or after streamWaitMs. */
+  function streamGate(): NonNullable<Session["stream"]> {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const timer = setTimeout(open, streamWaitMs);
+    return { opened, open: () => (clearTimeout(timer), open()) };
+  }
+
   function newSession(): Session {
     const session: Session = {
       id: null,
       own: {},
       forwarding: Promise.resolve(),
+      stream: null,
       gateway: new McpGateway<Exchange>({
         ...gatewayOptions,
         log,
@@ -151,13 +172,25 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   /** The gateway's own request (tools/list), on the client's session; its answers go to the gateway only. */
   async function ownRequest(session: Session, line: string | Uint8Array): Promise<void> {
     await session.forwarding;
+    const id = idOf(line);
+    // the listing ends at once with an error (rather than at its timeout) when the server gives no answer to read
+    const failed = (why: string) => {
+      log(`the gateway's own tools/list to the upstream server failed: ${why}`);
+      if (id !== undefined) session.gateway.fromServer(encoder.encode(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: why } })));
+    };
     try {
       // 2026-07-28 asks each POST to name its method in Mcp-Method (SEP-2243); older servers ignore it
-      const headers = session.gateway.modern ? { ...session.own, "mcp-method": methodOf(line) } : session.own;
+      const headers = session.gateway.modern ? { ...session.own, "mcp-method": String(methodOf(line)) } : session.own;
       const response = await send("POST", { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, line);
+      if (!ok(response)) {
+        response.resume();
+        // refused for its credentials (401, or 403 for a scope the token lacks): listed again once the client's Authorization changes
+        if (response.statusCode === 401 || response.statusCode === 403) session.refusedWith = session.own.authorization ?? "";
+        return failed(`HTTP ${response.statusCode}`);
+      }
       await relay(response, null, session);
     } catch (error) {
-      log(`the gateway's own tools/list to the upstream server failed: ${describe(error)}`);
+      failed(describe(error));
     }
   }
 
@@ -170,7 +203,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       response.resume();
       return void res.writeHead(200, { "content-type": "application/json" }).end(`[${answers.join(",")}]`);
     }
-    if (res) res.writeHead(response.statusCode ?? 502, responseHeaders(response));
+    if (res) res.writeHead(response.statusCode ?? 502, answerHeaders(response, res.req));
     if (type.includes("application/json")) {
       const body = await readAll(response);
       inspect(body);
@@ -217,6 +250,40 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     res?.end();
   }
 
+  /**
+   * The upstream answer's headers for the client: all but the hop-by-hop ones, and a
+   * `WWW-Authenticate` naming the server's protected-resource metadata made to name the gateway's.
+   */
+  function answerHeaders(response: IncomingMessage, req: IncomingMessage): Record<string, string | string[]> {
+    const headers = passedOn(response.headersDistinct);
+    const challenge = response.headersDistinct["www-authenticate"];
+    const named = advertisedMetadata(challenge);
+    if (challenge && named) {
+      advertised = named;
+      headers["www-authenticate"] = rewriteChallenge(challenge, ownOrigin(req), new URL(req.url ?? "/", "http://gateway").pathname);
+    }
+    return headers;
+  }
+
+  /** The gateway's origin as the client reached it (its Host, checked against the allow-list before). */
+  const ownOrigin = (req: IncomingMessage) => `http://${req.headers.host}`;
+
+  /**
+   * A discovery or OAuth endpoint at the server's origin (mcp-http-oauth.ts): to the same path
+   * upstream, untouched but for the protected-resource metadata's `resource`.
+   */
+  async function originRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const incoming = new URL(req.url ?? "/", "http://gateway");
+    const metadata = isProtectedResourceMetadata(pathname);
+    const target = metadata ? upstreamMetadataUrl(pathname, upstreamUrl, advertised) : new URL(`${pathname}${incoming.search}`, upstreamUrl.origin);
+    const body = req.method === "GET" || req.method === "HEAD" ? undefined : await readBody(req, MAX_BODY_BYTES);
+    if (body === null) return refuse(res, 413, `The request is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes).`);
+    const response = await send(req.method!, requestHeaders(req), body, res, target);
+    if (!metadata || !ok(response) || !(response.headers["content-type"] ?? "").includes("json")) return relay(response, res, null);
+    const rewritten = rewriteMetadata((await readAll(response)).toString("utf8"), ownOrigin(req), pathname, upstreamUrl);
+    res.writeHead(response.statusCode!, answerHeaders(response, req)).end(rewritten);
+  }
+
   function refuse(res: ServerResponse, status: number, message: string): void {
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }));
   }
@@ -245,12 +312,17 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (body === null) {
       return refuse(res, 413, `The message is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes). Send a smaller one.`);
     }
-    const initialize = header(req, "mcp-session-id") === undefined && isInitialize(body);
+    const initialize = header(req, "mcp-session-id") === undefined && methodOf(body) === "initialize";
     const client = header(req, "mcp-session-id") === undefined ? statelessClient(req, body) : null;
     const session = client === null ? sessionFor(req, res, initialize) : statelessSession(client);
     if (!session) return;
     const authorization = header(req, "authorization");
     if (authorization !== undefined) session.own.authorization = authorization;
+    if (session.refusedWith !== undefined && authorization !== session.refusedWith) {
+      // the client has a new token (it authorized again): the gateway lists again with it, as if told the list changed
+      session.refusedWith = undefined;
+      session.gateway.fromServer(encoder.encode('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'));
+    }
     const version = header(req, "mcp-protocol-version");
     if (version !== undefined) session.own["mcp-protocol-version"] = version;
 
@@ -264,6 +336,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(batch ? `[${exchange.answers.join(",")}]` : exchange.answers[0]);
     }
+    if (session.stream) await session.stream.opened;
+    else if (session.id !== null && body.length < 4096 && methodOf(body) === "notifications/initialized") session.stream = streamGate();
     const sent = send("POST", requestHeaders(req), exchange.forward, res);
     session.forwarding = sent.catch(() => undefined);
     const response = await sent;
@@ -310,7 +384,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     if (id !== undefined && !session) return;
     const body = req.method === "GET" || req.method === "HEAD" || req.method === "DELETE" ? undefined : await readBody(req, MAX_BODY_BYTES);
     if (body === null) return refuse(res, 413, `The request is larger than the Toolgate gateway takes (${MAX_BODY_BYTES} bytes).`);
-    const response = await send(req.method!, requestHeaders(req), body, res);
+    const opening = req.method === "GET" ? session?.stream : undefined;
+    const response = await send(req.method!, requestHeaders(req), body, res).finally(() => opening?.open());
     if (req.method === "DELETE" && ok(response) && session) {
       session.gateway.close();
       if (session.id) sessions.delete(session.id);
@@ -319,7 +394,17 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   }
 
   const server = createServer((req, res) => {
-    const handle = req.method === "POST" ? post : other;
+    const refusal = rebindingRefusal(req.headers.host, req.headers.origin, allowedHosts, allowedOrigins);
+    if (refusal) {
+      req.resume();
+      return refuse(
+        res,
+        403,
+        `${refusal}. The Toolgate gateway only answers requests for the hosts and origins it was told to (--allowed-hosts, --allowed-origins).`,
+      );
+    }
+    const pathname = new URL(req.url ?? "/", "http://gateway").pathname;
+    const handle = isOriginPath(pathname) ? (q: IncomingMessage, s: ServerResponse) => originRequest(q, s, pathname) : req.method === "POST" ? post : other;
     handle(req, res).catch((error: unknown) => {
       if (gone(res)) return;
       log(`${req.method} to the upstream server failed: ${describe(error)}`);
@@ -357,15 +442,6 @@ const gone = (res: ServerResponse) => res.destroyed && !res.writableFinished;
 
 const ok = (response: IncomingMessage) => response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300;
 
-/** A message's headers, each line as it came (repeated ones, Set-Cookie included), but the hop-by-hop ones. */
-function passedOn(headers: NodeJS.Dict<string[]>): Record<string, string | string[]> {
-  const kept: Record<string, string | string[]> = {};
-  for (const [name, values] of Object.entries(headers)) if (values && !HOP_BY_HOP.has(name)) kept[name] = values;
-  return kept;
-}
-
-const responseHeaders = (response: IncomingMessage) => passedOn(response.headersDistinct);
-
 function readAll(stream: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -393,13 +469,27 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-/** Whether a POST without a session id starts a session (a new gateway) rather than going to a stateless server's one. */
-function isInitialize(body: Buffer): boolean {
+/** The id of the gateway's own request (a JSON object's `id`). */
+function idOf(line: string | Uint8Array): string | number | undefined {
   try {
-    const message: unknown = JSON.parse(body.toString());
-    return typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize";
+    const id: unknown = (JSON.parse(typeof line === "string" ? line : new TextDecoder().decode(line)) as { id?: unknown }).id;
+    return typeof id === "string" || typeof id === "number" ? id : undefined;
   } catch {
-    return false;
+    return undefined;
+  }
+}
+
+/**
+ * The method of a POST's single message or of one of the gateway's own requests (a batch or a body that is
+ * not JSON: undefined): `initialize` without a session id starts a session (a new gateway) rather than going
+ * to a stateless server's one.
+ */
+function methodOf(body: string | Uint8Array): unknown {
+  try {
+    const message: unknown = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body));
+    return typeof message === "object" && message !== null ? (message as { method?: unknown }).method : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -426,12 +516,6 @@ function statelessClient(req: IncomingMessage, body: Buffer): string | null {
   const authorization = header(req, "authorization");
   const who = authorization === undefined ? "" : createHash("sha256").update(authorization).digest("base64url");
   return JSON.stringify([String(client.name ?? ""), String(client.version ?? ""), who]);
-}
-
-/** The JSON-RPC method of one of the gateway's own requests. */
-function methodOf(line: string | Uint8Array): string {
-  const message = JSON.parse(typeof line === "string" ? line : new TextDecoder().decode(line)) as { method?: unknown };
-  return String(message.method);
 }
 
 /** An error for the log: its message and cause, never a request's headers. */

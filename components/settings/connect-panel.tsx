@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { CodeTabs } from "../code-tabs";
 import { CopyButton } from "../copy-button";
+import { sdkQuickStarts } from "../sdk-quickstart";
 import { formatCount } from "../dashboard/format";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Badge, Card } from "../ui";
@@ -57,7 +59,7 @@ function RecentExports({ exports, zone }: { exports: Exports; zone: string }) {
 
 function Snippet({ id, title, code }: { id: string; title: string; code: string }) {
   return (
-    <div className="space-y-2">
+    <div className="min-w-0 space-y-2">
       <div className="flex items-center justify-between gap-4">
         <h3 className="font-medium text-slate-800">{title}</h3>
         <CopyButton value={code} selectId={id} />
@@ -127,6 +129,7 @@ provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
 OpenAIInstrumentor().instrument(tracer_provider=provider)`;
 
   const mcp = mcpConfigs(origin, KEY);
+  const sdk = sdkQuickStarts(origin, KEY, true);
 
   return (
     <div className="space-y-6">
@@ -223,6 +226,31 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
             JavaScript <code className="font-mono">@opentelemetry/instrumentation-openai</code> <code className="font-mono">…=true</code>, and it sends the
             content as log records, so export logs to <code className="font-mono">/v1/logs</code> too. Details: docs/otlp.md.
           </p>
+        </div>
+      </Card>
+
+      <Card
+        title="Toolgate SDK"
+        description="In your own code: the SDK checks each tool call against the tool's JSON Schema before it runs, answers an invalid one with a message the model can act on, and reports every call here."
+      >
+        <div className="space-y-5">
+          <p className="text-slate-600">
+            The same dispatcher in TypeScript (<code className="font-mono">@toolgate/sdk</code>) and Python (
+            <code className="font-mono">pip install toolgate-monitor</code>, imported as <code className="font-mono">toolgate</code>); it takes the model&apos;s
+            tool calls in the OpenAI or Anthropic shape and answers in the same shape. Use the same ingest-scope key. Details: sdk/README.md and
+            sdk-python/README.md.
+          </p>
+          <CodeTabs
+            label="SDK language"
+            tabs={[
+              {
+                id: "typescript",
+                label: "TypeScript",
+                content: <Snippet id="snippet-sdk-typescript" title="npm install @toolgate/sdk" code={sdk.typescript} />,
+              },
+              { id: "python", label: "Python", content: <Snippet id="snippet-sdk-python" title="pip install toolgate-monitor" code={sdk.python} /> },
+            ]}
+          />
         </div>
       </Card>
 

@@ -71,8 +71,8 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
           />
           <Example id="ingest-example" label="Or the API, from any language: one event per tool request the model wrote." code={curl} />
           <p className="text-slate-600">
-            The API answers <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the same id
-            again stores it once. Snippets per instrumentation and what has arrived so far:{" "}
+            The API answers <code className="break-all font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending
+            the same id again stores it once. Snippets per instrumentation and what has arrived so far:{" "}
             <Link href={`/p/${slug}/settings/connect`} className={link}>
               Settings → Connect
             </Link>

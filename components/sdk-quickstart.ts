@@ -30,7 +30,7 @@ const getLoan = defineTool({
   name: "getloan",
   description: "A loan's holder, balance and rate.",
   parameters: { type: "object", properties: { loannumber: { type: "string" } }, required: ["loannumber"] },
-  handler: async ({ loannumber }) => loans.get(loannumber),
+  handler: async ({ loannumber }) => loans.get(loannumber as string),
 });
 
 const toolgate = new Toolgate({

@@ -1,10 +1,12 @@
 import Link from "next/link";
+import { CodeTabs } from "./code-tabs";
 import { CopyButton } from "./copy-button";
+import { sdkQuickStarts } from "./sdk-quickstart";
 import { Card } from "./ui";
 
 function Example({ id, label, code }: { id: string; label: string; code: string }) {
   return (
-    <div>
+    <div className="min-w-0">
       <div className="flex items-center justify-between gap-2">
         <span>{label}</span>
         <CopyButton value={code} selectId={id} />
@@ -37,11 +39,7 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
     `OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer <your key>"`,
     `OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf`,
   ].join("\n");
-  const sdk = [
-    `// npm install @toolgate/sdk`,
-    `const toolgate = new Toolgate({ url: "${origin}", apiKey, model: { name: "gpt-4o" }, tools });`,
-    `messages.push(...(await toolgate.run().handle(message.tool_calls)));`,
-  ].join("\n");
+  const sdk = sdkQuickStarts(origin, "<your key>", false);
   const mcp = `TOOLGATE_URL=${origin} TOOLGATE_API_KEY=<your key> \\\n  npx -y -p @toolgate/sdk toolgate mcp -- <your MCP server's command>`;
   const link = "font-medium text-indigo-700 underline-offset-2 hover:underline";
   return (
@@ -56,7 +54,16 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
         </li>
         <li className="space-y-5">
           <Example id="otlp-example" label="OpenTelemetry, no code: set these three variables where your harness runs." code={otlp} />
-          <Example id="sdk-example" label="Or the SDK: it validates each call before the tool runs and reports it." code={sdk} />
+          <div className="space-y-2">
+            <p>Or the SDK, in TypeScript or Python: it validates each call before the tool runs and reports it.</p>
+            <CodeTabs
+              label="SDK language"
+              tabs={[
+                { id: "typescript", label: "TypeScript", content: <Example id="sdk-example" label="npm install @toolgate/sdk" code={sdk.typescript} /> },
+                { id: "python", label: "Python", content: <Example id="sdk-python-example" label="pip install toolgate-monitor" code={sdk.python} /> },
+              ]}
+            />
+          </div>
           <Example
             id="mcp-example"
             label="Or an MCP server, no code: put the gateway before its command in the client's configuration; it checks each tools/call against the server's schema."
@@ -64,8 +71,8 @@ export function EmptyProject({ origin, slug, now }: { origin: string; slug: stri
           />
           <Example id="ingest-example" label="Or the API, from any language: one event per tool request the model wrote." code={curl} />
           <p className="text-slate-600">
-            The API answers <code className="font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending the same id
-            again stores it once. Snippets per instrumentation and what has arrived so far:{" "}
+            The API answers <code className="break-all font-mono text-xs">{`{"result":{"data":{"accepted":1,"duplicates":0,"rejected":[]}}}`}</code>; sending
+            the same id again stores it once. Snippets per instrumentation and what has arrived so far:{" "}
             <Link href={`/p/${slug}/settings/connect`} className={link}>
               Settings → Connect
             </Link>

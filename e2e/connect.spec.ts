@@ -108,3 +108,54 @@ test("Tools names the MCP server of the tools the gateway registered, and filter
   await expect(rows).toHaveCount(1);
   await expect(rows).toContainText("notes/add_note");
 });
+
+test("the empty overview and Connect show the SDK quick start in TypeScript and Python, as tabs, without widening a phone's page", async ({ page }) => {
+  test.setTimeout(90_000);
+  const slug = await createProjectViaUi(page, unique("Sdk"));
+  /** The page is no wider than the window: long code lines scroll inside their block. */
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  for (const [path, typescript, python] of [
+    [`/p/${slug}`, "#sdk-example", "#sdk-python-example"],
+    [`/p/${slug}/settings/connect`, "#snippet-sdk-typescript", "#snippet-sdk-python"],
+  ] as const) {
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await page.goto(path);
+    const origin = new URL(page.url()).origin;
+    const key = path.endsWith("connect") ? "tg_…" : "<your key>";
+    const tabs = page.getByRole("tablist", { name: "SDK language" });
+    const tsTab = tabs.getByRole("tab", { name: "TypeScript" });
+    const pyTab = tabs.getByRole("tab", { name: "Python" });
+    await expect(tsTab).toHaveAttribute("aria-selected", "true");
+    await expect(page.locator(typescript)).toBeVisible();
+    await expect(page.locator(typescript)).toContainText("// npm install @toolgate/sdk");
+    await expect(page.locator(typescript)).toContainText(`url: "${origin}"`);
+    await expect(page.locator(python)).toBeHidden();
+
+    // the keyboard: the selected tab takes the focus, the arrow keys move to the next one
+    await tsTab.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(pyTab).toBeFocused();
+    await expect(pyTab).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("tabpanel")).toHaveCount(1);
+    const snippet = page.locator(python);
+    await expect(snippet).toBeVisible();
+    await expect(snippet).toContainText("# pip install toolgate-monitor");
+    await expect(snippet).toContainText("from toolgate import Toolgate");
+    await expect(snippet).toContainText(`url="${origin}"`);
+    await expect(snippet).toContainText(`api_key="${key}"`);
+    await expect(page.locator(typescript)).toBeHidden();
+    if (process.env.CONNECT_SHOTS)
+      await page.screenshot({ path: `${process.env.CONNECT_SHOTS}/sdk-${path.endsWith("connect") ? "connect" : "empty"}-1360.png`, fullPage: true });
+
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 844 });
+      await expect(snippet).toBeVisible();
+      expect(await fits(), `${path} at ${width} px`).toBeLessThanOrEqual(0);
+      if (process.env.CONNECT_SHOTS)
+        await page.screenshot({ path: `${process.env.CONNECT_SHOTS}/sdk-${path.endsWith("connect") ? "connect" : "empty"}-${width}.png`, fullPage: true });
+    }
+    await page.keyboard.press("Home");
+    await expect(tsTab).toHaveAttribute("aria-selected", "true");
+  }
+});

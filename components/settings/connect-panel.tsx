@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { CodeTabs } from "../code-tabs";
 import { CopyButton } from "../copy-button";
+import { sdkQuickStarts } from "../sdk-quickstart";
 import { formatCount } from "../dashboard/format";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Badge, Card } from "../ui";
@@ -57,7 +59,7 @@ function RecentExports({ exports, zone }: { exports: Exports; zone: string }) {
 
 function Snippet({ id, title, code }: { id: string; title: string; code: string }) {
   return (
-    <div className="space-y-2">
+    <div className="min-w-0 space-y-2">
       <div className="flex items-center justify-between gap-4">
         <h3 className="font-medium text-slate-800">{title}</h3>
         <CopyButton value={code} selectId={id} />
@@ -127,6 +129,7 @@ provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
 OpenAIInstrumentor().instrument(tracer_provider=provider)`;
 
   const mcp = mcpConfigs(origin, KEY);
+  const sdk = sdkQuickStarts(origin, KEY, true);
 
   return (
     <div className="space-y-6">
@@ -201,7 +204,7 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
       >
         <div className="space-y-5">
           <p className="text-slate-600">
-            Replace <code className="font-mono">{KEY}</code> with an ingest-scope key of this project (
+            Replace <code className="break-all font-mono">{KEY}</code> with an ingest-scope key of this project (
             {canCreateKeys ? (
               <Link className="text-blue-700 underline underline-offset-2" href={`/p/${slug}/settings/keys`}>
                 Settings → API keys
@@ -219,10 +222,36 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <Snippet id="snippet-openinference" title="OpenInference (Arize Phoenix instrumentations)" code={openinference} />
           <p className="text-slate-600">
             Instrumentations must record message content for Toolgate to see the calls (most do by default). The OpenTelemetry GenAI instrumentations need
-            content capture: Python&apos;s openai-v2 <code className="font-mono">OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only</code>; the
-            JavaScript <code className="font-mono">@opentelemetry/instrumentation-openai</code> <code className="font-mono">…=true</code>, and it sends the
-            content as log records, so export logs to <code className="font-mono">/v1/logs</code> too. Details: docs/otlp.md.
+            content capture: Python&apos;s openai-v2 <code className="break-all font-mono">OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only</code>;
+            the JavaScript <code className="break-all font-mono">@opentelemetry/instrumentation-openai</code>{" "}
+            <code className="break-all font-mono">…=true</code>, and it sends the content as log records, so export logs to{" "}
+            <code className="break-all font-mono">/v1/logs</code> too. Details: docs/otlp.md.
           </p>
+        </div>
+      </Card>
+
+      <Card
+        title="Toolgate SDK"
+        description="In your own code: the SDK checks each tool call against the tool's JSON Schema before it runs, answers an invalid one with a message the model can act on, and reports every call here."
+      >
+        <div className="space-y-5">
+          <p className="text-slate-600">
+            The same dispatcher in TypeScript (<code className="break-all font-mono">@toolgate/sdk</code>) and Python (
+            <code className="break-all font-mono">pip install toolgate-monitor</code>, imported as <code className="break-all font-mono">toolgate</code>); it
+            takes the model&apos;s tool calls in the OpenAI or Anthropic shape and answers in the same shape. Use the same ingest-scope key. Details:
+            sdk/README.md and sdk-python/README.md.
+          </p>
+          <CodeTabs
+            label="SDK language"
+            tabs={[
+              {
+                id: "typescript",
+                label: "TypeScript",
+                content: <Snippet id="snippet-sdk-typescript" title="npm install @toolgate/sdk" code={sdk.typescript} />,
+              },
+              { id: "python", label: "Python", content: <Snippet id="snippet-sdk-python" title="pip install toolgate-monitor" code={sdk.python} /> },
+            ]}
+          />
         </div>
       </Card>
 
@@ -232,9 +261,9 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
       >
         <div className="space-y-5">
           <p className="text-slate-600">
-            Put <code className="font-mono">npx -y -p @toolgate/sdk toolgate mcp --</code> before the server's command in the client&apos;s configuration and
-            add the two variables (the same ingest-scope key). An invalid call is answered with the classifier&apos;s message and never reaches the server; the
-            server never sees the key. Details: docs/mcp.md.
+            Put <code className="break-all font-mono">npx -y -p @toolgate/sdk toolgate mcp --</code> before the server's command in the client&apos;s
+            configuration and add the two variables (the same ingest-scope key). An invalid call is answered with the classifier&apos;s message and never
+            reaches the server; the server never sees the key. Details: docs/mcp.md.
           </p>
           <Snippet id="snippet-mcp-claude" title="Claude Desktop (claude_desktop_config.json)" code={mcp.claude} />
           <Snippet id="snippet-mcp-cursor" title="Cursor (~/.cursor/mcp.json or .cursor/mcp.json)" code={mcp.cursor} />
@@ -242,9 +271,9 @@ OpenAIInstrumentor().instrument(tracer_provider=provider)`;
           <Snippet id="snippet-mcp-stdio" title="Any stdio client" code={mcp.stdio} />
           <p className="text-slate-600">
             <strong className="font-medium text-slate-800">Remote servers (Streamable HTTP).</strong> A server reached by URL rather than started as a command
-            gets the gateway as a process of its own: run it with the server&apos;s endpoint as <code className="font-mono">--upstream</code>, and point the
-            client at the gateway&apos;s address instead of the server&apos;s. Requests, SSE streams, sessions and{" "}
-            <code className="font-mono">Authorization</code> go through unchanged; the gateway listens on this machine only.
+            gets the gateway as a process of its own: run it with the server&apos;s endpoint as <code className="break-all font-mono">--upstream</code>, and
+            point the client at the gateway&apos;s address instead of the server&apos;s. Requests, SSE streams, sessions and{" "}
+            <code className="break-all font-mono">Authorization</code> go through unchanged; the gateway listens on this machine only.
           </p>
           <Snippet id="snippet-mcp-remote" title="Run the gateway in front of the remote server" code={mcp.remoteGateway} />
           <Snippet

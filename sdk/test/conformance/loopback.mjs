@@ -41,7 +41,10 @@ net.Server.prototype.listen = function (...args) {
   if (typeof port === "function" || port === undefined) args.unshift((port = 0));
   if (typeof port === "number" || (typeof port === "string" && /^\d+$/.test(port))) {
     let p = Number(port);
-    if (p === 0) { p = pool.shift(); if (pool.length < 16) void refill(32); }
+    if (p === 0) {
+      p = pool.shift();
+      if (pool.length < 16) void refill(32);
+    }
     args[0] = p;
     this._loopbackPort = p;
     if (typeof args[1] === "string") args[1] = "127.0.0.1";

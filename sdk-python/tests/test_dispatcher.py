@@ -276,3 +276,83 @@ def test_handle_works_inside_a_running_event_loop() -> None:
         assert run.handle_sync(openai_call("b", '{"loannumber": "1"}'))[0]["tool_call_id"] == "b"
 
     asyncio.run(agent())
+
+
+#: A schema ``define_tool`` accepts but Toolgate cannot use: a ``$ref`` to a definition that is not there.
+UNRESOLVABLE = {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}
+#: A schema whose check of deep enough arguments recurses past Python's limit.
+RECURSIVE = {"type": "object", "properties": {"x": {"$ref": "#"}}}
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"x": value}
+    return value
+
+
+def _uncheckable_gate(**options: Any) -> tuple[Toolgate, list[ToolgateEvent], list[str]]:
+    ran_here: list[str] = []
+
+    def handler(name: str) -> Any:
+        def run(args: dict[str, Any]) -> str:
+            ran_here.append(f"{name} {args['loannumber']}" if name == "getloan" else name)
+            return "loan" if name == "getloan" else "ran"
+
+        return run
+
+    toolgate, events = gate(
+        define_tool(name="broken", parameters=UNRESOLVABLE, handler=handler("broken")),
+        define_tool(name="deep", parameters=RECURSIVE, handler=handler("deep")),
+        define_tool(name="getloan", parameters=LOAN_SCHEMA, handler=handler("getloan")),
+        **options,
+    )
+    return toolgate, events, ran_here
+
+
+def _uncheckable_turn() -> list[dict[str, Any]]:
+    def call(call_id: str, name: str, args: Any) -> dict[str, Any]:
+        return {"type": "tool_use", "id": call_id, "name": name, "input": args}
+
+    return [
+        call("1", "getloan", {"loannumber": "1"}),
+        call("2", "broken", {"a": 1}),
+        call("3", "deep", _nested(3000)),
+        call("4", "getloan", {"loannumber": 4}),
+        call("5", "deep", _nested(2)),
+    ]
+
+
+def test_a_call_toolgate_cannot_check_is_answered_with_why_never_run_and_recorded_unchecked() -> None:
+    toolgate, events, ran_here = _uncheckable_gate()
+    outcomes = toolgate.run().dispatch_sync(_uncheckable_turn())
+    assert [o.status for o in outcomes] == ["ok", "unchecked", "unchecked", "invalid", "ok"]
+    assert sorted(ran_here) == ["deep", "getloan 1"]
+    broken, deep = outcomes[1], outcomes[2]
+    assert broken.verdict is None and deep.verdict is None
+    assert broken.unchecked == "the tool's schema cannot be compiled: can't resolve reference #/$defs/missing"
+    assert deep.unchecked and "recursion" in deep.unchecked
+    assert broken.content.startswith(
+        "Error: 'broken' was not run: Toolgate cannot check this call, because the tool's schema cannot be compiled"
+    )
+    assert "the tool's developer must fix its JSON Schema" in broken.content
+    assert broken.result == {"type": "tool_result", "tool_use_id": "2", "content": broken.content, "is_error": True}
+    event = next(e for e in events if e["tool"] == "broken")
+    assert "outcome" not in event
+    assert event["metadata"] == {"unchecked": broken.unchecked}
+    assert event["result"] == {"status": "error", "latencyMs": 0, "summary": broken.content}
+    assert outcomes[3].verdict is not None and outcomes[3].verdict.category == "wrong_type"
+
+
+def test_with_fail_open_a_call_whose_schema_cannot_be_used_runs_and_is_recorded_unchecked() -> None:
+    toolgate, events, ran_here = _uncheckable_gate(fail_open=True)
+    outcomes = toolgate.run(metadata={"team": "loans"}).dispatch_sync(_uncheckable_turn()[:2])
+    assert [o.status for o in outcomes] == ["ok", "ok"]
+    assert sorted(ran_here) == ["broken", "getloan 1"]
+    assert outcomes[1].verdict is None and outcomes[1].content == "ran"
+    assert outcomes[1].unchecked == "the tool's schema cannot be compiled: can't resolve reference #/$defs/missing"
+    event = next(e for e in events if e["tool"] == "broken")
+    assert "outcome" not in event
+    assert event["metadata"] == {"team": "loans", "unchecked": outcomes[1].unchecked}
+    assert event["result"]["status"] == "ok"
+    assert next(e for e in events if e["tool"] == "getloan")["metadata"] == {"team": "loans"}

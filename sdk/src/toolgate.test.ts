@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { eventSchema } from "../../contracts/event";
 import { classifyCall, registryFrom } from "../../isomorphic/classify";
+import { overflowingSchema } from "../../test/uncheckable-schema";
 import type { ToolgateEvent } from "./event";
 import { defineTool } from "./tools";
 import { Toolgate } from "./toolgate";
@@ -260,5 +261,62 @@ describe("dispatcher: events", () => {
     expect(turn3[0]!.event.correctsId).toBe(turn2[0]!.event.id);
     const turn4 = await run.dispatch([call("6", "getloan")]);
     expect(turn4[0]!.event.correctsId).toBeUndefined();
+  });
+});
+
+describe("dispatcher: a call Toolgate cannot check", () => {
+  function uncheckable(failOpen?: boolean) {
+    const events: ToolgateEvent[] = [];
+    const ran: string[] = [];
+    const toolgate = new Toolgate({
+      model: { name: "m" },
+      ...(failOpen === undefined ? {} : { failOpen }),
+      onEvent: (event) => events.push(event),
+      tools: [
+        { name: "overflowing", parameters: overflowingSchema, handler: () => (ran.push("overflowing"), "ran") },
+        { name: "getloan", parameters: getLoanSchema, handler: (args) => (ran.push(`getloan ${(args as { loannumber: string }).loannumber}`), "loan") },
+      ],
+    });
+    const call = (id: string, name: string, input: object) => ({ type: "tool_use" as const, id, name, input });
+    const turn = [
+      call("1", "getloan", { loannumber: "1" }),
+      call("2", "overflowing", { x: {} }),
+      call("3", "getloan", { loannumber: 3 }),
+      call("4", "overflowing", {}),
+    ];
+    return { toolgate, events: () => [...events].sort((a, b) => a.step! - b.step!), ran, turn };
+  }
+
+  it("answers that call with an error saying why, never runs it, records it unchecked, and answers the turn's other calls", async () => {
+    const { toolgate, events, ran, turn } = uncheckable();
+    const outcomes = await toolgate.run().dispatch(turn);
+    expect(outcomes.map((o) => o.status)).toEqual(["ok", "unchecked", "invalid", "ok"]);
+    expect(ran.sort()).toEqual(["getloan 1", "overflowing"]);
+    const refused = outcomes[1]!;
+    expect(refused.verdict).toBeNull();
+    expect(refused.unchecked).toMatch(/^the tool's schema cannot be evaluated on these arguments: evaluating it recurses without end/);
+    expect(refused.content).toMatch(
+      /^Error: 'overflowing' was not run: Toolgate cannot check this call, because the tool's schema cannot be evaluated on these arguments: .* the tool's developer must fix its JSON Schema/,
+    );
+    expect(refused.result).toEqual({ type: "tool_result", tool_use_id: "2", content: refused.content, is_error: true });
+    // the event: no verdict (the server checks it itself, or stores it unchecked), the reason, the refusal
+    const event = events()[1]!;
+    expect(event.outcome).toBeUndefined();
+    expect(event.metadata).toEqual({ unchecked: refused.unchecked });
+    expect(event.result).toEqual({ status: "error", latencyMs: 0, summary: refused.content });
+    expect(outcomes[2]!.verdict).toMatchObject({ valid: false, category: "wrong_type" });
+    for (const e of events()) expect(eventSchema.safeParse(e).error).toBeUndefined();
+  });
+
+  it("with failOpen, runs it and records it unchecked with the reason", async () => {
+    const { toolgate, events, ran, turn } = uncheckable(true);
+    const outcomes = await toolgate.run({ metadata: { team: "loans" } }).dispatch(turn);
+    expect(outcomes.map((o) => o.status)).toEqual(["ok", "ok", "invalid", "ok"]);
+    expect(ran.sort()).toEqual(["getloan 1", "overflowing", "overflowing"]);
+    expect(outcomes[1]).toMatchObject({ verdict: null, content: "ran", unchecked: expect.stringMatching(/^the tool's schema cannot be evaluated/) });
+    expect(outcomes[3]!.unchecked).toBeUndefined();
+    expect(events()[1]).toMatchObject({ metadata: { team: "loans", unchecked: outcomes[1]!.unchecked }, result: { status: "ok" } });
+    expect(events()[1]!.outcome).toBeUndefined();
+    expect(events()[3]!.metadata).toEqual({ team: "loans" });
   });
 });

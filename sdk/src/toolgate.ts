@@ -1,4 +1,4 @@
-import { classifyCall, type Verdict } from "../../isomorphic/classify";
+import { classifyCall, ToolSchemaError, type Verdict } from "../../isomorphic/classify";
 import { isPlainObject, truncate } from "../../isomorphic/tool-schema";
 import { normalizeCalls, toolResult, type NormalizedCall, type ToolResultMessage } from "./calls";
 import type { ModelRef, ToolgateEvent, Usage } from "./event";
@@ -17,6 +17,12 @@ export interface ToolgateOptions {
   timeoutMs?: number;
   /** Put the first 500 characters of each handler result in the event (`result.summary`). Default false: only errors are. */
   recordResults?: boolean;
+  /**
+   * Fail open: run the handler of a call Toolgate cannot check (the tool's schema cannot be evaluated on
+   * these arguments), its event recorded unchecked with the reason. Default false: such a call is answered
+   * with an error that says why and its handler does not run; the turn's other calls are answered as usual.
+   */
+  failOpen?: boolean;
   /** Called with every event as it is recorded (logging, tests). */
   onEvent?: (event: ToolgateEvent) => void;
   /** Batching, buffer, retry and error callback of the reporter (see ReporterOptions). */
@@ -38,9 +44,12 @@ export interface TurnOptions {
 
 export interface CallOutcome {
   call: NormalizedCall;
-  verdict: Verdict;
-  /** invalid: the handler did not run; error: it threw or timed out. */
-  status: "ok" | "error" | "invalid";
+  /** null when the call could not be checked (`unchecked` says why). */
+  verdict: Verdict | null;
+  /** invalid, unchecked: the handler did not run; error: it threw or timed out. */
+  status: "ok" | "error" | "invalid" | "unchecked";
+  /** Why the call could not be checked: its handler ran only with `failOpen` (status ok or error then). */
+  unchecked?: string;
   /** The text the model reads. */
   content: string;
   /** What the handler returned (status ok). */
@@ -123,7 +132,8 @@ export class Run {
     // Verdicts and links first, in the calls' order; a correction answers an earlier turn's message.
     const earlier = new Map(this.uncorrected);
     const planned = normalized.map((call, index) => {
-      const verdict = classifyCall({ tool: call.tool, arguments: call.arguments, registry: this.gate.tools.registry });
+      const check = this.check(call);
+      const verdict = check.verdict;
       const event: ToolgateEvent = {
         id: crypto.randomUUID(),
         runId: this.runId,
@@ -132,11 +142,18 @@ export class Run {
         model,
         tool: call.tool,
         arguments: asWritten(call.arguments),
-        outcome: verdict.valid
-          ? { valid: true }
-          : { valid: false, ...(verdict.category ? { category: verdict.category } : {}), message: verdict.message ?? "" },
+        // an unchecked call carries no verdict: the server checks it itself, or stores it unchecked with the reason
+        ...(verdict
+          ? {
+              outcome: verdict.valid
+                ? { valid: true }
+                : { valid: false, ...(verdict.category ? { category: verdict.category } : {}), message: verdict.message ?? "" },
+            }
+          : {}),
         ...(index === 0 && turn.usage ? { usage: turn.usage } : {}),
-        ...(this.run.metadata ? { metadata: this.run.metadata } : {}),
+        ...(this.run.metadata || check.unchecked
+          ? { metadata: { ...this.run.metadata, ...(check.unchecked ? { unchecked: truncate(check.unchecked, 500) } : {}) } }
+          : {}),
       };
       const corrects = earlier.get(call.tool);
       if (corrects !== undefined) {
@@ -146,19 +163,57 @@ export class Run {
       } else if (this.unknownTools.length > 0 && this.gate.tools.byName.has(call.tool)) {
         event.correctsId = this.unknownTools.shift();
       }
-      return { call, verdict, event };
+      return { call, event, ...check };
     });
     this.unknownTools = [];
     for (const { call, verdict, event } of planned) {
-      if (verdict.category === "unknown_tool") this.unknownTools.push(event.id);
-      else if (!verdict.valid) this.uncorrected.set(call.tool, event.id);
+      if (verdict?.category === "unknown_tool") this.unknownTools.push(event.id);
+      else if (verdict && !verdict.valid) this.uncorrected.set(call.tool, event.id);
     }
-    return Promise.all(planned.map((p) => this.execute(p.call, p.verdict, p.event)));
+    return Promise.all(planned.map((p) => this.execute(p)));
   }
 
-  private async execute(call: NormalizedCall, verdict: Verdict, event: ToolgateEvent): Promise<CallOutcome> {
-    let outcome: Omit<CallOutcome, "result" | "event" | "call" | "verdict">;
-    if (!verdict.valid) {
+  /**
+   * The verdict on one call, or why it cannot be given: whatever goes wrong while checking one call
+   * never fails the others of its turn. Only a schema that cannot be evaluated (a ToolSchemaError)
+   * may run unchecked, with `failOpen`; anything else may come from the arguments, which the model
+   * controls, so such a call is always refused.
+   */
+  private check(call: NormalizedCall): { verdict: Verdict | null; unchecked?: string; mayRun?: boolean } {
+    try {
+      return { verdict: classifyCall({ tool: call.tool, arguments: call.arguments, registry: this.gate.tools.registry }) };
+    } catch (error) {
+      if (!(error instanceof ToolSchemaError)) {
+        return { verdict: null, unchecked: `checking it failed (${error instanceof Error ? error.message : String(error)})` };
+      }
+      const prefix = `the schema of ${call.tool}@${this.gate.tools.registry.get(call.tool)?.version ?? ""} `;
+      const problem = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+      return { verdict: null, unchecked: `the tool's schema ${problem}`, mayRun: this.options.failOpen === true };
+    }
+  }
+
+  private async execute({
+    call,
+    verdict,
+    unchecked,
+    mayRun,
+    event,
+  }: {
+    call: NormalizedCall;
+    verdict: Verdict | null;
+    unchecked?: string;
+    mayRun?: boolean;
+    event: ToolgateEvent;
+  }): Promise<CallOutcome> {
+    let outcome: Omit<CallOutcome, "result" | "event" | "call" | "verdict" | "unchecked">;
+    if (verdict === null && !mayRun) {
+      const content =
+        `Error: '${call.tool}' was not run: Toolgate cannot check this call, because ${unchecked}. ` +
+        `This is a fault in the tool's definition, not a mistake you can correct in the arguments; the tool's developer must fix its JSON Schema ` +
+        `(or set failOpen to run such calls unchecked).`;
+      outcome = { status: "unchecked", content };
+      event.result = { status: "error", latencyMs: 0, summary: truncate(content, 500) };
+    } else if (verdict && !verdict.valid) {
       outcome = { status: "invalid", content: verdict.message ?? `Error: the call to '${call.tool}' does not match its schema.` };
     } else {
       const tool = this.gate.tools.byName.get(call.tool)!;
@@ -178,7 +233,7 @@ export class Run {
     const result = toolResult(call, { isError: outcome.status !== "ok", content: outcome.content, value: outcome.value });
     this.options.onEvent?.(event);
     this.gate.reporter?.record(event);
-    return { call, verdict, ...outcome, result, event };
+    return { call, verdict, ...outcome, ...(unchecked ? { unchecked } : {}), result, event };
   }
 }
 

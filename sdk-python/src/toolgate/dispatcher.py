@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from .calls import NormalizedCall, ToolResultMessage, normalize_calls, tool_result
-from .classify import Verdict, classify_call
+from .classify import ToolSchemaError, Verdict, classify_call
 from .event import ModelRef, ToolgateEvent, Usage
 from .reporter import Reporter, ReporterOptions, ReporterStats
 from .tools import HandlerContext, Tool, ToolSet
@@ -33,9 +33,10 @@ DEFAULT_TIMEOUT_MS = 30_000
 @dataclass
 class CallOutcome:
     call: NormalizedCall
-    verdict: Verdict
-    #: invalid: the handler did not run; error: it raised or timed out.
-    status: Literal["ok", "error", "invalid"]
+    #: None when the call could not be checked (``unchecked`` says why).
+    verdict: Verdict | None
+    #: invalid, unchecked: the handler did not run; error: it raised or timed out.
+    status: Literal["ok", "error", "invalid", "unchecked"]
     #: The text the model reads.
     content: str
     #: The tool result in the shape of the call's provider.
@@ -43,6 +44,17 @@ class CallOutcome:
     event: ToolgateEvent
     #: What the handler returned (status ok).
     value: Any = None
+    #: Why the call could not be checked: its handler ran only with ``fail_open`` (status ok or error then).
+    unchecked: str | None = None
+
+
+@dataclass
+class _Planned:
+    call: NormalizedCall
+    verdict: Verdict | None
+    event: ToolgateEvent
+    unchecked: str | None = None
+    may_run: bool = False
 
 
 def check(tools: Sequence[Tool | Callable[..., Any]] | ToolSet, tool: str, arguments: Any) -> Verdict:
@@ -72,8 +84,13 @@ class Toolgate:
         record_results: bool = False,
         on_event: Callable[[ToolgateEvent], None] | None = None,
         reporter: ReporterOptions | Mapping[str, Any] | None = None,
+        fail_open: bool = False,
     ) -> None:
+        """``fail_open``: run the handler of a call Toolgate cannot check (the tool's schema cannot be used on
+        these arguments), recorded unchecked with the reason. Default False: such a call is answered with an
+        error that says why and its handler does not run; the turn's other calls are answered as usual."""
         self.tools = ToolSet(tools)
+        self.fail_open = fail_open
         self.model = model
         self.timeout_ms = timeout_ms
         self.record_results = record_results
@@ -217,9 +234,9 @@ class Run:
         normalized = normalize_calls(calls)
         chosen = model or self.model or self.gate.model
         earlier = dict(self._uncorrected)
-        planned: list[tuple[NormalizedCall, Verdict, ToolgateEvent]] = []
+        planned: list[_Planned] = []
         for index, call in enumerate(normalized):
-            verdict = classify_call(call.tool, call.arguments, self.gate.tools.registry)
+            verdict, unchecked, may_run = self._check(call)
             event: ToolgateEvent = {
                 "id": str(uuid.uuid4()),
                 "runId": self.run_id,
@@ -228,36 +245,64 @@ class Run:
                 "model": chosen,
                 "tool": call.tool,
                 "arguments": _as_written(call.arguments),
-                "outcome": {"valid": True},
             }
             self._step += 1
-            if not verdict.valid:
-                event["outcome"] = {"valid": False, "message": verdict.message or ""}
-                if verdict.category:
-                    event["outcome"]["category"] = verdict.category  # type: ignore[typeddict-item]
+            # an unchecked call carries no verdict: the server checks it itself, or stores it unchecked with the reason
+            if verdict is not None:
+                event["outcome"] = {"valid": True}
+                if not verdict.valid:
+                    event["outcome"] = {"valid": False, "message": verdict.message or ""}
+                    if verdict.category:
+                        event["outcome"]["category"] = verdict.category  # type: ignore[typeddict-item]
             if index == 0 and usage:
                 event["usage"] = _usage_of(usage)
-            if self.metadata:
-                event["metadata"] = self.metadata
+            if self.metadata or unchecked:
+                event["metadata"] = {**(self.metadata or {}), **({"unchecked": _truncate(unchecked, 500)} if unchecked else {})}
             corrects = earlier.pop(call.tool, None)
             if corrects is not None:
                 event["correctsId"] = corrects
                 self._uncorrected.pop(call.tool, None)
             elif self._unknown_tools and call.tool in self.gate.tools.by_name:
                 event["correctsId"] = self._unknown_tools.pop(0)
-            planned.append((call, verdict, event))
+            planned.append(_Planned(call, verdict, event, unchecked, may_run))
         self._unknown_tools = []
-        for call, verdict, event in planned:
-            if verdict.category == "unknown_tool":
-                self._unknown_tools.append(event["id"])
-            elif not verdict.valid:
-                self._uncorrected[call.tool] = event["id"]
-        return list(await asyncio.gather(*(self._execute(call, verdict, event) for call, verdict, event in planned)))
+        for plan in planned:
+            if plan.verdict is None:
+                continue
+            if plan.verdict.category == "unknown_tool":
+                self._unknown_tools.append(plan.event["id"])
+            elif not plan.verdict.valid:
+                self._uncorrected[plan.call.tool] = plan.event["id"]
+        return list(await asyncio.gather(*(self._execute(plan) for plan in planned)))
 
-    async def _execute(self, call: NormalizedCall, verdict: Verdict, event: ToolgateEvent) -> CallOutcome:
-        status: Literal["ok", "error", "invalid"]
+    def _check(self, call: NormalizedCall) -> tuple[Verdict | None, str | None, bool]:
+        """The verdict on one call, or why it cannot be given: whatever goes wrong while checking one call never
+        fails the others of its turn. Only a schema that cannot be used (a ToolSchemaError) may run unchecked, with
+        ``fail_open``; anything else may come from the arguments, which the model controls: such a call is refused."""
+        try:
+            return classify_call(call.tool, call.arguments, self.gate.tools.registry), None, False
+        except ToolSchemaError as error:
+            entry = self.gate.tools.registry.get(call.tool)
+            prefix = f"the schema of {call.tool}@{entry.version if entry else ''} "
+            problem = str(error)[len(prefix) :] if str(error).startswith(prefix) else str(error)
+            return None, f"the tool's schema {problem}", self.gate.fail_open
+        except Exception as error:  # one call's check never fails another's
+            reason = str(error) or type(error).__name__
+            return None, f"checking it failed ({type(error).__name__}: {reason})", False
+
+    async def _execute(self, plan: _Planned) -> CallOutcome:
+        call, verdict, event = plan.call, plan.verdict, plan.event
+        status: Literal["ok", "error", "invalid", "unchecked"]
         value: Any = None
-        if not verdict.valid:
+        if verdict is None and not plan.may_run:
+            status = "unchecked"
+            content = (
+                f"Error: '{call.tool}' was not run: Toolgate cannot check this call, because {plan.unchecked}. "
+                "This is a fault in the tool's definition, not a mistake you can correct in the arguments; "
+                "the tool's developer must fix its JSON Schema (or set fail_open to run such calls unchecked)."
+            )
+            event["result"] = {"status": "error", "latencyMs": 0, "summary": _truncate(content, 500)}
+        elif verdict is not None and not verdict.valid:
             status, content = "invalid", verdict.message or f"Error: the call to '{call.tool}' does not match its schema."
         else:
             tool = self.gate.tools.by_name[call.tool]
@@ -278,7 +323,7 @@ class Run:
             self.gate.on_event(event)
         if self.gate.reporter:
             self.gate.reporter.record(event)
-        return CallOutcome(call, verdict, status, content, result, event, value)
+        return CallOutcome(call, verdict, status, content, result, event, value, plan.unchecked)
 
 
 def _in_thread(handler: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> asyncio.Future[Any]:

@@ -8,6 +8,7 @@ import type { AppRouter } from "../../routers/root";
 import { makeEvent } from "../../../test/events";
 import { projectWithKey, withKey } from "../../../test/fixtures";
 import { httpAppForTests } from "../../../test/http-app";
+import { overflowingSchema } from "../../../test/uncheckable-schema";
 import { pool } from "../../db/client";
 import { createApiKey } from "../auth/api-keys";
 
@@ -22,35 +23,8 @@ const website = { name: "website", parameters: { type: "object", properties: { u
 // 1 MiB of arguments as JSON, the most an event may hold
 const hostile = "http://" + ":".repeat(MiB - 20);
 
-/**
- * Registers, by name, a schema that passes registration (its evaluation is tried on {}) but whose
- * evaluation overflows the stack on `{"x": {}}`: Ajv's $dynamicRef under unevaluatedProperties
- * (found with the JSON Schema Test Suite's "unevaluatedProperties with $dynamicRef", moved under a
- * property so that {} does not reach it).
- */
-const overflowing = {
-  name: "overflowing",
-  parameters: {
-    type: "object",
-    properties: { x: { $ref: "https://example.com/derived" } },
-    $defs: {
-      inner: {
-        $id: "https://example.com/derived",
-        $ref: "./base",
-        $defs: {
-          derived: { $dynamicAnchor: "addons", properties: { bar: { type: "string" } } },
-          base: {
-            $id: "./base",
-            unevaluatedProperties: false,
-            properties: { foo: { type: "string" } },
-            $dynamicRef: "#addons",
-            $defs: { d: { $dynamicAnchor: "addons" } },
-          },
-        },
-      },
-    },
-  },
-};
+/** Registers, by name, a schema whose evaluation overflows the stack on `{"x": {}}` (test/uncheckable-schema.ts). */
+const overflowing = { name: "overflowing", parameters: overflowingSchema };
 const plain = { name: "plain", parameters: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } };
 
 const stored = async (projectId: string) =>

@@ -13,8 +13,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
+from .event import Category
 from ._classify_eval import VALIDATORS, AjvError, Draft, finding, prepare
 from ._classify_js import (
     MAX_SAFE_INTEGER,
@@ -53,16 +54,8 @@ __all__ = [
     "registry_from",
 ]
 
-CATEGORIES = (
-    "malformed_arguments",
-    "unknown_tool",
-    "extra_argument",
-    "missing_argument",
-    "wrong_type",
-    "invalid_choice",
-    "out_of_range",
-    "not_allowed",
-)
+# the categories in rank order (the first one found wins), as the event contract lists them
+CATEGORIES: tuple[str, ...] = get_args(Category)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Any, Literal
 from .calls import NormalizedCall, ToolResultMessage, normalize_calls, tool_result
 from .classify import ToolSchemaError, Verdict, classify_call
 from .event import ModelRef, ToolgateEvent, Usage
-from .reporter import Reporter, ReporterOptions, ReporterStats
+from .reporter import ReporterOptions, ReporterStats, reporter_for
 from .tools import HandlerContext, Tool, ToolSet
 
 DEFAULT_TIMEOUT_MS = 30_000
@@ -95,12 +95,8 @@ class Toolgate:
         self.timeout_ms = timeout_ms
         self.record_results = record_results
         self.on_event = on_event
-        self.reporter: Reporter | None = None
-        if url and api_key:
-            if isinstance(reporter, ReporterOptions):
-                self.reporter = Reporter(url=url, api_key=api_key, options=reporter)
-            else:
-                self.reporter = Reporter(url=url, api_key=api_key, **dict(reporter or {}))
+        self.reporter = reporter_for(url, api_key, reporter)
+        if self.reporter is not None:
             self.reporter.register_tools(self.tools.definitions())
 
     def run(self, *, run_id: str | None = None, model: ModelRef | None = None, metadata: Mapping[str, str] | None = None) -> Run:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .dispatcher import Run, Toolgate
 from .event import ModelRef
-from .reporter import Reporter, ReporterOptions
+from .reporter import ReporterOptions, reporter_for
 from .tools import Tool, define_tool
 
 _call_next: contextvars.ContextVar[tuple[Any, Callable[[Any], Awaitable[Any]]]] = contextvars.ContextVar("toolgate_mcp_call_next")
@@ -57,12 +57,7 @@ class ToolgateMiddleware:
         self.model = model
         self.server = server
         self.on_event = on_event
-        self.reporter: Reporter | None = None
-        if url and api_key:
-            if isinstance(reporter, ReporterOptions):
-                self.reporter = Reporter(url=url, api_key=api_key, options=reporter)
-            else:
-                self.reporter = Reporter(url=url, api_key=api_key, **dict(reporter or {}))
+        self.reporter = reporter_for(url, api_key, reporter)
         self.gate: Toolgate | None = None
         self._schemas: dict[str, Any] = {}
         self._runs: weakref.WeakKeyDictionary[Any, Run] = weakref.WeakKeyDictionary()

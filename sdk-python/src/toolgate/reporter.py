@@ -113,6 +113,15 @@ def retry_after_seconds(header: str | None, now: float | None = None) -> float |
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
+def reporter_for(url: str | None, api_key: str | None, options: ReporterOptions | Mapping[str, Any] | None) -> Reporter | None:
+    """The reporter a Toolgate (or the MCP middleware) sends through; None without both a URL and a key."""
+    if not (url and api_key):
+        return None
+    if isinstance(options, ReporterOptions):
+        return Reporter(url=url, api_key=api_key, options=options)
+    return Reporter(url=url, api_key=api_key, **dict(options or {}))
+
+
 class Reporter:
     """Queues events and sends them to Toolgate in batches from a background thread."""
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from toolgate._classify_formats import STRING_FORMATS
 from toolgate._classify_js import number_text, stringify, truncate
 from toolgate.classify import RegisteredTool, ToolSchemaError, Verdict, Violation, classify_call, registry_from
 
@@ -111,3 +112,36 @@ def test_threads_classifying_at_once_share_the_cache_safely() -> None:
     with ThreadPoolExecutor(8) as pool:
         verdicts = list(pool.map(lambda call: classify_call(call[0], call[1], registry), calls))
     assert [v.category for v in verdicts] == [("wrong_type" if i % 2 else None) for i in range(800)]
+
+
+MIB = 1024 * 1024
+# The values the server's format test uses (isomorphic/formats.test.ts): 1 MiB each, built to make a
+# backtracking matcher work hard on each kind of format, with a character at the end that fails it.
+HARD_VALUES = [
+    "http://" + ":" * MIB,
+    "a" * MIB + "!",
+    "1" * MIB + "!",
+    "a:" + "%aa" * (MIB // 3) + "%",
+    "http://a/" + "/a" * (MIB // 2) + " ",
+    "{" + "a." * (MIB // 2),
+    "2020-01-01T12:00:00." + "1" * MIB + "!",
+    "P" + "1" * MIB,
+    "1:" * (MIB // 2),
+    "a@" * (MIB // 2),
+    "AAAA\n" * (MIB // 5) + "!",
+    "a." * (MIB // 2) + "-",
+    "/~" * (MIB // 2) + "~",
+    "http://a" + "-a" * (MIB // 2) + "!",
+    "http://" + "a " * (MIB // 2),
+    "0" + "/" * MIB,
+]
+
+
+@pytest.mark.parametrize("format_name", sorted(STRING_FORMATS))
+def test_every_format_is_checked_in_time_linear_in_the_value(format_name: str) -> None:
+    # a bound for correctness on a loaded machine, not for speed: a backtracking check of 1 MiB takes hours
+    check = STRING_FORMATS[format_name]
+    for value in HARD_VALUES:
+        started = time.perf_counter()
+        check(value)
+        assert time.perf_counter() - started < 2, f"{format_name} on {value[:12]!r}…"

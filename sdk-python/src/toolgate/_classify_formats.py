@@ -9,7 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ._classify_js import utf16_length
 from ._classify_re2 import compile_re2
+
+
+def _bounded(limit: int, check: Callable[[str], bool]) -> Callable[[str], bool]:
+    """The server's bound: a value longer than `limit` (JavaScript's length) fails before any matching."""
+    return lambda text: utf16_length(text) <= limit and check(text)
+
+
+# the server's REGEX_FORMAT_MAX (isomorphic/formats.ts): a longer `regex` value fails
+REGEX_FORMAT_MAX = 64 * 1024
 
 
 def _full(pattern: str, *, ignore_case: bool = False) -> Callable[[str], bool]:
@@ -63,8 +73,12 @@ def _date_time(strict_zone: bool) -> Callable[[str], bool]:
     time = _time(strict_zone)
 
     def check(text: str) -> bool:
-        parts = _SEPARATOR.split(text)
-        return len(parts) == 2 and _date(parts[0]) and time(parts[1])
+        # exactly one separator (RE2's split maps every match's offsets, quadratic in their number: two searches instead)
+        first = _SEPARATOR.search(text)
+        if first is None:
+            return False
+        date, rest = text[: first.start()], text[first.end() :]
+        return _SEPARATOR.search(rest) is None and _date(date) and time(rest)
 
     return check
 
@@ -170,7 +184,8 @@ def _byte(text: str) -> bool:
     return any(_BYTE(line) for line in _LINES.split(text))
 
 
-_LINES = compile_re2("\n|\r|\u2028|\u2029")
+# one character class: Python's re splits on it in linear time (RE2's split is quadratic in the number of lines)
+_LINES = re.compile("[\n\r\u2028\u2029]")
 
 
 _Z_ANCHOR = compile_re2(r"[^\\]\\Z")
@@ -178,6 +193,8 @@ _Z_ANCHOR = compile_re2(r"[^\\]\\Z")
 
 def _regex(text: str) -> bool:
     """A regular expression (compiled only, never run: compiling takes time linear in the pattern)."""
+    if utf16_length(text) > REGEX_FORMAT_MAX:
+        return False
     if _Z_ANCHOR.search(text):
         return False
     try:
@@ -193,7 +210,7 @@ def _regex(text: str) -> bool:
 
 
 STRING_FORMATS: dict[str, Callable[[str], bool]] = {
-    "date": _date,
+    "date": _bounded(10, _date),
     "time": _time(True),
     "date-time": _date_time(True),
     "iso-time": _time(False),
@@ -201,11 +218,11 @@ STRING_FORMATS: dict[str, Callable[[str], bool]] = {
     "duration": _duration,
     "uri": _uri,
     "email": _EMAIL,
-    "hostname": _hostname,
-    "ipv4": _IPV4_FULL,
-    "ipv6": _ipv6,
+    "hostname": _bounded(254, _hostname),
+    "ipv4": _bounded(15, _IPV4_FULL),
+    "ipv6": _bounded(45, _ipv6),
     "regex": _regex,
-    "uuid": _UUID,
+    "uuid": _bounded(45, _UUID),
     "json-pointer": _JSON_POINTER,
     "relative-json-pointer": _RELATIVE_POINTER,
     "byte": _byte,

@@ -36,7 +36,7 @@ export const FLOORS = [
     mayImport: ["contracts", "isomorphic"],
     noPackages: ["node:*"],
     // the command lines run on Node only (sdk/tsconfig.cli.json); the library they use stays browser-safe
-    packagesAllowedIn: ["sdk/src/cli.ts", "sdk/src/mcp-cli.ts", "sdk/src/mcp-http.ts"],
+    packagesAllowedIn: ["sdk/src/cli.ts", "sdk/src/mcp-cli.ts", "sdk/src/mcp-http.ts", "sdk/src/lint-cli.ts"],
   },
   { name: "server/env", paths: ["server/env.ts"], holds: "the server's settings, read from the environment once", mayImport: [] },
   {

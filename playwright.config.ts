@@ -64,16 +64,19 @@ export default defineConfig({
   // One fresh database per run. "first-run" sees it empty; "setup" signs the admin in once and
   // fills one project with demo data through the UI (e2e/shared.setup.ts); the other specs
   // start signed in with that session (tests about signing in use a signed-out browser) and
-  // read the shared demo project instead of loading ~30,000 events each.
+  // read the shared demo project instead of loading ~30,000 events each. "sweeps" are the
+  // *.sweep.spec.ts files that repeat one check over every page and mode (axe on each page, light and
+  // dark, desktop and phone): `npm run test:exhaustive` runs them, `npm test` runs "chromium".
   projects: [
     { name: "first-run", testMatch: /first-run\.spec\.ts$/ },
     { name: "setup", testMatch: /\.setup\.ts$/, dependencies: ["first-run"] },
     {
       name: "chromium",
-      testIgnore: /first-run\.spec\.ts$/,
+      testIgnore: [/first-run\.spec\.ts$/, /\.sweep\.spec\.ts$/],
       dependencies: ["setup"],
       use: { storageState: statePath("admin.json") },
     },
+    { name: "sweeps", testMatch: /\.sweep\.spec\.ts$/, dependencies: ["setup"], use: { storageState: statePath("admin.json") } },
   ],
   webServer: {
     command: "node --import tsx scripts/e2e-server.ts",

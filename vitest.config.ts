@@ -1,9 +1,11 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (every *.test.ts that needs no database: no PostgreSQL is started) and
+// Three projects: `unit` (every *.test.ts that needs no database: no PostgreSQL is started),
 // `integration` (*.integration.test.ts on a real PostgreSQL, started in a child process by
-// test/global-setup.ts). TOOLGATE_CANARY=1 runs the deliberately failing files in
+// test/global-setup.ts) and `exhaustive` (*.exhaustive.test.ts, the same set-up: long real-package
+// interop, process lifecycles, one tenant saturating an instance, pairing at scale; run by
+// `npm run test:exhaustive` and CI, not by `npm test`: docs/maintaining.md says why). TOOLGATE_CANARY=1 runs the deliberately failing files in
 // test/canary/ instead, through the same projects: .ci/run requires that run to fail.
 // vitest.mutation.config.ts reuses `shared` and `unitProject` for Stryker.
 const canary = process.env.TOOLGATE_CANARY === "1";
@@ -20,8 +22,11 @@ export const shared = {
 export const unitProject = {
   name: "unit",
   include: canary ? ["test/canary/unit.canary.ts"] : ["**/*.test.ts"],
-  exclude: [...exclude, "**/*.integration.test.ts"],
+  exclude: [...exclude, "**/*.integration.test.ts", "**/*.exhaustive.test.ts"],
 };
+
+/** What the projects on a real PostgreSQL share. */
+const databaseProject = { exclude, globalSetup: ["test/global-setup.ts"], setupFiles: ["test/setup-env.ts"] };
 
 export default defineConfig({
   resolve: shared.resolve,
@@ -36,14 +41,9 @@ export default defineConfig({
       { extends: true, test: unitProject },
       {
         extends: true,
-        test: {
-          name: "integration",
-          include: canary ? ["test/canary/integration.canary.ts"] : ["**/*.integration.test.ts"],
-          exclude,
-          globalSetup: ["test/global-setup.ts"],
-          setupFiles: ["test/setup-env.ts"],
-        },
+        test: { ...databaseProject, name: "integration", include: canary ? ["test/canary/integration.canary.ts"] : ["**/*.integration.test.ts"] },
       },
+      { extends: true, test: { ...databaseProject, name: "exhaustive", include: ["**/*.exhaustive.test.ts"] } },
     ],
   },
 });

@@ -46,7 +46,7 @@ describe("the dark colour scheme", () => {
     }
   });
 
-  // e2e/accessibility.spec.ts relies on this: it runs axe's colour rules only in the dark scheme
+  // e2e/accessibility.sweep.spec.ts relies on this: it runs axe's colour rules only in the dark scheme
   test("changes colours only: the dark block sets colour variables, and no component styles anything else in dark", () => {
     const start = css.indexOf("{", css.indexOf("@variant dark")) + 1;
     let depth = 1;

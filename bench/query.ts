@@ -18,7 +18,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { groupByTemplate } from "../server/domain/message-templates";
+import { groupByTemplate, schemaNames } from "../server/domain/message-templates";
 import { applyMigrations } from "../server/db/migrate";
 import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/rollups/rebuild";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
@@ -805,7 +805,10 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
       name: `errorMessages ${label}`,
       reads: "rollup",
       run: () => errorMessages(projectId, range),
-      plain: async () => groupByTemplate((await plainClient.query(errorSql, [projectId, range.from, range.to])).rows),
+      plain: async () => {
+        const definitions = await plainClient.query("SELECT name, parameters FROM tool_definitions WHERE project_id = $1", [projectId]);
+        return groupByTemplate((await plainClient.query(errorSql, [projectId, range.from, range.to])).rows, schemaNames(definitions.rows));
+      },
       norm: (r) => JSON.stringify(r),
       size: length,
     })),

@@ -19,6 +19,7 @@ export function ConfirmButton({
   pendingText,
   onConfirm,
   beside,
+  tone = "danger",
 }: {
   /** the text of both buttons: "Delete", "Revoke", "Remove" */
   children: string;
@@ -32,6 +33,8 @@ export function ConfirmButton({
   pendingText?: string;
   onConfirm: (close: () => void) => void;
   beside?: ReactNode;
+  /** "primary" for an action that adds rather than destroys (registering a schema): the same question, not in red */
+  tone?: "danger" | "primary";
 }) {
   const [asking, setAsking] = useState(false);
   const first = useRef<HTMLButtonElement>(null);
@@ -54,16 +57,16 @@ export function ConfirmButton({
     return (
       <>
         {beside}
-        <Button ref={first} variant="dangerSubtle" size="sm" aria-label={label} onClick={() => setAsking(true)}>
+        <Button ref={first} variant={tone === "danger" ? "dangerSubtle" : "secondary"} size="sm" aria-label={label} onClick={() => setAsking(true)}>
           {children}
         </Button>
       </>
     );
   }
   return (
-    <span className="inline-flex items-center gap-2">
+    <span className="inline-flex flex-wrap items-center gap-2">
       <span className="text-slate-600">{question}</span>
-      <Button variant="danger" size="sm" disabled={pending} aria-label={confirmLabel} onClick={() => onConfirm(() => setAsking(false))}>
+      <Button variant={tone} size="sm" disabled={pending} aria-label={confirmLabel} onClick={() => onConfirm(() => setAsking(false))}>
         {pending && pendingText ? pendingText : children}
       </Button>
       <Button variant="secondary" size="sm" onClick={cancel}>

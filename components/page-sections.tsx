@@ -44,7 +44,7 @@ export function PageSections({ label, sections }: { label: string; sections: Pag
 
   return (
     <div>
-      <nav ref={nav} aria-label={label} className="mb-6 flex scroll-mt-4 gap-1 overflow-x-auto border-b border-slate-200" data-testid="page-sections">
+      <nav ref={nav} aria-label={label} className="mb-6 flex scroll-mt-4 flex-wrap gap-x-1 border-b border-slate-200" data-testid="page-sections">
         {sections.map((s) => (
           <a key={s.id} href={`#${s.id}`} aria-current={s.id === active ? "true" : undefined} className={tabClass(s.id === active)}>
             {s.label}

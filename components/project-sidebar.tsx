@@ -6,6 +6,8 @@ import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { TimeZoneSetting as Zone } from "../isomorphic/time-zone";
 import { FiringBadge } from "./alerts/firing-badge";
+import { SearchButton } from "./palette/search-button";
+import { NAV } from "./project-pages";
 import { useOpenDemoProject } from "./dashboard/open-demo-project";
 import { TimeZoneSetting } from "./time-zone-setting";
 import { useTRPC } from "./trpc-provider";
@@ -13,17 +15,6 @@ import { Button, cx, Select } from "./ui";
 import { Wordmark } from "./wordmark";
 
 type ProjectOption = { slug: string; name: string; demo: boolean };
-
-const NAV = [
-  { label: "Overview", path: "" },
-  { label: "Tools", path: "/tools" },
-  { label: "Models", path: "/models" },
-  { label: "Inflation", path: "/inflation" },
-  { label: "Calls", path: "/calls" },
-  { label: "Errors", path: "/errors" },
-  { label: "Alerts", path: "/alerts" },
-  { label: "Settings", path: "/settings" },
-] as const;
 
 const NEW_PROJECT = "__new__";
 const LOAD_DEMO = "__demo__";
@@ -55,10 +46,13 @@ export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: stri
         <Link href="/" className="rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
           <Wordmark />
         </Link>
-        <Button ref={menuButton} variant="secondary" size="sm" aria-expanded={open} aria-controls="project-sidebar" onClick={() => setOpen(!open)}>
-          {open ? "Close menu" : "Menu"}
-          <FiringBadge slug={slug} />
-        </Button>
+        <div className="flex items-center gap-2">
+          <SearchButton />
+          <Button ref={menuButton} variant="secondary" size="sm" aria-expanded={open} aria-controls="project-sidebar" onClick={() => setOpen(!open)}>
+            {open ? "Close menu" : "Menu"}
+            <FiringBadge slug={slug} />
+          </Button>
+        </div>
       </div>
       {open && <div className="fixed inset-0 z-30 bg-slate-900/30 lg:hidden" aria-hidden onClick={() => setOpen(false)} />}
       <aside
@@ -105,6 +99,9 @@ export function ProjectSidebar({ slug, projects, email, timeZone }: { slug: stri
               {demo.status}
             </p>
           )}
+        </div>
+        <div className="hidden px-3 pb-3 lg:block">
+          <SearchButton wide />
         </div>
         <nav aria-label="Project" className="flex-1 space-y-0.5 px-3">
           {NAV.map((item) => {

@@ -5,6 +5,8 @@ import { formErrors } from "./form-errors";
 import { ProjectNameFields } from "./slug-fields";
 import { useTRPC } from "./trpc-provider";
 import { Alert, Button, Field, Input } from "./ui";
+import { CountedInput } from "./counted-input";
+import { TEXT_LIMITS } from "../contracts/text-limits";
 
 export function SetupForm({ pageError }: { pageError?: string }) {
   const trpc = useTRPC();
@@ -50,7 +52,7 @@ export function SetupForm({ pageError }: { pageError?: string }) {
           htmlFor="name"
           error={errors.field.name}
         >
-          <Input id="name" name="name" autoComplete="name" maxLength={80} invalid={!!errors.field.name} />
+          <CountedInput max={TEXT_LIMITS.personName} id="name" name="name" autoComplete="name" invalid={!!errors.field.name} />
         </Field>
       </section>
       <section aria-labelledby="setup-project" className="space-y-4 border-t border-slate-100 pt-5">

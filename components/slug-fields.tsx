@@ -3,6 +3,8 @@
 import { useState } from "react";
 import { slugify } from "@/contracts/accounts";
 import { Field, Input } from "./ui";
+import { CountedInput } from "./counted-input";
+import { TEXT_LIMITS } from "../contracts/text-limits";
 
 /** Project name + slug; the slug follows the name (slugify) until edited by hand. */
 export function ProjectNameFields({
@@ -25,11 +27,11 @@ export function ProjectNameFields({
   return (
     <>
       <Field label="Project name" htmlFor={`${idPrefix}-name`} error={errors[nameKey]} hint="You can rename it later.">
-        <Input
+        <CountedInput
+          max={TEXT_LIMITS.projectName}
           id={`${idPrefix}-name`}
           name={nameKey}
           required
-          maxLength={80}
           placeholder="Support agents"
           value={name}
           onChange={(e) => setName(e.target.value)}
@@ -40,7 +42,7 @@ export function ProjectNameFields({
         label="Slug"
         htmlFor={`${idPrefix}-slug`}
         error={errors[slugKey]}
-        hint="Used in URLs: lower-case letters, digits and dashes. It cannot be changed later."
+        hint={`Used in URLs: up to ${TEXT_LIMITS.projectSlug} lower-case letters, digits and dashes. It cannot be changed later.`}
       >
         <div className="flex rounded-md shadow-sm">
           <span className="inline-flex items-center rounded-l-md bg-slate-50 px-3 text-slate-500 ring-1 ring-inset ring-slate-300">/p/</span>
@@ -48,7 +50,6 @@ export function ProjectNameFields({
             id={`${idPrefix}-slug`}
             name={slugKey}
             required
-            maxLength={63}
             className="rounded-l-none shadow-none"
             placeholder="support-agents"
             value={shownSlug}

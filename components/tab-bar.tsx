@@ -11,11 +11,11 @@ export const tabClass = (active: boolean) =>
     active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-500 hover:border-slate-300 hover:text-slate-800",
   );
 
-/** A row of page tabs; the tab whose href is the current path is marked. */
+/** A row of page tabs; the tab whose href is the current path is marked. On a narrow screen the row wraps: every tab stays in view. */
 export function TabBar({ label, tabs }: { label: string; tabs: { label: string; href: string }[] }) {
   const pathname = usePathname();
   return (
-    <nav aria-label={label} className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
+    <nav aria-label={label} className="mb-6 flex flex-wrap gap-x-1 border-b border-slate-200">
       {tabs.map((tab) => {
         const active = pathname === tab.href;
         return (

@@ -8,11 +8,14 @@ export function cx(...classes: (string | false | null | undefined)[]) {
 
 export const focusRing = "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2";
 
+// A disabled button is grey in every variant and scheme (a paler indigo or red reads as a live
+// button on the dark cards): slate shades follow the dark mirror of app/globals.css.
+const disabledLook = "disabled:bg-slate-100 disabled:text-slate-500 disabled:shadow-none disabled:ring-1 disabled:ring-inset disabled:ring-slate-200";
 const buttonVariants = {
-  primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-300",
+  primary: `bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 ${disabledLook}`,
   secondary: "bg-white text-slate-700 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 disabled:bg-red-300",
-  dangerSubtle: "bg-white text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:text-red-300",
+  danger: `bg-red-600 text-white shadow-sm hover:bg-red-500 ${disabledLook}`,
+  dangerSubtle: "bg-white text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:text-slate-400 disabled:ring-slate-200",
   ghost: "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
 } as const;
 export type ButtonVariant = keyof typeof buttonVariants;
@@ -45,6 +48,10 @@ const controlClass = (invalid?: boolean) =>
 
 export function Input({ invalid, className, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
   return <input aria-invalid={invalid || undefined} className={cx(controlClass(invalid), className)} {...props} />;
+}
+
+export function Textarea({ invalid, className, ...props }: ComponentProps<"textarea"> & { invalid?: boolean }) {
+  return <textarea aria-invalid={invalid || undefined} className={cx(controlClass(invalid), className)} {...props} />;
 }
 
 export function Select({ invalid, className, ...props }: ComponentProps<"select"> & { invalid?: boolean }) {
@@ -129,8 +136,10 @@ export function Card({
       {(title || description || actions) && (
         <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-3 border-b border-slate-100 px-5 py-4">
           <div className="min-w-[min(100%,14rem)] flex-1">
-            {title && <h2 className={cx("text-base font-semibold", tone === "danger" ? "text-red-800" : "text-slate-900")}>{title}</h2>}
-            {description && <p className="mt-1 text-slate-500">{description}</p>}
+            {title && (
+              <h2 className={cx("text-base font-semibold [overflow-wrap:anywhere]", tone === "danger" ? "text-red-800" : "text-slate-900")}>{title}</h2>
+            )}
+            {description && <p className="mt-1 text-slate-500 [overflow-wrap:anywhere]">{description}</p>}
           </div>
           {actions}
         </header>
@@ -140,11 +149,20 @@ export function Card({
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+/**
+ * A page's heading: one line, cut with an ellipsis (the whole title on hover), or all of it
+ * wrapped over lines with `wrap` (where the title is what the page is about, an incident's).
+ */
+export function PageHeader({ title, description, actions, wrap }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; wrap?: boolean }) {
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-x-4 gap-y-3">
       <div className="min-w-0 max-w-full">
-        <h1 className="truncate text-xl font-semibold text-slate-900">{title}</h1>
+        <h1
+          className={cx("text-xl font-semibold text-slate-900", wrap ? "[overflow-wrap:anywhere]" : "truncate")}
+          title={!wrap && typeof title === "string" ? title : undefined}
+        >
+          {title}
+        </h1>
         {description && <p className="mt-1 text-slate-500 [overflow-wrap:anywhere]">{description}</p>}
       </div>
       {actions}
@@ -185,11 +203,15 @@ export function ScrollRegion({ label, children, className }: { label: string; ch
   );
 }
 
-/** A table with subtle borders; pass <thead>/<tbody> as children. */
+/**
+ * A table with subtle borders; pass <thead>/<tbody> as children. On a phone its rows become
+ * cards (`stack-table` in app/globals.css): give the cells after the first a `data-label`
+ * naming what they hold, and `stack-full` to a long cell that should take a line of its own.
+ */
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
     <ScrollRegion label={label}>
-      <table aria-label={label} className="min-w-full divide-y divide-slate-200 text-left">
+      <table aria-label={label} className="stack-table min-w-full divide-y divide-slate-200 text-left">
         {children}
       </table>
     </ScrollRegion>

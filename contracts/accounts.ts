@@ -1,14 +1,19 @@
 import { z } from "zod";
 import { projectSlugSchema, roleSchema } from "./roles";
+import { limitedText, TEXT_LIMITS, tooLongMessage } from "./text-limits";
 
 export const emailSchema = z.email("enter an email address such as ops@example.com").max(254);
-const passwordSchema = z.string().min(12, "the password must be at least 12 characters").max(200);
-export const projectNameSchema = z.string().trim().min(1, "a project needs a name").max(80);
+const passwordSchema = z
+  .string()
+  .min(12, "the password must be at least 12 characters")
+  .max(TEXT_LIMITS.password, { error: (issue) => tooLongMessage("the password", TEXT_LIMITS.password, String(issue.input).length) });
+export const projectNameSchema = limitedText("the project name", TEXT_LIMITS.projectName).min(1, "a project needs a name");
+const personNameSchema = limitedText("your name", TEXT_LIMITS.personName);
 
 export const setupInput = z.object({
   email: emailSchema,
   password: passwordSchema,
-  name: z.string().trim().max(80).optional(),
+  name: personNameSchema.optional(),
   projectName: projectNameSchema,
   projectSlug: projectSlugSchema,
 });
@@ -28,9 +33,9 @@ export const invitationTokenSchema = z
   .describe("invitation token");
 export const invitationInput = z.object({ token: invitationTokenSchema });
 /** A new account made by accepting an invitation: the address is the holder's choice (it is only a sign-in name). */
-export const acceptAsNewAccountInput = invitationInput.extend({ email: emailSchema, password: passwordSchema, name: z.string().trim().max(80).optional() });
+export const acceptAsNewAccountInput = invitationInput.extend({ email: emailSchema, password: passwordSchema, name: personNameSchema.optional() });
 
-export const apiKeyNameSchema = z.string().trim().min(1, "name the key after the harness that uses it").max(80);
+export const apiKeyNameSchema = limitedText("the key name", TEXT_LIMITS.apiKeyName).min(1, "name the key after the harness that uses it");
 
 /** What an API key may do: `ingest` sends events and tool schemas (harnesses), `read` fetches figures (CI gates). */
 export const API_KEY_SCOPES = ["ingest", "read"] as const;

@@ -24,7 +24,8 @@ export const validateCallOutput = z.object({
   version: z.string().nullable(),
 });
 
-const figures = { calls: count, invalid: count, corrected: count, invalidRate: rate, attemptsPerSuccess: rate };
+// valid + invalid + unchecked = calls; invalidRate = invalid / (valid + invalid), null when no call was checked
+const figures = { calls: count, valid: count, invalid: count, unchecked: count, corrected: count, invalidRate: rate, attemptsPerSuccess: rate };
 export const summaryOutput = z.object({
   range: z.object({ from: z.string(), to: z.string() }),
   scope: z.object({ tool: z.string().optional(), model: z.string().optional(), modelVersion: z.string().optional(), runIdPrefix: z.string().optional() }),
@@ -54,6 +55,108 @@ export const dryRunOutput = z.object({
   summary: z.string(),
 });
 
+const rangeRecovery = { failures: count, followed: count, recovered: count, recoveryRate: rate, share: z.number() };
+const toolText = z.object({ description: z.string(), parameters: z.record(z.string(), z.unknown()) });
+export const doctorOutput = z.object({
+  tool: z.string(),
+  version: z.string().nullable(),
+  patterns: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      category: z.string(),
+      path: z.string(),
+      kind: z.string(),
+      ...rangeRecovery,
+      trend: z.array(count),
+      examples: z.array(z.string()),
+    }),
+  ),
+  suggestions: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      source: z.enum(["calls", "lint"]),
+      path: z.string(),
+      title: z.string(),
+      evidence: z.string(),
+      change: z.string(),
+      failures: count,
+      examples: z.array(z.string()),
+      before: toolText,
+      after: toolText,
+      unknown: z.string().optional(),
+      changesVerdicts: z.boolean(),
+    }),
+  ),
+});
+
+/** A stored time, answered as an ISO 8601 string. */
+const time = z.date().transform((d) => d.toISOString());
+const callFields = {
+  id: z.string(),
+  runId: z.string(),
+  step: z.number().int().nullable(),
+  timestamp: time,
+  modelName: z.string(),
+  modelVersion: z.string().nullable(),
+  tool: z.string(),
+  arguments: z.unknown(),
+  valid: z.boolean().nullable(),
+  category: z.string().nullable(),
+  message: z.string().nullable(),
+  checkedPath: z.string().nullable(),
+  checkedVersion: z.string().nullable(),
+  resultStatus: z.string().nullable(),
+  resultSummary: z.string().nullable(),
+  latencyMs: z.number().int().nullable(),
+  correctsId: z.string().nullable(),
+  correctionId: z.string().nullable(),
+};
+export const callOutput = z.object({
+  ...callFields,
+  correction: z.object(callFields).nullable(),
+  previousInRun: z.string().nullable(),
+  nextInRun: z.string().nullable(),
+  runLength: count,
+  attemptsUntilSuccess: count.nullable(),
+});
+// attempts = successes (valid) + invalid + unchecked; attemptsPerSuccess = (successes + invalid) / successes, null when nothing succeeded
+export const runOutput = z.object({
+  runId: z.string(),
+  attempts: count,
+  successes: count,
+  invalid: count,
+  unchecked: count,
+  attemptsPerSuccess: rate,
+  calls: z.array(z.object(callFields)),
+});
+
+export const confusableOutput = z.object({
+  pairs: z.array(
+    z.object({
+      tools: z.tuple([z.string(), z.string()]),
+      switches: count,
+      directions: z.array(
+        z.object({
+          from: z.string(),
+          to: z.string(),
+          switches: count,
+          sharedArguments: z.array(z.string()),
+          switchRate: z.number(),
+          afterSuccessRate: z.number(),
+        }),
+      ),
+      ambiguousNames: z.array(z.object({ name: z.string(), calls: count })),
+      runs: z.array(z.object({ runId: z.string(), failedId: z.string(), switchedId: z.string(), from: z.string(), to: z.string() })),
+      score: count,
+      advice: z.string(),
+    }),
+  ),
+});
+
+export const definitionsOutput = z.object({ project: z.string(), tools: z.array(z.object({ name: z.string(), ...toolText.shape })) });
+
 export const whoamiOutput = z.object({ project: z.string(), scope: apiKeyScopeSchema });
 
 /** The procedures an API key can call, each with the schema it answers by. */
@@ -63,5 +166,10 @@ export const API_KEY_ANSWERS = {
   "tools.validate": validateCallOutput,
   "metrics.summary": summaryOutput,
   "tools.dryRun": dryRunOutput,
+  "tools.doctor": doctorOutput,
+  "tools.confusable": confusableOutput,
+  "calls.get": callOutput,
+  "calls.getRun": runOutput,
+  "tools.definitions": definitionsOutput,
   "system.whoami": whoamiOutput,
 } as const;

@@ -125,7 +125,11 @@ const argumentsSchema = z
   .custom<Record<string, unknown> | string>((value) => typeof value === "string" || (typeof value === "object" && value !== null && !Array.isArray(value)), {
     error: (i) => `expected the arguments as a JSON object, or as the raw string the model wrote; got ${shown(i.input)}`,
   })
-  .superRefine((value, ctx) => reportAt(argumentsProblem(value), ctx));
+  .superRefine((value, ctx) => reportAt(argumentsProblem(value), ctx))
+  .meta({
+    description: `The arguments as the model wrote them: a JSON object, or the raw string when they were not JSON. At most ${EVENT_LIMITS.argumentsDepth} levels deep and ${thousands(EVENT_LIMITS.argumentsChars)} characters as JSON.`,
+    anyOf: [{ type: "object" }, { type: "string", maxLength: EVENT_LIMITS.argumentsChars }],
+  });
 
 /**
  * A flat map of strings. Checked by hand rather than with z.record, which copies the map and so
@@ -156,7 +160,14 @@ const metadataSchema = z
   .custom<Record<string, string>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
     error: (i) => `expected metadata as a flat map of strings, got ${shown(i.input)}`,
   })
-  .superRefine((value, ctx) => reportAt(metadataProblem(value), ctx));
+  .superRefine((value, ctx) => reportAt(metadataProblem(value), ctx))
+  .meta({
+    description: "A flat map of strings to filter and group calls by.",
+    type: "object",
+    maxProperties: EVENT_LIMITS.metadataKeys,
+    propertyNames: { maxLength: EVENT_LIMITS.metadataKeyChars },
+    additionalProperties: { type: "string", maxLength: EVENT_LIMITS.metadataValueChars },
+  });
 
 /** A strict object whose errors name unknown fields and show a wrong value. */
 function strict<T extends z.core.$ZodLooseShape>(what: string, shape: T) {
@@ -168,6 +179,25 @@ function strict<T extends z.core.$ZodLooseShape>(what: string, shape: T) {
   });
 }
 
+/**
+ * What the harness says happened when a valid call ran: the tool answered (`ok`), failed (`error`),
+ * found nothing it was asked for (`not_found`), did not answer in time (`timeout`) or was refused by
+ * a policy before it ran (`not_allowed`). A call without `result` reported none. What each means on
+ * the dashboards is isomorphic/outcome.ts.
+ */
+export const RESULT_STATUSES = ["ok", "error", "not_found", "timeout", "not_allowed"] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/** A valid call's execution outcome: what its result status says, or `no_result` (isomorphic/outcome.ts maps them). */
+export const EXECUTION_OUTCOMES = ["ok", "tool_error", "not_found", "timeout", "not_allowed", "no_result"] as const;
+export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
+/**
+ * The calls explorer's outcome filter: one outcome, `failed` (any but ok and no_result), or
+ * `empty` (ok results that say nothing: isomorphic/outcome.ts, isEmptyResult).
+ */
+export const OUTCOME_FILTERS = [...EXECUTION_OUTCOMES, "failed", "empty"] as const;
+export type OutcomeFilter = (typeof OUTCOME_FILTERS)[number];
+
 export const eventSchema = strict("the event", {
   id: text("id", 128),
   runId: text("runId", 256),
@@ -178,7 +208,9 @@ export const eventSchema = strict("the event", {
   arguments: argumentsSchema,
   outcome: strict("outcome", { valid: z.boolean(), category: categorySchema.optional(), message: freeText("outcome.message", 10_000).optional() }).optional(),
   result: strict("result", {
-    status: z.enum(["ok", "error", "not_found"]),
+    status: z.enum(RESULT_STATUSES, {
+      error: (i) => `expected result.status as one of ${RESULT_STATUSES.map((s) => `"${s}"`).join(", ")}, got ${shown(i.input)}`,
+    }),
     summary: freeText("result.summary", 10_000).optional(),
     latencyMs: count("result.latencyMs").optional(),
   }).optional(),

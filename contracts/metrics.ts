@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
+import { OUTCOME_FILTERS } from "./event";
 
 /** The longest range a dashboard, an export or a metric procedure covers. */
 export const MAX_RANGE_DAYS = 400;
@@ -34,17 +35,26 @@ export const summaryInput = z.object({
 export const seriesDimension = z.enum(["tool", "modelVersion", "category", "none"]);
 export type SeriesDimension = z.infer<typeof seriesDimension>;
 
+/**
+ * A call's verdict: valid, invalid, or unchecked (stored with `valid` null: no schema to check it
+ * against and no harness verdict), which is neither. isomorphic/stats.ts verdictOf decides it.
+ */
+export const CALL_VERDICTS = ["valid", "invalid", "unchecked"] as const;
+export type CallVerdictName = (typeof CALL_VERDICTS)[number];
+
 export const callsFilterInput = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   tool: z.string().max(200).optional(),
   model: z.string().max(200).optional(),
   modelVersion: z.string().max(200).optional(),
-  valid: z.enum(["valid", "invalid"]).optional(),
+  valid: z.enum(CALL_VERDICTS).optional(),
   category: categorySchema.optional(),
   runId: z.string().max(256).optional(),
   q: z.string().max(200).optional(),
   disagree: z.boolean().optional(),
+  /** what happened when the call ran (isomorphic/outcome.ts); invalid calls have no outcome */
+  outcome: z.enum(OUTCOME_FILTERS).optional(),
 });
 export type CallsFilter = z.infer<typeof callsFilterInput>;
 

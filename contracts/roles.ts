@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_LIMITS, tooLongMessage } from "./text-limits";
 
 /** Project roles, weakest first. Each role can do everything the ones before it can. */
 export const ROLES = ["viewer", "member", "admin", "owner"] as const;
@@ -18,4 +19,5 @@ export function hasRole(actual: Role, needed: Role): boolean {
 
 export const projectSlugSchema = z
   .string()
+  .max(TEXT_LIMITS.projectSlug, { error: (issue) => tooLongMessage("a project slug", TEXT_LIMITS.projectSlug, String(issue.input).length) })
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "a project slug is 1–63 lower-case letters, digits or dashes, starting with a letter or digit");

@@ -6,7 +6,10 @@ export const REGISTER_TOOLS_MAX = 500;
 
 /** Tools in our shape {name, description?, parameters}, or OpenAI's, Anthropic's or MCP's; normalized on the server. */
 export const registerToolsInput = z.object({
-  tools: z.array(z.unknown()).min(1, "send at least one tool").max(REGISTER_TOOLS_MAX, `register at most ${REGISTER_TOOLS_MAX} tools at once`),
+  tools: z
+    .array(z.unknown().meta({ type: "object", description: "A tool definition: ours, OpenAI's, Anthropic's or MCP's (docs/api.md)." }))
+    .min(1, "send at least one tool")
+    .max(REGISTER_TOOLS_MAX, `register at most ${REGISTER_TOOLS_MAX} tools at once`),
 });
 
 export const validateCallInput = z.object({
@@ -14,6 +17,12 @@ export const validateCallInput = z.object({
   arguments: z.unknown(),
   toolVersion: z.string().max(100).optional(),
 });
+
+/** tools.doctor (read keys): a tool's failure patterns and schema suggestions over a range (default: the last 7 days). */
+export const doctorInput = z.object({ tool: z.string().min(1, "name the tool").max(200), range: rangeInput.optional() });
+
+/** tools.confusable (read keys): the pairs of tools models mix up over a range (default: the last 30 days), all or those with `tool`. */
+export const confusableInput = z.object({ tool: z.string().min(1).max(200).optional(), range: rangeInput.optional() });
 
 /** The schema to try: pasted (`parameters`) or a registered version of the tool. */
 const proposal = {

@@ -115,8 +115,17 @@ test("an API key made in the browser works until it is revoked in the browser", 
 test("an owner renames a project and deletes it after typing its slug", async ({ page }) => {
   const slug = await createProjectViaUi(page, unique("Doomed"));
   await page.goto(`/p/${slug}/settings`);
+  // a name over the limit is never cut: the field counts it, and the server refuses it saying so
+  const name = page.getByLabel("Name", { exact: true });
+  await expect(page.getByTestId("length-count")).toHaveText(/^\d+ \/ 80 characters$/);
+  const long = `Renamed ${"x".repeat(200)}`;
+  await name.fill(long);
+  await expect(name).toHaveValue(long);
+  await expect(page.getByTestId("length-count")).toHaveText("128 over the limit of 80 characters: shorten it (nothing is cut)");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("The project name is at most 80 characters; you sent 208: shorten it (nothing is cut).")).toBeVisible();
   const renamed = unique("Renamed");
-  await page.getByLabel("Name", { exact: true }).fill(renamed);
+  await name.fill(renamed);
   await page.getByRole("button", { name: "Save name" }).click();
   await expect(page.getByText("Saved.", { exact: true })).toBeVisible();
   await expect(page.locator("#project-switcher option:checked")).toHaveText(renamed);

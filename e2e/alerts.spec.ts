@@ -164,6 +164,7 @@ async function createRule(name: string, fields: { tool?: string; threshold: stri
 const ruleRow = (name: string) => page.getByTestId("rule-row").filter({ hasText: name });
 
 test("each rule shows its state with the value and the last evaluation; the form previews what a rule would have done", async () => {
+  test.setTimeout(60_000); // three rules with their previews, two evaluations and eight page loads: over 30 s on a busy machine
   await page.goto(`/p/${slug}/alerts/rules`);
   const preview = page.getByTestId("preview-sentence");
   await createRule("Never that bad", { threshold: "1" }, async () => {
@@ -185,13 +186,15 @@ test("each rule shows its state with the value and the last evaluation; the form
   await page.goto(`/p/${slug}/alerts/rules`);
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state")).toHaveAttribute("data-state", "firing");
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toHaveText(
-    /^\d+(\.\d+)?% is above 1% over the last 24 h \([\d,]+ calls\)\. · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    /^\d+(\.\d+)?% is above 1% over the last 24 h \([\d,]+ checked calls\)\. · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
   );
   await expect(ruleRow("Never that bad").getByTestId("rule-state")).toHaveAttribute("data-state", "ok");
   await expect(ruleRow("Typo scope").getByTestId("rule-state")).toHaveAttribute("data-state", "no_data");
   await expect(ruleRow("Typo scope").getByTestId("rule-state-text")).toContainText("No calls in scope over the last 1 h");
   await expect(ruleRow("Needs a million calls").getByTestId("rule-state")).toHaveAttribute("data-state", "not_enough_calls");
-  await expect(ruleRow("Needs a million calls").getByTestId("rule-state-text")).toContainText("under the 1,000,000-call minimum: the rule stays silent");
+  await expect(ruleRow("Needs a million calls").getByTestId("rule-state-text")).toContainText(
+    "under the minimum of 1,000,000 checked calls: the rule stays silent",
+  );
   await expect(page.getByTestId("regression-guard").getByTestId("rule-state")).toHaveAttribute("data-state", "firing");
 
   // pending: the condition clears while the incident is open, until it stays clear for a window
@@ -215,6 +218,7 @@ test("each rule shows its state with the value and the last evaluation; the form
 });
 
 test("silence: a rule and a scope, with who and why; a silenced rule's incident is recorded and marked silenced", async ({ browser }) => {
+  test.setTimeout(90_000); // two forms, an evaluation and a second browser context: 29 s on a quiet machine
   await page.goto(`/p/${slug}/alerts/rules`);
   const scope = page.getByRole("form", { name: "Silence a scope" });
   await scope.getByLabel("Model").fill("acme-large");
@@ -319,4 +323,32 @@ test("deleting asks first: Cancel keeps the endpoint and the rule, confirming de
   await rule.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(page.getByTestId("rule-row")).toHaveCount(4);
   await expect(rule).toHaveCount(0);
+});
+
+test("a retry-spirals rule: the form describes the kind and its units, refuses a spiral length of 1, and the tool page lists the spirals with their runs", async () => {
+  await page.goto(`/p/${slug}/alerts/rules`);
+  await page.getByRole("button", { name: "New rule" }).click();
+  const form = page.getByRole("form", { name: "New rule" });
+  await form.getByLabel("Name").fill("getloan spirals");
+  await form.getByLabel("Metric").selectOption("spirals");
+  await expect(form.getByTestId("metric-description")).toContainText(
+    "runs where the model failed (invalid call or failed result) this many times or more in a row",
+  );
+  await expect(form.getByRole("radio", { name: "Above a baseline window by a factor" })).toBeDisabled();
+  await form.getByLabel("Tool").fill("getloan");
+  await form.getByLabel(/^Spiral length/).fill("1");
+  await form.getByLabel("Threshold (spirals)").fill("0");
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(page.locator("#rule-spiral-length-error")).toHaveText("A spiral is at least 2 failed attempts in a row; you sent 1: send 2 to 50.");
+  await form.getByLabel(/^Spiral length/).fill("3");
+  // the demo's getloan runs spiral now and then: the 7-day preview fires
+  await expect(page.getByTestId("preview-sentence")).toHaveText(/^Would have fired (once|\d+ times) in the last 7 days/);
+  await shot("rule-spirals");
+  await page.getByRole("button", { name: "Create rule" }).click();
+  await expect(ruleRow("getloan spirals")).toContainText("Retry spirals of 3+ failed attempts above 0 over 1 h");
+
+  await page.goto(`/p/${slug}/tools/getloan?range=7d`);
+  await expect(page.getByTestId("spirals-total")).toHaveText(/^\d+ spirals? burned [\d,]+ attempts, [\d,]+ tokens and \$/);
+  await expect(page.getByTestId("longest-spirals").getByRole("link").first()).toHaveAttribute("href", new RegExp(`^/p/${slug}/runs/`));
+  await shot("tool-spirals");
 });

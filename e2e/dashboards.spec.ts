@@ -23,6 +23,7 @@ test.afterAll(async () => {
 });
 
 test("overview: tiles, top 8 tools of N, switching to model versions, picking another tool", async () => {
+  test.setTimeout(60_000); // three page loads and three navigations: past 30 s at a load average of 16
   await page.goto(`/p/${slug}`);
   const chart = page.getByTestId("rate-chart");
   await expectChartData(chart);
@@ -34,6 +35,10 @@ test("overview: tiles, top 8 tools of N, switching to model versions, picking an
   await expect(page.getByTestId("tile-invalid-rate")).toContainText(/pp vs previous 7 days/);
   await expect(page.getByTestId("tile-attempts")).toContainText("observed");
   await expect(page.getByTestId("tile-extra-value")).toHaveText(/^[\d,]+$/);
+  // after the gate, beside the invalid rate: tool error rate, p95 and empty results from the rollups
+  await expect(page.getByTestId("tile-tool-error-rate-value")).toHaveText(/^\d+\.\d%$/);
+  await expect(page.getByTestId("tile-p95-value")).toHaveText(/^\d+(\.\d)? (ms|s)$/);
+  await expect(page.getByTestId("tile-empty-rate-value").getByRole("link")).toHaveAttribute("href", /[?&]outcome=empty/);
   await shot("overview");
 
   await page.getByRole("link", { name: "By model version" }).click();
@@ -79,7 +84,25 @@ test("tools: a table with trends; a tool's page has its trend, categories, schem
   await expect(page.getByTestId("sparkline").first().locator("canvas")).toBeVisible();
   // the model's misspellings, each with the tool it probably meant
   await expect(page.getByTestId("unknown-tools").getByRole("row").filter({ hasText: "get_loan" })).toContainText("getloan");
+  // after the gate: the demo's flaky sendmessage fails more often than getloan, and searchpayments' slow tail shows in its p95
+  const row = (tool: string) => page.getByTestId("tool-row").filter({ has: page.getByRole("link", { name: tool, exact: true }) });
+  await expect(row("sendmessage").getByTestId("tool-error-rate").getByRole("link")).toHaveAttribute("href", /outcome=failed/);
+  await expect(row("searchpayments").getByTestId("tool-p95")).toHaveText(/\d(\.\d)? s$/);
+  // empty results: the demo's listopenloans answers [] now and then; getloan never answers with nothing
+  const empty = row("listopenloans").getByTestId("tool-empty-rate").getByRole("link");
+  await expect(empty).toHaveText(/^\d+\.\d%$/);
+  await expect(row("getloan").getByTestId("tool-empty-rate")).toHaveText(/^0(\.0)?%$/);
   await shot("tools");
+  // the rate links to those calls in the explorer (followed by URL: a click's server render can pass 10 s on a busy machine)
+  await expect(empty).toHaveAttribute("href", /[?&]outcome=empty/);
+  await page.goto((await empty.getAttribute("href"))!);
+  await expect(page.getByTestId("call-row").first()).toContainText("listopenloans");
+  // the tool's page names the fix and shows examples with what the model did next
+  await page.goto(`/p/${slug}/tools/listopenloans?range=30d`);
+  await expect(page.getByTestId("empty-fix")).toContainText("instead of an empty answer");
+  await expect(page.getByTestId("empty-examples").locator("li").first()).toContainText("[]");
+  await expect(page.getByTestId("empty-next").first()).toHaveText(/^then (no later call in this run|called \S+( again)?: .+)$/);
+  await page.goto(`/p/${slug}/tools?range=30d`);
 
   await page.getByRole("table", { name: "Tools", exact: true }).getByRole("link", { name: "getloan", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/p/${slug}/tools/getloan\\?range=30d$`));
@@ -91,6 +114,8 @@ test("tools: a table with trends; a tool's page has its trend, categories, schem
   await expect(worst.first()).toBeVisible();
   expect(await worst.count()).toBeLessThanOrEqual(5);
   await expect(page.getByRole("link", { name: "All messages →" })).toHaveAttribute("href", `/p/${slug}/errors?range=30d&tool=getloan`);
+  await expect(page.getByTestId("tile-p95-value")).toHaveText(/\d+ ms$/);
+  await expect(page.getByTestId("outcomes").getByRole("link", { name: "not found" })).toHaveAttribute("href", /outcome=not_found/);
   await shot("tool-getloan");
   await page.getByRole("navigation", { name: "Sections of this tool page" }).getByRole("link", { name: "Schema" }).click();
   await expect(page.getByTestId("schema-json")).toContainText('"loannumber"');
@@ -101,6 +126,11 @@ test("models: intervals per version; comparing the two acme-large versions flags
   // few calls of the old version for the difference to be clear (p = 0.052 on a Saturday)
   await page.goto(`/p/${slug}/models?range=30d`);
   await expect(page.getByTestId("model-version-row")).toHaveCount(4);
+  // beside the invalid rate: each version's tool error rate (linked to its failed calls) and p95 latency
+  const versionRows = page.getByTestId("model-version-row");
+  await expect(versionRows.first().getByTestId("model-error-rate").getByRole("link")).toHaveAttribute("href", /[?&]outcome=failed/);
+  await expect(versionRows.first().getByTestId("model-error-rate")).toHaveText(/^\d+\.\d%$/);
+  await expect(versionRows.first().getByTestId("model-p95")).toHaveText(/^(\d+(\.\d)? (ms|s)|insufficient data)$/);
   await expect(page.getByTestId("interval-bar").first()).toBeVisible();
   await expect(page.getByText("Where two bars overlap, the difference may be noise")).toBeVisible();
   await expectChartData(page.getByTestId("rate-chart"));

@@ -99,7 +99,7 @@ test("CSV export holds exactly the rows of the filtered view", async () => {
   expect(invalidIds.length).toBeGreaterThan(0);
 
   const all = await downloadCsv();
-  expect(all[0]).toEqual(expect.arrayContaining(["id", "run_id", "tool", "valid", "category", "message", "correction_id"]));
+  expect(all[0]).toEqual(expect.arrayContaining(["id", "run_id", "tool", "verdict", "valid", "category", "message", "correction_id"]));
   expect(all).toHaveLength(1 + ids.length);
   const col = (name: string) => all[0]!.indexOf(name);
   expect(all.slice(1).map((r) => r[col("id")])).toEqual(ids); // same rows, same order
@@ -112,7 +112,7 @@ test("CSV export holds exactly the rows of the filtered view", async () => {
   const invalid = await downloadCsv();
   expect(invalid).toHaveLength(1 + invalidIds.length);
   expect(invalid.slice(1).map((r) => r[col("id")])).toEqual(invalidIds);
-  expect(invalid.slice(1).every((r) => r[col("valid")] === "false")).toBe(true);
+  expect(invalid.slice(1).every((r) => r[col("valid")] === "false" && r[col("verdict")] === "invalid")).toBe(true);
 });
 
 test("an invalid call's detail shows the message it got and the corrected call as a diff", async () => {

@@ -50,7 +50,7 @@ test("the tools table sorts by any column header, by mouse or keyboard, with the
   await table.getByTestId("sort-tool").focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/[?&]sort=tool&dir=asc/);
-  await expect(table.getByRole("columnheader", { name: /^Tool/ })).toHaveAttribute("aria-sort", "ascending");
+  await expect(table.getByRole("columnheader", { name: /^Tool(?! error)/ })).toHaveAttribute("aria-sort", "ascending");
   const names = await column(rows, 0);
   expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, "en", { numeric: true, sensitivity: "base" })));
   if (shotsDir) await page.screenshot({ path: `${shotsDir}/tables-tools.png`, fullPage: true });

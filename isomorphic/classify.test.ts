@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
-import { likelyTool, rankToolNames } from "./tool-names";
-import {
-  classifyCall,
-  closeMatch,
-  registryFrom,
-  ToolSchemaError,
-  validatorFor,
-  VALIDATOR_CACHE_LIMIT,
-  VALIDATOR_CACHE_SCHEMA_BYTES,
-  type Verdict,
-} from "./classify";
+import { closeMatch, likelyTool, rankToolNames } from "./tool-names";
+import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES, type Verdict } from "./classify";
 
 const getloan = {
   type: "object",

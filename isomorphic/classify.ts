@@ -1,10 +1,9 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type AjvCore from "ajv/dist/core";
-import { distance } from "fastest-levenshtein";
 import { categoryRank, type Category } from "../contracts/categories";
 import { joinPath } from "../contracts/json-path";
 import { preview } from "../contracts/json-walk";
-import { likelyTool, rankToolNames } from "./tool-names";
+import { closeMatch, likelyTool, rankToolNames } from "./tool-names";
 import {
   checkSchemaCost,
   CLASSIFIER_OPTIONS,
@@ -162,17 +161,6 @@ function unknownTool(tool: string, names: string[]): Violation {
   const meant = likelyTool(tool, names);
   const fix = meant ? ` Did you mean '${meant}'?` : " Call one of these instead.";
   return { category: "unknown_tool", path: "", keyword: "tool", message: `Error: no tool named '${truncate(tool)}'. ${list}${fix}` };
-}
-
-/** Close enough (case aside) to be a likely misspelling rather than another word. */
-function isTypo(sent: string, candidate: string, d: number): boolean {
-  return d <= Math.max(1, Math.floor(sent.length / 3)) && d < Math.min(sent.length, candidate.length);
-}
-
-export function closeMatch(sent: string, candidates: string[]): string | undefined {
-  const ranked = candidates.map((candidate) => ({ candidate, d: distance(sent.toLowerCase(), candidate.toLowerCase()) }));
-  const best = ranked.reduce<(typeof ranked)[number] | undefined>((a, b) => (!a || b.d < a.d ? b : a), undefined);
-  return best && isTypo(sent, best.candidate, best.d) ? best.candidate : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------

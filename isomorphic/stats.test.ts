@@ -1,5 +1,8 @@
 import { describe, it, expect } from "vitest";
 import {
+  checkedCalls,
+  countVerdicts,
+  checkedInvalidRate,
   expectedAttempts,
   expectedTaskAttempts,
   extraCallsPer1000Tasks,
@@ -9,6 +12,8 @@ import {
   observedAttemptsPerSuccess,
   retryCostWithContextGrowth,
   twoProportionTest,
+  validCalls,
+  verdictOf,
   wilsonInterval,
 } from "./stats";
 
@@ -260,5 +265,36 @@ describe("statistics at their edges", () => {
     expect(observedAttemptsFromCounts({ calls: 100, invalid: 20, corrected: 0 })).toBe(1);
     expect(observedAttemptsFromCounts({ calls: 5, invalid: 5, corrected: 5 })).toBeNull();
     expect(observedAttemptsPerSuccess(0, 3)).toBe(0);
+  });
+
+  it("observed attempts leave unchecked calls out: they are no successes", () => {
+    expect(observedAttemptsFromCounts({ calls: 120, invalid: 20, unchecked: 20, corrected: 16 })).toBeCloseTo(96 / 80, 10);
+    expect(observedAttemptsFromCounts({ calls: 3, invalid: 0, unchecked: 3, corrected: 0 })).toBeNull();
+  });
+});
+
+describe("verdict counts: an unchecked call is neither valid nor invalid", () => {
+  it("the invalid rate's denominator is the checked calls", () => {
+    const c = { calls: 130, invalid: 10, unchecked: 30 };
+    expect(checkedCalls(c)).toBe(100);
+    expect(validCalls(c)).toBe(90);
+    expect(checkedInvalidRate(c)).toBe(0.1);
+  });
+  it("only unchecked calls: no rate at all, not 0%", () => {
+    expect(checkedInvalidRate({ calls: 1, invalid: 0, unchecked: 1 })).toBeNull();
+    expect(validCalls({ calls: 1, invalid: 0, unchecked: 1 })).toBe(0);
+  });
+  it("refuses counts that do not add up", () => {
+    expect(() => checkedCalls({ calls: 3, invalid: 2, unchecked: 2 })).toThrow("invalid (2) and unchecked (2) exceed calls (3)");
+    expect(() => checkedCalls({ calls: 3, invalid: 0, unchecked: -1 })).toThrow("unchecked must be a non-negative integer");
+  });
+});
+
+describe("a call's verdict", () => {
+  it("is decided from its valid column once: true valid, false invalid, null unchecked (neither)", () => {
+    expect([true, false, null].map(verdictOf)).toEqual(["valid", "invalid", "unchecked"]);
+    const counts = countVerdicts([{ valid: true }, { valid: null }, { valid: false }, { valid: null }]);
+    expect(counts).toEqual({ calls: 4, invalid: 1, unchecked: 2 });
+    expect([checkedCalls(counts), validCalls(counts)]).toEqual([2, 1]);
   });
 });

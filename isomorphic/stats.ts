@@ -2,6 +2,8 @@
 // and the attempt-inflation arithmetic of docs/attempt-inflation.md (6% invalid → 6.38 attempts
 // for a six-call task). No I/O.
 
+import type { CallVerdictName } from "../contracts/metrics";
+
 export interface Interval {
   low: number;
   high: number;
@@ -128,6 +130,39 @@ export function invalidRate(invalid: number, total: number): number | null {
   return total === 0 ? null : invalid / total;
 }
 
+/**
+ * Calls by verdict, the way every page, export and answer counts them: all calls, the invalid
+ * ones and the unchecked ones (no schema to check against and no harness verdict: stored with
+ * `valid` null). An unchecked call is neither valid nor invalid; the rest are valid.
+ */
+export type VerdictCounts = { calls: number; invalid: number; unchecked: number };
+
+/** A stored call's verdict from its `valid` column: true valid, false invalid, null unchecked. */
+export const verdictOf = (valid: boolean | null): CallVerdictName => (valid === null ? "unchecked" : valid ? "valid" : "invalid");
+
+/** Calls counted by verdict (verdictOf), as the rollups count them. */
+export function countVerdicts(calls: readonly { valid: boolean | null }[]): VerdictCounts {
+  const counts: VerdictCounts = { calls: calls.length, invalid: 0, unchecked: 0 };
+  for (const call of calls) {
+    const verdict = verdictOf(call.valid);
+    if (verdict !== "valid") counts[verdict]++;
+  }
+  return counts;
+}
+
+/** Calls with a verdict (valid or invalid): the denominator of every invalid rate. */
+export function checkedCalls(c: VerdictCounts): number {
+  assertCount("unchecked", c.unchecked);
+  if (c.invalid + c.unchecked > c.calls) throw new RangeError(`invalid (${c.invalid}) and unchecked (${c.unchecked}) exceed calls (${c.calls})`);
+  return c.calls - c.unchecked;
+}
+
+/** Calls judged valid: neither invalid nor unchecked. */
+export const validCalls = (c: VerdictCounts) => checkedCalls(c) - c.invalid;
+
+/** invalid / checked calls, or null when no call was checked (none, or all unchecked). */
+export const checkedInvalidRate = (c: VerdictCounts) => invalidRate(c.invalid, checkedCalls(c));
+
 /** Expected attempts per successful call when each attempt is invalid with probability p. */
 export function expectedAttempts(p: number): number {
   assertRate(p);
@@ -156,12 +191,13 @@ export function observedAttemptsPerSuccess(attempts: number, successes: number):
 
 /**
  * Observed attempts per successful call from counts (rollups, alert windows):
- * (successes + corrected) / successes, with successes = calls − invalid. An invalid call that
+ * (successes + corrected) / successes, with successes = calls − unchecked − invalid. An invalid call that
  * the model followed with a retry is an attempt toward a success; one never retried (the run
  * gave up) is not. The one definition used by the dashboards and the alert rules.
  */
-export function observedAttemptsFromCounts(c: { calls: number; invalid: number; corrected: number }): number | null {
-  const successes = c.calls - c.invalid;
+export function observedAttemptsFromCounts(c: { calls: number; invalid: number; corrected: number; unchecked?: number }): number | null {
+  // unchecked calls are no successes (nor failures): only checked calls count
+  const successes = c.calls - (c.unchecked ?? 0) - c.invalid;
   return observedAttemptsPerSuccess(successes + c.corrected, successes);
 }
 

@@ -1,10 +1,13 @@
 import { distance } from "fastest-levenshtein";
 
-// Which registered tool a written name meant: the classifier's unknown-tool message and the
-// dashboard's "did you mean" both ask here (a module of its own: the dashboard does not load Ajv).
+// "Did you mean": which known name a written one meant. Every such guess asks here — the
+// classifier's messages (tools, argument names, enum values), the dashboard, the failure patterns,
+// the OTLP assembler's corrections, the schema suggestions and the SDK built from these sources —
+// by one rule, `nearest` (a module of its own: the dashboard does not load Ajv). The Python SDK's
+// twin (sdk-python/src/toolgate/classify.py: likely_tool, close_match) follows the same rule.
 
 /** A tool name with case and separators aside: "get_loan", "getLoan", "get-loan" → "getloan". */
-const nameKey = (name: string) => name.toLowerCase().replace(/[_\-\s.]/g, "");
+export const nameKey = (name: string) => name.toLowerCase().replace(/[_\-\s.]/g, "");
 
 /**
  * The longest known name written inside the name as a whole word amid non-name characters, as a
@@ -38,18 +41,39 @@ export function rankToolNames(sent: string, names: readonly string[]): string[] 
 }
 
 /**
+ * The one "did you mean" rule: the candidate nearest to `sent` by edit distance (of their keys),
+ * when close enough to be a misspelling rather than another word: at most a third of the sent
+ * name's length (but `atLeast` edits always) and fewer edits than either name has characters
+ * (lengths of the keys, or `measure: "written"` of the names as written). Ties go to the lesser
+ * name (`ties: "name"`) or the first candidate (`"first"`).
+ */
+function nearest(
+  sent: string,
+  candidates: readonly string[],
+  { key, atLeast, ties, measure }: { key: (name: string) => string; atLeast: number; ties: "name" | "first"; measure: "key" | "written" },
+): string | undefined {
+  const sentKey = key(sent);
+  let best: { name: string; d: number } | undefined;
+  for (const name of candidates) {
+    const d = distance(sentKey, key(name));
+    if (!best || d < best.d || (ties === "name" && d === best.d && name < best.name)) best = { name, d };
+  }
+  if (!best) return undefined;
+  const length = (name: string) => (measure === "key" ? key(name) : name).length;
+  const close = best.d <= Math.max(atLeast, Math.floor(length(sent) / 3)) && best.d < Math.min(length(sent), length(best.name));
+  return close ? best.name : undefined;
+}
+
+/**
  * The registered tool a written name most likely meant, or undefined when none is a clear guess:
- * a known name inside template debris, else the nearest name when close enough to be a
- * misspelling. One rule for the classifier's "Did you mean" and the dashboard's.
+ * a known name inside template debris, else the nearest name (case and separators aside, two
+ * edits always allowed) when close enough to be a misspelling.
  */
 export function likelyTool(sent: string, names: readonly string[]): string | undefined {
-  const embedded = embeddedTool(sent, names);
-  if (embedded) return embedded;
-  const key = nameKey(sent);
-  let best: { name: string; d: number } | undefined;
-  for (const name of names) {
-    const d = distance(key, nameKey(name));
-    if (!best || d < best.d || (d === best.d && name < best.name)) best = { name, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(key.length / 3)) && best.d < Math.min(key.length, nameKey(best.name).length) ? best.name : undefined;
+  return embeddedTool(sent, names) ?? nearest(sent, names, { key: nameKey, atLeast: 2, ties: "name", measure: "key" });
+}
+
+/** The argument name or enum value a written one most likely meant (case aside, one edit always allowed), or undefined. */
+export function closeMatch(sent: string, candidates: readonly string[]): string | undefined {
+  return nearest(sent, candidates, { key: (name) => name.toLowerCase(), atLeast: 1, ties: "first", measure: "written" });
 }

@@ -1,6 +1,6 @@
 // The app for Playwright: `npm start` on a database of its own (fresh every run).
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createFreshDatabase, startTestServer } from "./lib/test-database";
@@ -13,19 +13,22 @@ const env: NodeJS.ProcessEnv = {
   PORT: process.env.E2E_PORT ?? "3100",
   TOOLGATE_ALERT_EVALUATOR: "off",
   TOOLGATE_WEBHOOK_ALLOW_PRIVATE: "true",
+  // the build (when stale) skips its type check: `npm run typecheck` does it (next.config.ts)
+  TOOLGATE_BUILD_TYPECHECK: "off",
 };
-let cleanup = async () => {};
-if (process.env.TEST_DATABASE_URL) {
-  const database = await createFreshDatabase(await startTestServer(), "toolgate_e2e", false);
-  env.DATABASE_URL = database.url;
-  cleanup = database.drop;
-} else {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "toolgate-e2e-"));
-  await chmod(dir, 0o755);
-  env.TOOLGATE_DATA_DIR = dir;
-  delete env.DATABASE_URL;
-  cleanup = () => rm(dir, { recursive: true, force: true });
-}
+// The database on a throw-away server of its own (TEST_DATABASE_URL's, or an embedded one that skips
+// flushing to disk: scripts/lib/test-database.ts), as the integration tests do.
+const server = await startTestServer();
+const database = await createFreshDatabase(server, "toolgate_e2e", false);
+env.DATABASE_URL = database.url;
+// the app's own folder (its one-app-per-folder lock), apart from the checkout's .data
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "toolgate-e2e-"));
+env.TOOLGATE_DATA_DIR = dataDir;
+const cleanup = async () => {
+  await database.drop().catch(() => {});
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+};
 
 const app = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => app.kill(signal));

@@ -2,7 +2,7 @@
 # The Python SDK (sdk-python/): builds the wheel and sdist, installs the wheel into a virtualenv with
 # the pinned test requirements, then runs ruff, mypy --strict and pytest against the INSTALLED wheel
 # (not the source tree). Options:
-#   --install   only build and install (the Python integration test, sdk-python/python.integration.test.ts, calls this)
+#   --install   only build and install (the Python integration test, sdk-python/python.exhaustive.test.ts, calls this)
 #   --fresh     delete the virtualenv first (CI on a fresh machine gets one anyway)
 # TOOLGATE_PY_VENV: the virtualenv's place (default sdk-python/.venv-test); PYTHON: the interpreter (3.10+).
 set -euo pipefail
@@ -23,7 +23,13 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install -q --upgrade pip
 fi
-"$venv/bin/python" -m pip install -q -r requirements-test.txt
+# pip takes seconds to find every pin satisfied: ask it only when the pins changed since the last install
+stamp="$venv/requirements-test.sha256"
+pins=$(sha256sum requirements-test.txt | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$pins" ]; then
+  "$venv/bin/python" -m pip install -q -r requirements-test.txt
+  echo "$pins" >"$stamp"
+fi
 
 # the wheel and sdist by the standard build backend (hatchling, pinned above; no isolated download)
 rm -rf dist

@@ -1,4 +1,4 @@
-// npm run test:timing: `npm test`'s phases one by one (unit, integration, the production build,
+// npm run test:timing: `npm test`'s phases one by one (unit, python, integration, the production build,
 // the browser tests), each with its wall time, the CPU time of its processes and the load average,
 // then the slowest files of each phase from the runners' own JSON reports. Phases named after
 // `--` run alone (`npm run test:timing -- unit integration`); --keep-going runs the next phase after a failure. The CPU figures say
@@ -20,6 +20,8 @@ const vitest = (project: string): Phase => ({
 });
 const allPhases: Phase[] = [
   vitest("unit"),
+  // the Python SDK: wheel, ruff, mypy --strict, pytest (the integration phase's Python peers use its wheel)
+  { name: "python", command: "bash", args: ["scripts/test-python.sh"] },
   vitest("integration"),
   // the build the browser tests' server would otherwise make (nothing when current), timed on its own
   {
@@ -32,8 +34,14 @@ const allPhases: Phase[] = [
       "-e",
       `await (await import(${JSON.stringify(pathToFileURL(path.resolve("scripts/lib/build.ts")).href)})).buildIfStale()`,
     ],
+    env: { TOOLGATE_BUILD_TYPECHECK: "off" }, // as scripts/e2e-server.ts builds it
   },
-  { name: "e2e", command: process.execPath, args: ["node_modules/@playwright/test/cli.js", "test"], env: { TOOLGATE_PLAYWRIGHT_JSON: report("e2e") } },
+  {
+    name: "e2e",
+    command: process.execPath,
+    args: ["node_modules/@playwright/test/cli.js", "test", "--project", "chromium"],
+    env: { TOOLGATE_PLAYWRIGHT_JSON: report("e2e") },
+  },
 ];
 
 const named = process.argv.slice(2).filter((a) => !a.startsWith("--"));

@@ -29,5 +29,13 @@ const shared = {
  */
 export default defineConfig([
   { ...shared, entry: { index: "src/index.ts" }, format: ["esm", "cjs"], dts: { entry: { index: "src/index.ts" } }, clean: ["!cli.*"] },
-  { ...shared, entry: { cli: "src/cli.ts" }, format: ["esm"], clean: ["!index.*"] },
+  // `toolgate mcp-server` joins two transports of the official MCP SDK, bundled into the CLI so that the library's users do not install it
+  {
+    ...shared,
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    clean: ["!index.*"],
+    platform: "node",
+    noExternal: [...shared.noExternal, /^@modelcontextprotocol\/sdk/, "pkce-challenge"],
+  },
 ]);

@@ -1,4 +1,4 @@
-// One app instance for the multi-instance test (test/instances.integration.test.ts): the
+// One app instance for the multi-instance test (test/instances.exhaustive.test.ts): the
 // app's own tRPC route handler behind a plain Node HTTP server, plus, unless
 // TOOLGATE_WORKER=off, the app's background worker, as `npm start` runs them in one process.
 // Prints "listening <port>" when ready. No cron schedules: the test drives evaluation.

@@ -7,19 +7,21 @@ import { SESSION_COOKIE } from "../server/services/auth/sessions";
 
 /**
  * The app's tRPC route handler (app/api/trpc/[trpc]/route.ts, what `npm start` serves) over real
- * HTTP on 127.0.0.1, on the real test database, with the OTLP endpoint (/v1/traces) and the CSV
- * export (/api/projects/<slug>/calls.csv) beside it. `stop()` closes the port and every open
+ * HTTP on 127.0.0.1, on the real test database, with the OTLP endpoint (/v1/traces), the CSV
+ * export (/api/projects/<slug>/calls.csv) and Toolgate's MCP server (/api/mcp) beside it. `stop()` closes the port and every open
  * connection; `start()` opens the same port again.
  */
 export async function startHttpApp() {
   const { GET, POST } = await import("../app/api/trpc/[trpc]/route");
   const traces = await import("../app/v1/traces/route");
   const csv = await import("../app/api/projects/[slug]/calls.csv/route");
+  const mcp = await import("../app/api/mcp/route");
   const route = (request: Request) => {
     const { pathname } = new URL(request.url);
     const slug = /^\/api\/projects\/([^/]+)\/calls\.csv$/.exec(pathname)?.[1];
     if (pathname === "/v1/traces" && request.method === "POST") return traces.POST(request);
     if (slug) return csv.GET(request, { params: Promise.resolve({ slug }) });
+    if (pathname === "/api/mcp") return mcp.POST(request);
     return (request.method === "POST" ? POST : GET)(request);
   };
   let port = 0;

@@ -63,8 +63,8 @@ describe("alerts format", () => {
     expect(
       categoryRateRows(
         [
-          { bucket: "a", calls: 10 },
-          { bucket: "b", calls: 4 },
+          { bucket: "a", calls: 16, invalid: 3, unchecked: 6 },
+          { bucket: "b", calls: 4, invalid: 0, unchecked: 0 },
         ],
         [
           { bucket: "a", key: "wrong_type", calls: 2 },

@@ -3,10 +3,12 @@
 import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric } from "../../contracts/alerts";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
+import { checkedCalls } from "../../isomorphic/stats";
 
 export const REGRESSION_METRIC = "regression";
 
-export const isRateMetric = (metric: string) => metric === "invalid_rate" || metric === "category_rate" || metric === REGRESSION_METRIC;
+export const isRateMetric = (metric: string) =>
+  metric === "invalid_rate" || metric === "category_rate" || metric === "tool_error_rate" || metric === REGRESSION_METRIC;
 
 /** "Invalid rate", "Rate of one category: Wrong type", "Invalid rate of a new version (model or tool schema)". */
 export function metricLabel(metric: string, category?: string | null): string {
@@ -21,7 +23,8 @@ export function formatMetricValue(metric: string, value: number | null | undefin
   if (value === null || value === undefined || !Number.isFinite(value)) return "–";
   if (metric === REGRESSION_METRIC) return formatMetric("invalid_rate", value);
   if (metric === "attempts_per_success") return value.toFixed(2);
-  if (metric === "call_volume") return Math.round(value).toLocaleString("en");
+  if (metric === "call_volume" || metric === "spirals") return Math.round(value).toLocaleString("en");
+  if (metric === "latency_p95") return `${Math.round(value).toLocaleString("en")} ms`;
   const known = alertMetricSchema.safeParse(metric);
   if (known.success) return formatMetric(known.data, value);
   return String(value);
@@ -128,14 +131,14 @@ export function firstSeen(rows: readonly { bucket: string; key: string; calls: n
   return first;
 }
 
-/** Rows for timeSeries: one category's calls over all calls of the same bucket. */
+/** Rows for timeSeries: one category's calls over the checked calls of the same bucket (unchecked ones are neither valid nor invalid). */
 export function categoryRateRows(
-  all: readonly { bucket: string; calls: number }[],
+  all: readonly { bucket: string; calls: number; invalid: number; unchecked: number }[],
   byCategory: readonly { bucket: string; key: string; calls: number }[],
   category: string,
   series = "rate",
 ) {
   const numerators = new Map<string, number>();
   for (const row of byCategory) if (row.key === category) numerators.set(row.bucket, (numerators.get(row.bucket) ?? 0) + row.calls);
-  return all.map((row) => ({ bucket: row.bucket, series, numerator: numerators.get(row.bucket) ?? 0, denominator: row.calls }));
+  return all.map((row) => ({ bucket: row.bucket, series, numerator: numerators.get(row.bucket) ?? 0, denominator: checkedCalls(row) }));
 }

@@ -4,7 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useTRPC } from "../trpc-provider";
-import { Alert, Button, Field, Input } from "../ui";
+import { Alert, Button, Field } from "../ui";
+import { CountedInput } from "../counted-input";
+import { TEXT_LIMITS } from "../../contracts/text-limits";
 
 /** Acknowledge (firing) and resolve (firing or acknowledged), each with an optional note. */
 export function IncidentActions({ slug, id, state }: { slug: string; id: string; state: string }) {
@@ -36,8 +38,8 @@ export function IncidentActions({ slug, id, state }: { slug: string; id: string;
       }}
     >
       {error && <Alert tone="error">{error.message}</Alert>}
-      <Field label="Note (optional)" htmlFor="incident-note" hint="Saved on the timeline with your name, e.g. “rolling back to 2026-09”.">
-        <Input id="incident-note" maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} autoComplete="off" />
+      <Field label="Note (optional)" htmlFor="incident-note">
+        <CountedInput max={TEXT_LIMITS.actionNote} id="incident-note" value={note} onChange={(e) => setNote(e.target.value)} autoComplete="off" />
       </Field>
       <div className="flex flex-wrap gap-2">
         {state === "firing" && (

@@ -9,10 +9,20 @@ import type { IncidentView } from "./incident-view";
 const dt = "text-xs font-medium uppercase tracking-wide text-slate-500";
 const figure = "mt-0.5 text-2xl font-semibold tabular-nums";
 
-export function WhatFiredCard({ view, className }: { view: IncidentView["whatFired"]; className: string }) {
+export function WhatFiredCard({
+  view,
+  assignee,
+  note,
+  className,
+}: {
+  view: IncidentView["whatFired"];
+  assignee: { email: string; name: string } | null;
+  note: string | null;
+  className: string;
+}) {
   return (
     <Card title="What fired" className={className}>
-      <p className="text-slate-700" data-testid="incident-summary">
+      <p className="text-slate-700 [overflow-wrap:anywhere]" data-testid="incident-summary">
         {view.summary}
       </p>
       <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-3">
@@ -32,7 +42,7 @@ export function WhatFiredCard({ view, className }: { view: IncidentView["whatFir
         </div>
         <div className="col-span-2 sm:col-span-3">
           <dt className={dt}>Scope</dt>
-          <dd className="mt-0.5 text-slate-800" data-testid="incident-scope">
+          <dd className="mt-0.5 text-slate-800 [overflow-wrap:anywhere]" data-testid="incident-scope">
             {view.scope}
           </dd>
         </div>
@@ -40,6 +50,20 @@ export function WhatFiredCard({ view, className }: { view: IncidentView["whatFir
           <dt className={dt}>Window</dt>
           <dd className="mt-0.5 text-slate-800">{view.window}</dd>
         </div>
+        <div className="col-span-2 sm:col-span-3">
+          <dt className={dt}>Assignee</dt>
+          <dd className="mt-0.5 text-slate-800 [overflow-wrap:anywhere]" data-testid="incident-assignee">
+            {assignee ? assignee.name || assignee.email : <span className="text-slate-500">nobody</span>}
+          </dd>
+        </div>
+        {note && (
+          <div className="col-span-2 sm:col-span-3">
+            <dt className={dt}>Note</dt>
+            <dd className="mt-0.5 whitespace-pre-line text-slate-800 [overflow-wrap:anywhere]" data-testid="incident-note">
+              {note}
+            </dd>
+          </div>
+        )}
       </dl>
     </Card>
   );
@@ -88,7 +112,7 @@ export function FailingToolsCard({ tools }: { tools: IncidentView["tools"] }) {
             <tr>
               <th className={th}>Tool</th>
               <th className={`${th} text-right`}>Invalid</th>
-              <th className={`${th} text-right`}>Calls</th>
+              <th className={`${th} text-right`}>Checked calls</th>
               <th className={`${th} text-right`}>Rate</th>
             </tr>
           </thead>
@@ -100,9 +124,15 @@ export function FailingToolsCard({ tools }: { tools: IncidentView["tools"] }) {
                     {t.key}
                   </Link>
                 </td>
-                <td className={right}>{t.invalid}</td>
-                <td className={right}>{t.calls}</td>
-                <td className={right}>{t.rate}</td>
+                <td data-label="Invalid" className={right}>
+                  {t.invalid}
+                </td>
+                <td data-label="Checked calls" className={right}>
+                  {t.checked}
+                </td>
+                <td data-label="Rate" className={right}>
+                  {t.rate}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -135,8 +165,12 @@ export function FailureCategoriesCard({ categories }: { categories: IncidentView
                     {c.label}
                   </Link>
                 </td>
-                <td className={right}>{c.invalid}</td>
-                <td className={right}>{c.share}</td>
+                <td data-label="Invalid" className={right}>
+                  {c.invalid}
+                </td>
+                <td data-label="Share" className={right}>
+                  {c.share}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -151,7 +185,7 @@ export function TimelineCard({ events }: { events: IncidentView["timeline"] }) {
     <Card title="Timeline">
       <ol className="relative space-y-4 border-l border-slate-200 pl-5" aria-label="Timeline">
         {events.map((event, i) => (
-          <li key={i} data-testid="timeline-event" data-kind={event.kind} className="relative">
+          <li key={i} data-testid="timeline-event" data-kind={event.kind} className="relative [overflow-wrap:anywhere]">
             <span className={`absolute -left-[1.64rem] top-1.5 h-2.5 w-2.5 rounded-full ring-4 ring-white ${event.dot}`} />
             <p className="font-medium text-slate-900">{event.title}</p>
             <p className="text-xs text-slate-500">{event.at}</p>
@@ -187,7 +221,9 @@ export function DeliveriesCard({ deliveries, none }: { deliveries: IncidentView[
                 <td className={`${td} max-w-48 truncate`} title={d.url}>
                   {d.endpoint}
                 </td>
-                <td className={`${td} tabular-nums`}>{d.attempt}</td>
+                <td data-label="Attempt" className={`${td} tabular-nums`}>
+                  {d.attempt}
+                </td>
                 <td className={td}>
                   <span
                     className={d.status.answered ? `font-medium ${d.status.ok ? "text-emerald-700" : "text-red-700"}` : "text-red-700"}

@@ -60,8 +60,8 @@ describe("the incident page's preparer", () => {
     const series: SeriesInput = {
       bucket: "hour",
       rows: [
-        { bucket: "2026-11-30T09:00:00.000Z", key: "", calls: 10, invalid: 1 },
-        { bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 20, invalid: 8 },
+        { bucket: "2026-11-30T09:00:00.000Z", key: "", calls: 10, invalid: 1, unchecked: 0 },
+        { bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 20, invalid: 8, unchecked: 0 },
       ],
     };
     const { plan, ranges, view: v } = view(incident(), { series });
@@ -98,19 +98,19 @@ describe("the incident page's preparer", () => {
   });
 
   it("has nothing to chart or rank when the window had no calls, and says so without dividing by zero", () => {
-    const { view: v } = view(incident({ calls: 0, value: null }), { tools: [{ key: "get_loan", calls: 0, invalid: 0 }] });
+    const { view: v } = view(incident({ calls: 0, value: null }), { tools: [{ key: "get_loan", calls: 0, invalid: 0, unchecked: 0 }] });
     expect(v.chart.series).toEqual([]);
     expect(v.tools.rows).toEqual([]);
     expect(v.tools.more).toBeNull();
-    expect(v.tools.description).toBe("In the window: 0 of 0 calls invalid");
+    expect(v.tools.description).toBe("In the window: 0 of 0 checked calls invalid");
     expect(v.categories).toEqual([]);
     expect(v.whatFired.value).toBe("–");
     expect(v.whatFired.calls).toBe("0");
   });
 
   it("ranks failing tools by invalid calls (ties by name), shows the top ones and counts the rest", () => {
-    const tools = Array.from({ length: TOP + 4 }, (_, i) => ({ key: `tool_${String.fromCharCode(97 + i)}`, calls: 100, invalid: 1 + (i % 4) }));
-    tools.push({ key: "quiet", calls: 500, invalid: 0 });
+    const tools = Array.from({ length: TOP + 4 }, (_, i) => ({ key: `tool_${String.fromCharCode(97 + i)}`, calls: 100, invalid: 1 + (i % 4), unchecked: 0 }));
+    tools.push({ key: "quiet", calls: 500, invalid: 0, unchecked: 0 });
     const { view: v } = view(incident(), { tools });
     const failing = tools.filter((t) => t.invalid > 0);
     expect(v.tools.rows).toHaveLength(TOP);
@@ -120,24 +120,38 @@ describe("the incident page's preparer", () => {
       key: "tool_d",
       href: "/p/acme/calls?valid=invalid&from=2026-11-30T09%3A15%3A00Z&to=2026-11-30T10%3A15%3A00Z&tool=tool_d",
       invalid: "4",
-      calls: "100",
+      checked: "100",
       rate: "4.0%",
     });
     const total = tools.reduce((n, t) => n + t.calls, 0);
     const invalid = tools.reduce((n, t) => n + t.invalid, 0);
-    expect(v.tools.description).toBe(`In the window: ${invalid} of ${total.toLocaleString("en")} calls invalid`);
+    expect(v.tools.description).toBe(`In the window: ${invalid} of ${total.toLocaleString("en")} checked calls invalid`);
+  });
+
+  it("rates over checked calls: unchecked calls are left out of the chart, the failing tools and the window's count", () => {
+    const series: SeriesInput = { bucket: "hour", rows: [{ bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 40, invalid: 5, unchecked: 30 }] };
+    const { view: v } = view(incident(), {
+      series,
+      tools: [
+        { key: "get_loan", calls: 40, invalid: 5, unchecked: 30 },
+        { key: "never_checked", calls: 25, invalid: 0, unchecked: 25 },
+      ],
+    });
+    expect(v.chart.series[0]!.values[v.chart.labels.indexOf(Date.parse("2026-11-30T10:00:00Z"))]).toBe(0.5);
+    expect(v.tools.rows).toEqual([expect.objectContaining({ key: "get_loan", invalid: "5", checked: "10", rate: "50.0%" })]);
+    expect(v.tools.description).toBe("In the window: 5 of 10 checked calls invalid (55 unchecked left out)");
   });
 
   it("gives each failure category its share of the window's invalid calls, named and linked", () => {
     const { view: v } = view(incident({ scopeTool: null }), {
       tools: [
-        { key: "a", calls: 30, invalid: 6 },
-        { key: "b", calls: 10, invalid: 2 },
+        { key: "a", calls: 30, invalid: 6, unchecked: 0 },
+        { key: "b", calls: 10, invalid: 2, unchecked: 0 },
       ],
       categories: [
-        { key: "wrong_type", calls: 6, invalid: 6 },
-        { key: "some_future_category", calls: 2, invalid: 2 },
-        { key: "missing_argument", calls: 0, invalid: 0 },
+        { key: "wrong_type", calls: 6, invalid: 6, unchecked: 0 },
+        { key: "some_future_category", calls: 2, invalid: 2, unchecked: 0 },
+        { key: "missing_argument", calls: 0, invalid: 0, unchecked: 0 },
       ],
     });
     expect(v.categories.map((c) => [c.label, c.invalid, c.share])).toEqual([
@@ -159,10 +173,10 @@ describe("the incident page's preparer", () => {
     const lookback: SeriesInput = {
       bucket: "day",
       rows: [
-        { bucket: "2026-11-10T00:00:00.000Z", key: "acme-large 2026-09", calls: 100, invalid: 50 },
-        { bucket: "2026-11-20T00:00:00.000Z", key: "acme-large 2026-09", calls: 100, invalid: 5 },
-        { bucket: "2026-11-25T00:00:00.000Z", key: "acme-large 2026-11", calls: 50, invalid: 10 },
-        { bucket: "2026-11-24T00:00:00.000Z", key: "acme-large 2026-11", calls: 0, invalid: 0 },
+        { bucket: "2026-11-10T00:00:00.000Z", key: "acme-large 2026-09", calls: 100, invalid: 50, unchecked: 0 },
+        { bucket: "2026-11-20T00:00:00.000Z", key: "acme-large 2026-09", calls: 100, invalid: 5, unchecked: 0 },
+        { bucket: "2026-11-25T00:00:00.000Z", key: "acme-large 2026-11", calls: 50, invalid: 10, unchecked: 0 },
+        { bucket: "2026-11-24T00:00:00.000Z", key: "acme-large 2026-11", calls: 0, invalid: 0, unchecked: 0 },
       ],
     };
     const { plan, ranges, view: v } = view(input, { lookback });
@@ -183,12 +197,12 @@ describe("the incident page's preparer", () => {
 
   it("charts one category's rate for a category rule and links the explorer to that category", () => {
     const input = incident({ rule: { name: "Wrong types", metric: "category_rate", category: "wrong_type", windowMinutes: 60 } });
-    const series: SeriesInput = { bucket: "hour", rows: [{ bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 40, invalid: 20 }] };
+    const series: SeriesInput = { bucket: "hour", rows: [{ bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 40, invalid: 20, unchecked: 0 }] };
     const categorySeries: SeriesInput = {
       bucket: "hour",
       rows: [
-        { bucket: "2026-11-30T10:00:00.000Z", key: "wrong_type", calls: 10, invalid: 10 },
-        { bucket: "2026-11-30T10:00:00.000Z", key: "missing_argument", calls: 10, invalid: 10 },
+        { bucket: "2026-11-30T10:00:00.000Z", key: "wrong_type", calls: 10, invalid: 10, unchecked: 0 },
+        { bucket: "2026-11-30T10:00:00.000Z", key: "missing_argument", calls: 10, invalid: 10, unchecked: 0 },
       ],
     };
     const { ranges, view: v } = view(input, { series, categorySeries });
@@ -221,6 +235,10 @@ describe("the incident page's preparer", () => {
         { kind: "snoozed", actor: "bo@example.com", at: "2026-11-30T10:26:00Z", note: "after the deploy", endsAt: "2026-11-30T11:26:00Z" },
         { kind: "resolved", actor: "ana@example.com", at: "2026-11-30T11:15:00Z", note: "rolled back", endsAt: null },
         { kind: "reopened", actor: null, at: "2026-11-30T11:16:00Z", note: null, endsAt: null },
+        { kind: "assigned", actor: "bo@example.com", at: "2026-11-30T11:17:00Z", note: "ana@example.com", endsAt: null },
+        { kind: "assigned", actor: "ana@example.com", at: "2026-11-30T11:18:00Z", note: null, endsAt: null },
+        { kind: "noted", actor: "ana@example.com", at: "2026-11-30T11:19:00Z", note: "rolled back to 2026-09", endsAt: null },
+        { kind: "noted", actor: "ana@example.com", at: "2026-11-30T11:20:00Z", note: null, endsAt: null },
       ],
       deliveries: [
         { endpoint: { name: "Slack", url: "https://hooks.example/1" }, attempt: 1, statusCode: 503, error: null, durationMs: 120, at: "2026-11-30T10:15:01Z" },
@@ -248,6 +266,10 @@ describe("the incident page's preparer", () => {
       ["Snoozed by bo@example.com", "bg-slate-500", "until 2026-11-30 12:26 GMT+1: after the deploy"],
       ["Resolved by ana@example.com", "bg-emerald-500", "rolled back"],
       ["reopened", "bg-slate-400", null],
+      ["Assigned by bo@example.com", "bg-indigo-500", "to ana@example.com"],
+      ["Assigned by ana@example.com", "bg-indigo-500", "to nobody"],
+      ["Note by ana@example.com", "bg-indigo-500", "rolled back to 2026-09"],
+      ["Note by ana@example.com", "bg-indigo-500", "cleared the note"],
     ]);
     expect(v.deliveries.map((d) => [d.attempt, d.status, d.duration])).toEqual([
       ["#1", { text: "HTTP 503", answered: true, ok: false, title: undefined }, "120 ms"],

@@ -5,6 +5,7 @@
 import type { Marker } from "../charts";
 import { timeSeries, type RateRow, type TimeSeries } from "../charts/prepare";
 import { formatCount, formatRate } from "../dashboard/format";
+import { checkedCalls, checkedInvalidRate } from "../../isomorphic/stats";
 import { formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
 import type { Bucket } from "../../isomorphic/buckets";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
@@ -65,11 +66,14 @@ export interface IncidentInput {
 /** metrics.series answers: rows per bucket (and key). */
 export interface SeriesInput {
   bucket: Bucket;
-  rows: readonly { bucket: string; key: string; calls: number; invalid: number }[];
+  rows: readonly ({ bucket: string; key: string; calls: number; invalid: number; unchecked: number } & Partial<Outcomes>)[];
 }
 
+/** A series row's results and failed results (metrics.series has them): the tool error rate's two counts. */
+type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number };
+
 /** metrics.breakdown answers: one row per key over the whole range. */
-export type BreakdownInput = readonly { key: string; calls: number; invalid: number }[];
+export type BreakdownInput = readonly { key: string; calls: number; invalid: number; unchecked: number }[];
 
 type Range = { from: string; to: string };
 type Scope = { tool?: string; model?: string; modelVersion?: string };
@@ -145,7 +149,8 @@ interface FailingTool {
   key: string;
   href: string;
   invalid: string;
-  calls: string;
+  /** its checked calls (valid or invalid): the rate's denominator */
+  checked: string;
   rate: string;
 }
 
@@ -229,6 +234,8 @@ const EVENT_DOT: Record<string, string> = {
   resolved: "bg-emerald-500",
   silenced: "bg-slate-500",
   snoozed: "bg-slate-500",
+  assigned: "bg-indigo-500",
+  noted: "bg-indigo-500",
 };
 
 function eventTitle(event: { kind: string; actor: string | null }): string {
@@ -245,6 +252,10 @@ function eventTitle(event: { kind: string; actor: string | null }): string {
       return `Silenced by ${event.actor ?? "someone"}`;
     case "snoozed":
       return `Snoozed by ${event.actor ?? "someone"}`;
+    case "assigned":
+      return `Assigned by ${event.actor ?? "someone"}`;
+    case "noted":
+      return `Note by ${event.actor ?? "someone"}`;
     default:
       return event.kind;
   }
@@ -256,6 +267,9 @@ function eventTitle(event: { kind: string; actor: string | null }): string {
  * note as it is.
  */
 function eventNote(event: { kind: string; note: string | null; endsAt: Time | null }, zone: string): string | null {
+  // an assignment keeps the assignee's email, a note the text (none: cleared)
+  if (event.kind === "assigned") return `to ${event.note ?? "nobody"}`;
+  if (event.kind === "noted") return event.note ?? "cleared the note";
   if (!event.endsAt) return event.note || null;
   const until = formatDateTimeZoned(event.endsAt, zone);
   return event.kind === "silenced"
@@ -282,13 +296,21 @@ export function prepareIncident(data: IncidentData): IncidentView {
   let rows: RateRow[];
   let bucket: Bucket;
   if (regression) {
-    rows = (data.lookback?.rows ?? []).map((r) => ({ bucket: r.bucket, series: r.key, numerator: r.invalid, denominator: r.calls }));
+    rows = (data.lookback?.rows ?? []).map((r) => ({ bucket: r.bucket, series: r.key, numerator: r.invalid, denominator: checkedCalls(r) }));
     bucket = data.lookback?.bucket ?? "day";
   } else if (ranges.category && data.categorySeries) {
     rows = categoryRateRows(data.series?.rows ?? [], data.categorySeries.rows, ranges.category, label);
     bucket = data.series?.bucket ?? data.categorySeries.bucket;
+  } else if (rule.metric === "tool_error_rate") {
+    rows = (data.series?.rows ?? []).map((r) => ({
+      bucket: r.bucket,
+      series: label,
+      numerator: (r.toolErrors ?? 0) + (r.notFound ?? 0) + (r.timeouts ?? 0) + (r.notAllowed ?? 0),
+      denominator: r.results ?? 0,
+    }));
+    bucket = data.series?.bucket ?? "hour";
   } else {
-    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.invalid, denominator: r.calls }));
+    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.invalid, denominator: checkedCalls(r) }));
     bucket = data.series?.bucket ?? "hour";
   }
   const markers: Marker[] = [
@@ -304,8 +326,9 @@ export function prepareIncident(data: IncidentData): IncidentView {
   ].join("");
 
   const tools = failing(data.tools);
-  const windowCalls = data.tools.reduce((n, t) => n + t.calls, 0);
+  const windowChecked = data.tools.reduce((n, t) => n + checkedCalls(t), 0);
   const windowInvalid = data.tools.reduce((n, t) => n + t.invalid, 0);
+  const windowUnchecked = data.tools.reduce((n, t) => n + t.unchecked, 0);
   const windowText = regression ? `since ${incident.scopeVersion} first appeared` : `${formatWindow(rule.windowMinutes)} before it fired`;
 
   return {
@@ -337,13 +360,14 @@ export function prepareIncident(data: IncidentData): IncidentView {
       explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null),
     },
     tools: {
-      description: `In the window: ${formatCount(windowInvalid)} of ${formatCount(windowCalls)} calls invalid`,
+      description: `In the window: ${formatCount(windowInvalid)} of ${formatCount(windowChecked)} checked calls invalid${windowUnchecked > 0 ? ` (${formatCount(windowUnchecked)} unchecked left out)` : ""}`,
       rows: tools.slice(0, TOP).map((t) => ({
         key: t.key,
         href: explorerHref(slug, { ...scope, tool: t.key }, window),
         invalid: formatCount(t.invalid),
-        calls: formatCount(t.calls),
-        rate: share(t.invalid, t.calls),
+        checked: formatCount(checkedCalls(t)),
+        // of its checked calls: unchecked ones are neither valid nor invalid
+        rate: formatRate(checkedInvalidRate(t)),
       })),
       more: tools.length > TOP ? `${TOP} of ${tools.length} failing tools.` : null,
     },

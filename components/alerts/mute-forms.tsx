@@ -1,10 +1,12 @@
-// Silence and snooze: plain HTML forms posting to app/api/forms (silence, end-silence, snooze),
+// Silence, snooze and triage: plain HTML forms posting to app/api/forms (silence, end-silence, snooze, triage),
 // which run the same tRPC procedures and come back to `back` — with or without JavaScript.
 
 import { MUTE_DURATIONS } from "../../contracts/alerts";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
-import { Alert, Button, Field, Input, Select } from "../ui";
+import { Alert, Button, Field, Input, Select, shortLabel, Textarea } from "../ui";
 import { scopeText } from "./format";
+import { CountedInput } from "../counted-input";
+import { TEXT_LIMITS } from "../../contracts/text-limits";
 
 function Hidden({ values }: { values: Record<string, string> }) {
   return Object.entries(values).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
@@ -51,10 +53,10 @@ export function SilenceForm({
       {!ruleId && (
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label="Tool" htmlFor={id("tool")} hint="Incidents scoped to this tool.">
-            <Input id={id("tool")} name="tool" list={id("tools")} placeholder="any tool" autoComplete="off" maxLength={200} />
+            <Input id={id("tool")} name="tool" list={id("tools")} placeholder="any tool" autoComplete="off" />
           </Field>
           <Field label="Model" htmlFor={id("model")} hint="Incidents scoped to this model.">
-            <Input id={id("model")} name="model" list={id("models")} placeholder="any model" autoComplete="off" maxLength={200} />
+            <Input id={id("model")} name="model" list={id("models")} placeholder="any model" autoComplete="off" />
           </Field>
           <datalist id={id("tools")}>
             {tools.map((t) => (
@@ -71,7 +73,13 @@ export function SilenceForm({
       <div className="grid gap-3 sm:grid-cols-2">
         <DurationField id={id(ruleId ? "rule-minutes" : "minutes")} label="For" />
         <Field label="Why" htmlFor={id(ruleId ? "rule-reason" : "reason")} hint="Shown on every incident it silences, with your name.">
-          <Input id={id(ruleId ? "rule-reason" : "reason")} name="reason" required maxLength={500} placeholder="e.g. planned getloan migration" />
+          <CountedInput
+            max={TEXT_LIMITS.silenceReason}
+            id={id(ruleId ? "rule-reason" : "reason")}
+            name="reason"
+            required
+            placeholder="e.g. planned getloan migration"
+          />
         </Field>
       </div>
       <Button type="submit" variant="secondary">
@@ -128,11 +136,53 @@ export function SnoozeForm({ slug, back, id, error }: { slug: string; back: stri
       <div className="grid gap-3 sm:grid-cols-2">
         <DurationField id="snooze-minutes" label="Snooze for" />
         <Field label="Reason (optional)" htmlFor="snooze-note">
-          <Input id="snooze-note" name="note" maxLength={1000} autoComplete="off" placeholder="e.g. after the deploy" />
+          <CountedInput max={TEXT_LIMITS.actionNote} id="snooze-note" name="note" autoComplete="off" placeholder="e.g. after the deploy" />
         </Field>
       </div>
       <Button type="submit" variant="secondary">
         Snooze
+      </Button>
+    </form>
+  );
+}
+
+/**
+ * Who is on an incident (a member of the project, or nobody) and the responders' note, shown on
+ * the incident list and sent in its webhooks. Members and above change them.
+ */
+export function TriageForm({
+  slug,
+  back,
+  id,
+  assigneeId,
+  note,
+  members,
+}: {
+  slug: string;
+  back: string;
+  id: string;
+  assigneeId: string | null;
+  note: string | null;
+  members: { id: string; email: string; name: string }[];
+}) {
+  return (
+    <form method="post" action="/api/forms/triage" aria-label="Assignee and note" className="space-y-3">
+      <Hidden values={{ project: slug, back, id }} />
+      <Field label="Assignee" htmlFor="triage-assignee">
+        <Select id="triage-assignee" name="assigneeId" defaultValue={assigneeId ?? ""}>
+          <option value="">Nobody</option>
+          {members.map((m) => (
+            <option key={m.id} value={m.id}>
+              {shortLabel(m.name ? `${m.name} (${m.email})` : m.email)}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Note" htmlFor="triage-note" hint="Shown on the incident list and sent in its webhooks, e.g. “rolled back to 2026-09, watching”.">
+        <Textarea id="triage-note" name="note" defaultValue={note ?? ""} rows={2} />
+      </Field>
+      <Button type="submit" variant="secondary">
+        Save assignee and note
       </Button>
     </form>
   );

@@ -2,7 +2,20 @@
 
 import { keepPreviousData, skipToken, useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
-import { ALERT_METRIC_LABELS, alertRuleInput, readAlertMetric, SEVERITIES, type AlertMetricName, type AlertRuleInput } from "../../contracts/alerts";
+import {
+  ALERT_METRIC_DESCRIPTIONS,
+  ALERT_METRIC_LABELS,
+  alertRuleInput,
+  COUNT_METRICS,
+  readAlertMetric,
+  RULE_NAME_MAX,
+  SAMPLE_NOUNS,
+  SEVERITIES,
+  SPIRAL_LENGTH,
+  THRESHOLD_ONLY_METRICS,
+  type AlertMetricName,
+  type AlertRuleInput,
+} from "../../contracts/alerts";
 import { CATEGORIES, CATEGORY_LABELS } from "../../contracts/categories";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
@@ -15,6 +28,7 @@ const FIELDS = [
   "rule.name",
   "rule.metric",
   "rule.category",
+  "rule.spiralLength",
   "rule.scope.tool",
   "rule.scope.model",
   "rule.scope.modelVersion",
@@ -41,12 +55,16 @@ const UNITS: Record<AlertMetricName, { label: string; hint: string }> = {
   category_rate: { label: "Threshold (%)", hint: "0–100: the category's share of all calls in scope." },
   attempts_per_success: { label: "Threshold (attempts)", hint: "1–100: observed attempts per successful call, e.g. 1.2." },
   call_volume: { label: "Threshold (calls)", hint: "Fires when more calls than this arrive in the window." },
+  tool_error_rate: { label: "Threshold (%)", hint: "0–100: failed results (error, not found, timeout, not allowed) over all results." },
+  latency_p95: { label: "Threshold (ms)", hint: "Milliseconds, 1–3,600,000: fires when the p95 latency is above it, e.g. 2000 for 2 s." },
+  spirals: { label: "Threshold (spirals)", hint: "Fires when more spirals than this start or go on in the window; 0 fires on the first one." },
 };
 
 type Draft = {
   name: string;
   metric: AlertMetricName;
   category: string;
+  spiralLength: string;
   tool: string;
   model: string;
   modelVersion: string;
@@ -68,6 +86,7 @@ function draftOf(rule: RuleView | null): Draft {
       name: "",
       metric: "invalid_rate",
       category: "",
+      spiralLength: String(SPIRAL_LENGTH.default),
       tool: "",
       model: "",
       modelVersion: "",
@@ -86,6 +105,7 @@ function draftOf(rule: RuleView | null): Draft {
     name: rule.name,
     metric,
     category: rule.category ?? "",
+    spiralLength: String(rule.spiralLength ?? SPIRAL_LENGTH.default),
     tool: rule.scope.tool ?? "",
     model: rule.scope.model ?? "",
     modelVersion: rule.scope.modelVersion ?? "",
@@ -110,6 +130,7 @@ function inputOf(d: Draft) {
     name: d.name,
     metric: d.metric,
     ...(d.metric === "category_rate" && d.category ? { category: d.category as (typeof CATEGORIES)[number] } : {}),
+    ...(d.metric === "spirals" ? { spiralLength: numberOrUndefined(d.spiralLength) } : {}),
     scope: {
       ...(d.tool.trim() ? { tool: d.tool.trim() } : {}),
       ...(d.model.trim() ? { model: d.model.trim() } : {}),
@@ -177,7 +198,8 @@ export function RuleForm({
   const errors = formErrors(mutation.error, FIELDS);
   const err = (field: (typeof FIELDS)[number]) => {
     const message = errors.field[field];
-    return message && /expected number/i.test(message) ? "Enter a number." : message;
+    // zod's own words for a field that is no number at all (empty, "abc"); its other messages say what is wrong
+    return message && /expected number, received/i.test(message) ? "Enter a number." : message;
   };
   const id = (name: string) => `rule-${name}`;
   const preview = useRulePreview(slug, d);
@@ -192,6 +214,9 @@ export function RuleForm({
     else create.mutate({ project: slug, rule: input });
   }
 
+  const thresholdOnly = THRESHOLD_ONLY_METRICS.includes(d.metric);
+  const chooseMetric = (metric: AlertMetricName) =>
+    setD((prev) => ({ ...prev, metric, condition: THRESHOLD_ONLY_METRICS.includes(metric) ? "threshold" : prev.condition }));
   const versions = [...new Set(models.filter((m) => m.version && (!d.model || m.model === d.model)).map((m) => m.version))];
   const baselineOptions = BASELINES.some((b) => String(b.value) === d.baselineMinutes)
     ? BASELINES
@@ -201,8 +226,8 @@ export function RuleForm({
     <form onSubmit={submit} noValidate aria-label={rule ? "Edit rule" : "New rule"} className="space-y-5">
       {errors.form && <Alert tone="error">{errors.form}</Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Name" htmlFor={id("name")} error={err("rule.name")} hint="Shown on incidents and in notifications.">
-          <Input id={id("name")} value={d.name} maxLength={120} onChange={(e) => set("name", e.target.value)} invalid={!!err("rule.name")} autoComplete="off" />
+        <Field label="Name" htmlFor={id("name")} error={err("rule.name")} hint={`Shown on incidents and in notifications; up to ${RULE_NAME_MAX} characters.`}>
+          <Input id={id("name")} value={d.name} onChange={(e) => set("name", e.target.value)} invalid={!!err("rule.name")} autoComplete="off" />
         </Field>
         <Field label="Severity" htmlFor={id("severity")} error={err("rule.severity")}>
           <Select id={id("severity")} value={d.severity} onChange={(e) => set("severity", e.target.value)}>
@@ -213,8 +238,13 @@ export function RuleForm({
             ))}
           </Select>
         </Field>
-        <Field label="Metric" htmlFor={id("metric")} error={err("rule.metric")}>
-          <Select id={id("metric")} value={d.metric} onChange={(e) => set("metric", e.target.value as AlertMetricName)}>
+        <Field
+          label="Metric"
+          htmlFor={id("metric")}
+          error={err("rule.metric")}
+          hint={<span data-testid="metric-description">{ALERT_METRIC_DESCRIPTIONS[d.metric]}</span>}
+        >
+          <Select id={id("metric")} value={d.metric} onChange={(e) => chooseMetric(e.target.value as AlertMetricName)}>
             {Object.entries(ALERT_METRIC_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -232,6 +262,25 @@ export function RuleForm({
                 </option>
               ))}
             </Select>
+          </Field>
+        ) : d.metric === "spirals" ? (
+          <Field
+            label="Spiral length (failed attempts in a row)"
+            htmlFor={id("spiral-length")}
+            error={err("rule.spiralLength")}
+            hint={`${SPIRAL_LENGTH.min}–${SPIRAL_LENGTH.max}: a run counts as a spiral from this many consecutive failed attempts at one tool.`}
+          >
+            <Input
+              id={id("spiral-length")}
+              type="number"
+              step={1}
+              min={SPIRAL_LENGTH.min}
+              max={SPIRAL_LENGTH.max}
+              inputMode="numeric"
+              value={d.spiralLength}
+              onChange={(e) => set("spiralLength", e.target.value)}
+              invalid={!!err("rule.spiralLength")}
+            />
           </Field>
         ) : (
           <div />
@@ -318,17 +367,20 @@ export function RuleForm({
             />
             Above a threshold
           </label>
-          <label className="inline-flex items-center gap-2 text-slate-700">
+          <label className={`inline-flex items-center gap-2 ${thresholdOnly ? "text-slate-500" : "text-slate-700"}`}>
             <input
               type="radio"
               name={id("condition")}
               checked={d.condition === "baseline_factor"}
               onChange={() => set("condition", "baseline_factor")}
+              disabled={thresholdOnly}
               className="accent-indigo-600"
             />
             Above a baseline window by a factor
           </label>
         </div>
+        {thresholdOnly && <p className="mt-1 text-xs text-slate-500">A {ALERT_METRIC_LABELS[d.metric].toLowerCase()} rule takes a threshold only.</p>}
+        {err("rule.condition") && <p className="mt-1 text-red-700">{err("rule.condition")}</p>}
         <div className="mt-3 grid gap-4 sm:grid-cols-3">
           {d.condition === "threshold" ? (
             <Field label={UNITS[d.metric].label} htmlFor={id("threshold")} error={err("rule.threshold")} hint={UNITS[d.metric].hint}>
@@ -366,7 +418,12 @@ export function RuleForm({
               </Field>
             </>
           )}
-          <Field label="Evaluation window (minutes)" htmlFor={id("window")} error={err("rule.windowMinutes")} hint="5 to 1440 (24 h).">
+          <Field
+            label="Evaluation window (minutes)"
+            htmlFor={id("window")}
+            error={err("rule.windowMinutes")}
+            hint={d.metric === "latency_p95" ? "60 to 1440 (24 h): latency is read from hourly rollups." : "5 to 1440 (24 h)."}
+          >
             <Input
               id={id("window")}
               type="number"
@@ -377,7 +434,16 @@ export function RuleForm({
               invalid={!!err("rule.windowMinutes")}
             />
           </Field>
-          <Field label="Minimum calls" htmlFor={id("min-calls")} error={err("rule.minCalls")} hint="Rate rules stay quiet below this many calls in the window.">
+          <Field
+            label="Minimum calls"
+            htmlFor={id("min-calls")}
+            error={err("rule.minCalls")}
+            hint={
+              COUNT_METRICS.includes(d.metric)
+                ? "Not used by counts: they have no minimum."
+                : `The rule stays quiet below this many ${SAMPLE_NOUNS[d.metric]} in the window.`
+            }
+          >
             <Input
               id={id("min-calls")}
               type="number"

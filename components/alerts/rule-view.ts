@@ -1,6 +1,6 @@
 // A rule as the rules page shows and edits it (plain, serialisable), and its description. Pure.
 
-import { readAlertMetric, SEVERITIES, type AlertRuleInput, type RuleState } from "../../contracts/alerts";
+import { alertMetricSchema, readAlertMetric, SAMPLE_NOUNS, SEVERITIES, SPIRAL_LENGTH, type AlertRuleInput, type RuleState } from "../../contracts/alerts";
 import type { Category } from "../../contracts/categories";
 import { CATEGORY_LABELS } from "../../contracts/categories";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
@@ -11,6 +11,8 @@ export type RuleView = {
   name: string;
   metric: string;
   category: string | null;
+  /** spirals rules: the fewest failed attempts in a row that count */
+  spiralLength: number | null;
   scope: { tool: string | null; model: string | null; modelVersion: string | null };
   condition: string;
   threshold: number | null;
@@ -36,6 +38,7 @@ type RuleRow = {
   name: string;
   metric: string;
   category: string | null;
+  spiralLength?: number | null;
   scopeTool: string | null;
   scopeModel: string | null;
   scopeVersion: string | null;
@@ -65,6 +68,7 @@ export function ruleView(r: RuleRow): RuleView {
     name: r.name,
     metric: r.metric,
     category: r.category,
+    spiralLength: r.spiralLength ?? null,
     scope: { tool: r.scopeTool, model: r.scopeModel, modelVersion: r.scopeVersion },
     condition: r.condition,
     threshold: r.threshold,
@@ -85,10 +89,16 @@ export function ruleView(r: RuleRow): RuleView {
   };
 }
 
-/** "Invalid rate above 10% over 1 h", "Call volume above 2× its previous 7 d over 15 min". */
-export function describeRule(rule: Pick<RuleView, "metric" | "category" | "condition" | "threshold" | "factor" | "baselineMinutes" | "windowMinutes">): string {
+/** "Invalid rate above 10% over 1 h", "Call volume above 2× its previous 7 d over 15 min", "Retry spirals of 3+ failed attempts above 2 over 1 h". */
+export function describeRule(
+  rule: Pick<RuleView, "metric" | "category" | "condition" | "threshold" | "factor" | "baselineMinutes" | "windowMinutes"> & { spiralLength?: number | null },
+): string {
   const what =
-    rule.metric === "category_rate" && rule.category ? `Rate of ${CATEGORY_LABELS[rule.category as Category] ?? rule.category}` : metricLabel(rule.metric);
+    rule.metric === "category_rate" && rule.category
+      ? `Rate of ${CATEGORY_LABELS[rule.category as Category] ?? rule.category}`
+      : rule.metric === "spirals"
+        ? `${metricLabel(rule.metric)} of ${rule.spiralLength ?? SPIRAL_LENGTH.default}+ failed attempts`
+        : metricLabel(rule.metric);
   const condition =
     rule.condition === "threshold"
       ? `above ${formatMetricValue(rule.metric, rule.threshold)}`
@@ -110,7 +120,17 @@ export const ruleStateTone = (state: string | null) =>
   (state === "firing" ? "red" : state === "pending" || state === "not_enough_calls" ? "amber" : state === "ok" ? "green" : "slate") as
     "red" | "amber" | "green" | "slate";
 
-const calls = (n: number | null) => `${Math.round(n ?? 0).toLocaleString("en")} call${Math.round(n ?? 0) === 1 ? "" : "s"}`;
+/** What the rule's minimum counts: "checked calls", "calls", "results", "timed results" (contracts/alerts.ts SAMPLE_NOUNS). */
+function sampleNoun(metric: string) {
+  const known = alertMetricSchema.safeParse(metric);
+  return known.success ? SAMPLE_NOUNS[known.data] : "calls";
+}
+
+/** "400 calls", "1 result". */
+function counted(noun: string, n: number | null) {
+  const count = Math.round(n ?? 0);
+  return `${count.toLocaleString("en")} ${count === 1 ? noun.replace(/s$/, "") : noun}`;
+}
 
 /**
  * What the rule's last evaluation means, in a sentence: the value against its threshold, and
@@ -126,6 +146,8 @@ export function ruleStateText(
 ): string {
   const value = formatMetricValue(rule.metric, rule.lastValue);
   const threshold = formatMetricValue(rule.metric, rule.lastThreshold);
+  const noun = sampleNoun(rule.metric);
+  const calls = (n: number | null) => counted(noun, n);
   const window = formatWindow(rule.windowMinutes);
   if (rule.builtIn) return rule.lastState === "firing" ? "A regression incident is open." : rule.lastState ? "No open regression." : "Not evaluated yet.";
   const baselineShort = rule.condition === "baseline_factor" && (rule.lastCalls ?? 0) >= rule.minCalls;
@@ -137,11 +159,13 @@ export function ruleStateText(
     case "no_data":
       return baselineShort
         ? `No calls in the baseline window before the last ${window}: nothing to compare with.`
-        : `No calls in scope over the last ${window}: the rule cannot fire. Check the tool and model names.`;
+        : noun.endsWith("calls")
+          ? `No calls in scope over the last ${window}: the rule cannot fire. Check the tool and model names.`
+          : `No ${noun} in scope over the last ${window}: the rule cannot fire until calls report them. Check the tool and model names.`;
     case "not_enough_calls":
       return baselineShort
         ? `The baseline window has fewer calls than the ${rule.minCalls.toLocaleString("en")}-call minimum: the rule stays silent.`
-        : `${calls(rule.lastCalls)} over the last ${window}, under the ${rule.minCalls.toLocaleString("en")}-call minimum: the rule stays silent (${value} now).`;
+        : `${calls(rule.lastCalls)} over the last ${window}, under the minimum of ${counted(noun, rule.minCalls)}: the rule stays silent (${value} now).`;
     case "ok":
       return `${value} against ${threshold} over the last ${window} (${calls(rule.lastCalls)}).`;
     default:
@@ -156,6 +180,7 @@ export function ruleInputOf(rule: RuleView): AlertRuleInput {
     name: rule.name,
     metric: readAlertMetric(rule.metric),
     category: optional(rule.category) as Category | undefined,
+    ...(rule.metric === "spirals" ? { spiralLength: rule.spiralLength ?? SPIRAL_LENGTH.default } : {}),
     scope: { tool: optional(rule.scope.tool), model: optional(rule.scope.model), modelVersion: optional(rule.scope.modelVersion) },
     condition: rule.condition === "baseline_factor" ? "baseline_factor" : "threshold",
     threshold: rule.threshold ?? undefined,

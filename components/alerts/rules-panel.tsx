@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { useTRPC } from "../trpc-provider";
-import { Alert, Badge, Button, Card, cx } from "../ui";
+import { Alert, Badge, Button, Card, cx, Truncated } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 import Link from "next/link";
 import { RuleStateBadge, SeverityBadge } from "./badges";
@@ -74,8 +74,8 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
             <div className="pt-0.5">{switchFor(guard)}</div>
             <div className="min-w-0 flex-1">
               <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                <Link href={`/p/${slug}/alerts/rules/${guard.id}`} className="hover:text-indigo-700 hover:underline">
-                  {guard.name}
+                <Link href={`/p/${slug}/alerts/rules/${guard.id}`} className="min-w-0 max-w-full hover:text-indigo-700 hover:underline">
+                  <Truncated text={guard.name} max="max-w-full" />
                 </Link>
                 {guard.enabled && <RuleStateBadge state={guard.lastState} />}
                 <Badge tone="indigo">built in</Badge>
@@ -116,12 +116,12 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
         ) : (
           <ul className="-my-4 divide-y divide-slate-100" aria-label="Rules">
             {custom.map((rule) => (
-              <li key={rule.id} data-testid="rule-row" className="flex items-start gap-4 py-4">
+              <li key={rule.id} data-testid="rule-row" className="flex flex-wrap items-start gap-x-4 gap-y-2 py-4">
                 <div className="pt-0.5">{switchFor(rule)}</div>
-                <div className="min-w-0 flex-1">
+                <div className="min-w-0 flex-1 basis-56 [overflow-wrap:anywhere]">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-                    <Link href={`/p/${slug}/alerts/rules/${rule.id}`} className="hover:text-indigo-700 hover:underline">
-                      {rule.name}
+                    <Link href={`/p/${slug}/alerts/rules/${rule.id}`} className="min-w-0 max-w-full hover:text-indigo-700 hover:underline">
+                      <Truncated text={rule.name} max="max-w-full" />
                     </Link>
                     {rule.enabled && <RuleStateBadge state={rule.lastState} />}
                     <SeverityBadge severity={rule.severity} />
@@ -140,7 +140,7 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
                   </p>
                 </div>
                 {canManage && (
-                  <div className="flex shrink-0 items-center gap-2">
+                  <div className="ml-14 flex shrink-0 items-center gap-2 sm:ml-0">
                     <ConfirmButton
                       label={`Delete ${rule.name}`}
                       question="Delete it and its incidents?"

@@ -5,10 +5,12 @@ import { useState } from "react";
 import { CopyButton } from "../copy-button";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
-import { Alert, Badge, Button, Card, Field, Input } from "../ui";
+import { Alert, Badge, Button, Card, Field } from "../ui";
 import { ConfirmButton } from "../confirm-button";
 import { SIGNATURE_HEADER } from "../../contracts/alerts";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
+import { CountedInput } from "../counted-input";
+import { TEXT_LIMITS } from "../../contracts/text-limits";
 
 type TestResult = { delivered: boolean; statusCode: number | null; error: string | null };
 
@@ -82,7 +84,14 @@ export function WebhooksPanel({ slug, zone }: { slug: string; zone: string }) {
             </Alert>
           )}
           <Field label="Name" htmlFor="webhook-name" error={errors.field.name} hint="e.g. “#ops-alerts on Slack”.">
-            <Input id="webhook-name" value={name} maxLength={120} onChange={(e) => setName(e.target.value)} invalid={!!errors.field.name} autoComplete="off" />
+            <CountedInput
+              max={TEXT_LIMITS.webhookName}
+              id="webhook-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              invalid={!!errors.field.name}
+              autoComplete="off"
+            />
           </Field>
           <Field
             label="URL"
@@ -90,11 +99,11 @@ export function WebhooksPanel({ slug, zone }: { slug: string; zone: string }) {
             error={errors.field.url}
             hint="A public http(s) URL that accepts POST requests. Internal addresses (localhost, private networks, cloud metadata) are refused unless the server sets TOOLGATE_WEBHOOK_ALLOW_PRIVATE=true."
           >
-            <Input
+            <CountedInput
+              max={TEXT_LIMITS.webhookUrl}
               id="webhook-url"
               type="url"
               value={url}
-              maxLength={2000}
               placeholder="https://hooks.slack.com/services/…"
               onChange={(e) => setUrl(e.target.value)}
               invalid={!!errors.field.url}
@@ -133,7 +142,7 @@ export function WebhooksPanel({ slug, zone }: { slug: string; zone: string }) {
                 <li key={w.id} data-testid="webhook-row" className="space-y-3 py-4">
                   <div className="flex flex-wrap items-start justify-between gap-3">
                     <div className="min-w-0">
-                      <p className="flex items-center gap-2 font-medium text-slate-900">
+                      <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900 [overflow-wrap:anywhere]">
                         {w.name}
                         {!w.enabled && <Badge>disabled</Badge>}
                       </p>

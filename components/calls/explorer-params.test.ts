@@ -66,7 +66,7 @@ describe("readExplorerParams", () => {
     expect(view.filter.category).toBeUndefined();
     expect(view.problems).toEqual([
       expect.stringContaining("Ignored from/to: give both as ISO 8601"),
-      "Ignored valid=maybe: use valid=valid or valid=invalid.",
+      "Ignored valid=maybe: use valid=valid, valid=invalid or valid=unchecked.",
       expect.stringContaining("Ignored category=typo: not a failure category. Use one of malformed_arguments"),
     ]);
   });
@@ -93,6 +93,10 @@ describe("links", () => {
     const chips = activeFilters({ range: "7d", tool: "getloan", category: "wrong_type", cursor: "c" });
     expect(chips.map((c) => c.label)).toEqual(["tool: getloan", "category: Wrong type"]);
     expect(chips[0]!.without).toEqual({ range: "7d", category: "wrong_type" });
+  });
+  it("names the verdict filter as it filters: valid calls only, never the unchecked ones", () => {
+    const label = (valid: string) => activeFilters({ valid }).map((c) => c.label);
+    expect(["valid", "invalid", "unchecked"].map(label)).toEqual([["valid only"], ["invalid only"], ["unchecked only"]]);
   });
 });
 

@@ -1,7 +1,9 @@
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { CallsFilter } from "../../contracts/metrics";
 import { isRangePreset } from "../../contracts/metrics";
+import { OUTCOME_FILTERS, type OutcomeFilter } from "../../contracts/event";
 import { resolveRange } from "../../contracts/range";
+import { OUTCOME_LABELS } from "../../isomorphic/outcome";
 
 /**
  * The calls explorer's URL: which parameters it reads, how they become a calls filter,
@@ -77,14 +79,20 @@ export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerVi
   const valid = first(raw.valid);
   if (valid) {
     params.valid = valid;
-    if (valid === "valid" || valid === "invalid") filter.valid = valid;
-    else problems.push(`Ignored valid=${valid}: use valid=valid or valid=invalid.`);
+    if (valid === "valid" || valid === "invalid" || valid === "unchecked") filter.valid = valid;
+    else problems.push(`Ignored valid=${valid}: use valid=valid, valid=invalid or valid=unchecked.`);
   }
   const category = first(raw.category);
   if (category) {
     params.category = category;
     if ((CATEGORIES as readonly string[]).includes(category)) filter.category = category as Category;
     else problems.push(`Ignored category=${category}: not a failure category. Use one of ${CATEGORIES.join(", ")}.`);
+  }
+  const outcome = first(raw.outcome);
+  if (outcome) {
+    params.outcome = outcome;
+    if ((OUTCOME_FILTERS as readonly string[]).includes(outcome)) filter.outcome = outcome as OutcomeFilter;
+    else problems.push(`Ignored outcome=${outcome}: not an execution outcome. Use one of ${OUTCOME_FILTERS.join(", ")}.`);
   }
   const disagree = first(raw.disagree);
   if (disagree === "1" || disagree === "on" || disagree === "true") {
@@ -114,7 +122,7 @@ export function needsCleaning(raw: RawParams, clean: Record<string, string>): bo
   if (known.length !== Object.keys(clean).length) return true;
   return known.some(([k, v]) => clean[k] !== v);
 }
-const KNOWN = new Set(["range", "from", "to", ...TEXT_KEYS, "valid", "category", "disagree", "order", "cursor"]);
+const KNOWN = new Set(["range", "from", "to", ...TEXT_KEYS, "valid", "category", "outcome", "disagree", "order", "cursor"]);
 
 /** The CSV export's query: the same filter, with the range as explicit from/to. */
 export function csvQuery(filter: CallsFilter): string {
@@ -128,8 +136,9 @@ export function activeFilters(params: Record<string, string>): { key: string; la
     tool: (v) => `tool: ${v}`,
     model: (v) => `model: ${v}`,
     modelVersion: (v) => `version: ${v}`,
-    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "not invalid (valid or unchecked)" : `valid: ${v}`),
+    valid: (v) => (v === "invalid" ? "invalid only" : v === "valid" ? "valid only" : v === "unchecked" ? "unchecked only" : `valid: ${v}`),
     category: (v) => `category: ${CATEGORY_LABELS[v as Category] ?? v}`,
+    outcome: (v) => `outcome: ${OUTCOME_LABELS[v as OutcomeFilter] ?? v}`,
     runId: (v) => `run: ${v}`,
     q: (v) => `message contains “${v}”`,
     disagree: () => "verdicts differ",

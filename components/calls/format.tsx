@@ -1,5 +1,6 @@
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { formatDateTime } from "../../isomorphic/time-zone";
+import { verdictOf } from "../../isomorphic/stats";
 import { Badge } from "../ui";
 
 /** Shared bits of the calls pages: links, time and model labels, the verdict badge. */
@@ -45,8 +46,9 @@ export function categoryLabel(category: string | null | undefined): string | nul
 
 /** valid / invalid (+ category) / unchecked. */
 export function VerdictBadge({ valid, category }: { valid: boolean | null; category?: string | null }) {
-  if (valid === null) return <Badge tone="slate">unchecked</Badge>;
-  if (valid) return <Badge tone="green">valid</Badge>;
+  const verdict = verdictOf(valid);
+  if (verdict === "unchecked") return <Badge tone="slate">unchecked</Badge>;
+  if (verdict === "valid") return <Badge tone="green">valid</Badge>;
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <Badge tone="red">invalid</Badge>

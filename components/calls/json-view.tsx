@@ -38,7 +38,7 @@ export function JsonView({
   return (
     <div className={cx("space-y-2", className)}>
       {budget.cut && <CutNotice rawHref={rawHref} />}
-      <div role="region" aria-label={label} className={block}>
+      <div role="region" aria-label={label} tabIndex={0} className={block}>
         {lines}
       </div>
     </div>
@@ -62,7 +62,7 @@ function CutNotice({ rawHref }: { rawHref?: string }) {
 function More({ depth, text }: { depth: number; text: string }) {
   return (
     <Line depth={depth}>
-      <span className="italic text-slate-500" data-testid="json-more">
+      <span className="italic text-slate-600" data-testid="json-more">
         {text}
       </span>
     </Line>
@@ -108,7 +108,7 @@ export function ArgumentsView({
     <div className="space-y-2">
       <p className="text-xs text-slate-500">Not valid JSON: shown exactly as the model wrote it.</p>
       {cut && <CutNotice rawHref={rawHref} />}
-      <div role="region" aria-label={label} className={block}>
+      <div role="region" aria-label={label} tabIndex={0} className={block}>
         {marked ? (
           <div role="group" aria-label="Failing value: the whole arguments" data-testid="json-highlight" className={markClass}>
             {text}
@@ -123,7 +123,7 @@ export function ArgumentsView({
 }
 
 const block =
-  "overflow-x-auto whitespace-pre-wrap break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2.5 font-mono text-[13px] leading-relaxed text-slate-800";
+  "overflow-x-auto whitespace-pre-wrap break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2.5 font-mono text-[13px] leading-relaxed text-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500";
 const markClass = "-mx-1.5 rounded border-l-2 border-red-500 bg-red-100/80 px-1.5";
 
 type Target = { segments: PathSegment[]; label: string } | null;
@@ -156,7 +156,7 @@ function Scalar({ value }: { value: unknown }) {
     return (
       <>
         <span className="text-emerald-700">{shown}</span>
-        <span className="italic text-slate-500" data-testid="json-more">
+        <span className="italic text-slate-600" data-testid="json-more">
           {" "}
           … {plural(value.length - JSON_VIEW_LIMITS.stringChars, "more character", "more characters")}
         </span>
@@ -200,7 +200,7 @@ function render(value: unknown, ctx: Ctx): ReactNode[] {
       <Line key={id} depth={ctx.depth}>
         {keyPrefix(ctx.key)}
         <span className="text-slate-500">{open}</span>
-        <span className="italic text-slate-500" data-testid="json-more">
+        <span className="italic text-slate-600" data-testid="json-more">
           … {plural(size, "entry", "entries")} nested deeper
         </span>
         <span className="text-slate-500">{close}</span>

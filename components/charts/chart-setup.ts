@@ -20,9 +20,6 @@ export const percent = (v: number | null | undefined, digits = 1) => (v === null
  */
 export type Marker = { at: number; label: string; kind?: "schema" | "incident" };
 
-/** Labels are written on the chart up to this many markers; beyond, on hover and in the list below. */
-const LABELLED_MARKERS = 3;
-
 /** The index of the bucket a moment falls in (the last bucket starting at or before it). */
 function bucketIndexOf(labels: readonly number[], at: number): number {
   let index = 0;
@@ -30,9 +27,13 @@ function bucketIndexOf(labels: readonly number[], at: number): number {
   return index;
 }
 
-/** The annotation plugin's lines for the markers, each at the bucket it falls in. */
+/**
+ * The annotation plugin's lines for the markers, each at the bucket it falls in. A line's label
+ * shows only while the pointer is on it (a tap on a phone): written on the plot it covered the
+ * lines and bars, and two markers close together covered each other. The list under the chart
+ * (ChartFrame) names every marker with its time.
+ */
 export function markerAnnotations(markers: readonly Marker[], labels: readonly number[], theme: ChartTheme): Record<string, AnnotationOptions> {
-  const labelled = markers.length <= LABELLED_MARKERS;
   return Object.fromEntries(
     markers.map((m, i) => {
       const x = bucketIndexOf(labels, m.at);
@@ -48,15 +49,15 @@ export function markerAnnotations(markers: readonly Marker[], labels: readonly n
           borderDash: [4, 4],
           borderWidth: 1.5,
           label: {
-            display: labelled,
+            display: false,
             content: ({ chart }: PartialEventContext) => fitLabel(m.label, chart.chartArea?.width ?? Infinity),
             position: "start" as const,
             backgroundColor: style.labelBackground,
             color: style.labelText,
             font: { size: 11 },
           },
-          // with many markers, a label shows while the pointer is on its line
-          ...(labelled ? {} : { enter: (ctx: EventContext) => showLabel(ctx, true), leave: (ctx: EventContext) => showLabel(ctx, false) }),
+          enter: (ctx: EventContext) => showLabel(ctx, true),
+          leave: (ctx: EventContext) => showLabel(ctx, false),
         },
       ];
     }),

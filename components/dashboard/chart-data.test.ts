@@ -8,9 +8,9 @@ describe("rateSeries", () => {
   it("rates per day, a gap where a day has no calls", () => {
     const { labels, series } = rateSeries(
       [
-        { bucket: "2026-11-28T00:00:00.000Z", key: "getloan", calls: 100, invalid: 10 },
-        { bucket: "2026-11-30T00:00:00.000Z", key: "getloan", calls: 40, invalid: 4 },
-        { bucket: "2026-11-28T00:00:00.000Z", key: "other", calls: 10, invalid: 1 },
+        { bucket: "2026-11-28T00:00:00.000Z", key: "getloan", calls: 100, invalid: 10, unchecked: 0 },
+        { bucket: "2026-11-30T00:00:00.000Z", key: "getloan", calls: 40, invalid: 4, unchecked: 0 },
+        { bucket: "2026-11-28T00:00:00.000Z", key: "other", calls: 10, invalid: 1, unchecked: 0 },
       ],
       range,
       "day",
@@ -21,11 +21,25 @@ describe("rateSeries", () => {
     expect(labels).toHaveLength(3);
     expect(series).toEqual([{ key: "getloan", values: [0.1, null, 0.1], totals: [100, 0, 40] }]);
   });
+  it("rates over checked calls: a day of only unchecked calls is a gap, not 0%", () => {
+    const { series } = rateSeries(
+      [
+        { bucket: "2026-11-28T00:00:00.000Z", key: "getloan", calls: 30, invalid: 2, unchecked: 10 },
+        { bucket: "2026-11-29T00:00:00.000Z", key: "getloan", calls: 5, invalid: 0, unchecked: 5 },
+      ],
+      range,
+      "day",
+      undefined,
+      undefined,
+      now,
+    );
+    expect(series[0]!.values.slice(0, 2)).toEqual([0.1, null]);
+  });
   it("leaves the day in progress out while it has few calls", () => {
     const { series } = rateSeries(
       [
-        { bucket: "2026-11-29T00:00:00.000Z", key: "t", calls: 5, invalid: 1 },
-        { bucket: "2026-11-30T00:00:00.000Z", key: "t", calls: 5, invalid: 0 },
+        { bucket: "2026-11-29T00:00:00.000Z", key: "t", calls: 5, invalid: 1, unchecked: 0 },
+        { bucket: "2026-11-30T00:00:00.000Z", key: "t", calls: 5, invalid: 0, unchecked: 0 },
       ],
       range,
       "day",
@@ -51,8 +65,8 @@ describe("categoryBreakdown and volumes", () => {
     ]);
     expect(
       volumes([
-        { bucket: "x", key: "k", calls: 2, invalid: 0 },
-        { bucket: "y", key: "k", calls: 3, invalid: 1 },
+        { bucket: "x", key: "k", calls: 2, invalid: 0, unchecked: 0 },
+        { bucket: "y", key: "k", calls: 3, invalid: 1, unchecked: 0 },
       ]),
     ).toEqual([{ key: "k", volume: 5 }]);
   });

@@ -1,10 +1,11 @@
 // Rollup rows → chart input, for the dashboards' server components (pure; the charts only draw).
 import { BUCKET_MS, type Bucket } from "../../isomorphic/buckets";
 import { stackedCategorySeries, timeSeries } from "../charts/prepare";
+import { checkedCalls } from "../../isomorphic/stats";
 import type { ResolvedRange } from "../../contracts/range";
 import type { Marker } from "../charts/chart-setup";
 
-type SeriesRow = { bucket: string; key: string; calls: number; invalid: number };
+type SeriesRow = { bucket: string; key: string; calls: number; invalid: number; unchecked: number };
 
 const rangeOf = (range: Pick<ResolvedRange, "from" | "to">, bucket: Bucket) => ({ from: new Date(range.from), to: new Date(range.to), bucket });
 
@@ -12,8 +13,8 @@ const rangeOf = (range: Pick<ResolvedRange, "from" | "to">, bucket: Bucket) => (
 export const OPEN_BUCKET_MIN_CALLS = 20;
 
 /**
- * Invalid rate per bucket, one series per key (only `keys` when given); `rename` labels a key.
- * A bucket without calls is a gap. So is the bucket still in progress while it holds fewer than
+ * Invalid rate per bucket (of its checked calls), one series per key (only `keys` when given); `rename` labels a key.
+ * A bucket without checked calls is a gap. So is the bucket still in progress while it holds fewer than
  * OPEN_BUCKET_MIN_CALLS calls of that series: at 04:00 the day's handful of night calls would
  * otherwise draw every line to 0% or 50% at the right edge.
  */
@@ -29,7 +30,7 @@ export function rateSeries(
   const result = timeSeries(
     rows
       .filter((r) => !wanted || wanted.has(r.key))
-      .map((r) => ({ bucket: r.bucket, series: rename ? rename(r.key) : r.key, numerator: r.invalid, denominator: r.calls })),
+      .map((r) => ({ bucket: r.bucket, series: rename ? rename(r.key) : r.key, numerator: r.invalid, denominator: checkedCalls(r) })),
     rangeOf(range, bucket),
   );
   const open = result.labels.map((start) => start + BUCKET_MS[bucket] > now);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  allUnchecked,
   closestTool,
   inflation,
   intervalAxisMax,
@@ -8,8 +9,10 @@ import {
   parseVersionRef,
   rateChange,
   rateChangeLabel,
+  rateText,
   relativeChange,
   selectSeries,
+  verdictSplit,
   versionRef,
 } from "./derive";
 import { formatPp, formatUsd } from "./format";
@@ -17,23 +20,45 @@ import { formatPp, formatUsd } from "./format";
 describe("observedAttempts", () => {
   it("counts retried invalid calls as attempts toward a success", () => {
     // 100 calls, 10 invalid of which 8 were retried: 90 successes took 98 attempts
-    expect(observedAttempts({ calls: 100, invalid: 10, corrected: 8 })).toBeCloseTo(98 / 90, 10);
+    expect(observedAttempts({ calls: 100, invalid: 10, unchecked: 0, corrected: 8 })).toBeCloseTo(98 / 90, 10);
   });
   it("is null when nothing succeeded", () => {
-    expect(observedAttempts({ calls: 3, invalid: 3, corrected: 0 })).toBeNull();
+    expect(observedAttempts({ calls: 3, invalid: 3, unchecked: 0, corrected: 0 })).toBeNull();
+  });
+});
+
+describe("unchecked calls", () => {
+  it("an all-unchecked set says unchecked, not 0.0%", () => {
+    expect(rateText({ calls: 1, invalid: 0, unchecked: 1 })).toBe("unchecked");
+    expect(rateText({ calls: 0, invalid: 0, unchecked: 0 })).toBe("–");
+    expect(rateText({ calls: 4, invalid: 1, unchecked: 2 })).toBe("50.0%");
+    expect(allUnchecked({ calls: 2, invalid: 0, unchecked: 2 })).toBe(true);
+    expect(allUnchecked({ calls: 0, invalid: 0, unchecked: 0 })).toBe(false);
+  });
+  it("splits calls by verdict", () => {
+    expect(verdictSplit({ calls: 1, invalid: 0, unchecked: 1 })).toBe("0 valid · 1 unchecked");
+    expect(verdictSplit({ calls: 1200, invalid: 100, unchecked: 0 })).toBe("1,100 valid");
+  });
+  it("the rate change compares checked calls", () => {
+    expect(rateChange({ calls: 20, invalid: 1, unchecked: 10 }, { calls: 10, invalid: 1, unchecked: 0 }).diff).toBeCloseTo(0, 10);
   });
 });
 
 describe("rateChange", () => {
   it("gives the difference in rate units and its direction", () => {
-    const change = rateChange({ calls: 1000, invalid: 80 }, { calls: 1000, invalid: 60 });
+    const change = rateChange({ calls: 1000, invalid: 80, unchecked: 0 }, { calls: 1000, invalid: 60, unchecked: 0 });
     expect(change.diff).toBeCloseTo(0.02, 10);
     expect(change.direction).toBe("up");
-    expect(rateChange({ calls: 1000, invalid: 60 }, { calls: 1000, invalid: 80 }).direction).toBe("down");
-    expect(rateChange({ calls: 10000, invalid: 600 }, { calls: 10000, invalid: 601 }).direction).toBe("flat");
+    expect(rateChange({ calls: 1000, invalid: 60, unchecked: 0 }, { calls: 1000, invalid: 80, unchecked: 0 }).direction).toBe("down");
+    expect(rateChange({ calls: 10000, invalid: 600, unchecked: 0 }, { calls: 10000, invalid: 601, unchecked: 0 }).direction).toBe("flat");
   });
   it("has no direction without a previous period", () => {
-    expect(rateChange({ calls: 10, invalid: 1 }, { calls: 0, invalid: 0 })).toEqual({ current: 0.1, previous: null, diff: null, direction: null });
+    expect(rateChange({ calls: 10, invalid: 1, unchecked: 0 }, { calls: 0, invalid: 0, unchecked: 0 })).toEqual({
+      current: 0.1,
+      previous: null,
+      diff: null,
+      direction: null,
+    });
   });
   it("relative change of counts", () => {
     expect(relativeChange(120, 100)).toBeCloseTo(0.2, 10);
@@ -43,16 +68,21 @@ describe("rateChange", () => {
 
 describe("rateChangeLabel", () => {
   it("shows a rise as bad, a fall as good, noise as flat, and nothing without a previous period", () => {
-    expect(rateChangeLabel(rateChange({ calls: 1000, invalid: 80 }, { calls: 1000, invalid: 60 }))).toEqual({ text: "▲ +2.0 pp", tone: "bad" });
-    expect(rateChangeLabel(rateChange({ calls: 1000, invalid: 60 }, { calls: 1000, invalid: 80 }))).toMatchObject({ tone: "good" });
-    expect(rateChangeLabel(rateChange({ calls: 10000, invalid: 600 }, { calls: 10000, invalid: 601 }))).toMatchObject({ tone: "neutral" });
-    expect(rateChangeLabel(rateChange({ calls: 10, invalid: 1 }, { calls: 0, invalid: 0 }))).toBeNull();
+    expect(rateChangeLabel(rateChange({ calls: 1000, invalid: 80, unchecked: 0 }, { calls: 1000, invalid: 60, unchecked: 0 }))).toEqual({
+      text: "▲ +2.0 pp",
+      tone: "bad",
+    });
+    expect(rateChangeLabel(rateChange({ calls: 1000, invalid: 60, unchecked: 0 }, { calls: 1000, invalid: 80, unchecked: 0 }))).toMatchObject({ tone: "good" });
+    expect(rateChangeLabel(rateChange({ calls: 10000, invalid: 600, unchecked: 0 }, { calls: 10000, invalid: 601, unchecked: 0 }))).toMatchObject({
+      tone: "neutral",
+    });
+    expect(rateChangeLabel(rateChange({ calls: 10, invalid: 1, unchecked: 0 }, { calls: 0, invalid: 0, unchecked: 0 }))).toBeNull();
   });
 });
 
 describe("inflation", () => {
   it("60 of 1,000 invalid, six-call tasks → 6.38 attempts (docs/attempt-inflation.md)", () => {
-    const row = inflation({ calls: 1000, invalid: 60, corrected: 60, costUsd: 10 }, 6);
+    const row = inflation({ calls: 1000, invalid: 60, unchecked: 0, corrected: 60, costUsd: 10 }, 6);
     expect(row.p).toBe(0.06);
     expect(row.expected).toBeCloseTo(1.0638, 4);
     expect(row.taskAttempts!.toFixed(2)).toBe("6.38");
@@ -62,7 +92,7 @@ describe("inflation", () => {
     expect(row.observed).toBeCloseTo(1000 / 940, 10);
   });
   it("has no expected attempts when every call was invalid (an unknown tool name)", () => {
-    expect(inflation({ calls: 5, invalid: 5, corrected: 5, costUsd: 1 }, 6)).toMatchObject({
+    expect(inflation({ calls: 5, invalid: 5, unchecked: 0, corrected: 5, costUsd: 1 }, 6)).toMatchObject({
       p: 1,
       expected: null,
       taskAttempts: null,
@@ -71,7 +101,7 @@ describe("inflation", () => {
     });
   });
   it("has no rate without calls", () => {
-    expect(inflation({ calls: 0, invalid: 0, corrected: 0, costUsd: 0 }, 6)).toMatchObject({ p: null, expected: null, costPerCall: null });
+    expect(inflation({ calls: 0, invalid: 0, unchecked: 0, corrected: 0, costUsd: 0 }, 6)).toMatchObject({ p: null, expected: null, costPerCall: null });
   });
   it("reads k from the URL within 1–100, default 6", () => {
     expect(parseK(undefined)).toBe(6);

@@ -1,17 +1,36 @@
 // Pure derivations for the dashboards (no I/O): rates, changes, attempt inflation, series
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { likelyTool } from "../../isomorphic/tool-names";
-import { formatPp } from "./format";
+import { formatCount, formatPp, formatRate } from "./format";
 import { assignColors, topN } from "../charts/prepare";
-import { expectedAttempts, expectedTaskAttempts, extraCallsPer1000Tasks, invalidRate, observedAttemptsFromCounts } from "../../isomorphic/stats";
+import {
+  checkedCalls,
+  checkedInvalidRate,
+  expectedAttempts,
+  expectedTaskAttempts,
+  extraCallsPer1000Tasks,
+  observedAttemptsFromCounts,
+} from "../../isomorphic/stats";
 
-export type Counts = { calls: number; invalid: number; corrected: number; costUsd: number };
+export type Counts = { calls: number; invalid: number; unchecked: number; corrected: number; costUsd: number };
 
-/** invalid / calls, or null without calls. */
-export const rateOf = (t: Pick<Counts, "calls" | "invalid">) => invalidRate(t.invalid, t.calls);
+/** invalid / checked calls (unchecked ones are left out), or null when no call was checked. */
+export const rateOf = (t: Pick<Counts, "calls" | "invalid" | "unchecked">) => checkedInvalidRate(t);
+
+/** Calls there were but none of them checked: no rate to show, "unchecked" instead. */
+export const allUnchecked = (t: Pick<Counts, "calls" | "invalid" | "unchecked">) => t.calls > 0 && checkedCalls(t) === 0;
+
+/** The invalid rate as every page writes it: "4.2%", "unchecked" when no call was checked, "–" without calls. */
+export const rateText = (t: Pick<Counts, "calls" | "invalid" | "unchecked">, digits = 1) => (allUnchecked(t) ? "unchecked" : formatRate(rateOf(t), digits));
+
+/** "12 valid · 3 unchecked": how the calls split by verdict (the invalid ones are counted beside it). */
+export function verdictSplit(t: Pick<Counts, "calls" | "invalid" | "unchecked">): string {
+  const valid = `${formatCount(checkedCalls(t) - t.invalid)} valid`;
+  return t.unchecked > 0 ? `${valid} · ${formatCount(t.unchecked)} unchecked` : valid;
+}
 
 /** Observed attempts per successful call from rollup totals (isomorphic/stats.ts). */
-export const observedAttempts = (t: Pick<Counts, "calls" | "invalid" | "corrected">) => observedAttemptsFromCounts(t);
+export const observedAttempts = (t: Pick<Counts, "calls" | "invalid" | "unchecked" | "corrected">) => observedAttemptsFromCounts(t);
 
 /** 1/(1−p), or null when p is unknown or every call was invalid. */
 export function expectedAttemptsOrNull(p: number | null): number | null {
@@ -21,7 +40,7 @@ export function expectedAttemptsOrNull(p: number | null): number | null {
 export type RateChange = { current: number | null; previous: number | null; diff: number | null; direction: "up" | "down" | "flat" | null };
 
 /** Change of the invalid rate between two periods, in rate units (0.012 = 1.2 pp). */
-export function rateChange(current: Pick<Counts, "calls" | "invalid">, previous: Pick<Counts, "calls" | "invalid">): RateChange {
+export function rateChange(current: Pick<Counts, "calls" | "invalid" | "unchecked">, previous: Pick<Counts, "calls" | "invalid" | "unchecked">): RateChange {
   const a = rateOf(current);
   const b = rateOf(previous);
   if (a === null || b === null) return { current: a, previous: b, diff: null, direction: null };

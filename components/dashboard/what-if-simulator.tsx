@@ -91,7 +91,7 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
   const extraShare = r.costWithoutRetries > 0 ? r.extraCost / r.costWithoutRetries : null;
 
   return (
-    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+    <div className="grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
       <div className="space-y-5">
         <Slider label="Invalid rate" unit="%" value={ratePct} min={0} max={50} step={0.5} onChange={setRatePct} format={(v) => `${v}%`} testId="sim-rate" />
         <Slider label="Calls per task" unit="k" value={k} min={1} max={30} step={1} onChange={(v) => setK(Math.round(v))} format={String} testId="sim-k" />
@@ -157,7 +157,11 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
         </p>
         <div>
           <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-slate-500">Reference points</h3>
-          <table className="min-w-full divide-y divide-slate-200 text-left" aria-label="Reference points" data-testid="sim-references">
+          <table
+            className="min-w-full divide-y divide-slate-200 text-left max-sm:[&_td]:px-1.5 max-sm:[&_th]:whitespace-normal max-sm:[&_th]:px-1.5"
+            aria-label="Reference points"
+            data-testid="sim-references"
+          >
             <thead>
               <tr>
                 <th className={th}>Invalid rate</th>

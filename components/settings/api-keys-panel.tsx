@@ -7,8 +7,10 @@ import { formErrors } from "../form-errors";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { useTRPC } from "../trpc-provider";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../../contracts/accounts";
-import { Alert, Badge, Button, Card, Field, Input, Select, Table, td, th } from "../ui";
+import { Alert, Badge, Button, Card, Field, Select, Table, td, th } from "../ui";
 import { ConfirmButton } from "../confirm-button";
+import { CountedInput } from "../counted-input";
+import { TEXT_LIMITS } from "../../contracts/text-limits";
 
 export function ApiKeysPanel({ slug, zone }: { slug: string; zone: string }) {
   const trpc = useTRPC();
@@ -78,10 +80,10 @@ export function ApiKeysPanel({ slug, zone }: { slug: string; zone: string }) {
           )}
           <div className="min-w-64 flex-1">
             <Field label="Name" htmlFor="key-name" error={errors.field.name} hint="The harness or environment that will use it, e.g. “support-bot production”.">
-              <Input
+              <CountedInput
+                max={TEXT_LIMITS.apiKeyName}
                 id="key-name"
                 autoComplete="off"
-                maxLength={80}
                 required
                 value={name}
                 onChange={(e) => setName(e.target.value)}
@@ -149,8 +151,12 @@ export function ApiKeysPanel({ slug, zone }: { slug: string; zone: string }) {
                   <td className={td}>
                     <Badge tone={k.scope === "read" ? "indigo" : "slate"}>{k.scope}</Badge>
                   </td>
-                  <td className={`${td} text-slate-500`}>{formatDateTimeZoned(k.createdAt, zone)}</td>
-                  <td className={`${td} text-slate-500`}>{k.lastUsedAt ? formatDateTimeZoned(k.lastUsedAt, zone) : "never"}</td>
+                  <td data-label="Created" className={`${td} text-slate-500`}>
+                    {formatDateTimeZoned(k.createdAt, zone)}
+                  </td>
+                  <td data-label="Last used" className={`${td} text-slate-500`}>
+                    {k.lastUsedAt ? formatDateTimeZoned(k.lastUsedAt, zone) : "never"}
+                  </td>
                   <td className={td}>
                     {k.revokedAt ? <Badge tone="red">revoked {formatDateTimeZoned(k.revokedAt, zone)}</Badge> : <Badge tone="green">active</Badge>}
                   </td>

@@ -70,14 +70,14 @@ export function MembersPanel({ slug, canManage, currentUserId, zone }: { slug: s
               {members.data.map((m) => (
                 <tr key={m.id} data-testid="member-row">
                   <td className={td}>
-                    <div className="flex items-center gap-2">
-                      <span className="font-medium text-slate-900">{m.email}</span>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{m.email}</span>
                       {m.id === currentUserId && <Badge>you</Badge>}
                       {m.invitePending && <Badge tone="amber">invite pending</Badge>}
                     </div>
                     {m.name && <div className="text-xs text-slate-500">{m.name}</div>}
                   </td>
-                  <td className={td}>
+                  <td data-label={canManage ? undefined : "Role"} className={td}>
                     {canManage ? (
                       <>
                         <label htmlFor={`role-${m.id}`} className="sr-only">
@@ -101,7 +101,9 @@ export function MembersPanel({ slug, canManage, currentUserId, zone }: { slug: s
                       <Badge tone={m.role === "owner" ? "indigo" : "slate"}>{m.role}</Badge>
                     )}
                   </td>
-                  <td className={`${td} text-slate-500`}>{formatDateTimeZoned(m.since, zone)}</td>
+                  <td data-label="Since" className={`${td} text-slate-500`}>
+                    {formatDateTimeZoned(m.since, zone)}
+                  </td>
                   {canManage && (
                     <td className={`${td} text-right`}>
                       <ConfirmButton
@@ -175,8 +177,12 @@ function Invitations({ slug, zone }: { slug: string; zone: string }) {
                 <span className="font-medium text-slate-900">{i.email}</span>
               </td>
               <td className={td}>{i.role}</td>
-              <td className={`${td} text-slate-500`}>{formatDateTimeZoned(i.createdAt, zone)}</td>
-              <td className={`${td} text-slate-500`}>{i.expired ? <Badge tone="amber">expired</Badge> : formatDateTimeZoned(i.expiresAt, zone)}</td>
+              <td data-label="Invited" className={`${td} text-slate-500`}>
+                {formatDateTimeZoned(i.createdAt, zone)}
+              </td>
+              <td data-label="Link expires" className={`${td} text-slate-500`}>
+                {i.expired ? <Badge tone="amber">expired</Badge> : formatDateTimeZoned(i.expiresAt, zone)}
+              </td>
               <td className={`${td} text-right`}>
                 <Button
                   variant="dangerSubtle"

@@ -8,6 +8,8 @@ import { RETENTION_DEFAULTS } from "@/contracts/accounts";
 import { formErrors } from "../form-errors";
 import { useTRPC } from "../trpc-provider";
 import { Alert, Badge, Button, Card, Field, Input } from "../ui";
+import { CountedInput } from "../counted-input";
+import { TEXT_LIMITS } from "../../contracts/text-limits";
 
 type Project = { slug: string; name: string };
 
@@ -31,10 +33,10 @@ export function RenameProject({ project, canRename }: { project: Project; canRen
         {errors.form && <Alert tone="error">{errors.form}</Alert>}
         {rename.isSuccess && !rename.isPending && <Alert tone="success">Saved.</Alert>}
         <Field label="Name" htmlFor="project-name" error={errors.field.name} hint={canRename ? undefined : "Admins and owners can rename the project."}>
-          <Input
+          <CountedInput
+            max={TEXT_LIMITS.projectName}
             id="project-name"
             value={name}
-            maxLength={80}
             readOnly={!canRename}
             disabled={!canRename}
             onChange={(e) => {

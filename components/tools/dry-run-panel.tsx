@@ -1,16 +1,20 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { callsRead, emptyTally, mergeTallies, summarizeDryRun, type DryRunTally } from "../../isomorphic/dry-run";
 import { prettySchema } from "../dashboard/schema-format";
 import { useTRPCClient } from "../trpc-provider";
 import { DRY_RUN_EVENT } from "./try-in-dry-run";
+import { ConfirmButton } from "../confirm-button";
 import { Alert, Button, Select, Table, td, th } from "../ui";
 
 type Version = { version: string; firstSeenAt: string | Date; parameters: unknown };
-type Run = { tally: DryRunTally; total: number | null; done: boolean; stopped: boolean };
+/** `schema`: the edited schema the run replayed (null for a registered version), which "Register this schema" registers. */
+type Run = { tally: DryRunTally; total: number | null; done: boolean; stopped: boolean; schema: Record<string, unknown> | null };
+type Registered = { version: string; created: boolean };
 
 const PAGE_SIZE = 2_000;
 
@@ -37,6 +41,10 @@ export function DryRunPanel({
   const [text, setText] = useState(() => prettySchema(versions[0]?.parameters ?? { type: "object", properties: {} }));
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [registered, setRegistered] = useState<Registered | null>(null);
+  const router = useRouter();
+  const [registering, setRegistering] = useState(false);
+  const [registerError, setRegisterError] = useState<string | null>(null);
   const cancel = useRef(false);
   const running = run !== null && !run.done;
 
@@ -55,6 +63,8 @@ export function DryRunPanel({
 
   async function start() {
     setError(null);
+    setRegistered(null);
+    setRegisterError(null);
     let proposal: { parameters: Record<string, unknown> } | { version: string };
     if (source === "edit") {
       try {
@@ -68,7 +78,7 @@ export function DryRunPanel({
       }
     } else proposal = { version: source };
     cancel.current = false;
-    let state: Run = { tally: emptyTally(), total: null, done: false, stopped: false };
+    let state: Run = { tally: emptyTally(), total: null, done: false, stopped: false, schema: "parameters" in proposal ? proposal.parameters : null };
     setRun(state);
     let cursor: { timestamp: string; id: string } | null = null;
     try {
@@ -77,7 +87,7 @@ export function DryRunPanel({
         const tally = mergeTallies(state.tally, page.tally);
         const atLimit = callsRead(tally) >= page.limit;
         cursor = atLimit ? null : page.next;
-        state = { tally, total: state.total ?? page.total, done: !cursor || cancel.current, stopped: cancel.current };
+        state = { ...state, tally, total: state.total ?? page.total, done: !cursor || cancel.current, stopped: cancel.current };
         setRun(state);
       } while (cursor && !cancel.current);
     } catch (e) {
@@ -89,6 +99,26 @@ export function DryRunPanel({
           ? `The dry run did not start: ${message}`
           : `The dry run stopped after ${callsRead(state.tally).toLocaleString("en")} calls, so there is no result: ${message}`,
       );
+    }
+  }
+
+  /**
+   * Registers the schema the finished run replayed, as the Tools page's paste does (tools.registerPasted,
+   * admins): a new version of the tool, against which new calls are checked.
+   */
+  async function register(schema: Record<string, unknown>, close: () => void) {
+    setRegistering(true);
+    setRegisterError(null);
+    try {
+      const answer = await client.tools.registerPasted.mutate({ project, definitions: JSON.stringify({ name: tool, parameters: schema }), name: tool });
+      const mine = answer.tools.find((t) => t.name === tool) ?? answer.tools[0]!;
+      setRegistered({ version: mine.version, created: mine.created });
+      close();
+      router.refresh(); // the page around the panel (its versions, its schema) shows the new version
+    } catch (e) {
+      setRegisterError(`Not registered: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setRegistering(false);
     }
   }
 
@@ -142,6 +172,7 @@ export function DryRunPanel({
             setText(e.target.value);
             // the result was the previous text's
             if (run?.done) setRun(null);
+            setRegistered(null);
           }}
           disabled={running}
         />
@@ -174,6 +205,44 @@ export function DryRunPanel({
             </div>
           </div>
           {run.done && <DryRunResult tally={run.tally} callHref={callHref} />}
+          {run.done && !run.stopped && run.schema && (
+            <div className="space-y-2 border-t border-slate-100 pt-4" data-testid="dry-run-register">
+              {registered ? (
+                <Alert tone="success">
+                  <span data-testid="dry-run-registered">
+                    {registered.created
+                      ? `Registered: version ${registered.version.slice(0, 7)} of ${tool} is now its current schema; new calls are checked against it.`
+                      : `Already registered: this schema is version ${registered.version.slice(0, 7)} of ${tool}; nothing changed.`}{" "}
+                    Calls stored before keep their verdicts until a Re-check.{" "}
+                    {/* the panel is on the tool page: an anchor within it (a Link to the same page kept the old #dry-run) */}
+                    <a href="#versions" className="font-medium text-indigo-700 hover:underline">
+                      See its versions
+                    </a>
+                  </span>
+                </Alert>
+              ) : (
+                <>
+                  <p className="text-slate-600">Happy with what it would fix and break? Register the schema you just tested as {tool}&apos;s new version.</p>
+                  <ConfirmButton
+                    tone="primary"
+                    label={`Register this schema for ${tool}`}
+                    question={`Register it as ${tool}'s current schema? New calls are checked against it.`}
+                    confirmLabel={`Register this schema for ${tool}, confirmed`}
+                    pending={registering}
+                    pendingText="Registering…"
+                    onConfirm={(close) => void register(run.schema!, close)}
+                  >
+                    Register this schema
+                  </ConfirmButton>
+                  {registerError && (
+                    <Alert tone="error">
+                      <span data-testid="dry-run-register-error">{registerError}</span>
+                    </Alert>
+                  )}
+                </>
+              )}
+            </div>
+          )}
         </div>
       )}
     </div>
@@ -224,9 +293,15 @@ function DryRunResult({ tally, callHref }: { tally: DryRunTally; callHref: (id: 
               .map((c) => (
                 <tr key={c.category}>
                   <td className={td}>{CATEGORY_LABELS[c.category as Category] ?? c.category}</td>
-                  <td className={`${td} text-right tabular-nums`}>{c.fixed.toLocaleString("en")}</td>
-                  <td className={`${td} text-right tabular-nums ${c.broken ? "text-red-700" : ""}`}>{c.broken.toLocaleString("en")}</td>
-                  <td className={`${td} text-right tabular-nums`}>{c.stillInvalid.toLocaleString("en")}</td>
+                  <td data-label="Fixed" className={`${td} text-right tabular-nums`}>
+                    {c.fixed.toLocaleString("en")}
+                  </td>
+                  <td data-label="Broken" className={`${td} text-right tabular-nums ${c.broken ? "text-red-700" : ""}`}>
+                    {c.broken.toLocaleString("en")}
+                  </td>
+                  <td data-label="Still invalid" className={`${td} text-right tabular-nums`}>
+                    {c.stillInvalid.toLocaleString("en")}
+                  </td>
                   <td className={`${td} text-xs`}>
                     {c.examples.broken.length > 0 && <span className="mr-2 text-red-700">broken: {examples(c.examples.broken)}</span>}
                     {c.examples.fixed.length > 0 && <span className="text-emerald-700">fixed: {examples(c.examples.fixed)}</span>}

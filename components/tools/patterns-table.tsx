@@ -39,7 +39,9 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
                 <Ticks text={p.label} />
               </span>
             </td>
-            <td className={`${td} text-right font-medium tabular-nums text-slate-900`}>{formatCount(p.failures)}</td>
+            <td data-label="Failures" className={`${td} text-right font-medium tabular-nums text-slate-900`}>
+              {formatCount(p.failures)}
+            </td>
             <td className={td}>
               <div className="flex items-center gap-2">
                 <div className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-100">

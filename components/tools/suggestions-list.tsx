@@ -4,6 +4,8 @@ import { Ticks } from "./ticks";
 import { TryInDryRun } from "./try-in-dry-run";
 import type { SuggestionRow } from "./types";
 
+const SEVERITY_TONE = { error: "red", warning: "amber", info: "slate" } as const;
+
 const hasDiff = (s: SuggestionRow) => JSON.stringify(s.before) !== JSON.stringify(s.after);
 
 /** The schema doctor's suggestions: evidence, the change in words and as a diff of the tool. */
@@ -32,7 +34,18 @@ export function SuggestionsList({
             <h3 className="font-medium text-slate-900">
               <Ticks text={s.title} />
             </h3>
-            {s.source === "calls" ? <Badge tone="amber">{s.failures.toLocaleString("en")} failed calls</Badge> : <Badge>schema lint</Badge>}
+            <span className="flex shrink-0 gap-1.5">
+              <Badge tone={SEVERITY_TONE[s.severity]}>{s.severity}</Badge>
+              {s.calls ? (
+                <Badge tone="amber">
+                  {s.calls.supporting.toLocaleString("en")} of {s.calls.of.toLocaleString("en")} calls
+                </Badge>
+              ) : s.source === "calls" ? (
+                <Badge tone="amber">{s.failures.toLocaleString("en")} failed calls</Badge>
+              ) : (
+                <Badge>definition lint</Badge>
+              )}
+            </span>
           </div>
           <p className="mt-1 text-slate-600">
             <Ticks text={s.evidence} />

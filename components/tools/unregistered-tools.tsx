@@ -83,7 +83,9 @@ export function UnregisteredTools({
                   <Truncated text={t.tool} />
                 </Link>
               </td>
-              <td className={`${td} text-right tabular-nums`}>{formatCount(t.calls)}</td>
+              <td data-label="Calls" className={`${td} text-right tabular-nums`}>
+                {formatCount(t.calls)}
+              </td>
               <td className={`${td} text-right tabular-nums`}>
                 {t.notChecked >= NOT_CHECKED_COUNTED ? `${formatCount(NOT_CHECKED_COUNTED)} or more` : formatCount(t.notChecked)}
               </td>

@@ -73,10 +73,18 @@ export function VersionVerdict({ impact, zone }: { impact: VersionImpact; zone: 
             {impact.byCategory.map((c) => (
               <tr key={c.key}>
                 <td className={td}>{CATEGORY_LABELS[c.key as Category] ?? c.key}</td>
-                <td className={`${td} text-right tabular-nums`}>{formatRate(c.a.rate)}</td>
-                <td className={`${td} text-right tabular-nums`}>{formatRate(c.b.rate)}</td>
-                <td className={`${td} text-right tabular-nums`}>{formatPp(c.diff)}</td>
-                <td className={`${td} text-right tabular-nums`}>{formatPValue(c.pValue)}</td>
+                <td data-label="Before" className={`${td} text-right tabular-nums`}>
+                  {formatRate(c.a.rate)}
+                </td>
+                <td data-label="After" className={`${td} text-right tabular-nums`}>
+                  {formatRate(c.b.rate)}
+                </td>
+                <td data-label="Change" className={`${td} text-right tabular-nums`}>
+                  {formatPp(c.diff)}
+                </td>
+                <td data-label="p" className={`${td} text-right tabular-nums`}>
+                  {formatPValue(c.pValue)}
+                </td>
                 <td className={td}>
                   <Badge tone={TONE[c.verdict]}>{c.verdict}</Badge>
                 </td>

@@ -356,3 +356,12 @@ def test_with_fail_open_a_call_whose_schema_cannot_be_used_runs_and_is_recorded_
     assert event["metadata"] == {"team": "loans", "unchecked": outcomes[1].unchecked}
     assert event["result"]["status"] == "ok"
     assert next(e for e in events if e["tool"] == "getloan")["metadata"] == {"team": "loans"}
+
+
+def test_an_empty_result_is_reported_even_without_record_results_so_that_toolgate_can_flag_it() -> None:
+    answers: dict[str, Any] = {"0": None, "1": [], "2": "  ", "3": {"balance": 1}}
+    toolgate, events = gate(
+        define_tool(name="getloan", parameters=LOAN_SCHEMA, handler=lambda args: answers[args["loannumber"]]),
+    )
+    toolgate.run().handle_sync([openai_call(f"c{n}", json.dumps({"loannumber": n})) for n in answers])
+    assert [e["result"].get("summary") for e in events] == ["null", "[]", "  ", None]

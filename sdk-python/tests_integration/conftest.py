@@ -1,4 +1,4 @@
-"""Against a REAL Toolgate: sdk-python/python.integration.test.ts starts the app, makes a project and its key,
+"""Against a REAL Toolgate: sdk-python/python.exhaustive.test.ts starts the app, makes a project and its key,
 runs these tests with TOOLGATE_URL / TOOLGATE_API_KEY, and checks in the database what they wrote to
 TOOLGATE_PY_OUT (the event ids each scenario expects stored)."""
 

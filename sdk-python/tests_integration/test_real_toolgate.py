@@ -1,4 +1,4 @@
-"""The SDK against the real Toolgate over HTTP (driven by sdk-python/python.integration.test.ts)."""
+"""The SDK against the real Toolgate over HTTP (driven by sdk-python/python.exhaustive.test.ts)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,10 @@ describe("toolgate check: arguments", () => {
       const lines: string[] = [];
       return { code: await runCheck(args, env, (l) => lines.push(l)), out: lines.join("\n") };
     };
-    expect(await run(["chek"])).toMatchObject({ code: 2, out: expect.stringContaining('Unknown command "chek". Commands: check (below), mcp') });
+    expect(await run(["chek"])).toMatchObject({
+      code: 2,
+      out: expect.stringContaining('Unknown command "chek". Commands: check (below), lint (toolgate lint --help), mcp'),
+    });
     expect(await run(["check", "--max-invalid-rate", "5%", "--colour"])).toMatchObject({
       code: 2,
       out: expect.stringContaining('Unknown argument "--colour".'),

@@ -69,7 +69,9 @@ export async function runCheck(
   let maxRate: number;
   try {
     if (args[0] !== "check")
-      throw new UsageError(`${args[0] ? `Unknown command "${args[0]}".` : "No command given."} Commands: check (below), mcp (toolgate mcp --help).`);
+      throw new UsageError(
+        `${args[0] ? `Unknown command "${args[0]}".` : "No command given."} Commands: check (below), lint (toolgate lint --help), mcp (toolgate mcp --help), mcp-server (Toolgate's own MCP server for coding agents, docs/agents.md).`,
+      );
     options = parse(args.slice(1));
     if (!options["max-invalid-rate"]) throw new UsageError("Missing --max-invalid-rate.");
     maxRate = parseRate(options["max-invalid-rate"]);

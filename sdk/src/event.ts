@@ -16,7 +16,8 @@ export interface ToolgateEvent {
   /** The arguments as the model wrote them: an object, or the raw string when they were not a JSON object. */
   arguments: Record<string, unknown> | string;
   outcome?: { valid: boolean; category?: Category; message?: string };
-  result?: { status: "ok" | "error" | "not_found"; summary?: string; latencyMs?: number };
+  /** What happened when the call ran (isomorphic/outcome.ts maps each status onto an execution outcome). */
+  result?: { status: "ok" | "error" | "not_found" | "timeout" | "not_allowed"; summary?: string; latencyMs?: number };
   correctsId?: string;
   usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
   toolVersion?: string;

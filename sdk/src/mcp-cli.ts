@@ -165,7 +165,7 @@ function listOf(value: string, option: string): string[] {
  * The key from a file: refused when other users could read it (the point of a file over
  * `--api-key`, which every local user sees in the process list). Trailing whitespace is dropped.
  */
-function readApiKeyFile(path: string): string {
+export function readApiKeyFile(path: string): string {
   let mode: number;
   let key: string;
   try {

@@ -275,6 +275,8 @@ describe("McpGateway", () => {
     expect(JSON.parse(h.toServer.at(-1)!)).toMatchObject({ id: 1, method: "tools/call" });
     h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 1, result: { content: [] } }));
     expect(h.events[0]!.metadata!.unchecked).toBe("the server declared no tools capability");
+    // an answer without content says nothing: reported as an empty summary, which Toolgate flags as an empty result
+    expect(h.events[0]!.result).toMatchObject({ status: "ok", summary: "" });
   });
 });
 

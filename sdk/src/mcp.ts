@@ -1,4 +1,5 @@
 import { classifyCall, registryFrom, ToolSchemaError, type ToolRegistry, type Verdict } from "../../isomorphic/classify";
+import { failureStatus } from "../../isomorphic/outcome";
 import { canonicalJson, checkSchemaCost, isPlainObject, schemaDraft, TOOL_NAME_MAX, truncate, type JsonObject } from "../../isomorphic/tool-schema";
 import type { ModelRef, ToolgateEvent } from "./event";
 import type { Reporter, ToolRegistration } from "./reporter";
@@ -229,11 +230,30 @@ export class McpGateway<Context = undefined> {
       // the client's own listing is read too: at 2026-07-28 it is often the only one (no handshake, no list_changed unless subscribed)
       const cursor = typeof params.cursor === "string" ? params.cursor : null;
       this.watched.set(keyOf(message.id), (answer) => this.clientListed(cursor, answer));
+    } else if (message.method === "notifications/cancelled") {
+      this.cancelled(params);
     } else if (message.method === "notifications/initialized") {
       this.clientInitialized = true;
       // sent after this notification has gone to the server (the caller writes it right after)
       queueMicrotask(() => this.firstListing());
     }
+  }
+
+  /**
+   * The client gave up on a call (`notifications/cancelled`): the server will not answer it. A
+   * client whose request timed out says so in the reason (the MCP SDKs send "Request timed out"):
+   * that call timed out; any other cancelled call is recorded without a result.
+   */
+  private cancelled(params: JsonObject): void {
+    const id = params.requestId;
+    if (typeof id !== "string" && typeof id !== "number") return;
+    const pending = this.calls.get(keyOf(id));
+    if (!pending) return;
+    this.calls.delete(keyOf(id));
+    const reason = typeof params.reason === "string" ? params.reason : "";
+    const latencyMs = Math.max(0, Math.round(performance.now() - pending.started));
+    if (failureStatus(reason) === "timeout") pending.event.result = { status: "timeout", latencyMs, summary: truncate(reason, SUMMARY_CHARS) };
+    this.record(pending.event);
   }
 
   private inspectServer(message: Message): void {
@@ -636,10 +656,15 @@ function infoOf(value: unknown): { name: string; version?: string } | null {
   return { name: truncate(value.name, 200), ...(typeof value.version === "string" ? { version: truncate(value.version, 100) } : {}) };
 }
 
-/** A `tools/call` answer as the call's result: a JSON-RPC error, or the CallToolResult's isError and first content. */
+/**
+ * A `tools/call` answer as the call's result: a JSON-RPC error (its kind read from its code and
+ * message: -32001 "Request timed out" is a timeout, "Unknown tool" not found), or the
+ * CallToolResult's isError (a tool error) and first content.
+ */
 function resultOf(message: Message, latencyMs: number): NonNullable<ToolgateEvent["result"]> {
   if (isPlainObject(message.error)) {
-    return { status: "error", latencyMs, summary: truncate(String(message.error.message ?? JSON.stringify(message.error)), SUMMARY_CHARS) };
+    const text = String(message.error.message ?? JSON.stringify(message.error));
+    return { status: failureStatus(message.error.code as number | undefined, text), latencyMs, summary: truncate(text, SUMMARY_CHARS) };
   }
   const result = isPlainObject(message.result) ? message.result : {};
   const first = Array.isArray(result.content) ? result.content[0] : undefined;
@@ -650,5 +675,6 @@ function resultOf(message: Message, latencyMs: number): NonNullable<ToolgateEven
     : result.structuredContent !== undefined
       ? (JSON.stringify(result.structuredContent) ?? "")
       : "";
-  return { status: result.isError === true ? "error" : "ok", latencyMs, ...(summary ? { summary: truncate(summary, SUMMARY_CHARS) } : {}) };
+  // an answer without content is reported as an empty summary: Toolgate flags such results (isomorphic/outcome.ts)
+  return { status: result.isError === true ? "error" : "ok", latencyMs, summary: truncate(summary, SUMMARY_CHARS) };
 }

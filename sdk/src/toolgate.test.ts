@@ -157,7 +157,17 @@ describe("dispatcher: running handlers", () => {
     ]);
   });
 
-  it("a handler past its timeout is answered with an error and its signal is aborted", async () => {
+  it("an empty result is reported with its (empty) content even without recordResults, so that Toolgate can flag it; others are not", async () => {
+    const { toolgate, events } = gate({ handler: ({ loannumber }) => (loannumber === "0" ? [] : loannumber === "1" ? "  " : { balance: 1 }) });
+    await toolgate.run().dispatch(["0", "1", "2"].map((n) => ({ type: "tool_use", id: `c${n}`, name: "getloan", input: { loannumber: n } })));
+    expect(events.map((e) => [e.result?.status, e.result?.summary])).toEqual([
+      ["ok", "[]"],
+      ["ok", "  "],
+      ["ok", undefined],
+    ]);
+  });
+
+  it("a handler past its timeout is answered with an error, recorded as a timeout, and its signal is aborted", async () => {
     let signal: AbortSignal | undefined;
     const toolgate = new Toolgate({
       model: { name: "m" },
@@ -175,7 +185,10 @@ describe("dispatcher: running handlers", () => {
     });
     const [outcome] = await toolgate.run().dispatch({ id: "c", function: { name: "slow", arguments: "{}" } });
     expect(outcome).toMatchObject({ status: "error", content: "Error: slow did not answer within 20 ms. Try again later, or with a smaller request." });
-    expect(outcome!.event.result?.status).toBe("error");
+    expect(outcome!.event.result).toMatchObject({
+      status: "timeout",
+      summary: "Error: slow did not answer within 20 ms. Try again later, or with a smaller request.",
+    });
     expect(signal?.aborted).toBe(true);
   });
 

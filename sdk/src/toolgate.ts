@@ -1,4 +1,5 @@
 import { classifyCall, ToolSchemaError, type Verdict } from "../../isomorphic/classify";
+import { isEmptyResult } from "../../isomorphic/outcome";
 import { isPlainObject, truncate } from "../../isomorphic/tool-schema";
 import { normalizeCalls, toolResult, type NormalizedCall, type ToolResultMessage } from "./calls";
 import type { ModelRef, ToolgateEvent, Usage } from "./event";
@@ -15,7 +16,10 @@ export interface ToolgateOptions {
   apiKey?: string;
   /** Time a handler may take before its call answers with an error. Default 30,000 ms. */
   timeoutMs?: number;
-  /** Put the first 500 characters of each handler result in the event (`result.summary`). Default false: only errors are. */
+  /**
+   * Put the first 500 characters of each handler result in the event (`result.summary`). Default
+   * false: only errors and empty results (which say nothing: isomorphic/outcome.ts) are.
+   */
   recordResults?: boolean;
   /**
    * Fail open: run the handler of a call Toolgate cannot check (the tool's schema cannot be evaluated on
@@ -224,10 +228,12 @@ export class Run {
       if (ran.ok) {
         const content = typeof ran.value === "string" ? ran.value : (JSON.stringify(ran.value) ?? "");
         outcome = { status: "ok", content, value: ran.value };
-        event.result = { status: "ok", latencyMs, ...(this.options.recordResults ? { summary: truncate(content, 500) } : {}) };
+        // an empty result carries nothing to keep private: it is reported whatever recordResults says, so that Toolgate can flag it
+        const reported = this.options.recordResults || isEmptyResult({ status: "ok", summary: content });
+        event.result = { status: "ok", latencyMs, ...(reported ? { summary: truncate(content, 500) } : {}) };
       } else {
         outcome = { status: "error", content: ran.message };
-        event.result = { status: "error", latencyMs, summary: truncate(ran.message, 500) };
+        event.result = { status: ran.timedOut ? "timeout" : "error", latencyMs, summary: truncate(ran.message, 500) };
       }
     }
     const result = toolResult(call, { isError: outcome.status !== "ok", content: outcome.content, value: outcome.value });
@@ -237,7 +243,7 @@ export class Run {
   }
 }
 
-type Ran = { ok: true; value: unknown } | { ok: false; message: string };
+type Ran = { ok: true; value: unknown } | { ok: false; message: string; timedOut?: true };
 
 /** The handler's answer; an exception or a timeout becomes an error message for the model, never a crash. */
 async function runHandler(tool: DefinedTool, args: unknown, context: { callId: string; runId: string }, timeoutMs: number): Promise<Ran> {
@@ -246,7 +252,7 @@ async function runHandler(tool: DefinedTool, args: unknown, context: { callId: s
   const timeout = new Promise<Ran>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-      resolve({ ok: false, message: `Error: ${tool.name} did not answer within ${timeoutMs} ms. Try again later, or with a smaller request.` });
+      resolve({ ok: false, timedOut: true, message: `Error: ${tool.name} did not answer within ${timeoutMs} ms. Try again later, or with a smaller request.` });
     }, timeoutMs);
   });
   const work = (async (): Promise<Ran> => {

@@ -73,8 +73,9 @@ type Seen = { httpMethod: string; rpcMethods: string[]; authorization: string | 
  * A small MCP server written with the SDK (`McpServer` on `StreamableHTTPServerTransport`, JSON
  * answers unless `sse`), on 127.0.0.1: one `add_note` tool, an Authorization it requires when
  * `token` is set, and a record of every request it got (`seen`) and every call its tool ran (`calls`).
+ * With `outcomes`, two more tools: `find_note` answers `isError` (no such note), `slow_note` waits `ms`.
  */
-export async function notesServer(options: { token?: string; sse?: boolean } = {}) {
+export async function notesServer(options: { token?: string; sse?: boolean; outcomes?: boolean } = {}) {
   const seen: Seen[] = [];
   const calls: { title: string; body: string }[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
@@ -106,6 +107,16 @@ export async function notesServer(options: { token?: string; sse?: boolean } = {
           calls.push(args);
           return { content: [{ type: "text", text: `added ${args.title}` }] };
         });
+        if (options.outcomes) {
+          server.registerTool("find_note", { description: "Finds a note by its title.", inputSchema: { title: z.string() } }, (args) => ({
+            content: [{ type: "text", text: `Error: no note titled '${args.title}'. Titles are case-sensitive.` }],
+            isError: true,
+          }));
+          server.registerTool("slow_note", { description: "Answers after ms milliseconds.", inputSchema: { ms: z.number() } }, async (args) => {
+            await new Promise((resolve) => setTimeout(resolve, args.ms));
+            return { content: [{ type: "text", text: `waited ${args.ms} ms` }] };
+          });
+        }
         await server.connect(created);
         transport = created;
       }

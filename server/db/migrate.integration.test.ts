@@ -61,7 +61,8 @@ async function databaseBefore(migration: string) {
   };
 }
 
-describe("migrations", () => {
+// Every test has databases of its own: they run side by side (mostly waiting on PostgreSQL).
+describe.concurrent("migrations", () => {
   it("apply on an empty database, then are a no-op the second time", async () => {
     const url = await emptyDatabase();
     const migrationNames = (await readdir(defaultPrismaPaths.migrationsDir, { withFileTypes: true }))
@@ -143,13 +144,12 @@ describe("migrations", () => {
       await client.end();
     }
   });
-});
 
-describe("20261130235045_project_keys_for_alert_tables", () => {
-  it("gives existing incident events and webhook deliveries their project", async () => {
-    const { client, rest, applyRest, close } = await databaseBefore("20261130235045_project_keys_for_alert_tables");
-    try {
-      await client.query(`
+  describe("20261130235045_project_keys_for_alert_tables", () => {
+    it("gives existing incident events and webhook deliveries their project", async () => {
+      const { client, rest, applyRest, close } = await databaseBefore("20261130235045_project_keys_for_alert_tables");
+      try {
+        await client.query(`
         INSERT INTO projects (id, slug, name) VALUES ('00000000-0000-4000-8000-000000000001', 'p', 'p');
         INSERT INTO alert_rules (id, project_id, name, metric, condition, window_minutes) VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'r', 'invalid_rate', 'threshold', 15);
         INSERT INTO incidents (id, project_id, rule_id, state, severity, value, threshold, calls, summary, window_start, fired_at)
@@ -157,22 +157,22 @@ describe("20261130235045_project_keys_for_alert_tables", () => {
         INSERT INTO incident_events (id, incident_id, kind) VALUES (gen_random_uuid(), '00000000-0000-4000-8000-000000000003', 'fired');
         INSERT INTO webhook_endpoints (id, project_id, name, url, secret) VALUES ('00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000001', 'w', 'http://127.0.0.1/', 's');
         INSERT INTO webhook_deliveries (id, endpoint_id, incident_id, event, attempt) VALUES (gen_random_uuid(), '00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000003', 'incident.fired', 1);`);
-      expect(await applyRest()).toEqual(rest);
-      const { rows } = await client.query("SELECT (SELECT project_id FROM incident_events) AS e, (SELECT project_id FROM webhook_deliveries) AS d");
-      expect(rows[0]).toEqual({ e: "00000000-0000-4000-8000-000000000001", d: "00000000-0000-4000-8000-000000000001" });
-    } finally {
-      await close();
-    }
+        expect(await applyRest()).toEqual(rest);
+        const { rows } = await client.query("SELECT (SELECT project_id FROM incident_events) AS e, (SELECT project_id FROM webhook_deliveries) AS d");
+        expect(rows[0]).toEqual({ e: "00000000-0000-4000-8000-000000000001", d: "00000000-0000-4000-8000-000000000001" });
+      } finally {
+        await close();
+      }
+    });
   });
-});
 
-describe("20261201223000_incident_event_ends_at", () => {
-  it("moves the end of a silence or snooze out of the text of existing events into their ends_at", async () => {
-    const { client, rest, applyRest, close } = await databaseBefore("20261201223000_incident_event_ends_at");
-    try {
-      const p = "00000000-0000-4000-8000-000000000001";
-      const incident = "00000000-0000-4000-8000-000000000003";
-      await client.query(`
+  describe("20261201223000_incident_event_ends_at", () => {
+    it("moves the end of a silence or snooze out of the text of existing events into their ends_at", async () => {
+      const { client, rest, applyRest, close } = await databaseBefore("20261201223000_incident_event_ends_at");
+      try {
+        const p = "00000000-0000-4000-8000-000000000001";
+        const incident = "00000000-0000-4000-8000-000000000003";
+        await client.query(`
         INSERT INTO projects (id, slug, name) VALUES ('${p}', 'p', 'p');
         INSERT INTO alert_rules (id, project_id, name, metric, condition, window_minutes) VALUES ('00000000-0000-4000-8000-000000000002', '${p}', 'r', 'invalid_rate', 'threshold', 15);
         INSERT INTO incidents (id, project_id, rule_id, state, severity, value, threshold, calls, summary, window_start, fired_at)
@@ -183,19 +183,20 @@ describe("20261201223000_incident_event_ends_at", () => {
           (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'until 2026-12-01T22:30:00.000Z: after the deploy', '2026-12-01T20:00:02Z'),
           (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'until 2026-12-01T23:00:00.000Z', '2026-12-01T20:00:03Z'),
           (gen_random_uuid(), '${p}', '${incident}', 'snoozed', 'something else', '2026-12-01T20:00:04Z');`);
-      expect(await applyRest()).toEqual(rest);
-      const { rows } = await client.query<{ kind: string; note: string | null; endsAt: Date | null }>(
-        'SELECT kind, note, ends_at AS "endsAt" FROM incident_events ORDER BY at',
-      );
-      expect(rows.map((r) => [r.kind, r.note, r.endsAt?.toISOString() ?? null])).toEqual([
-        ["fired", "Invalid rate 40% (until 2026-12-01T21:57:16.462Z)", null],
-        ["silenced", "planned (getloan) migration", "2026-12-01T21:57:16.462Z"],
-        ["snoozed", "after the deploy", "2026-12-01T22:30:00.000Z"],
-        ["snoozed", null, "2026-12-01T23:00:00.000Z"],
-        ["snoozed", "something else", null],
-      ]);
-    } finally {
-      await close();
-    }
+        expect(await applyRest()).toEqual(rest);
+        const { rows } = await client.query<{ kind: string; note: string | null; endsAt: Date | null }>(
+          'SELECT kind, note, ends_at AS "endsAt" FROM incident_events ORDER BY at',
+        );
+        expect(rows.map((r) => [r.kind, r.note, r.endsAt?.toISOString() ?? null])).toEqual([
+          ["fired", "Invalid rate 40% (until 2026-12-01T21:57:16.462Z)", null],
+          ["silenced", "planned (getloan) migration", "2026-12-01T21:57:16.462Z"],
+          ["snoozed", "after the deploy", "2026-12-01T22:30:00.000Z"],
+          ["snoozed", null, "2026-12-01T23:00:00.000Z"],
+          ["snoozed", "something else", null],
+        ]);
+      } finally {
+        await close();
+      }
+    });
   });
 });

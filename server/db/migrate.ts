@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { MigrationList } from "@prisma/schema-engine-wasm";
+import pg from "pg";
 import { withSchemaEngine } from "./schema-engine";
 
 /** Paths of the Prisma schema and its migrations folder (overridable for tests). */
@@ -41,13 +42,34 @@ async function readMigrations(migrationsDir: string): Promise<MigrationList> {
   };
 }
 
-/** What `prisma migrate deploy` does: applies pending migrations, same `_prisma_migrations` table. */
+/**
+ * What `prisma migrate deploy` does: applies pending migrations, same `_prisma_migrations` table;
+ * then prisma/functions.sql, the PL/pgSQL functions, which a migration cannot hold (the file says why).
+ */
 export async function applyMigrations(databaseUrl: string, paths = defaultPrismaPaths): Promise<string[]> {
   const migrationsList = await readMigrations(paths.migrationsDir);
-  return withSchemaEngine(databaseUrl, undefined, async (engine) => {
+  const applied = await withSchemaEngine(databaseUrl, undefined, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList, filters: noFilters });
     return out.appliedMigrationNames;
   });
+  await applyFunctions(databaseUrl, path.join(path.dirname(paths.schemaPath), "functions.sql"));
+  return applied;
+}
+
+/** Runs the functions script as one transaction, one migrator at a time (CREATE OR REPLACE, so again and again). */
+async function applyFunctions(databaseUrl: string, file: string) {
+  const script = await readFile(file, "utf8").catch(() => undefined);
+  if (script === undefined) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('toolgate functions.sql')); ${script}; COMMIT;`);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw new Error(`${file} could not be applied: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await client.end();
+  }
 }
 
 /**

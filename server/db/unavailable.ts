@@ -92,7 +92,7 @@ const timedOutError = (what: "statement" | "lock" | "cancelled") =>
   );
 
 /** The 503 answer for a lost database: what happened and that a retry is the fix. */
-export const storeUnavailable = () =>
+const storeUnavailable = () =>
   new DomainError(
     "unavailable",
     `The event store (PostgreSQL) is unavailable right now, so this request could not be completed. Retry after ${STORE_RETRY_AFTER_SECONDS} s (re-sending an ingest.batch is safe: events are deduplicated by id); if it persists, check the server log and the database.`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkWindow, evaluationTimes, metricValue, nextTransition, previewRule, regressionCheck, ruleState, type RuleSpec } from "./alert-rules";
+import { checkWindow, evaluationTimes, metricValue, nextTransition, previewRule, previewTimes, regressionCheck, ruleState, type RuleSpec } from "./alert-rules";
 
 const rule = (over: Partial<RuleSpec> = {}): RuleSpec => ({
   metric: "invalid_rate",
@@ -86,6 +86,24 @@ describe("alert rules at their edges", () => {
     expect(metricValue("category_rate", { calls: 10, invalid: 3, corrected: 0 })).toBe(0);
     expect(metricValue("invalid_rate", { calls: 8, invalid: 2, corrected: 0 })).toBe(0.25);
     expect(metricValue("attempts_per_success", { calls: 5, invalid: 5, corrected: 0 })).toBeNull();
+  });
+
+  it("unchecked calls are neither valid nor invalid: rates over the checked calls, all unchecked is no data (not 0 %)", () => {
+    const mixed = { calls: 60, invalid: 12, unchecked: 48, corrected: 0, categoryCalls: 6 };
+    expect(metricValue("invalid_rate", mixed)).toBe(1);
+    expect(metricValue("category_rate", mixed)).toBe(0.5);
+    expect(metricValue("call_volume", mixed)).toBe(60);
+    const allUnchecked = { calls: 30, invalid: 0, unchecked: 30, corrected: 0 };
+    expect(metricValue("invalid_rate", allUnchecked)).toBeNull();
+    expect(checkWindow(rule({ minCalls: 0 }), allUnchecked)).toMatchObject({
+      breach: false,
+      value: null,
+      calls: 0,
+      missing: { state: "no_data", in: "window" },
+    });
+    // the minimum counts checked calls: 12 of them under 20, whatever the unchecked ones add
+    expect(checkWindow(rule({ minCalls: 20 }), mixed)).toMatchObject({ breach: false, quiet: true, calls: 12, missing: { state: "not_enough_calls" } });
+    expect(checkWindow(rule({ minCalls: 10 }), mixed)).toMatchObject({ breach: true, value: 1, calls: 12 });
   });
 
   it("minCalls calls are enough; call volume is never quiet", () => {
@@ -325,5 +343,58 @@ describe("alert rules, one mutant at a time", () => {
     const preview = previewRule(volume, null, series, { from: 4 * HOUR, to: 4 * HOUR, stepMs: HOUR });
     expect(preview.points[0]).toMatchObject({ value: 100, threshold: null, state: "no_data" });
     expect(preview.fired).toBe(0);
+  });
+});
+
+describe("the tool error rate, latency p95 and spirals rules", () => {
+  const spec = (metric: RuleSpec["metric"], threshold: number, minCalls = 50): RuleSpec => ({
+    metric,
+    condition: { kind: "threshold", threshold },
+    windowMinutes: 60,
+    minCalls,
+  });
+  const base = { calls: 500, invalid: 0, corrected: 0 };
+
+  it("the tool error rate is failed results over results, and its minimum counts results", () => {
+    expect(checkWindow(spec("tool_error_rate", 0.1), { ...base, results: 100, failedResults: 20 })).toMatchObject({ breach: true, value: 0.2, calls: 100 });
+    expect(checkWindow(spec("tool_error_rate", 0.1), { ...base, results: 100, failedResults: 5 })).toMatchObject({ breach: false, value: 0.05 });
+    // 500 calls but 10 results: under the minimum of 50, quiet whatever the rate
+    expect(checkWindow(spec("tool_error_rate", 0.1), { ...base, results: 10, failedResults: 10 })).toMatchObject({
+      breach: false,
+      quiet: true,
+      missing: { state: "not_enough_calls", in: "window" },
+    });
+    expect(checkWindow(spec("tool_error_rate", 0.1), { ...base, results: 0 }).missing).toEqual({ state: "no_data", in: "window" });
+  });
+
+  it("latency p95 compares milliseconds and needs 20 timed results whatever the minimum", () => {
+    expect(checkWindow(spec("latency_p95", 1000, 0), { ...base, timed: 200, p95: 1500 })).toMatchObject({ breach: true, value: 1500, calls: 200 });
+    expect(checkWindow(spec("latency_p95", 1000, 0), { ...base, timed: 200, p95: 800 }).breach).toBe(false);
+    expect(checkWindow(spec("latency_p95", 1000, 0), { ...base, timed: 19, p95: null })).toMatchObject({
+      breach: false,
+      missing: { state: "not_enough_calls", in: "window" },
+    });
+  });
+
+  it("spirals are a count: no minimum, no data only without calls", () => {
+    expect(checkWindow(spec("spirals", 0), { ...base, calls: 3, spirals: 1 })).toMatchObject({ breach: true, value: 1, quiet: false, missing: null });
+    expect(checkWindow(spec("spirals", 2), { ...base, spirals: 2 }).breach).toBe(false);
+    expect(checkWindow(spec("spirals", 0), { calls: 0, invalid: 0, corrected: 0, spirals: 0 }).missing).toEqual({ state: "no_data", in: "window" });
+  });
+
+  it("the preview adds up results per bucket and takes what does not add up from `apart`", () => {
+    const hour = 3_600_000;
+    const buckets = [0, 1, 2, 3].map((h) => ({
+      start: h * hour,
+      counts: { calls: 100, invalid: 0, corrected: 0, results: 100, failedResults: h === 2 ? 30 : 0 },
+    }));
+    const errors = previewRule(spec("tool_error_rate", 0.2), null, { window: { buckets, bucketMs: hour } }, { from: hour, to: 4 * hour, stepMs: hour });
+    expect(errors.points.map((p) => p.value)).toEqual([0, 0, 0.3, 0]);
+    expect(errors.fired).toBe(1);
+    const spirals = previewRule(spec("spirals", 1), null, { window: { buckets, bucketMs: hour } }, { from: hour, to: 4 * hour, stepMs: hour }, (from) => ({
+      spirals: from === hour ? 2 : 0,
+    }));
+    expect(spirals.points.map((p) => p.value)).toEqual([0, 2, 0, 0]);
+    expect(previewTimes({ from: 0, to: 150, stepMs: 60 })).toEqual([0, 60, 120, 150]);
   });
 });

@@ -1,5 +1,6 @@
-import type { AlertMetricName, RuleState } from "../../contracts/alerts";
-import { observedAttemptsFromCounts, twoProportionTest } from "../../isomorphic/stats";
+import { COUNT_METRICS, type AlertMetricName, type RuleState } from "../../contracts/alerts";
+import { MIN_TIMED_RESULTS } from "../../isomorphic/latency-histogram";
+import { checkedCalls, observedAttemptsFromCounts, twoProportionTest } from "../../isomorphic/stats";
 
 /**
  * Alert rule logic, pure: metric values in, state changes out; the clock is a parameter.
@@ -11,15 +12,54 @@ type RuleCondition = { kind: "threshold"; threshold: number } | { kind: "baselin
 
 export type RuleSpec = { metric: AlertMetricName; condition: RuleCondition; windowMinutes: number; minCalls: number };
 
-/** Rollup totals over one window. */
-export type WindowCounts = { calls: number; invalid: number; corrected: number; categoryCalls?: number };
+/**
+ * Totals over one window: the rollups' counts (calls, invalid, corrected, unchecked, the
+ * category's calls, the results and the failed ones), and what is read apart: the latency p95 of
+ * `timed` results (ms, null below MIN_TIMED_RESULTS) and the number of retry spirals. `unchecked`
+ * calls (no schema, no harness verdict) are neither valid nor invalid: the rates of calls are over
+ * the checked calls (isomorphic/stats.ts checkedCalls).
+ */
+export type WindowCounts = {
+  calls: number;
+  invalid: number;
+  corrected: number;
+  unchecked?: number;
+  categoryCalls?: number;
+  results?: number;
+  failedResults?: number;
+  timed?: number;
+  p95?: number | null;
+  spirals?: number;
+};
+
+/**
+ * What a metric is computed over, and a rule's minimum counts: results for the tool error rate,
+ * timed results for latency, all calls for the counts (volume, spirals), else the checked calls.
+ */
+function sampleSize(metric: AlertMetricName, c: WindowCounts): number {
+  if (metric === "tool_error_rate") return c.results ?? 0;
+  if (metric === "latency_p95") return c.timed ?? 0;
+  if (COUNT_METRICS.includes(metric)) return c.calls;
+  return checkedCalls({ calls: c.calls, invalid: c.invalid, unchecked: c.unchecked ?? 0 });
+}
+
+/** The smallest sample a rule judges: its minimum, and for latency never fewer than a p95 needs. */
+const minimumOf = (rule: RuleSpec) => (rule.metric === "latency_p95" ? Math.max(rule.minCalls, MIN_TIMED_RESULTS) : rule.minCalls);
+const hasMinimum = (metric: AlertMetricName) => !COUNT_METRICS.includes(metric);
 
 export function metricValue(metric: AlertMetricName, c: WindowCounts): number | null {
+  const checked = sampleSize(metric, c);
   switch (metric) {
+    case "tool_error_rate":
+      return c.results ? (c.failedResults ?? 0) / c.results : null;
+    case "latency_p95":
+      return c.p95 ?? null;
+    case "spirals":
+      return c.spirals ?? 0;
     case "invalid_rate":
-      return c.calls > 0 ? c.invalid / c.calls : null;
+      return checked > 0 ? c.invalid / checked : null;
     case "category_rate":
-      return c.calls > 0 ? (c.categoryCalls ?? 0) / c.calls : null;
+      return checked > 0 ? (c.categoryCalls ?? 0) / checked : null;
     case "attempts_per_success":
       return observedAttemptsFromCounts(c);
     case "call_volume":
@@ -28,23 +68,31 @@ export function metricValue(metric: AlertMetricName, c: WindowCounts): number | 
 }
 
 /**
- * Why a window could not be judged: no value at all (no calls, or a baseline without calls),
- * or fewer calls than the rule's minimum, in the evaluation window or in the baseline window.
+ * Why a window could not be judged: no value at all (no calls, none of them checked, or a
+ * baseline without checked calls), or fewer (checked) calls than the rule's minimum, in the
+ * evaluation window or in the baseline window.
  */
 type Missing = { state: "no_data" | "not_enough_calls"; in: "window" | "baseline" } | null;
 
+/** `calls`: the calls the value is computed over (the checked ones for a rate rule). */
 export type Check = { breach: boolean; value: number | null; threshold: number | null; calls: number; quiet: boolean; missing: Missing };
 
 function missingIn(rule: RuleSpec, counts: WindowCounts | undefined, where: "window" | "baseline"): Missing {
-  if (!counts || (rule.metric !== "call_volume" && counts.calls === 0) || metricValue(rule.metric, counts) === null) return { state: "no_data", in: where };
-  if (rule.metric !== "call_volume" && counts.calls < rule.minCalls) return { state: "not_enough_calls", in: where };
+  if (!counts || (rule.metric !== "call_volume" && sampleSize(rule.metric, counts) === 0)) return { state: "no_data", in: where };
+  if (hasMinimum(rule.metric) && sampleSize(rule.metric, counts) < minimumOf(rule)) return { state: "not_enough_calls", in: where };
+  if (metricValue(rule.metric, counts) === null) return { state: "no_data", in: where };
   return null;
 }
 
-/** Whether the window breaches the rule. Below minCalls a rate rule stays quiet (no breach). */
+/**
+ * Whether the window breaches the rule. Below its minimum (of checked calls; of results for the
+ * tool error rate, of timed results for latency) a rule stays quiet (no breach); counts (volume,
+ * spirals) have none. A window whose calls are all unchecked has no value: no data, never 0 %.
+ * `calls` is the sample (sampleSize).
+ */
 export function checkWindow(rule: RuleSpec, current: WindowCounts, baseline?: WindowCounts): Check {
   const value = metricValue(rule.metric, current);
-  const quiet = rule.metric !== "call_volume" && current.calls < rule.minCalls;
+  const quiet = hasMinimum(rule.metric) && sampleSize(rule.metric, current) < minimumOf(rule);
   let threshold: number | null;
   let missing = missingIn(rule, current, "window");
   if (rule.condition.kind === "threshold") threshold = rule.condition.threshold;
@@ -55,7 +103,7 @@ export function checkWindow(rule: RuleSpec, current: WindowCounts, baseline?: Wi
     missing ??= baselineMissing;
   }
   const breach = !quiet && value !== null && threshold !== null && value > threshold;
-  return { breach, value, threshold, calls: current.calls, quiet, missing };
+  return { breach, value, threshold, calls: sampleSize(rule.metric, current), quiet, missing };
 }
 
 /**
@@ -122,20 +170,19 @@ export type BucketSeries = { buckets: readonly CountsBucket[]; bucketMs: number 
 type PreviewPoint = { at: number; value: number | null; threshold: number | null; state: RuleState };
 export type Preview = { points: PreviewPoint[]; fired: number; firingMinutes: number };
 
+/** The counts that add up over buckets (the rollups' and the raw calls' counts; not the latency p95 or the spirals). */
+const ADDITIVE = ["calls", "invalid", "corrected", "unchecked", "categoryCalls", "results", "failedResults"] as const;
+type Additive = Record<(typeof ADDITIVE)[number], number>;
+
 /** Sums of the buckets that start in [from rounded down to a bucket, to): the reads' own rule (rollup-range.ts). */
 function bucketSums({ buckets, bucketMs }: BucketSeries) {
   const sorted = [...buckets].sort((a, b) => a.start - b.start);
   const starts = sorted.map((b) => b.start);
   // prefix sums: sums[i] = total of the first i buckets
-  const sums: Required<WindowCounts>[] = [{ calls: 0, invalid: 0, corrected: 0, categoryCalls: 0 }];
+  const sums: Additive[] = [Object.fromEntries(ADDITIVE.map((k) => [k, 0])) as Additive];
   for (const { counts } of sorted) {
     const last = sums[sums.length - 1]!;
-    sums.push({
-      calls: last.calls + counts.calls,
-      invalid: last.invalid + counts.invalid,
-      corrected: last.corrected + counts.corrected,
-      categoryCalls: last.categoryCalls + (counts.categoryCalls ?? 0),
-    });
+    sums.push(Object.fromEntries(ADDITIVE.map((k) => [k, last[k] + (counts[k] ?? 0)])) as Additive);
   }
   const firstAtOrAfter = (t: number) => {
     let lo = 0;
@@ -150,21 +197,32 @@ function bucketSums({ buckets, bucketMs }: BucketSeries) {
   return (from: number, to: number): WindowCounts => {
     const a = sums[firstAtOrAfter(Math.floor(from / bucketMs) * bucketMs)]!;
     const b = sums[firstAtOrAfter(to)]!;
-    return { calls: b.calls - a.calls, invalid: b.invalid - a.invalid, corrected: b.corrected - a.corrected, categoryCalls: b.categoryCalls - a.categoryCalls };
+    return Object.fromEntries(ADDITIVE.map((k) => [k, b[k] - a[k]])) as Additive;
   };
+}
+
+/** The times a preview evaluates at: every step from `from`, then `to` itself when it falls between steps (the current hour counts, as it does for the evaluator). */
+export function previewTimes(range: { from: number; to: number; stepMs: number }): number[] {
+  const times: number[] = [];
+  for (let at = range.from; at <= range.to; at += range.stepMs) times.push(at);
+  if (times.at(-1) !== range.to) times.push(range.to);
+  return times;
 }
 
 /**
  * What a rule would have done over the past: at each step from `from` to `to`, the same
  * checkWindow and nextTransition as the evaluator, over the sums of the buckets its reads would
  * have covered (the evaluation window from `series.window`, the baseline window just before it
- * from `series.baseline`), at each step and at `to`. Starts with no incident open.
+ * from `series.baseline`), at each step and at `to`. What does not add up over buckets (the
+ * latency p95, the spirals) comes from `apart`, read for each window [from, to) on its own.
+ * Starts with no incident open.
  */
 export function previewRule(
   spec: RuleSpec,
   baselineMinutes: number | null,
   series: { window: BucketSeries; baseline?: BucketSeries },
   range: { from: number; to: number; stepMs: number },
+  apart?: (from: number, to: number) => Partial<WindowCounts>,
 ): Preview {
   const windowOver = bucketSums(series.window);
   const baselineOver = bucketSums(series.baseline ?? series.window);
@@ -174,14 +232,10 @@ export function previewRule(
   let clearSince: Date | null = null;
   let fired = 0;
   let firingMinutes = 0;
-  // every step from `from`, then `to` itself when it falls between steps (the current hour counts, as it does for the evaluator)
-  const times: number[] = [];
-  for (let at = range.from; at <= range.to; at += range.stepMs) times.push(at);
-  if (times.at(-1) !== range.to) times.push(range.to);
-  for (const at of times) {
+  for (const at of previewTimes(range)) {
     const from = at - windowMs;
     const baseline = spec.condition.kind === "baseline_factor" && baselineMinutes ? baselineOver(from - baselineMinutes * 60_000, from) : undefined;
-    const check = checkWindow(spec, windowOver(from, at), baseline);
+    const check = checkWindow(spec, { ...windowOver(from, at), ...apart?.(from, at) }, baseline);
     const transition = nextTransition(check, { open, clearSince }, new Date(at), spec.windowMinutes);
     if (transition.action === "fire") {
       fired++;

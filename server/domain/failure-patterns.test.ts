@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyCall, registryFrom } from "../../isomorphic/classify";
-import { daysOf, decodePattern, describePattern, encodePattern, groupPatterns, patternOf, schemaAt } from "./failure-patterns";
+import { daysOf, decodePattern, describePattern, encodePattern, groupPatterns, patternOf } from "./failure-patterns";
+import { schemaAt } from "../../isomorphic/definition-lint";
 
 const parameters = {
   type: "object",

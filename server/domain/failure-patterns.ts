@@ -5,9 +5,10 @@
 
 import type { Violation } from "../../isomorphic/classify";
 import { parsePath, type PathSegment } from "../../contracts/json-path";
-import { isPlainObject, truncate, TYPE_WORDS, type JsonObject } from "../../isomorphic/tool-schema";
+import { isPlainObject, truncate, TYPE_WORDS } from "../../isomorphic/tool-schema";
 import { recoveryRate, type RecoveryCounts } from "../../isomorphic/recovery";
 import { DAY_MS } from "../../contracts/metrics";
+import { schemaAt } from "../../isomorphic/definition-lint";
 
 /** What a pattern key holds: category, the path with array indexes dropped (`items[].qty`), and the kind of value sent. */
 export type PatternParts = { category: string; path: string; kind: string };
@@ -105,23 +106,6 @@ export function patternOf(call: {
 
 // ---------------------------------------------------------------------------------------------
 // Reading a schema at a pattern's path
-
-/** The subschema at a pattern path (`slot.time`, `include[]`), through properties and items; undefined when the schema does not say. */
-export function schemaAt(parameters: unknown, path: string): JsonObject | undefined {
-  const segments = parsePath(path.replace(/\[\]/g, "[0]"));
-  if (!segments) return undefined;
-  let current: unknown = parameters;
-  for (const segment of segments) {
-    if (!isPlainObject(current)) return undefined;
-    if (typeof segment === "number") {
-      const items = current.items;
-      current = Array.isArray(items) ? items[0] : items;
-    } else {
-      current = isPlainObject(current.properties) ? current.properties[segment] : undefined;
-    }
-  }
-  return isPlainObject(current) ? current : undefined;
-}
 
 const A_TYPE: Record<string, string> = { ...TYPE_WORDS, nothing: "nothing" };
 const typeWords = (types: unknown) =>

@@ -1,9 +1,14 @@
 // Groups error messages returned to the model by their shape, so that
 // "Error: 'loannumber' must be 4 to 8 characters, you sent 3." and
-// "Error: 'status' must be 4 to 8 characters, you sent 12." count as one message.
+// "Error: 'loannumber' must be 4 to 8 characters, you sent 12." count as one message.
 //
-// Every quoted value is replaced, argument names included: a template is about the wording
-// of the message, and the argument is already a dimension of its own (the call's path).
+// A template keeps what the message says and whom it is about: the fixed wording, the quoted
+// argument names (the tool's schema property names; "items[<n>].qty" for an item of a list), a
+// pattern the schema asks for. It masks what the model sent: the value after "you sent", the
+// fix derived from it ("Send it as …"), names that are not in any schema, and, as before,
+// other quoted text, dates, ids and numbers. So the same message shape is one row whatever
+// the model sent, a long array included. Computed when the messages are read (the rollups
+// store the messages themselves), so a change here regroups the stored ones too.
 
 import { recoveryRate } from "../../isomorphic/recovery";
 
@@ -25,10 +30,63 @@ const REPLACEMENTS: [RegExp, string][] = [
   [/(?:(?<!\w)-)?(?<![\w.])\d+(?:\.\d+)*(?:e[+-]?\d+)?/gi, "<n>"],
 ];
 
-export function messageTemplate(message: string): string {
+/** Where a sentence of the classifier ends: ". " before a capital, a final ".", ";" or " as items " (duplicates). */
+const SENT_END = String.raw`(?=\.\s+[A-Z]|\.?\s*$|;|\s+as items\b)`;
+/** What the model sent, as the classifier words it (isomorphic/classify.ts): kept apart from its description ("the string"). */
+const SENT = new RegExp(String.raw`(\byou sent (?:the (?:number|string|boolean|array|object|value) |text that is not valid JSON: )?)(.+?)${SENT_END}`, "g");
+/** A fix written from the value sent: "Send it as "4471".", "Send it as an array, such as [...]." */
+const SENT_FIX = new RegExp(String.raw`(\bSend it (?:as|like) )(.+?)${SENT_END}`, "g");
+/** Text of the schema, kept whole: "must match the pattern ^C[0-9]{4}$, you sent", "(string, matching ^C[0-9]{4}$)". */
+const SCHEMA_TEXT = [/(?<=\bmust match the pattern ).+?(?=, you sent\b)/g, /(?<=\bmatching )[^)\n]+(?=\))/g];
+/** A quoted argument path: 'loannumber', 'filters.status', 'items[2].qty'. */
+const QUOTED_NAME = /(?<!\w)'([A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\[\d+\])*)'(?!\w)/g;
+
+/**
+ * The template of one message. `names`: the argument (schema property) and tool names the
+ * project knows; a quoted name outside them is one the model made up, so a value. Without
+ * `names` every quoted argument path is kept.
+ */
+export function messageTemplate(message: string, names?: ReadonlySet<string>): string {
+  // kept or already masked spans leave the pass over the rest as private-use placeholders
+  const kept: string[] = [];
+  const keep = (text: string) => `\uE000${String.fromCharCode(0xe100 + kept.push(text) - 1)}\uE001`;
+  const masked = (value: string) => keep(/^-?\d+(?:\.\d+)?$/.test(value.trim()) ? "<n>" : "<value>");
+
   let template = message;
+  for (const pattern of SCHEMA_TEXT) template = template.replace(pattern, (text) => keep(text));
+  template = template.replace(SENT, (_, lead: string, value: string) => lead + masked(value));
+  template = template.replace(SENT_FIX, (_, lead: string, value: string) => lead + masked(value));
+  template = template.replace(QUOTED_NAME, (quoted, path: string) => {
+    const known = !names || path.split(/[.[\]]+/).every((part) => part === "" || /^\d+$/.test(part) || names.has(part));
+    return known ? keep(`'${path.replace(/\[\d+\]/g, "[<n>]")}'`) : quoted;
+  });
   for (const [pattern, placeholder] of REPLACEMENTS) template = template.replace(pattern, placeholder);
+  template = template.replace(/\uE000([\uE100-\uF8FF])\uE001/g, (_, index: string) => kept[index.charCodeAt(0) - 0xe100]!);
   return template.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * The names a template keeps when quoted: the tools' names and every property name their schemas
+ * declare, at any depth. Undefined when no tool is registered: then nothing tells a made-up name
+ * from a real one, and every quoted name is kept.
+ */
+export function schemaNames(tools: readonly { name: string; parameters: unknown }[]): Set<string> | undefined {
+  if (tools.length === 0) return undefined;
+  const names = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "properties" && value && typeof value === "object" && !Array.isArray(value)) for (const name of Object.keys(value)) names.add(name);
+        walk(value);
+      }
+    }
+  };
+  for (const tool of tools) {
+    names.add(tool.name);
+    walk(tool.parameters);
+  }
+  return names;
 }
 
 export interface MessageRow {
@@ -54,11 +112,11 @@ export interface MessageGroup {
 
 const MAX_EXAMPLES = 3;
 
-/** Groups rows by template, largest group first (ties by template text). */
-export function groupByTemplate(rows: MessageRow[]): MessageGroup[] {
+/** Groups rows by template (`names` as messageTemplate takes them), largest group first (ties by template text). */
+export function groupByTemplate(rows: MessageRow[], names?: ReadonlySet<string>): MessageGroup[] {
   const groups = new Map<string, { count: number; recovered: number; followed: number; messages: Map<string, number> }>();
   for (const row of rows) {
-    const template = messageTemplate(row.message);
+    const template = messageTemplate(row.message, names);
     let group = groups.get(template);
     if (!group) {
       group = { count: 0, recovered: 0, followed: 0, messages: new Map() };

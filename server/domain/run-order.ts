@@ -23,12 +23,14 @@ export const runOrderSql = (alias = "") => `${alias && `${alias}.`}step NULLS LA
  * of the run. The caller plans it with sorting disabled: with statistics older than the run,
  * the planner otherwise takes (project_id, tool, timestamp) and sorts every call of the tool
  * per lookup (docs/PERFORMANCE.md). A row comparison never matches a null step, hence the
- * separate unstepped lookups.
+ * separate unstepped lookups. With `sameTool` false, the neighbour whatever its tool, one
+ * descent each of (project_id, run_id, step, timestamp) (retry spirals: server/services/metrics/spirals.ts).
  */
-export function sameToolNeighbourSql(c: string, direction: "next" | "previous", column: "id" | "ctid" = "id"): string {
+export function sameToolNeighbourSql(c: string, direction: "next" | "previous", column: "id" | "ctid" = "id", sameTool = true): string {
   const [cmp, dir, nulls] = direction === "next" ? [">", "ASC", "LAST"] : ["<", "DESC", "FIRST"];
+  const tool = sameTool ? ` AND n.tool = ${c}.tool` : "";
   const lookup = (where: string, order: string) =>
-    `(SELECT n.${column} FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id AND n.tool = ${c}.tool AND ${where} ORDER BY ${order} LIMIT 1)`;
+    `(SELECT n.${column} FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id${tool} AND ${where} ORDER BY ${order} LIMIT 1)`;
   const byStep = `n.step ${dir} NULLS ${nulls}, n.timestamp ${dir}, n.id ${dir}`;
   // among unstepped calls: step is NULL throughout, and naming it keeps the order the index's
   // (project_id, run_id, tool, step, timestamp, id), whatever the planner's statistics say

@@ -36,8 +36,11 @@ function patternsFrom(parameters: object, calls: [string, unknown, number][]): F
   return groupPatterns(rows, DAYS, parameters).map((p, i) => ({ ...p, examples: [`call-${i}`] }));
 }
 
-const kinds = (parameters: object, calls: [string, unknown, number][] = [], description = "Gets one loan.") =>
-  suggestSchemaChanges({ tool: "getloan", description, parameters: parameters as never, patterns: patternsFrom(parameters, calls) });
+const kinds = (
+  parameters: object,
+  calls: [string, unknown, number][] = [],
+  description = "Returns one loan by its number. Use it when the user names a loan.",
+) => suggestSchemaChanges({ tool: "getloan", description, parameters: parameters as never, patterns: patternsFrom(parameters, calls) });
 const only = (kind: SuggestionKind, list: ReturnType<typeof kinds>) => list.filter((s) => s.kind === kind);
 const withProperty = (name: string, schema: object) => ({ ...clean, properties: { ...clean.properties, [name]: schema } });
 const ok = { loannumber: "4471", channel: "email" };
@@ -95,7 +98,7 @@ describe("suggestSchemaChanges", () => {
   it("an unknown name close to the tool's → an alias or a clearer name", () => {
     const [s] = only("alias_name", kinds(clean, [["get_loan", ok, 7]]));
     expect(s!.title).toBe("Accept `get_loan` as an alias of `getloan`");
-    expect(s!.after.description).toBe('Gets one loan. Call this tool exactly as "getloan".');
+    expect(s!.after.description).toBe('Returns one loan by its number. Use it when the user names a loan. Call this tool exactly as "getloan".');
   });
 
   it("a limit often broken and not stated → state it", () => {
@@ -316,7 +319,14 @@ describe("suggestSchemaChanges: each rule's edges", () => {
 
 /** Suggestions for `parameters` from calls that were checked against `calledWith` (an older version of the schema). */
 const against = (parameters: object, calledWith: object, calls: [string, unknown, number][]) =>
-  suggestSchemaChanges({ tool: "getloan", description: "Gets one loan.", parameters: parameters as never, patterns: patternsFrom(calledWith, calls) });
+  suggestSchemaChanges({
+    tool: "getloan",
+    description: "Returns one loan by its number. Use it when the user names a loan.",
+    parameters: parameters as never,
+    patterns: patternsFrom(calledWith, calls),
+  });
+/** The suggestions made from calls (the lint's findings about the same schema aside). */
+const fromCalls = <T extends { source: string }>(list: T[]) => list.filter((s) => s.source === "calls");
 const descriptionAt = (s: { after: { parameters: object } }, name: string) =>
   (s.after.parameters as { properties: Record<string, { description?: string }> }).properties[name]!.description;
 
@@ -360,9 +370,9 @@ describe("suggestSchemaChanges: what the page shows, rule by rule", () => {
       "Say that `x` is text, as a string",
     );
     // a description naming one of the types, or the type in the words the suggestion proposes
-    expect(sent({ type: ["string", "null"], description: "The code string." }, 5)).toEqual([]);
-    expect(sent({ type: "integer", description: "An integer, how many." }, "2")).toEqual([]);
-    expect(sent({ type: "integer", description: "How many. Send a whole number." }, "2")).toEqual([]);
+    expect(fromCalls(sent({ type: ["string", "null"], description: "The code string." }, 5))).toEqual([]);
+    expect(fromCalls(sent({ type: "integer", description: "An integer, how many." }, "2"))).toEqual([]);
+    expect(fromCalls(sent({ type: "integer", description: "How many. Send a whole number." }, "2"))).toEqual([]);
     expect(only("state_type", sent({ type: ["string", "null"], description: "The code." }, 5))[0]!.change).toBe(
       'Say "a string or null" in the description of `x`; models read descriptions more closely than types.',
     );
@@ -393,10 +403,12 @@ describe("suggestSchemaChanges: what the page shows, rule by rule", () => {
       ["getloan", { ...ok, older: 9 }, 3],
       ["getloan", { ...ok, box: { x: 1 } }, 3],
     ];
-    expect(against(clean, old, calls)).toEqual([]);
+    expect(fromCalls(against(clean, old, calls))).toEqual([]);
     // the path is there, its enum and its maximum are not
     const loose = withProperty("old", { type: "string", description: "Old, as a string." });
-    expect(against({ ...loose, properties: { ...loose.properties, older: { type: "integer", description: "Older, an integer." } } }, old, calls)).toEqual([]);
+    expect(
+      fromCalls(against({ ...loose, properties: { ...loose.properties, older: { type: "integer", description: "Older, an integer." } } }, old, calls)),
+    ).toEqual([]);
     // a limit Toolgate has no words for
     expect(
       only("state_limit", kinds(withProperty("step", { type: "integer", multipleOf: 5, description: "Step." }), [["getloan", { ...ok, step: 7 }, 3]])),
@@ -445,7 +457,14 @@ describe("suggestSchemaChanges: what the page shows, rule by rule", () => {
     // calls made under the tool's own name before it was registered were unknown then
     const beforeRegistration = patternOf({ tool: "getloan", arguments: ok, valid: false, category: "unknown_tool" })!;
     const patterns = groupPatterns([{ pattern: beforeRegistration, day: DAYS[0]!, failures: 5, followed: 0, recovered: 0 }], DAYS, clean);
-    expect(suggestSchemaChanges({ tool: "getloan", description: "Gets one loan.", parameters: clean as never, patterns })).toEqual([]);
+    expect(
+      suggestSchemaChanges({
+        tool: "getloan",
+        description: "Returns one loan by its number. Use it when the user names a loan.",
+        parameters: clean as never,
+        patterns,
+      }),
+    ).toEqual([]);
   });
 
   it("a limit broken: which limit, its words, and the description it proposes", () => {

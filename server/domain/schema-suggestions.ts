@@ -1,46 +1,40 @@
 // Suggestions for a tool's schema and descriptions: deterministic rules over its failure patterns
-// (what models got wrong, how often) and a static lint of the schema. Each suggestion carries its
-// evidence, the change in words (with its trade-off) and the tool before and after the change,
-// for a diff. No language model. Pure: no I/O.
+// (what models got wrong, how often), then the definition lint (isomorphic/definition-lint.ts, the
+// rules `toolgate lint` runs too) in one list. Each suggestion carries its evidence, the change in
+// words (with its trade-off) and the tool before and after the change, for a diff. No language
+// model. Pure: no I/O.
 
-import { closeMatch } from "../../isomorphic/classify";
-import { formatPath, joinPath, parsePath } from "../../contracts/json-path";
+import { closeMatch } from "../../isomorphic/tool-names";
 import { isPlainObject, TYPE_WORDS, validationDiffers, type JsonObject } from "../../isomorphic/tool-schema";
-import { schemaAt, type FailurePattern } from "./failure-patterns";
+import {
+  appendSentence,
+  code,
+  describe,
+  descriptionOf,
+  edited,
+  limitsOf,
+  lintTool,
+  parentOf,
+  schemaAt,
+  stated,
+  types,
+  type LintFinding,
+  type LintInput,
+  type LintRule,
+  type ObservedCalls,
+  type ToolText,
+} from "../../isomorphic/definition-lint";
+import type { FailurePattern } from "./failure-patterns";
 
 export type SuggestionKind =
-  | "digits_as_string"
-  | "state_type"
-  | "name_enum_values"
-  | "alias_name"
-  | "state_limit"
-  | "missing_required"
-  | "extra_argument"
-  | "undescribed_parameter"
-  | "enum_unexplained"
-  | "limit_unstated"
-  | "nested_additional_properties";
+  "digits_as_string" | "state_type" | "name_enum_values" | "alias_name" | "state_limit" | "missing_required" | "extra_argument" | LintRule;
 
-type ToolText = { description: string; parameters: JsonObject };
-
-type Suggestion = {
-  id: string;
+/** A suggestion: a lint finding's fields, and for one from failed calls the failures it addresses and example calls. */
+type Suggestion = Omit<LintFinding, "kind"> & {
   kind: SuggestionKind;
-  /** from the calls (patterns), or from the schema alone (lint) */
-  source: "calls" | "lint";
-  path: string;
-  title: string;
-  /** what was seen: counts, values, share of the tool's failures */
-  evidence: string;
-  /** the change proposed, in words, with its alternative or trade-off */
-  change: string;
   /** failures the suggestion addresses (0 for lint) */
   failures: number;
   examples: string[];
-  before: ToolText;
-  after: ToolText;
-  /** what the change needs that only the tool's author knows (Toolgate writes no placeholder for it) */
-  unknown?: string;
 };
 
 /** A suggestion as the page gets it: with whether its change can alter any call's verdict (a description-only change cannot). */
@@ -51,27 +45,6 @@ export const MIN_FAILURES = 3;
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const times = (n: number) => `${n.toLocaleString("en")} time${n === 1 ? "" : "s"}`;
-const code = (text: string) => `\`${text}\``;
-
-/** A copy of the tool with the subschema at `path` (or the tool itself for "") changed by `edit`. */
-function edited(tool: ToolText, path: string, edit: (schema: JsonObject) => void): ToolText {
-  const copy = structuredClone(tool);
-  const target = schemaAt(copy.parameters, path);
-  if (target) edit(target);
-  return copy;
-}
-
-function appendSentence(text: unknown, sentence: string): string {
-  const base = typeof text === "string" ? text.trim() : "";
-  return base ? `${/[.!?]$/.test(base) ? base : `${base}.`} ${sentence}` : sentence;
-}
-
-const describe = (sentence: string) => (schema: JsonObject) => {
-  schema.description = appendSentence(schema.description, sentence);
-};
-
-const descriptionOf = (schema: JsonObject | undefined) => (typeof schema?.description === "string" ? schema.description : "");
-const types = (schema: JsonObject): string[] => [schema.type ?? []].flat().map(String);
 
 /** The words that show a description names a type: the type's name, or the words TYPE_WORDS uses for it ("true or false", not "boolean"). */
 const NAMED_BY: Record<string, string[]> = { boolean: ["true or false"], integer: ["integer", "whole number"] };
@@ -82,70 +55,6 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
   const groups = new Map<string, T[]>();
   for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
   return [...groups.values()];
-}
-
-/** The parent object schema and the property name of a path (`slot.time` → slot's schema, "time"). */
-function parentOf(parameters: JsonObject, path: string): { parent: JsonObject | undefined; name: string; parentPath: string } | undefined {
-  const segments = parsePath(path.replace(/\[\]/g, "[0]")) ?? [];
-  const name = segments.pop();
-  if (typeof name !== "string") return undefined;
-  const parentPath = formatPath(segments);
-  return { parent: schemaAt(parameters, parentPath), name, parentPath };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Limits in words
-
-const WORDS_FOR_FORMAT: Record<string, string> = {
-  date: "a date as YYYY-MM-DD",
-  "date-time": "a date and time such as 2026-10-02T09:30:00Z",
-  time: "a time such as 09:30:00Z",
-  email: "an email address",
-  uri: "a full URL",
-  uuid: "a UUID",
-};
-
-/** The limits a schema sets, as words a model can follow, and the numbers they need stated. */
-function limitsOf(schema: JsonObject): { words: string; numbers: number[]; keyword: string }[] {
-  const n = (v: unknown) => (typeof v === "number" ? v : undefined);
-  const limits: { words: string; numbers: number[]; keyword: string }[] = [];
-  const [minL, maxL] = [n(schema.minLength), n(schema.maxLength)];
-  if (minL !== undefined || maxL !== undefined) {
-    const words =
-      minL !== undefined && maxL !== undefined
-        ? `${minL} to ${maxL} characters`
-        : minL !== undefined
-          ? `at least ${minL} characters`
-          : `at most ${maxL} characters`;
-    limits.push({ words, numbers: [minL, maxL].filter((x): x is number => x !== undefined), keyword: "length" });
-  }
-  const low = n(schema.minimum) ?? n(schema.exclusiveMinimum);
-  const high = n(schema.maximum) ?? n(schema.exclusiveMaximum);
-  if (low !== undefined || high !== undefined) {
-    const lowWords = n(schema.minimum) !== undefined ? `at least ${low}` : low !== undefined ? `more than ${low}` : "";
-    const highWords = n(schema.maximum) !== undefined ? `at most ${high}` : high !== undefined ? `less than ${high}` : "";
-    limits.push({
-      words: [lowWords, highWords].filter(Boolean).join(" and "),
-      numbers: [low, high].filter((x): x is number => x !== undefined),
-      keyword: "range",
-    });
-  }
-  const [minI, maxI] = [n(schema.minItems), n(schema.maxItems)];
-  if (minI !== undefined || maxI !== undefined) {
-    const words =
-      minI !== undefined && maxI !== undefined ? `${minI} to ${maxI} items` : minI !== undefined ? `at least ${minI} items` : `at most ${maxI} items`;
-    limits.push({ words, numbers: [minI, maxI].filter((x): x is number => x !== undefined), keyword: "items" });
-  }
-  if (schema.uniqueItems === true) limits.push({ words: "no item twice", numbers: [], keyword: "uniqueItems" });
-  if (typeof schema.pattern === "string") limits.push({ words: patternWords(schema.pattern), numbers: [], keyword: "pattern" });
-  if (typeof schema.format === "string")
-    limits.push({ words: WORDS_FOR_FORMAT[schema.format] ?? `in ${schema.format} format`, numbers: [], keyword: "format" });
-  return limits;
-}
-
-function patternWords(pattern: string): string {
-  if (/^\^\[0-9\]\+\$$|^\^\\d\+\$$/.test(pattern)) return "digits only";
-  return `matching the pattern ${pattern}`;
 }
 
 const KEYWORD_LIMIT: Record<string, string> = {
@@ -162,22 +71,6 @@ const KEYWORD_LIMIT: Record<string, string> = {
   format: "format",
 };
 
-/** Whether a description already states a limit: its numbers, or for a pattern or format some words about it. */
-function stated(description: string, limit: { words: string; numbers: number[]; keyword: string }): boolean {
-  const text = description.toLowerCase();
-  if (limit.numbers.length) return limit.numbers.every((x) => new RegExp(`(^|[^0-9.])${String(x).replace(".", "\\.")}([^0-9]|$)`).test(text));
-  switch (limit.keyword) {
-    case "pattern":
-      return /digit|pattern|format|e\.g\.|for example|such as|hh:mm|yyyy/.test(text);
-    case "format":
-      return /format|yyyy|iso|e\.g\.|for example|such as|address|url|uuid/.test(text);
-    case "uniqueItems":
-      return /twice|duplicate|unique|repeat/.test(text);
-    default:
-      return text.includes(limit.words.toLowerCase());
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // From the failure patterns
 
@@ -188,6 +81,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
   // One suggestion per path (and limit): the patterns that lead to the same one add up.
   const base = (group: FailurePattern[]) => ({
     source: "calls" as const,
+    severity: "warning" as const,
     failures: group.reduce((s, p) => s + p.failures, 0),
     examples: group.flatMap((p) => p.examples).slice(0, 3),
     before: text,
@@ -353,98 +247,25 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
   return suggestions;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Static lint of the schema
-
-function walkProperties(schema: JsonObject, path: string, visit: (schema: JsonObject, path: string) => void) {
-  const properties = isPlainObject(schema.properties) ? schema.properties : {};
-  for (const [name, child] of Object.entries(properties)) {
-    if (!isPlainObject(child)) continue;
-    const at = joinPath(path, name);
-    visit(child, at);
-    walkProperties(child, at, visit);
-    if (isPlainObject(child.items)) {
-      visit(child.items, `${at}[]`);
-      walkProperties(child.items, `${at}[]`, visit);
-    }
-  }
-}
-
-function lint(text: ToolText): Suggestion[] {
-  const suggestions: Suggestion[] = [];
-  const base = { source: "lint" as const, failures: 0, examples: [], before: text };
-  walkProperties(text.parameters, "", (schema, path) => {
-    const isItem = path.endsWith("[]");
-    const description = descriptionOf(schema);
-    if (!isItem && !description) {
-      suggestions.push({
-        ...base,
-        id: `undescribed_parameter:${path}`,
-        kind: "undescribed_parameter",
-        path,
-        title: `Describe ${code(path)}`,
-        evidence: `${code(path)} has no description: the model has only its name${types(schema).length ? ` and type (${types(schema).join(", ")})` : ""} to go on.`,
-        change: `Say what ${code(path)} is for, where its value comes from and, if it is optional, what happens without it.`,
-        after: text,
-        unknown: `what ${code(path)} is for and where its value comes from`,
-      });
-    }
-    const values = Array.isArray(schema.enum) ? schema.enum.map((v) => (typeof v === "string" ? v : JSON.stringify(v))) : [];
-    // An enum inside an array is explained by the array's description.
-    const explainedBy = isItem ? `${description} ${descriptionOf(schemaAt(text.parameters, path.slice(0, -2)))}` : description;
-    if (values.length && !values.every((v) => explainedBy.includes(v))) {
-      const at = isItem ? path.slice(0, -2) : path;
-      suggestions.push({
-        ...base,
-        id: `enum_unexplained:${path}`,
-        kind: "enum_unexplained",
-        path: at,
-        title: `Explain the values of ${code(at)}`,
-        evidence: `${code(at)} allows ${values.join(", ")}, but its description ${explainedBy.trim() ? "does not name them all" : "is empty"}.`,
-        change: `Name the values and when to use each; models guess synonyms (e.g. "pending" for "open") when they only see a type.`,
-        after: edited(text, at, describe(`${isItem ? "Each item is one" : "One"} of: ${values.join(", ")}.`)),
-      });
-    }
-    for (const limit of limitsOf(schema)) {
-      if (stated(explainedBy, limit)) continue;
-      const at = isItem ? path.slice(0, -2) : path;
-      suggestions.push({
-        ...base,
-        id: `limit_unstated:${path}:${limit.keyword}`,
-        kind: "limit_unstated",
-        path: at,
-        title: `State the limit of ${code(path)} in words: ${limit.words}`,
-        evidence: `The schema enforces ${limit.words} at ${code(path)}; the description does not say so.`,
-        change: `Add "${limit.words}" to the description of ${code(at)}: a limit the model cannot see is one it will break.`,
-        after: edited(text, at, describe(`${isItem ? "Each item: " : ""}${limit.words[0]!.toUpperCase()}${limit.words.slice(1)}.`)),
-      });
-    }
-  });
-  walkProperties(text.parameters, "", (schema, path) => {
-    if (!(types(schema).includes("object") || isPlainObject(schema.properties)) || "additionalProperties" in schema || "unevaluatedProperties" in schema)
-      return;
-    suggestions.push({
-      ...base,
-      id: `nested_additional_properties:${path}`,
-      kind: "nested_additional_properties",
-      path,
-      title: `Say whether ${code(path)} takes other keys`,
-      evidence: `${code(path)} is an object without "additionalProperties": keys the model invents there are accepted silently.`,
-      change: `Set "additionalProperties": false so that an invented key is refused with a message naming the allowed ones; or true (or a schema) when free keys are intended — then say so in the description.`,
-      after: edited(text, path, (s) => (s.additionalProperties = false)),
-    });
-  });
-  return suggestions;
-}
-
 /**
- * Suggestions for one tool: from its failure patterns first (most failures first), then the lint
- * of its schema, without a lint finding that a suggestion from the calls already covers.
+ * Suggestions for one tool: from its failure patterns first (most failures first), then the
+ * definition lint (most severe first), without a lint finding that a suggestion from the calls
+ * already covers. `others` are the project's other tools (for the rules between tools),
+ * `observed` the values the tool's calls sent.
  */
-export function suggestSchemaChanges(input: { tool: string; description: string; parameters: JsonObject; patterns: FailurePattern[] }): SuggestionWithEffect[] {
+export function suggestSchemaChanges(input: {
+  tool: string;
+  description: string;
+  parameters: JsonObject;
+  patterns: FailurePattern[];
+  others?: readonly LintInput[];
+  observed?: ObservedCalls;
+}): SuggestionWithEffect[] {
   const text: ToolText = { description: input.description, parameters: input.parameters };
   const fromCalls = fromPatterns({ tool: input.tool, text, patterns: input.patterns }).sort((a, b) => b.failures - a.failures || (a.id < b.id ? -1 : 1));
   const covered = new Set(fromCalls.map((s) => s.path));
-  const linted = lint(text).filter((s) => !(covered.has(s.path) && (s.kind === "limit_unstated" || s.kind === "enum_unexplained")));
+  const linted: Suggestion[] = lintTool({ name: input.tool, ...text }, { others: input.others, observed: input.observed })
+    .filter((s) => !(covered.has(s.path) && (s.kind === "limit_unstated" || s.kind === "enum_unexplained")))
+    .map((s) => ({ ...s, failures: 0, examples: [] }));
   return [...fromCalls, ...linted].map((s) => ({ ...s, changesVerdicts: validationDiffers(s.before.parameters, s.after.parameters) }));
 }

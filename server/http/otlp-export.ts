@@ -1,11 +1,12 @@
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
 import { encodeResponse, encodeStatus, UndecodableBody, type Encoding, type Signal } from "../adapters/otlp/wire";
-import { DomainError } from "../domain/errors";
-import { isStoreUnavailable, storeUnavailable } from "../db/unavailable";
+import { DOMAIN_ERROR_STATUS } from "../domain/errors";
+import { asDomainError } from "../db/unavailable";
+import { logUnavailable } from "../trpc/errors";
 import { whileRequestOpen } from "../db/cancel";
 import { env } from "../env";
-import { checkKeyScope } from "../services/auth/api-keys";
+import { checkKeyScope, keyHeaderProblem } from "../services/auth/api-keys";
 import { readLimited } from "./read-limited";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyWithinRate } from "../services/auth/api-key-rate";
@@ -21,7 +22,7 @@ import { apiKeyWithinRate } from "../services/auth/api-key-rate";
 const gunzipAsync = promisify(gunzip);
 
 /** google.rpc.Code values used in error bodies */
-const RPC = { invalidArgument: 3, notFound: 5, permissionDenied: 7, resourceExhausted: 8, unauthenticated: 16, unavailable: 14, internal: 13 } as const;
+const RPC = { invalidArgument: 3, notFound: 5, resourceExhausted: 8, internal: 13 } as const;
 
 const CONTENT_TYPES: Record<Encoding, string> = { protobuf: "application/x-protobuf", json: "application/json" };
 
@@ -51,6 +52,9 @@ export function otlpExport(signal: Signal, handle: (projectId: string, body: Uin
   return async function POST(req: Request): Promise<Response> {
     const type = contentType(req);
     const encoding = encodingOf(req);
+    // no key (or no key's shape) is a 401 before anything else; the key's bucket is taken only after the cheap checks
+    const keyProblem = keyHeaderProblem(req.headers.get("authorization"));
+    if (keyProblem) return exportFailure(encoding, signal, keyProblem);
     if (type !== "application/json" && type !== "application/x-protobuf") {
       return failure(
         encoding,
@@ -84,22 +88,27 @@ export function otlpExport(signal: Signal, handle: (projectId: string, body: Uin
       const partial = outcome.message ? { rejected: outcome.rejected, errorMessage: outcome.message } : undefined;
       return answer(encoding, 200, encodeResponse(encoding, partial, signal));
     } catch (error) {
-      if (error instanceof UndecodableBody) return failure(encoding, 400, RPC.invalidArgument, error.message);
-      if (error instanceof DomainError) {
-        if (error.kind === "unauthorized") return failure(encoding, 401, RPC.unauthenticated, error.message);
-        if (error.kind === "forbidden") return failure(encoding, 403, RPC.permissionDenied, error.message);
-        if (error.kind === "rate_limited") {
-          return failure(encoding, 429, RPC.resourceExhausted, error.message, { "Retry-After": String(error.retryAfterSeconds ?? 1) });
-        }
-      }
-      if (isStoreUnavailable(error)) {
-        const { message, retryAfterSeconds } = storeUnavailable();
-        return failure(encoding, 503, RPC.unavailable, message, { "Retry-After": String(retryAfterSeconds) });
-      }
-      console.error(`[otlp] /v1/${signal}:`, error);
-      return failure(encoding, 500, RPC.internal, "Internal server error: the details are in the server log.");
+      return exportFailure(encoding, signal, error);
     }
   };
+}
+
+/**
+ * A failed export as OTLP answers it: an undecodable body is a 400; a DomainError (or a lost
+ * database, a statement past its time bound: asDomainError) gets its kind's HTTP status and
+ * google.rpc.Code from the one table, DOMAIN_ERROR_STATUS; anything else is a logged 500.
+ */
+export function exportFailure(encoding: Encoding, signal: Signal, error: unknown): Response {
+  if (error instanceof UndecodableBody) return failure(encoding, 400, RPC.invalidArgument, error.message);
+  const domain = asDomainError(error);
+  if (domain) {
+    const status = DOMAIN_ERROR_STATUS[domain.kind];
+    if (domain.kind === "unavailable") logUnavailable(`[otlp] /v1/${signal}`, error);
+    const retryAfter = domain.retryAfterSeconds ?? (domain.kind === "rate_limited" ? 1 : undefined);
+    return failure(encoding, status.http, status.grpc, domain.message, retryAfter ? { "Retry-After": String(retryAfter) } : {});
+  }
+  console.error(`[otlp] /v1/${signal}:`, error);
+  return failure(encoding, 500, RPC.internal, "Internal server error: the details are in the server log.");
 }
 
 /** Any other /v1/* path or method: a Status in the request's encoding saying where OTLP goes, never an HTML page. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { alertRuleInput, INCIDENT_STATES, silenceInput, snoozeInput } from "../../contracts/alerts";
+import { actionNoteSchema, alertRuleInput, INCIDENT_STATES, incidentTriageInput, silenceInput, snoozeInput } from "../../contracts/alerts";
 import { REGRESSION_TEST_DESCRIPTION } from "../domain/alert-rules";
 import { webhookUrlFor } from "../domain/webhook-targets";
 import { evaluateAlerts } from "../services/alerts/evaluator";
@@ -15,6 +15,7 @@ import {
   ruleById,
   setRuleEnabled,
   snoozeIncident,
+  triageIncident,
   updateRule,
   listSilences,
   createSilence,
@@ -25,7 +26,7 @@ import { withProjectShare } from "../services/tenancy/shares";
 import { projectProcedure, router } from "../trpc/init";
 
 const byId = z.object({ id: z.uuid() });
-const withNote = byId.extend({ note: z.string().trim().max(1000).optional() });
+const withNote = byId.extend({ note: actionNoteSchema.optional() });
 
 export const alertsRouter = router({
   incidents: projectProcedure("viewer")
@@ -59,6 +60,10 @@ export const alertsRouter = router({
       await resolveIncidentByHand(ctx.project.id, input.id, ctx.user.email, input.note);
       return { ok: true };
     }),
+  /** Who is on the incident (a member, or null for nobody) and its note. */
+  triage: projectProcedure("member")
+    .input(byId.extend(incidentTriageInput.shape))
+    .mutation(({ ctx, input }) => triageIncident(ctx.project.id, input.id, ctx.user.email, input)),
   snooze: projectProcedure("member")
     .input(byId.extend(snoozeInput.shape))
     .mutation(({ ctx, input }) => snoozeIncident(ctx.project.id, input.id, ctx.user.email, input.minutes, input.note)),

@@ -1,9 +1,17 @@
 import { z } from "zod";
 import { callsFilterInput } from "../../contracts/metrics";
+import { eventSchema } from "../../contracts/event";
 import { callById } from "../services/calls/call-detail";
 import { listCalls, runTimeline } from "../services/calls/call-list";
 import { notFound } from "../domain/errors";
-import { projectProcedure, router } from "../trpc/init";
+import { callOutput, runOutput } from "../../contracts/api-answers";
+import { withProjectShare } from "../services/tenancy/shares";
+import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
+
+// the event contract's own rules for the ids (length, text PostgreSQL can store)
+const callId = z.object({ id: eventSchema.shape.id });
+const runId = z.object({ runId: eventSchema.shape.runId });
+const run = async (projectId: string, id: string) => (await runTimeline(projectId, id)) ?? Promise.reject(notFound(`No run "${id}" in this project.`));
 
 export const callsRouter = router({
   list: projectProcedure("viewer")
@@ -17,9 +25,19 @@ export const callsRouter = router({
     )
     .query(({ ctx, input }) => listCalls(ctx.project.id, input.filter, input.cursor, input.limit, input.order)),
   byId: projectProcedure("viewer")
-    .input(z.object({ id: z.string().min(1).max(128) }))
+    .input(callId)
     .query(({ ctx, input }) => callById(ctx.project.id, input.id)),
   run: projectProcedure("viewer")
-    .input(z.object({ runId: z.string().min(1).max(256) }))
-    .query(async ({ ctx, input }) => (await runTimeline(ctx.project.id, input.runId)) ?? Promise.reject(notFound(`No run "${input.runId}" in this project.`))),
+    .input(runId)
+    .query(({ ctx, input }) => run(ctx.project.id, input.runId)),
+  /** For read API keys (an agent, Toolgate's MCP server): one call with the model's correction, as the call page shows it. */
+  get: apiKeyProcedure("read")
+    .input(callId)
+    .output(callOutput)
+    .query(({ ctx, input }) => withProjectShare(ctx.project, "calls.get", () => callById(ctx.project.id, input.id))),
+  /** For read API keys: a run's calls in order (at most 5,000). */
+  getRun: apiKeyProcedure("read")
+    .input(runId)
+    .output(runOutput)
+    .query(({ ctx, input }) => withProjectShare(ctx.project, "calls.getRun", () => run(ctx.project.id, input.runId))),
 });

@@ -5,8 +5,11 @@ import { previousPeriod, rangeOrLastDays } from "../../contracts/range";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
-import { breakdown, series, toolTable, totals, versionCounts } from "../services/metrics/call-figures";
+import { breakdown, latencies, modelTable, series, toolTable, totals, versionCounts } from "../services/metrics/call-figures";
+import { latencySummary } from "../../isomorphic/latency-histogram";
 import { summary } from "../services/metrics/summary";
+import { spiralSummary } from "../services/metrics/spirals";
+import { SPIRAL_LENGTH } from "../../contracts/alerts";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
@@ -23,14 +26,18 @@ export const metricsRouter = router({
       const { range, ...scope } = input;
       return withProjectShare(ctx.project, "metrics.summary", () => summary(ctx.project.id, rangeOrLastDays(range, 1), scope));
     }),
-  /** Totals over the range and over the previous period of equal length. */
+  /** Totals over the range and over the previous period of equal length, and the latency percentiles of the range's results. */
   totals: projectProcedure("viewer")
     .input(ranged)
     .query(async ({ ctx, input }) => {
       const range = toRange(input.range);
       const previous = previousPeriod(range);
-      const [current, before] = await Promise.all([totals(ctx.project.id, range, input.scope), totals(ctx.project.id, previous, input.scope)]);
-      return { current, previous: before };
+      const [current, before, latency] = await Promise.all([
+        totals(ctx.project.id, range, input.scope),
+        totals(ctx.project.id, previous, input.scope),
+        latencies(ctx.project.id, range, "none", input.scope),
+      ]);
+      return { current, previous: before, latency: latency.get("") ?? latencySummary([]) };
     }),
   series: projectProcedure("viewer")
     .input(ranged.extend({ dimension: seriesDimension }))
@@ -45,6 +52,10 @@ export const metricsRouter = router({
   tools: projectProcedure("viewer")
     .input(ranged)
     .query(({ ctx, input }) => toolTable(ctx.project.id, toRange(input.range), input.scope)),
+  /** Per model version: the totals of `breakdown` by model and the latency percentiles of its results. */
+  models: projectProcedure("viewer")
+    .input(z.object({ range: rangeInput }))
+    .query(({ ctx, input }) => modelTable(ctx.project.id, toRange(input.range))),
   /** Two model versions: per tool and per category, better/worse only where statistically clear. */
   compare: projectProcedure("viewer")
     .input(z.object({ range: rangeInput, a: versionRef, b: versionRef }))
@@ -59,6 +70,10 @@ export const metricsRouter = router({
       ]);
       return { byTool: compareVersions(aTool, bTool), byCategory: compareVersions(aCat, bCat) };
     }),
+  /** Retry spirals of the range per tool and model version, the longest with their runs, and what they burned (a bounded read). */
+  spirals: projectProcedure("viewer")
+    .input(ranged.extend({ minLength: z.number().int().min(SPIRAL_LENGTH.min).max(SPIRAL_LENGTH.max).default(SPIRAL_LENGTH.default) }))
+    .query(({ ctx, input }) => spiralSummary(ctx.project.id, toRange(input.range), input.scope, input.minLength)),
   errors: projectProcedure("viewer")
     .input(z.object({ range: rangeInput, tool: z.string().max(200).optional() }))
     .query(({ ctx, input }) => errorMessages(ctx.project.id, toRange(input.range), input.tool)),

@@ -7,6 +7,7 @@ import { ingestRouter } from "./ingest";
 import { membersRouter } from "./members";
 import { metricsRouter } from "./metrics";
 import { otlpRouter } from "./otlp";
+import { paletteRouter } from "./palette";
 import { projectsRouter } from "./projects";
 import { systemRouter } from "./system";
 import { toolsRouter } from "./tools";
@@ -27,6 +28,7 @@ export const appRouter = router({
   tools: toolsRouter,
   demo: demoRouter,
   otlp: otlpRouter,
+  palette: paletteRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,17 +1,26 @@
 import { z } from "zod";
-import { dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
+import { confusableOutput, definitionsOutput, doctorOutput, dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
 import { rangeInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
-import { dryRunInput, dryRunPageInput, recheckInput, registerPastedInput, registerToolsInput, validateCallInput } from "../../contracts/tools";
-import { isPlainObject } from "../../isomorphic/tool-schema";
+import {
+  confusableInput,
+  doctorInput,
+  dryRunInput,
+  dryRunPageInput,
+  recheckInput,
+  registerPastedInput,
+  registerToolsInput,
+  validateCallInput,
+} from "../../contracts/tools";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { impactWindows } from "../domain/schema-change";
-import { suggestSchemaChanges } from "../domain/schema-suggestions";
 import { breakdown, totals } from "../services/metrics/call-figures";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
-import { failurePatterns } from "../services/tools/patterns";
+import { confusableTools } from "../services/tools/confusable";
+import { emptyResultExamples } from "../services/tools/empty-results";
+import { toolDoctor } from "../services/tools/patterns";
 import { recheckCalls } from "../services/tools/recheck";
-import { listTools, registerPasted, registerTools, unregisteredTools, validateCall } from "../services/tools/registry";
+import { latestDefinitions, listTools, registerPasted, registerTools, unregisteredTools, validateCall } from "../services/tools/registry";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
@@ -47,25 +56,43 @@ export const toolsRouter = router({
       ),
     ),
   list: projectProcedure("viewer").query(({ ctx }) => listTools(ctx.project.id)),
+  /** The newest definition of each registered tool, for `toolgate lint` with a read key (it lints them with the same rules). */
+  definitions: apiKeyProcedure("read")
+    .output(definitionsOutput)
+    .query(async ({ ctx }) => ({ project: ctx.project.slug, tools: latestDefinitions(await listTools(ctx.project.id)) })),
   /** Tools the project's calls name that have no schema, with how many of their calls were not checked against one. */
   unregistered: projectProcedure("viewer").query(({ ctx }) => unregisteredTools(ctx.project.id)),
   /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
   patterns: projectProcedure("viewer")
     .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
-    .query(async ({ ctx, input }) => {
-      const versions = await listTools(ctx.project.id); // newest first per name
-      const latest = versions.find((v) => v.name === input.tool);
-      const range = { from: new Date(input.range.from), to: new Date(input.range.to) };
-      const names = [...new Set(versions.map((v) => v.name))];
-      const patterns = await failurePatterns(ctx.project.id, input.tool, range, { names, parameters: latest?.parameters });
-      const parameters = latest && isPlainObject(latest.parameters) ? latest.parameters : undefined;
-      return {
-        version: latest?.version ?? null,
-        patterns,
-        /** what to change in the newest schema version, from these patterns and a lint of the schema */
-        suggestions: latest && parameters ? suggestSchemaChanges({ tool: input.tool, description: latest.description, parameters, patterns }) : [],
-      };
-    }),
+    .query(({ ctx, input }) => toolDoctor(ctx.project.id, input.tool, { from: new Date(input.range.from), to: new Date(input.range.to) })),
+  /** For read API keys (an agent, Toolgate's MCP server): the same schema doctor, over the last 7 days unless a range is given. */
+  doctor: apiKeyProcedure("read")
+    .input(doctorInput)
+    .output(doctorOutput)
+    .query(({ ctx, input }) =>
+      withProjectShare(ctx.project, "tools.doctor", async () => ({
+        tool: input.tool,
+        ...(await toolDoctor(ctx.project.id, input.tool, rangeOrLastDays(input.range, 7))),
+      })),
+    ),
+  /** For read API keys: the pairs of tools models mix up (server/domain/confusable-tools.ts), ranked, over the last 30 days unless a range is given. */
+  confusable: apiKeyProcedure("read")
+    .input(confusableInput)
+    .output(confusableOutput)
+    .query(({ ctx, input }) =>
+      withProjectShare(ctx.project, "tools.confusable", async () => ({
+        pairs: await confusableTools(ctx.project.id, rangeOrLastDays(input.range, 30), input.tool),
+      })),
+    ),
+  /** The tool page's empty results: the newest ones of the range, each with the run's next call. */
+  emptyResults: projectProcedure("viewer")
+    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .query(({ ctx, input }) => emptyResultExamples(ctx.project.id, input.tool, { from: new Date(input.range.from), to: new Date(input.range.to) })),
+  /** The tool page's "Confused with": the pairs with this tool over the page's range. */
+  confusablePairs: projectProcedure("viewer")
+    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .query(({ ctx, input }) => confusableTools(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) }, input.tool)),
   /**
    * Did the schema change help? The tool's invalid rate and each category's rate in equal windows
    * before and after a version was first seen, with the model comparison's two-proportion test:

@@ -100,6 +100,8 @@ export async function removeMember(projectId: string, userId: string) {
     (current) => current === "owner",
     async (tx) => {
       await tx.membership.delete({ where: { userId_projectId: { userId, projectId } } });
+      // incidents are assigned to members: theirs go back to nobody
+      await tx.incident.updateMany({ where: { projectId, assigneeId: userId }, data: { assigneeId: null } });
       // an account made by this project's invitation link and a member of nothing else goes with it
       await tx.user.deleteMany({ where: { id: userId, invitedIntoProjectId: projectId, memberships: { none: {} } } });
     },

@@ -1,26 +1,16 @@
 import { TRPCError } from "@trpc/server";
-import { DomainError, type DomainErrorKind } from "../domain/errors";
+import { DOMAIN_ERROR_STATUS, DomainError } from "../domain/errors";
 import { asDomainError, isClientGone, lastLine } from "../db/unavailable";
 
-// The one place where domain errors become API answers: tRPC's middleware (server/trpc/init.ts)
-// and the plain HTTP routes (server/http/error-response.ts) both map through toTRPCError.
-
-const codes: Record<DomainErrorKind, TRPCError["code"]> = {
-  invalid: "BAD_REQUEST",
-  not_found: "NOT_FOUND",
-  conflict: "CONFLICT",
-  unauthorized: "UNAUTHORIZED",
-  forbidden: "FORBIDDEN",
-  rate_limited: "TOO_MANY_REQUESTS",
-  too_large: "PAYLOAD_TOO_LARGE",
-  unavailable: "SERVICE_UNAVAILABLE",
-};
+// Where domain errors become tRPC answers, by the one table (DOMAIN_ERROR_STATUS in
+// server/domain/errors.ts): tRPC's middleware (server/trpc/init.ts) and the plain HTTP routes
+// (server/http/error-response.ts) both map through toTRPCError; OTLP (server/http/otlp-export.ts) reads the table too.
 
 /** `error` as the TRPCError the API answers with (domain errors and a lost database mapped), or undefined for a bug. */
 export function toTRPCError(error: unknown): TRPCError | undefined {
   const cause = error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" ? (error.cause ?? error) : error;
   const domain = asDomainError(cause);
-  if (domain) return new TRPCError({ code: codes[domain.kind], message: domain.message, cause: domain });
+  if (domain) return new TRPCError({ code: DOMAIN_ERROR_STATUS[domain.kind].trpc, message: domain.message, cause: domain });
   return error instanceof TRPCError && error.code !== "INTERNAL_SERVER_ERROR" ? error : undefined;
 }
 

@@ -24,19 +24,25 @@ export function createContext(opts: { headers: Headers; resHeaders?: Headers; ur
 }
 
 // No transformer: the wire is plain JSON so that any language can call it with curl.
-const t = initTRPC.context<Context>().create({
-  errorFormatter({ shape, error }) {
-    if (error.code === "INTERNAL_SERVER_ERROR") {
-      return { ...shape, message: "Internal server error: the details are in the server log.", data: { ...shape.data, stack: undefined } };
-    }
-    if (error.cause instanceof ZodError) {
-      const issues = describeIssues(error.cause);
-      const message = `Invalid input: ${issues.map(issueLine).join("; ")}`;
-      return { ...shape, message, data: { ...shape.data, issues, stack: undefined } };
-    }
-    return { ...shape, data: { ...shape.data, stack: undefined } };
-  },
-});
+/** What a procedure declares about itself: the scope of API key it takes (apiKeyProcedure), read by the OpenAPI document and its tests. */
+export type ProcedureMeta = { apiKeyScope?: ApiKeyScope | "any" };
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      if (error.code === "INTERNAL_SERVER_ERROR") {
+        return { ...shape, message: "Internal server error: the details are in the server log.", data: { ...shape.data, stack: undefined } };
+      }
+      if (error.cause instanceof ZodError) {
+        const issues = describeIssues(error.cause);
+        const message = `Invalid input: ${issues.map(issueLine).join("; ")}`;
+        return { ...shape, message, data: { ...shape.data, issues, stack: undefined } };
+      }
+      return { ...shape, data: { ...shape.data, stack: undefined } };
+    },
+  });
 
 /**
  * The one place where domain errors become HTTP answers (a lost database connection is
@@ -110,7 +116,7 @@ const anyApiKeyProcedure = publicProcedure
 
 /** Harness calls need an `ingest` key, figures for automation a `read` key; "any" (whoami) takes both. */
 export const apiKeyProcedure = (scope: ApiKeyScope | "any") =>
-  anyApiKeyProcedure.use(({ ctx, next }) => {
+  anyApiKeyProcedure.meta({ apiKeyScope: scope }).use(({ ctx, next }) => {
     if (scope !== "any") checkKeyScope(ctx.apiKey, scope);
     return next();
   });

@@ -46,6 +46,7 @@ const NEEDED_ROLE: Record<string, string> = {
   "alerts.acknowledge": "member",
   "alerts.resolve": "member",
   "alerts.snooze": "member",
+  "alerts.triage": "member",
   "alerts.silence": "member",
   "alerts.endSilence": "member",
   "alerts.createRule": "admin",

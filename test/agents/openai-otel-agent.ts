@@ -1,5 +1,5 @@
 // A small agent instrumented with the official @opentelemetry/instrumentation-openai, run as
-// its own Node process by app/v1/logs/otel-openai.integration.test.ts. It knows nothing of
+// its own Node process by app/v1/logs/otel-openai.exhaustive.test.ts. It knows nothing of
 // Toolgate: the exporters read OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL, and the
 // model is whatever OpenAI-compatible server OPENAI_BASE_URL names. Content capture is the
 // instrumentation's own switch (without it the package records no arguments).

@@ -11,14 +11,23 @@ sees what each server got.
 
 import json
 import sys
+import threading
 from typing import Any
 
 KIND, TRANSPORT = sys.argv[1], sys.argv[2]
 LABEL = sys.argv[3] if len(sys.argv) > 3 else KIND
 
 
+# The high-level server runs sync tools on worker threads, and print() writes a line's text and its
+# newline apart: two calls at once could share a line. Each line is one write, under a lock.
+_write_lock = threading.Lock()
+
+
 def called(name: str, arguments: Any) -> str:
-    print("CALLED " + json.dumps({"server": LABEL, "tool": name, "arguments": arguments}, sort_keys=True), file=sys.stderr, flush=True)
+    line = "CALLED " + json.dumps({"server": LABEL, "tool": name, "arguments": arguments}, sort_keys=True) + "\n"
+    with _write_lock:
+        sys.stderr.write(line)
+        sys.stderr.flush()
     return f"loan of {arguments.get('amount')} {arguments.get('currency')} approved"
 
 

@@ -12,16 +12,28 @@ import {
 } from "@/components/dashboard/chart-data";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { FiringBanner } from "@/components/dashboard/firing-banner";
-import { expectedAttemptsOrNull, observedAttempts, rateChange, relativeChange, selectSeries } from "@/components/dashboard/derive";
+import {
+  allUnchecked,
+  expectedAttemptsOrNull,
+  observedAttempts,
+  rateChange,
+  rateText,
+  relativeChange,
+  selectSeries,
+  verdictSplit,
+} from "@/components/dashboard/derive";
 import { formatAttempts, formatCount, formatPp, formatRate, formatRelative, formatUsd } from "@/components/dashboard/format";
 import { LoadDemoButton } from "@/components/dashboard/load-demo-button";
 import { OpenDemoProjectButton } from "@/components/dashboard/open-demo-project";
-import { apiRange, dashboardRange, includesNow, previousLabel, readParams, type SearchParams } from "@/components/dashboard/params";
+import { apiRange, dashboardRange, includesNow, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
 import { SeriesPicker } from "@/components/dashboard/series-picker";
 import { StatTile, type Delta } from "@/components/dashboard/stat-tile";
+import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
 import { EmptyProject } from "@/components/empty-project";
 import { FirstCalls } from "@/components/first-calls";
+import { FirstEventWatcher } from "@/components/first-event-watcher";
+import { ExecutionCard } from "@/components/tools/execution-card";
 import { Card, PageHeader } from "@/components/ui";
 import { withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
@@ -61,6 +73,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
         <>
           <PageHeader title={project.name} description="Overview" />
           <div className="space-y-6">
+            <FirstEventWatcher slug={project.slug} zone={zone} />
             <EmptyProject origin={await pageOrigin()} slug={project.slug} now={new Date()} />
             <Card
               title="Or explore with demo data"
@@ -95,6 +108,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   const { current, previous } = totals;
   const change = rateChange(current, previous);
   const p = change.current;
+  const checked = current.calls - current.unchecked;
   const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
   const versus = `vs ${previousLabel(range)}`;
 
@@ -135,20 +149,27 @@ export default async function OverviewPage({ params, searchParams }: { params: P
         {firstRun && newest?.calls[0] && (
           <FirstCalls slug={project.slug} newest={newest.calls[0]} range={range} unregistered={firstRun} canRegister={hasRole(role, "admin")} zone={zone} />
         )}
+        {allUnchecked(current) && <UncheckedNotice slug={project.slug} calls={current.calls} canRegister={hasRole(role, "admin")} />}
         <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
           <StatTile
             testId="tile-calls"
             label="Tool calls"
             value={formatCount(current.calls)}
             delta={callsChange === null ? undefined : { text: `${formatRelative(callsChange)} ${versus}`, tone: "neutral" }}
-            detail={`${formatCount(current.calls - current.invalid)} valid`}
+            detail={`${verdictSplit(current)} · ${formatCount(current.invalid)} invalid`}
           />
           <StatTile
             testId="tile-invalid-rate"
             label="Invalid rate"
-            value={formatRate(p)}
+            value={rateText(current)}
             delta={rateDelta}
-            detail={`${formatCount(current.invalid)} of ${formatCount(current.calls)} calls invalid`}
+            detail={
+              checked === current.calls
+                ? `${formatCount(current.invalid)} of ${formatCount(current.calls)} calls invalid`
+                : checked === 0
+                  ? `no call checked yet (${formatCount(current.unchecked)} unchecked)`
+                  : `${formatCount(current.invalid)} of ${formatCount(checked)} checked calls invalid (${formatCount(current.unchecked)} unchecked left out)`
+            }
           />
           <StatTile
             testId="tile-attempts"
@@ -167,6 +188,8 @@ export default async function OverviewPage({ params, searchParams }: { params: P
             detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of all ${formatUsd(current.costUsd)}` : "no cost reported"}
           />
         </div>
+
+        <ExecutionCard totals={current} latency={totals.latency} outcomeHref={(outcome) => withParams(explorer, rangeParams(query), { outcome })} />
 
         <Card
           title="Invalid rate over time"

@@ -159,6 +159,8 @@ describe("POST /v1/traces", () => {
   it("401 without a valid key, 415 for other encodings, 429 with Retry-After over the key's rate limit (shared with tRPC)", async () => {
     expect((await post(null, "{}")).status).toBe(401);
     expect((await post("tg_nope", "{}")).status).toBe(401);
+    // no key is a 401 whatever else is wrong (schemathesis: a missing Authorization answered 415)
+    expect((await post(null, "x", { "Content-Type": "text/plain" })).status).toBe(401);
     const p = await project();
     expect((await post(p.key, "x", { "Content-Type": "text/plain" })).status).toBe(415);
     // the key's bucket is the same one tRPC uses: a tRPC call takes a token too

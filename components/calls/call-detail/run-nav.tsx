@@ -23,7 +23,7 @@ export function RunNav({
 }) {
   const back = list !== null ? `/p/${slug}/calls${list}` : `/p/${slug}/calls?${new URLSearchParams({ range: "all", runId })}`;
   return (
-    <div className="flex shrink-0 flex-wrap items-center gap-2">
+    <div className="flex max-w-full flex-wrap items-center gap-2 sm:shrink-0">
       <Link href={back} className={buttonClass("ghost", "sm")} data-testid="back-to-list">
         {list !== null ? "← Back to the list" : "← Calls of this run"}
       </Link>

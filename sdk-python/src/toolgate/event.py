@@ -35,14 +35,24 @@ class Usage(TypedDict, total=False):
     costUsd: float
 
 
-class Outcome(TypedDict, total=False):
+class _OutcomeValid(TypedDict):
     valid: bool
+
+
+class Outcome(_OutcomeValid, total=False):
+    """Whether the call was valid, and if not, its category and message (``valid`` is required)."""
+
     category: Category
     message: str
 
 
-class Result(TypedDict, total=False):
-    status: Literal["ok", "error", "not_found"]
+class _ResultStatus(TypedDict):
+    status: Literal["ok", "error", "not_found", "timeout", "not_allowed"]
+
+
+class Result(_ResultStatus, total=False):
+    """What the tool answered (``status`` is required)."""
+
     summary: str
     latencyMs: int
 

@@ -24,7 +24,8 @@ from .event import ModelRef
 from .reporter import ReporterOptions, reporter_for
 from .tools import Tool, define_tool
 
-_call_next: contextvars.ContextVar[tuple[Any, Callable[[Any], Awaitable[Any]]]] = contextvars.ContextVar("toolgate_mcp_call_next")
+# the server's own handling of the call being checked: the gate's tool handler forwards to it
+_call_next: contextvars.ContextVar[Callable[[], Awaitable[Any]]] = contextvars.ContextVar("toolgate_mcp_call_next")
 
 
 def _dump(value: Any) -> Any:
@@ -33,16 +34,16 @@ def _dump(value: Any) -> Any:
 
 
 async def _forward(arguments: dict[str, Any]) -> Any:
-    ctx, call_next = _call_next.get()
-    return await call_next(ctx)
+    return await _call_next.get()()
 
 
 class _SharedRun:
     """The key of the run that session-less (2026-07-28) calls share."""
 
 
-class ToolgateMiddleware:
-    """A ``ServerMiddleware`` (``(ctx, call_next) -> result``) for ``mcp`` 2.x servers."""
+class McpGate:
+    """What every in-server MCP middleware shares: the schemas learnt from the server's tool listings, one
+    ``Toolgate`` over them, and one run per client connection (one per gate on the session-less protocol)."""
 
     def __init__(
         self,
@@ -50,20 +51,19 @@ class ToolgateMiddleware:
         model: ModelRef,
         url: str | None = None,
         api_key: str | None = None,
-        server: Any = None,
         reporter: ReporterOptions | Mapping[str, Any] | None = None,
         on_event: Callable[[Any], None] | None = None,
     ) -> None:
         self.model = model
-        self.server = server
         self.on_event = on_event
         self.reporter = reporter_for(url, api_key, reporter)
         self.gate: Toolgate | None = None
         self._schemas: dict[str, Any] = {}
         self._runs: weakref.WeakKeyDictionary[Any, Run] = weakref.WeakKeyDictionary()
-        self._shared = _SharedRun()
+        self.shared = _SharedRun()
 
-    def _learn(self, tools: list[Any]) -> None:
+    def learn(self, tools: list[Any]) -> None:
+        """Takes a tool listing (``name``, ``description``, ``inputSchema``); a new listing makes a new gate."""
         schemas = {}
         for tool in tools:
             item = _dump(tool)
@@ -83,42 +83,68 @@ class ToolgateMiddleware:
         self.gate = gate
         self._runs = weakref.WeakKeyDictionary()
 
-    def _run_key(self, ctx: Any) -> Any:
+    def run_key(self, protocol_version: Any, session: Any) -> Any:
         """One run per client connection on the handshake protocols (mcp 2.x makes a ServerSession per request over
         the connection's state, which has no public name yet). The 2026-07-28 protocol has no sessions: every
-        request is its own exchange, so its calls share one run per middleware."""
-        if str(getattr(ctx, "protocol_version", "")) >= "2026-07-28":
-            return self._shared
-        return getattr(ctx.session, "_connection", None) or ctx.session
+        request is its own exchange, so its calls share one run per gate."""
+        if session is None or str(protocol_version or "") >= "2026-07-28":
+            return self.shared
+        return getattr(session, "_connection", None) or session
 
-    def _run(self, session: Any) -> Run:
+    def _run(self, key: Any) -> Run:
         assert self.gate is not None
-        run = self._runs.get(session)
+        run = self._runs.get(key)
         if run is None or run.gate is not self.gate:
             run = self.gate.run()
-            self._runs[session] = run
+            self._runs[key] = run
         return run
+
+    async def dispatch(self, run_key: Any, call: dict[str, Any], forward: Callable[[], Awaitable[Any]]) -> tuple[bool, Any]:
+        """Checks one call in the run of ``run_key``: ``(True, what forward() answered)`` when it was valid (or no
+        schema is known yet: forwarded unchecked), ``(False, the message for the model)`` when it was refused."""
+        if self.gate is None:
+            return True, await forward()
+        token = _call_next.set(forward)
+        try:
+            [outcome] = await self._run(run_key).dispatch(call)
+        finally:
+            _call_next.reset(token)
+        return (True, outcome.value) if outcome.status == "ok" else (False, outcome.content)
+
+
+class ToolgateMiddleware:
+    """A ``ServerMiddleware`` (``(ctx, call_next) -> result``) for ``mcp`` 2.x servers."""
+
+    def __init__(
+        self,
+        *,
+        model: ModelRef,
+        url: str | None = None,
+        api_key: str | None = None,
+        server: Any = None,
+        reporter: ReporterOptions | Mapping[str, Any] | None = None,
+        on_event: Callable[[Any], None] | None = None,
+    ) -> None:
+        self.server = server
+        self.checks = McpGate(model=model, url=url, api_key=api_key, reporter=reporter, on_event=on_event)
+
+    def _run_key(self, ctx: Any) -> Any:
+        return self.checks.run_key(getattr(ctx, "protocol_version", None), ctx.session)
 
     async def __call__(self, ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
         if ctx.method == "tools/list":
             result = await call_next(ctx)
-            self._learn(list(_dump(result).get("tools", [])))
+            self.checks.learn(list(_dump(result).get("tools", [])))
             return result
         if ctx.method != "tools/call":
             return await call_next(ctx)
-        if self.gate is None and self.server is not None and callable(getattr(self.server, "list_tools", None)):
-            self._learn(list(await self.server.list_tools()))
-        if self.gate is None:
-            return await call_next(ctx)  # no schema known yet: forwarded unchecked
+        if self.checks.gate is None and self.server is not None and callable(getattr(self.server, "list_tools", None)):
+            self.checks.learn(list(await self.server.list_tools()))
         params = dict(ctx.params or {})
         call = {"name": str(params.get("name", "")), "arguments": params.get("arguments", {}), "id": str(ctx.request_id or "")}
-        token = _call_next.set((ctx, call_next))
-        try:
-            [outcome] = await self._run(self._run_key(ctx)).dispatch(call)
-        finally:
-            _call_next.reset(token)
-        if outcome.status == "ok":
-            return outcome.value
+        ok, answer = await self.checks.dispatch(self._run_key(ctx), call, lambda: call_next(ctx))
+        if ok:
+            return answer
         import mcp_types
 
-        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=outcome.content)], is_error=True)
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(type="text", text=answer)], is_error=True)

@@ -26,6 +26,13 @@ const viaGateway = path.join(here, "client-via-gateway.ts");
 const cli = path.resolve(here, "../../src/cli.ts");
 const work = mkdtempSync(path.join(tmpdir(), "toolgate-conformance-"));
 const children: ChildProcess[] = [];
+/**
+ * Each client scenario's time. The runner starts every scenario of a suite at once (26 for `all`),
+ * each with its own client process under tsx, so on two cores a scenario's client can spend most
+ * of the runner's default 30 s starting: CI once failed auth/client-credentials-basic through the
+ * gateway for time alone.
+ */
+const CLIENT_SCENARIO_TIMEOUT_MS = 180_000;
 
 type Result = Map<string, { passed: number; failed: number }>;
 
@@ -112,6 +119,8 @@ async function main(): Promise<number> {
     "client",
     "--suite",
     "all",
+    "--timeout",
+    String(CLIENT_SCENARIO_TIMEOUT_MS),
     "--command",
     `${process.execPath} --import tsx ${directClient}`,
     "-o",
@@ -121,6 +130,8 @@ async function main(): Promise<number> {
     "client",
     "--suite",
     "all",
+    "--timeout",
+    String(CLIENT_SCENARIO_TIMEOUT_MS),
     "--command",
     `${process.execPath} --import tsx ${viaGateway}`,
     "-o",

@@ -1,4 +1,5 @@
-import { closeMatch } from "../../../isomorphic/classify";
+import { likelyTool } from "../../../isomorphic/tool-names";
+import type { ResultStatus } from "../../../contracts/event";
 import type { AssembledExecution } from "./executions";
 import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
@@ -59,7 +60,7 @@ export type AssembledCall = {
 export type AssembledResult = {
   callId: string;
   priority: 1 | 2;
-  status: "ok" | "error";
+  status: ResultStatus;
   summary?: string;
   latencyMs?: number;
   /** the span it was read from: its trace (that of the call too) and its name (for a rejection) */
@@ -176,7 +177,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
     const continues = piece.continues.filter(storableId).at(-1);
     piece.calls.forEach((call, position) => {
       const definition = piece.definitions.find((d) => d.name === call.name);
-      const corrects = retried.find((a) => closeMatch(a.name, written) === call.name);
+      const corrects = retried.find((a) => likelyTool(a.name, written) === call.name);
       const assembled: AssembledCall = {
         event: {
           id: eventId(span.traceId, call.callId, span.spanId, position),
@@ -213,7 +214,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
         spanName: span.name,
         priority: 1,
         status: message.error ? "error" : "ok",
-        ...(message.content ? { summary: message.content } : {}),
+        summary: message.content, // "" when the tool message said nothing: an empty result
       });
     }
   }
@@ -242,7 +243,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
         status,
         latencyMs,
         startedNs: span.startNs,
-        ...(summary ? { summary } : {}),
+        ...(summary !== undefined ? { summary } : {}),
         ...(server ? { server } : {}),
         ...(protocolVersion ? { protocolVersion } : {}),
         ...(requestId ? { requestId } : {}),
@@ -256,7 +257,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       spanName: span.name,
       priority: 2,
       status: piece.status,
-      ...(piece.summary ? { summary: piece.summary } : {}),
+      ...(piece.summary !== undefined ? { summary: piece.summary } : {}),
       latencyMs: piece.latencyMs,
     });
   }

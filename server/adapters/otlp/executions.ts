@@ -1,3 +1,4 @@
+import type { ResultStatus } from "../../../contracts/event";
 import type { ToolArguments } from "./pieces";
 
 /**
@@ -14,7 +15,7 @@ export type AssembledExecution = {
   spanId: string;
   spanName: string;
   tool: string;
-  status: "ok" | "error";
+  status: ResultStatus;
   summary?: string;
   latencyMs: number;
   startedNs: bigint;

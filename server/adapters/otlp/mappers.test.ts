@@ -86,6 +86,25 @@ describe("OpenTelemetry GenAI", () => {
       ),
     );
     expect(failed).toMatchObject({ callId: "c", status: "error", summary: "boom", latencyMs: 500 });
+    // the kind of failure from error.type or the exception's type (isomorphic/outcome.ts)
+    const failedAs = (attributes: Record<string, string>, exceptionType?: string) =>
+      tool(
+        mapGenAi(
+          span(
+            "execute_tool w",
+            { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "w", "gen_ai.tool.call.id": "c", ...attributes },
+            {
+              status: { code: 2, message: "" },
+              events: exceptionType ? [{ name: "exception", timeNs: 0n, attributes: { "exception.type": exceptionType } }] : [],
+            },
+          ),
+        ),
+      ).status;
+    expect(failedAs({ "error.type": "TimeoutError" })).toBe("timeout");
+    expect(failedAs({}, "asyncio.TimeoutError")).toBe("timeout");
+    expect(failedAs({ "error.type": "ToolNotFoundError" })).toBe("not_found");
+    expect(failedAs({ "error.type": "PermissionDenied" })).toBe("not_allowed");
+    expect(failedAs({ "error.type": "tool_error" })).toBe("error");
     expect(mapGenAi(span("invoke_agent", { "gen_ai.operation.name": "invoke_agent", "gen_ai.usage.input_tokens": 5 }))).toBe("nothing");
     expect(mapSpan(span("GET /", { "http.request.method": "GET" }))).toBe("other");
     expect(mapGenAi(span("chat", { "gen_ai.operation.name": "chat" }))).toHaveProperty("rejected");

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { isPlainObject, SCHEMA_KEYS } from "../../../isomorphic/tool-schema";
+import type { ResultStatus } from "../../../contracts/event";
+import { failureStatus } from "../../../isomorphic/outcome";
 import type { Attributes, AttrValue, OtlpSpan } from "./wire";
 
 /**
@@ -46,7 +48,7 @@ export interface ToolExecutionPiece {
   span: OtlpSpan;
   callId?: string;
   name: string;
-  status: "ok" | "error";
+  status: ResultStatus;
   summary?: string;
   latencyMs: number;
   /** what a server or tool runtime records of the execution (MCP conventions), when it did */
@@ -307,6 +309,12 @@ function errorText(span: OtlpSpan): string | undefined {
   return span.status.message || (exception && first(exception.attributes, "exception.message", "exception.type")) || str(span.attributes, "error.type");
 }
 
+/** A failed span's kind of failure (isomorphic/outcome.ts): from error.type, the exception's type and the status message. */
+function failedStatus(span: OtlpSpan): Exclude<ResultStatus, "ok"> {
+  const exception = span.events.find((e) => e.name === "exception");
+  return failureStatus(str(span.attributes, "error.type"), exception && str(exception.attributes, "exception.type"), span.status.message);
+}
+
 /** A tool-execution piece: failed spans give their error text, others the recorded result. */
 export function toolPiece(family: Family, span: OtlpSpan, name: string, callId: string | undefined, result: unknown): ToolExecutionPiece {
   const failed = isError(span);
@@ -317,8 +325,9 @@ export function toolPiece(family: Family, span: OtlpSpan, name: string, callId: 
     span,
     ...(callId ? { callId } : {}),
     name,
-    status: failed ? "error" : "ok",
-    ...(summary ? { summary } : {}),
+    status: failed ? failedStatus(span) : "ok",
+    // an empty result is kept as it is (""): Toolgate flags ok results that say nothing (isomorphic/outcome.ts)
+    ...(summary !== undefined ? { summary } : {}),
     latencyMs: durationMs(span),
   };
 }

@@ -148,6 +148,10 @@ describe("alert evaluation", () => {
     const viewer = await p.member("viewer");
     const member = await p.member("member");
     await expect(viewer.alerts.acknowledge({ project: p.project.slug, id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    // an over-long note is refused whole, saying the limit and what was sent: nothing is stored cut
+    await expect(member.alerts.acknowledge({ project: p.project.slug, id, note: "n".repeat(1001) })).rejects.toThrow(
+      "the note is at most 1,000 characters; you sent 1,001: shorten it (nothing is cut)",
+    );
     await member.alerts.acknowledge({ project: p.project.slug, id, note: "looking at the getloan schema" });
     await expect(member.alerts.acknowledge({ project: p.project.slug, id })).rejects.toThrow(/acknowledged/);
     await member.alerts.resolve({ project: p.project.slug, id });
@@ -264,6 +268,49 @@ describe("alert evaluation", () => {
       ["incident.acknowledged", 200],
       ["incident.resolved", 200],
     ]);
+  });
+
+  it("an incident gets an assignee (a member) and a note: on its timeline, in the list, in the next webhook; a viewer or a non-member is refused", async () => {
+    const p = await burstProject();
+    cleanup.push(p.hook.close);
+    const slug = p.project.slug;
+    const id = (await evaluateAlerts({ now, projectId: p.project.id }))!.fired[0]!.id;
+    await waitFor(() => p.hook.received.length === 1, "incident.fired");
+    const member = await p.member("member");
+    const viewer = await p.member("viewer");
+    const outsider = await (await makeProject()).member("member");
+
+    await expect(viewer.alerts.triage({ project: slug, id, note: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(member.alerts.triage({ project: slug, id, assigneeId: outsider.user.id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/is not a member of this project/),
+    });
+    await expect(member.alerts.triage({ project: slug, id, note: "n".repeat(2001) })).rejects.toThrow(
+      /the note is at most 2,000 characters; you sent 2,001: shorten it \(nothing is cut\)/,
+    );
+
+    expect(await member.alerts.triage({ project: slug, id, assigneeId: member.user.id, note: "  rolling back to 2026-09  " })).toEqual({ changed: true });
+    expect(await member.alerts.triage({ project: slug, id, assigneeId: member.user.id })).toEqual({ changed: false });
+    const [listed] = await viewer.alerts.incidents({ project: slug });
+    expect(listed).toMatchObject({ id, note: "rolling back to 2026-09", assignee: { id: member.user.id, email: member.user.email } });
+    const detail = await viewer.alerts.incident({ project: slug, id });
+    expect(detail.events.filter((e) => e.kind === "assigned" || e.kind === "noted").map((e) => [e.kind, e.actor, e.note])).toEqual([
+      ["assigned", member.user.email, member.user.email],
+      ["noted", member.user.email, "rolling back to 2026-09"],
+    ]);
+
+    await member.alerts.acknowledge({ project: slug, id });
+    await waitFor(() => p.hook.received.length === 2, "incident.acknowledged");
+    const acknowledged = JSON.parse(p.hook.received[1]!.body);
+    expect(acknowledged.incident).toMatchObject({ assignee: { email: member.user.email }, note: "rolling back to 2026-09" });
+    expect(JSON.parse(p.hook.received[0]!.body).incident).toMatchObject({ assignee: null, note: null });
+
+    // nobody again, the note cleared; a member who leaves the project is unassigned
+    await member.alerts.triage({ project: slug, id, assigneeId: null, note: " " });
+    expect(await viewer.alerts.incident({ project: slug, id })).toMatchObject({ assignee: null, note: null });
+    await member.alerts.triage({ project: slug, id, assigneeId: member.user.id });
+    await p.owner.members.remove({ project: slug, userId: member.user.id });
+    expect(await viewer.alerts.incident({ project: slug, id })).toMatchObject({ assignee: null });
   });
 
   it("the evaluator's own resolve sends incident.resolved too", async () => {
@@ -403,6 +450,71 @@ describe("alert evaluation", () => {
     const [first] = await owner.alerts.rules({ project: p.project.slug }).then((r) => r.rules.filter((x) => !x.builtIn));
     await owner.alerts.deleteRule({ project: p.project.slug, id: first!.id });
     await expect(owner.alerts.createRule({ project: p.project.slug, rule: GETLOAN_INVALID_RULE })).resolves.toMatchObject({ name: "getloan invalid" });
+  });
+
+  it("unchecked calls are neither valid nor invalid for the evaluator and the preview: rates over checked calls, an all-unchecked window has no data", async () => {
+    // no schema registered: a call is checked only when its harness sent a verdict (outcome)
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    const owner = await p.asOwner();
+    const slug = p.project.slug;
+    const refused = { valid: false, category: "wrong_type", message: "loannumber must be a string" };
+    await api.ingest.batch({
+      events: [
+        // getloan: 12 refused by the harness, 48 nobody checked: 12 of 12 checked calls invalid (not 12 of 60 = 20 %)
+        ...Array.from({ length: 12 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.5), outcome: refused })),
+        ...Array.from({ length: 48 }, (_, i) => makeEvent({ timestamp: minutesAgo(10 - i * 0.2) })),
+        // listopenloans: 30 calls, none checked
+        ...Array.from({ length: 30 }, (_, i) => makeEvent({ timestamp: minutesAgo(8 - i * 0.2), tool: "listopenloans", arguments: { status: "open" } })),
+      ],
+    });
+    const getloan = await owner.alerts.createRule({ project: slug, rule: GETLOAN_INVALID_RULE });
+    const unchecked = await owner.alerts.createRule({
+      project: slug,
+      rule: { ...GETLOAN_INVALID_RULE, name: "listopenloans invalid", threshold: 0, minCalls: 0, scope: { tool: "listopenloans" } },
+    });
+    // 12 checked calls under a 20-call minimum: not enough (the 48 unchecked ones do not make up the number)
+    const twenty = await owner.alerts.createRule({ project: slug, rule: { ...GETLOAN_INVALID_RULE, name: "twenty", minCalls: 20 } });
+
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired.map((f) => f.summary)).toEqual(["Invalid rate 100% is above 20% for tool getloan over 15 min (12 checked calls)."]);
+    const state = (id: string) => owner.alerts.rule({ project: slug, id }) as Promise<Record<string, unknown>>;
+    expect(await state(getloan.id)).toMatchObject({ lastState: "firing", lastValue: 1, lastCalls: 12 });
+    expect(await state(unchecked.id)).toMatchObject({ lastState: "no_data", lastValue: null, lastCalls: 0 });
+    expect(await state(twenty.id)).toMatchObject({ lastState: "not_enough_calls", lastValue: 1, lastCalls: 12 });
+
+    // the preview (the backtest of a drafted rule) reads the same buckets: raw minutes and hourly rollups
+    for (const windowMinutes of [15, 60]) {
+      const fires = await owner.alerts.preview({ project: slug, rule: { ...GETLOAN_INVALID_RULE, windowMinutes }, days: 1 });
+      expect(fires.fired).toBe(1);
+      expect(Math.max(...fires.points.map((pt) => pt.value ?? 0))).toBe(1);
+      const none = await owner.alerts.preview({
+        project: slug,
+        rule: { ...GETLOAN_INVALID_RULE, threshold: 0, minCalls: 0, windowMinutes, scope: { tool: "listopenloans" } },
+        days: 1,
+      });
+      expect(none.fired).toBe(0);
+      expect(none.points.every((pt) => pt.value === null && pt.state === "no_data")).toBe(true);
+    }
+  });
+
+  it("the regression guard compares checked calls: unchecked calls of the new version do not dilute its invalid rate", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    const at = (h: number) => new Date(now.getTime() - (24 - h) * 3_600_000).toISOString();
+    const v = (version: string) => ({ provider: "acme", name: "acme-large", version });
+    // no schema: the harness's verdict checks a call; without one it is unchecked
+    const checked = (n: number, invalidEvery: number, version: string, hour: number) =>
+      Array.from({ length: n }, (_, i) =>
+        makeEvent({ model: v(version), timestamp: at(hour), outcome: i % invalidEvery === 0 ? { valid: false, category: "wrong_type" } : { valid: true } }),
+      );
+    await api.ingest.batch({ events: checked(300, 10, "old", 1) });
+    // the new version: 100 of 200 checked calls invalid (50 % against 10 %), and 800 calls nobody checked
+    await api.ingest.batch({ events: [...checked(200, 2, "new", 6), ...Array.from({ length: 800 }, () => makeEvent({ model: v("new"), timestamp: at(6) }))] });
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired.map((f) => f.summary)).toEqual([
+      expect.stringMatching(/^Regression: acme-large new has an invalid rate of 50% against 10% for old \(200 vs 300 checked calls, p = /),
+    ]);
   });
 
   it("the regression guard flags a clearly worse new model version, and not a tiny sample", async () => {

@@ -1,4 +1,4 @@
-import { ALERT_METRIC_LABELS, formatMetric, readAlertMetric } from "../../../contracts/alerts";
+import { ALERT_METRIC_LABELS, formatMetric, readAlertMetric, SAMPLE_NOUNS, SPIRAL_LENGTH, type AlertMetricName } from "../../../contracts/alerts";
 import {
   checkWindow,
   evaluationTimes,
@@ -16,6 +16,10 @@ import { filterSql, rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS } from "../rollups/tables";
 import { matchingSilence, notifyIncident } from "./notify";
 import { HOUR_MS } from "../../../contracts/metrics";
+import { statusesOf } from "../../../isomorphic/outcome";
+import { latencies } from "../metrics/call-figures";
+import { readSpirals } from "../metrics/spirals";
+import { HAS_RESULT, OUTCOME_COUNT_COLUMNS } from "../rollups/tables";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -26,8 +30,33 @@ const PASS_LOCK = "hashtext('toolgate:alert-evaluator')";
 const PROJECT_LOCK = "hashtext('toolgate:alert-evaluator'), hashtext($1::text)";
 const REGRESSION_RULE_NAME = "Regression guard: new model or schema version";
 
-type CountRow = { bucket: Date | null; calls: number; invalid: number; corrected: number; category_calls: number };
-const toCounts = (r: CountRow): WindowCounts => ({ calls: r.calls, invalid: r.invalid, corrected: r.corrected, categoryCalls: r.category_calls });
+type CountRow = {
+  bucket: Date | null;
+  calls: number;
+  invalid: number;
+  unchecked: number;
+  corrected: number;
+  category_calls: number;
+  results: number;
+  failed_results: number;
+};
+const toCounts = (r: CountRow): WindowCounts => ({
+  calls: r.calls,
+  invalid: r.invalid,
+  unchecked: r.unchecked,
+  corrected: r.corrected,
+  categoryCalls: r.category_calls,
+  results: r.results,
+  failedResults: r.failed_results,
+});
+
+/** The results and the failed ones (the tool error rate's two counts), over raw calls and over rollup rows. */
+const RAW_RESULTS = `(count(*) FILTER (WHERE ${HAS_RESULT}))::float8 AS results,
+  (count(*) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${statusesOf("failed")
+    .map((status) => `'${status}'`)
+    .join(", ")})))::float8 AS failed_results`;
+const [RESULTS, ...FAILED_COLUMNS] = OUTCOME_COUNT_COLUMNS;
+const ROLLUP_RESULTS = `coalesce(sum(${RESULTS}), 0)::float8 AS results, coalesce(sum(${FAILED_COLUMNS.join(" + ")}), 0)::float8 AS failed_results`;
 
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),
@@ -43,14 +72,16 @@ async function countRows(projectId: string, from: Date, to: Date, scope: Scope, 
     params.push(projectId, from, to, category ?? "");
     sql = `SELECT ${byBucket ? "date_trunc('minute', timestamp)" : "NULL::timestamptz"} AS bucket,
                   count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
+                  (count(*) FILTER (WHERE valid IS NULL))::float8 AS unchecked,
                   (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::float8 AS corrected,
-                  (count(*) FILTER (WHERE category = $4))::float8 AS category_calls
+                  (count(*) FILTER (WHERE category = $4))::float8 AS category_calls, ${RAW_RESULTS}
              FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3${filterSql(filters, params)}`;
   } else {
     const rows = rollupRows(CALL_ROLLUPS, projectId, { from, to }, filters, params, byBucket);
     sql = `SELECT ${byBucket ? "hour" : "NULL::timestamptz"} AS bucket,
-                  coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid, coalesce(sum(corrected), 0)::float8 AS corrected,
-                  coalesce(sum(calls) FILTER (WHERE category = $${params.push(category ?? "")}), 0)::float8 AS category_calls
+                  coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid,
+                  coalesce(sum(unchecked), 0)::float8 AS unchecked, coalesce(sum(corrected), 0)::float8 AS corrected,
+                  coalesce(sum(calls) FILTER (WHERE category = $${params.push(category ?? "")}), 0)::float8 AS category_calls, ${ROLLUP_RESULTS}
              FROM ${rows}`;
   }
   if (byBucket) sql += " GROUP BY 1";
@@ -76,6 +107,27 @@ export async function bucketCounts(
   const rows = await countRows(projectId, from, to, scope, category, raw, true);
   return rows.map((r) => ({ start: r.bucket!.getTime(), counts: toCounts(r) }));
 }
+
+/** The latency p95 of [from, to) in scope, from the rollups' histograms (metrics/call-figures.ts `latencies`: whole hours). */
+export async function latencyCounts(projectId: string, from: Date, to: Date, scope: Scope): Promise<Pick<WindowCounts, "timed" | "p95">> {
+  const summary = (await latencies(projectId, { from, to }, "none", metricsScope(scope))).get("");
+  return { timed: summary?.timed ?? 0, p95: summary?.p95 ?? null };
+}
+
+const metricsScope = (scope: Scope) => ({ tool: scope.tool ?? undefined, model: scope.model ?? undefined, modelVersion: scope.version ?? undefined });
+const spiralScope = (scope: Scope) => ({ tool: scope.tool, model: scope.model, modelVersion: scope.version });
+
+/** What a rule's metric needs besides the counts: the latency p95, or the spirals of its length. */
+async function apartCounts(projectId: string, metric: AlertMetricName, spiralLength: number | null, from: Date, to: Date, scope: Scope) {
+  if (metric === "latency_p95") return latencyCounts(projectId, from, to, scope);
+  if (metric === "spirals")
+    return { spirals: (await readSpirals(projectId, { from, to }, spiralScope(scope), spiralLength ?? SPIRAL_LENGTH.default)).spirals.length };
+  return {};
+}
+
+/** The spirals of a preview's whole range, for each window to count its own (server/domain/spirals.ts spiralsInWindow). */
+export const previewSpirals = (projectId: string, from: Date, to: Date, scope: Scope, spiralLength: number) =>
+  readSpirals(projectId, { from, to }, spiralScope(scope), spiralLength);
 
 async function loadRules(projectId?: string) {
   return prisma().alertRule.findMany({
@@ -177,7 +229,10 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
   let last: Check | null = null;
   for (const at of evaluationTimes(rule.lastEvaluatedAt, now, rule.windowMinutes)) {
     const from = new Date(at.getTime() - rule.windowMinutes * 60_000);
-    const current = await windowCounts(rule.projectId, from, at, scope, rule.category);
+    const current = {
+      ...(await windowCounts(rule.projectId, from, at, scope, rule.category)),
+      ...(await apartCounts(rule.projectId, spec.metric, rule.spiralLength, from, at, scope)),
+    };
     const baseline =
       spec.condition.kind === "baseline_factor" && rule.baselineMinutes
         ? await windowCounts(rule.projectId, new Date(from.getTime() - rule.baselineMinutes * 60_000), from, scope, rule.category)
@@ -187,7 +242,8 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
     const transition = nextTransition(check, { open: !!open, clearSince }, at, rule.windowMinutes);
     if (transition.action === "fire") {
       const { metric } = spec;
-      const summary = `${ALERT_METRIC_LABELS[metric]}${rule.category ? ` (${rule.category})` : ""} ${formatMetric(metric, check.value ?? 0)} is above ${formatMetric(metric, check.threshold ?? 0)} for ${describeScope(scope)} over ${rule.windowMinutes} min (${Math.round(check.calls)} calls).`;
+      const what = metric === "spirals" ? ` of ${rule.spiralLength ?? SPIRAL_LENGTH.default}+ failed attempts` : rule.category ? ` (${rule.category})` : "";
+      const summary = `${ALERT_METRIC_LABELS[metric]}${what} ${formatMetric(metric, check.value ?? 0)} is above ${formatMetric(metric, check.threshold ?? 0)} for ${describeScope(scope)} over ${rule.windowMinutes} min (${Math.round(check.calls)} ${SAMPLE_NOUNS[metric]}).`;
       const incident = await openIncident(rule, check, at, "", scope, summary);
       fired.push(incident);
       open = { id: incident.id };
@@ -210,7 +266,8 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
 
 /**
  * The regression guard: the newest version of each model against its previous version,
- * each over its own calls (the previous one before the new one appeared).
+ * each over its own checked calls (the previous one before the new one appeared); unchecked
+ * calls are neither valid nor invalid and count on neither side.
  */
 async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
   const { rows } = await pool().query<{
@@ -233,9 +290,9 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
          FROM ranked n JOIN ranked o ON o.model_name = n.model_name AND o.rank = 2 WHERE n.rank = 1
      )
      SELECT p.model_name, p.new_version, p.old_version, p.first,
-            coalesce(sum(r.calls) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_calls,
+            coalesce(sum(r.calls - r.unchecked) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_calls,
             coalesce(sum(r.invalid) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_invalid,
-            coalesce(sum(r.calls) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_calls,
+            coalesce(sum(r.calls - r.unchecked) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_calls,
             coalesce(sum(r.invalid) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_invalid
        FROM pairs p JOIN call_rollups_hourly r ON r.project_id = $1 AND r.model_name = p.model_name AND r.hour <= $2
       GROUP BY 1, 2, 3, 4`,
@@ -251,7 +308,7 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
     const subject = `model:${row.model_name}:${row.new_version}`;
     const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
     if (already) continue; // one incident per regression; ops resolve it by hand
-    const summary = `Regression: ${row.model_name} ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
+    const summary = `Regression: ${row.model_name} ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} checked calls, p = ${check.pValue.toExponential(1)}).`;
     fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
   }
 }

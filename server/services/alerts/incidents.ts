@@ -1,4 +1,4 @@
-import type { AlertRuleInput, SilenceInput } from "../../../contracts/alerts";
+import { SPIRAL_LENGTH, type AlertRuleInput, type IncidentTriageInput, type SilenceInput } from "../../../contracts/alerts";
 import { conflict, invalid, notFound } from "../../domain/errors";
 import { prisma, type Prisma } from "../../db/client";
 import { env } from "../../env";
@@ -23,6 +23,8 @@ const incidentSelect = {
   resolvedAt: true,
   silenced: true,
   snoozedUntil: true,
+  note: true,
+  assignee: { select: { id: true, email: true, name: true } },
   rule: { select: { id: true, name: true, metric: true, category: true, condition: true, windowMinutes: true, builtIn: true } },
 } satisfies Prisma.IncidentSelect;
 
@@ -82,6 +84,39 @@ export async function acknowledgeIncident(projectId: string, id: string, actor: 
     });
     await notifyIncident(tx, { projectId, id }, "incident.acknowledged", at, { actor, note: note || null });
   });
+}
+
+/**
+ * Sets who is on an incident (a member of the project, or nobody) and its note; each change goes
+ * on the timeline with who made it. The new values go out with the incident's next webhook event.
+ */
+export async function triageIncident(projectId: string, id: string, actor: string, input: IncidentTriageInput) {
+  const incident = await prisma().incident.findFirst({ where: { projectId, id }, select: { assigneeId: true, note: true } });
+  if (!incident) throw notFound("No such incident in this project.");
+  const data: Prisma.IncidentUncheckedUpdateInput = {};
+  const events: { kind: string; note: string | null }[] = [];
+  if (input.assigneeId !== undefined && input.assigneeId !== incident.assigneeId) {
+    let email: string | null = null;
+    if (input.assigneeId !== null) {
+      const member = await prisma().membership.findFirst({ where: { projectId, userId: input.assigneeId }, select: { user: { select: { email: true } } } });
+      if (!member) throw invalid(`User ${input.assigneeId} is not a member of this project: assign one of its members (Settings → Members lists them).`);
+      email = member.user.email;
+    }
+    data.assigneeId = input.assigneeId;
+    events.push({ kind: "assigned", note: email });
+  }
+  const note = input.note === undefined ? undefined : input.note || null;
+  if (note !== undefined && note !== incident.note) {
+    data.note = note;
+    events.push({ kind: "noted", note });
+  }
+  if (!events.length) return { changed: false };
+  const at = new Date();
+  await prisma().incident.update({
+    where: { projectId_id: { projectId, id } },
+    data: { ...data, events: { create: events.map((e) => ({ ...e, actor, at })) } },
+  });
+  return { changed: true };
 }
 
 /**
@@ -173,6 +208,7 @@ function ruleData(input: AlertRuleInput) {
     name: input.name,
     metric: input.metric,
     category: input.metric === "category_rate" ? (input.category ?? null) : null,
+    spiralLength: input.metric === "spirals" ? (input.spiralLength ?? SPIRAL_LENGTH.default) : null,
     scopeTool: input.scope.tool || null,
     scopeModel: input.scope.model || null,
     scopeVersion: input.scope.modelVersion || null,

@@ -8,6 +8,7 @@ type Tx = Prisma.TransactionClient;
 const publicUrl = () => env().TOOLGATE_PUBLIC_URL?.replace(/\/+$/, "") ?? `http://localhost:${env().PORT}`;
 
 const incidentWithRule = {
+  assignee: { select: { email: true, name: true } },
   rule: { select: { id: true, name: true, metric: true, condition: true, webhookIds: true } },
   project: { select: { slug: true, name: true } },
 } satisfies Prisma.IncidentInclude;
@@ -39,6 +40,8 @@ function incidentPayload(incident: IncidentWithRule, event: IncidentEvent, actor
       firedAt: incident.firedAt.toISOString(),
       acknowledgedAt: incident.acknowledgedAt?.toISOString() ?? null,
       resolvedAt: incident.resolvedAt?.toISOString() ?? null,
+      assignee: incident.assignee ? { email: incident.assignee.email, name: incident.assignee.name || null } : null,
+      note: incident.note,
     },
     ...(event === "incident.fired" ? {} : { actor, note }),
     rule: { id: incident.rule.id, name: incident.rule.name, metric: incident.rule.metric, condition: incident.rule.condition },

@@ -38,17 +38,26 @@ export async function revokeApiKey(projectId: string, keyIdOrPrefix: string) {
 
 export type KeyProject = { keyId: string; projectId: string; projectSlug: string; scope: ApiKeyScope };
 
+const unauthorized = (message: string) => new DomainError("unauthorized", message);
+
+/** Why an Authorization header cannot hold a key (absent, malformed), without reading the database; undefined when it may. */
+export function keyHeaderProblem(authorization: string | null): DomainError | undefined {
+  if (!authorization) return unauthorized("No API key: send the header `Authorization: Bearer tg_…` with a key from Settings → API keys.");
+  const key = authorization.replace(/^Bearer\s+/i, "").trim();
+  if (!KEY_PATTERN.test(key)) {
+    return unauthorized(
+      `Malformed API key "${key.slice(0, 12)}…": keys look like tg_<10 characters>_<43 characters>, sent as \`Authorization: Bearer <key>\`.`,
+    );
+  }
+  return undefined;
+}
+
 /** Resolves `Authorization: Bearer tg_…` to its project, or says precisely why not. */
 export async function projectForApiKey(authorization: string | null): Promise<KeyProject> {
-  const unauthorized = (message: string) => new DomainError("unauthorized", message);
-  if (!authorization) {
-    throw unauthorized("No API key: send the header `Authorization: Bearer tg_…` with a key from Settings → API keys.");
-  }
-  const key = authorization.replace(/^Bearer\s+/i, "").trim();
-  const match = KEY_PATTERN.exec(key);
-  if (!match) {
-    throw unauthorized(`Malformed API key "${key.slice(0, 12)}…": keys look like tg_<10 characters>_<43 characters>, sent as \`Authorization: Bearer <key>\`.`);
-  }
+  const problem = keyHeaderProblem(authorization);
+  if (problem) throw problem;
+  const key = authorization!.replace(/^Bearer\s+/i, "").trim();
+  const match = KEY_PATTERN.exec(key)!;
   const row = await prisma().apiKey.findUnique({
     where: { prefix: match[1] },
     select: { id: true, secretHash: true, revokedAt: true, lastUsedAt: true, projectId: true, scope: true, project: { select: { slug: true } } },

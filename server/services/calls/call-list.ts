@@ -1,5 +1,7 @@
 import { to as copyTo } from "pg-copy-streams";
-import type { CallsFilter } from "../../../contracts/metrics";
+import { CALL_VERDICTS, type CallsFilter, type CallVerdictName } from "../../../contracts/metrics";
+import { emptyResultSql, statusesOf } from "../../../isomorphic/outcome";
+import { checkedCalls, countVerdicts, observedAttemptsPerSuccess, validCalls } from "../../../isomorphic/stats";
 import { DomainError, invalid as invalidInput } from "../../domain/errors";
 import { RUN_ORDER } from "../../domain/run-order";
 import { env } from "../../env";
@@ -11,10 +13,13 @@ import { callSelect } from "./call-detail";
  * and its CSV export share, so that both always select the same calls. Values go into
  * `values` as bind parameters ($1, $2, …). Every filter is indexed or narrows an indexed scan.
  *
- * "Valid only" means "not invalid": calls judged valid and calls nobody could check
- * (`valid` is null: no schema registered and no harness verdict). Unchecked calls count as
- * successes everywhere else too (attempts per success, run timelines).
+ * The verdict filter keeps one of the three verdicts: valid, invalid, or unchecked (`valid` is
+ * null: no schema registered and no harness verdict), which is neither valid nor invalid.
  */
+/** Each verdict (isomorphic/stats.ts verdictOf) as a condition on tool_calls' `valid` column: the filter and the CSV's verdict column. */
+const VERDICT_SQL: Record<CallVerdictName, string> = { valid: "valid", invalid: "valid = false", unchecked: "valid IS NULL" };
+const VERDICT_CELL = `CASE ${CALL_VERDICTS.map((v) => `WHEN ${VERDICT_SQL[v]} THEN '${v}'`).join(" ")} END AS "verdict"`;
+
 function callsFilterSql(projectId: string, f: CallsFilter, values: unknown[]): string {
   const param = (value: unknown) => `$${values.push(value)}`;
   const clauses = [`project_id = ${param(projectId)}::uuid`];
@@ -23,12 +28,16 @@ function callsFilterSql(projectId: string, f: CallsFilter, values: unknown[]): s
   if (f.tool) clauses.push(`tool = ${param(f.tool)}`);
   if (f.model) clauses.push(`model_name = ${param(f.model)}`);
   if (f.modelVersion) clauses.push(`model_version = ${param(f.modelVersion)}`);
-  if (f.valid === "invalid") clauses.push("valid = false");
-  if (f.valid === "valid") clauses.push("valid IS DISTINCT FROM false");
+  if (f.valid) clauses.push(VERDICT_SQL[f.valid]);
   if (f.category) clauses.push(`category = ${param(f.category)}`);
   if (f.runId) clauses.push(`run_id = ${param(f.runId)}`);
   if (f.q) clauses.push(`message ILIKE ${param(`%${f.q.replace(/[\\%_]/g, "\\$&")}%`)}`);
   if (f.disagree) clauses.push("verdicts_differ");
+  if (f.outcome) {
+    const statuses = statusesOf(f.outcome);
+    clauses.push(`valid IS DISTINCT FROM false AND ${statuses.length ? `result_status = ANY(${param(statuses)}::text[])` : "result_status IS NULL"}`);
+    if (f.outcome === "empty") clauses.push(emptyResultSql("result_status", "result_summary"));
+  }
   return clauses.join(" AND ");
 }
 
@@ -90,6 +99,7 @@ const CSV_COLUMNS = [
   "model_version",
   "tool",
   "arguments",
+  "verdict",
   "valid",
   "category",
   "message",
@@ -126,11 +136,13 @@ const CSV_TEXT_COLUMNS = new Set([
 const CSV_BOOLEAN_COLUMNS = new Set(["valid", "harness_valid", "checked_valid"]);
 
 /**
- * A cell as spreadsheets and other tools read it: timestamps in ISO 8601 (UTC, milliseconds),
+ * A cell as spreadsheets and other tools read it: the verdict as a word (valid, invalid, unchecked),
+ * timestamps in ISO 8601 (UTC, milliseconds),
  * booleans `true`/`false` (PostgreSQL writes `t`/`f`), unknown values empty. A text cell that a spreadsheet would run as a formula (it starts with =, +, -, @, tab or
  * carriage return: OWASP's CSV injection rule) gets a leading single quote, which makes it text.
  */
 function csvCell(column: string) {
+  if (column === "verdict") return VERDICT_CELL;
   if (column === "timestamp") return `to_char("timestamp" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "timestamp"`;
   if (CSV_BOOLEAN_COLUMNS.has(column)) return `CASE WHEN "${column}" THEN 'true' WHEN NOT "${column}" THEN 'false' END AS "${column}"`;
   if (!CSV_TEXT_COLUMNS.has(column)) return `"${column}"`;
@@ -232,10 +244,23 @@ export async function streamCallsCsv(projectId: string, f: CallsFilter, options:
   );
 }
 
-/** Every call of one run, in run order, with the run's totals. */
+/**
+ * Every call of one run, in run order, with the run's totals: attempts (every call), successes
+ * (valid calls), invalid and unchecked ones (neither valid nor invalid: not a success), and the
+ * attempts per success over the checked calls (null when none succeeded).
+ */
 export async function runTimeline(projectId: string, runId: string) {
   const calls = await prisma().toolCall.findMany({ where: { projectId, runId }, select: callSelect, orderBy: [...RUN_ORDER], take: 5000 });
   if (!calls.length) return null;
-  const successes = calls.filter((c) => c.valid !== false).length;
-  return { runId, calls, attempts: calls.length, successes, invalid: calls.length - successes };
+  const counts = countVerdicts(calls);
+  const successes = validCalls(counts);
+  return {
+    runId,
+    calls,
+    attempts: calls.length,
+    successes,
+    invalid: counts.invalid,
+    unchecked: counts.unchecked,
+    attemptsPerSuccess: observedAttemptsPerSuccess(checkedCalls(counts), successes),
+  };
 }

@@ -5,6 +5,7 @@ import { classifyCall, registryFrom } from "../../../isomorphic/classify";
 import { DEMO_MODELS, DEMO_TOOLS, ERROR_422, generateDemoEvents, REGRESSION_DAYS_AGO } from "./demo-data";
 import { invalidRate } from "../../../isomorphic/stats";
 import { schemaVersion } from "../../domain/schema-version";
+import { findSpirals } from "../../domain/spirals";
 
 const registry = registryFrom(DEMO_TOOLS.map((t) => ({ name: t.name, version: schemaVersion(t.parameters), parameters: t.parameters })));
 const now = new Date("2026-11-30T15:00:00Z");
@@ -111,5 +112,17 @@ describe("generateDemoEvents", () => {
     expect(fixed.opaque[0]).toBeGreaterThan(50);
     expect(rate(fixed.good)).toBeGreaterThan(0.7);
     expect(rate(fixed.opaque)).toBeLessThan(0.6);
+  });
+
+  it("holds retry spirals (3 or more failed attempts in a row at one tool), so the spiral views and alerts have something to show", () => {
+    const spirals = runsOf(events).flatMap((run) =>
+      findSpirals(
+        [...run]
+          .sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || a.timestamp.localeCompare(b.timestamp))
+          .map((e) => ({ id: e.id, tool: e.tool, valid: verdicts.get(e.id)!.valid, resultStatus: e.result?.status ?? null })),
+      ),
+    );
+    expect(spirals.length).toBeGreaterThan(5);
+    expect(Math.max(...spirals.map((s) => s.attempts.length))).toBeGreaterThanOrEqual(4);
   });
 });

@@ -547,7 +547,7 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
       tool: call.tool,
       arguments: call.arguments,
       ...(invalidOutcome ? { outcome: { valid: false, category: verdict!.category, message: verdict!.message } } : {}),
-      ...(verdict ? {} : { result: resultFor(rng, call.tool) }),
+      ...(verdict ? {} : resultFor(rng, call.tool)),
       ...(correctsId ? { correctsId } : {}),
       usage: { inputTokens, outputTokens, costUsd: Math.round(inputTokens * inPrice + outputTokens * outPrice) / 1e6 },
       ...(agent === "collections-bot" && known ? { toolVersion: known } : {}),
@@ -567,7 +567,11 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
     let previous: ToolCallEvent | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (!invalid) {
-        emit({ tool, arguments: valid }, null, previous);
+        // The demo's confusable pair (server/domain/confusable-tools.ts): after a refused getcustomer, every third run's
+        // model calls getloan with the customer id instead (the same draws as the call it replaces, so the rest is unchanged).
+        // Not after a misspelled name: that call's retry under the right name is its correction.
+        const mixUp = tool === "getcustomer" && previous?.tool === "getcustomer" && at.index % 3 === 0;
+        emit(mixUp ? { tool: "getloan", arguments: { customerid: ctx.customerid } } : { tool, arguments: valid }, null, mixUp ? undefined : previous);
         break;
       }
       const asNumber = confused && attempt === 0;
@@ -587,9 +591,27 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
   return events;
 }
 
-function resultFor(rng: Rng, tool: string): NonNullable<ToolCallEvent["result"]> {
+/** Tools that fail now and then, with what they say (a share of their calls, drawn from the same number as the rest). */
+const FLAKY: Record<string, { share: number; summary: string }> = {
+  sendmessage: { share: 0.06, summary: "Error: the SMS gateway answered 503 Service Unavailable. Try again in a minute." },
+  refundfee: { share: 0.04, summary: "Error: the ledger is locked for the nightly close; refunds resume at 02:00 UTC." },
+};
+
+/**
+ * What running a valid call gave: mostly ok, some tool errors (more for the flaky tools), not
+ * found for lookups, timeouts of searchpayments' slow tail (its p95 stands out), a few calls
+ * whose harness reported no result, and listopenloans answering an empty list now and then.
+ */
+function resultFor(rng: Rng, tool: string): { result?: NonNullable<ToolCallEvent["result"]> } {
   const latencyMs = Math.round(LATENCY_MS[tool]! * (0.5 + rng() + rng() * rng() * 2));
   const r = rng();
-  const status = r < 0.015 ? "error" : (tool === "getloan" || tool === "getcustomer") && r < 0.08 ? "not_found" : "ok";
-  return { status, latencyMs };
+  if (r < 0.015) return { result: { status: "error", latencyMs, summary: "Error: upstream service returned 500." } };
+  if (r < 0.015 + (FLAKY[tool]?.share ?? 0)) return { result: { status: "error", latencyMs, summary: FLAKY[tool]!.summary } };
+  if ((tool === "getloan" || tool === "getcustomer") && r < 0.08) return { result: { status: "not_found", latencyMs } };
+  if (tool === "searchpayments" && r > 0.97)
+    return { result: { status: "timeout", latencyMs: 10_000, summary: "Error: searchpayments did not answer within 10000 ms." } };
+  if (tool === "searchpayments" && r > 0.9) return { result: { status: "ok", latencyMs: latencyMs * 8 } }; // the slow tail
+  if (r > 0.99) return {}; // the harness reported no result
+  if (tool === "listopenloans" && r > 0.5 && r < 0.58) return { result: { status: "ok", latencyMs, summary: "[]" } };
+  return { result: { status: "ok", latencyMs } };
 }

@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS } from "../../../test/events";
+import { RESULT_STATUSES } from "../../../contracts/event";
 
 /**
  * Random and adversarial events through ingest.batch and the real database: the answer is never an
@@ -61,7 +62,7 @@ const goodEvent = fc.record(
       fc.record({ code: fc.string({ unit: fc.constantFrom("a", "!") }) }),
     ),
     outcome: fc.record({ valid: fc.boolean(), message: fc.string({ unit: "binary", maxLength: 40 }).filter(noNul) }, { requiredKeys: ["valid"] }),
-    result: fc.record({ status: fc.constantFrom("ok", "error", "not_found"), latencyMs: int4 }, { requiredKeys: ["status"] }),
+    result: fc.record({ status: fc.constantFrom(...RESULT_STATUSES), latencyMs: int4 }, { requiredKeys: ["status"] }),
     usage: fc.record({ inputTokens: int4, outputTokens: int4, costUsd: fc.double({ min: 0, max: 1_000_000, noNaN: true }) }),
     metadata: fc.dictionary(text(100), fc.string({ unit: "binary", maxLength: 100 }).filter(noNul), { maxKeys: 5 }),
   },

@@ -57,7 +57,7 @@ WITH ins AS (
   INSERT INTO tool_calls (project_id, ${names})
   SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
-  RETURNING ctid, id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd
+  RETURNING ctid, id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd, result_status, result_summary, latency_ms
 ), ${rollupInsertCtes}
 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { streamCallsCsv } from "../calls/call-list";
+import { pool } from "../../db/client";
 
 const hour = (h: number, minute = 0) => new Date(Date.UTC(2026, 9, 1, h, minute)).toISOString();
 const range = { from: "2026-10-01T00:00:00Z", to: "2026-10-02T00:00:00Z" };
@@ -168,9 +169,40 @@ describe("drill-down over raw calls", () => {
   it("the run timeline and a call's neighbours and attempts", async () => {
     const { owner, q } = await seeded();
     const run = await owner.calls.run({ project: q.project, runId: "r1" });
-    expect(run).toMatchObject({ attempts: 10, successes: 9, invalid: 1 });
+    expect(run).toMatchObject({ attempts: 10, successes: 9, invalid: 1, unchecked: 0 });
     const bad = run.calls[0]!;
     const detail = await owner.calls.byId({ project: q.project, id: bad.id });
     expect(detail).toMatchObject({ previousInRun: null, nextInRun: run.calls[1]!.id, attemptsUntilSuccess: 2, correction: { valid: true } });
+  });
+});
+
+describe("message templates at read time", () => {
+  it("keep the schema's argument names, mask what the model sent, and group rollup rows stored before them", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: LOAN_TOOLS });
+    // the classifier's own messages: a short and a long value sent for loannumber, and a made-up argument name
+    const events = [
+      makeEvent({ timestamp: hour(6, 0), arguments: { loannumber: 12 } }),
+      makeEvent({ timestamp: hour(6, 1), arguments: { loannumber: Array.from({ length: 200 }, (_, i) => i) } }),
+      makeEvent({ timestamp: hour(6, 2), arguments: { loannumber: "4471", loanid: "4471" } }),
+      makeEvent({ timestamp: hour(6, 3), arguments: { loannumber: "4471", loan_ref: "x" } }),
+    ];
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 4 });
+    // a row of the rollups as an older Toolgate stored it: its message, never a template
+    for (const [table, column, at] of [
+      ["error_message_rollups_hourly", "hour", hour(7)],
+      ["error_message_rollups_daily", "day", range.from],
+    ])
+      await pool().query(
+        `INSERT INTO ${table} AS r (project_id, ${column}, tool, message_hash, message, sent) VALUES ($1, $2, 'getloan', md5($3)::uuid, $3, 5)`,
+        [p.project.id, at, "Error: 'loannumber' must be a string, you sent the number 99. Send it as \"99\"."],
+      );
+    const groups = await (await p.asOwner()).metrics.errors({ project: p.project.slug, range });
+    const templates = Object.fromEntries(groups.map((g) => [g.template, g.count]));
+    expect(templates).toMatchObject({ "Error: 'loannumber' must be a string, you sent the number <n>. Send it as <value>.": 6 });
+    const madeUp = groups.find((g) => g.template.startsWith("Error: '<value>' is not an argument of getloan."));
+    expect(madeUp).toMatchObject({ count: 2 });
+    expect(groups.every((g) => !g.template.includes("'loanid'") && !g.template.includes("'loan_ref'"))).toBe(true);
   });
 });

@@ -1,14 +1,16 @@
 import type { Category } from "../../../contracts/categories";
-import { invalidRate, observedAttemptsFromCounts } from "../../../isomorphic/stats";
+import { checkedInvalidRate, observedAttemptsFromCounts, validCalls, type VerdictCounts } from "../../../isomorphic/stats";
 import { errorMessages } from "./error-messages";
 import { breakdown, toolTable, totals, type Range, type Scope } from "./call-figures";
 
-type Counts = { calls: number; invalid: number; corrected: number };
+type Counts = VerdictCounts & { corrected: number };
 const figures = (t: Counts) => ({
   calls: t.calls,
+  valid: validCalls(t),
   invalid: t.invalid,
+  unchecked: t.unchecked,
   corrected: t.corrected,
-  invalidRate: invalidRate(t.invalid, t.calls),
+  invalidRate: checkedInvalidRate(t),
   attemptsPerSuccess: observedAttemptsFromCounts(t),
 });
 

@@ -87,7 +87,7 @@ export async function joinExecutions(client: PoolClient, projectId: string, exec
     callId: pairs.get(key(w))!,
     priority: 2,
     status: w.status,
-    ...(w.summary ? { summary: w.summary } : {}),
+    ...(w.summary !== null ? { summary: w.summary } : {}),
     latencyMs: w.latency_ms,
     traceId: w.trace_id,
     spanName: `tools/call ${w.tool}`,

@@ -11,6 +11,7 @@ import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
+import { rollupResultCtes } from "../rollups/write";
 import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 import { joinExecutions } from "./executions";
@@ -236,7 +237,7 @@ function eventOf(call: AssembledCall, r: AssembledResult | undefined, toolVersio
     model: event.model,
     tool: event.tool,
     arguments: event.arguments,
-    result: r ? { status: r.status, summary: r.summary || undefined, latencyMs: r.latencyMs } : undefined,
+    result: r ? { status: r.status, summary: r.summary ?? undefined, latencyMs: r.latencyMs } : undefined,
     correctsId: event.correctsId,
     usage: event.usage,
     toolVersion: toolVersion ?? undefined,
@@ -359,7 +360,8 @@ async function numberSteps(client: PoolClient, projectId: string, modelCalls: As
  * each touched call onto the stored call: the calls of this request (a result may have come
  * first) and the calls of this request's results (stored earlier). A call `inserted` by this
  * request was written with its best result of the request, so it is updated only when a stored
- * result outranks that one. Result columns feed no rollup, so this update needs no rollup change.
+ * result outranks that one. The call rollups count results and their latencies, so the update moves
+ * each changed call's old result out of them and its new one in, in the same statement.
  */
 async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[], inserted: string[]) {
   const ids = [...new Set([...callIds, ...results.map((r) => r.callId)])];
@@ -376,11 +378,19 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
         ORDER BY call_id, priority DESC, stored DESC
      ), changes AS (
        SELECT * FROM best WHERE stored OR NOT call_id = ANY($8::text[])
-     )
-     UPDATE tool_calls t SET result_status = r.status, result_summary = r.summary, latency_ms = r.latency_ms
-       FROM changes r
-      WHERE t.project_id = $1 AND t.id = ANY(array(SELECT call_id FROM changes)) AND t.id = r.call_id
-        AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)`,
+     ), updated AS (
+       UPDATE tool_calls t SET result_status = r.status, result_summary = r.summary, latency_ms = r.latency_ms
+         FROM changes r
+        WHERE t.project_id = $1 AND t.id = ANY(array(SELECT call_id FROM changes)) AND t.id = r.call_id
+          AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)
+        RETURNING t.id, t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.valid, t.result_status, t.result_summary, t.latency_ms
+     ), moved AS (
+       -- the statement's snapshot still holds the calls' old results: out with those, in with the new
+       SELECT t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.valid, t.result_status, t.result_summary, t.latency_ms, -1 AS weight
+         FROM tool_calls t WHERE t.project_id = $1 AND t.id IN (SELECT id FROM updated)
+       UNION ALL SELECT timestamp, tool, model_name, model_version, category, valid, result_status, result_summary, latency_ms, 1 FROM updated
+     ), ${rollupResultCtes}
+     SELECT count(*) FROM updated`,
     [
       projectId,
       results.map((x) => x.callId),

@@ -1,12 +1,13 @@
 import type { ClientBase } from "pg";
 import { filterSql, type Filters } from "./read";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, recoveredSql } from "./tables";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql } from "./tables";
 
 const callRollup = (bucket: string, where = "project_id = $1") => `
   SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
-         count(*) AS calls, count(*) FILTER (WHERE valid = false) AS invalid,
+         count(*) AS calls, count(*) FILTER (WHERE valid = false) AS invalid, count(*) FILTER (WHERE valid IS NULL) AS unchecked,
          count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL) AS corrected,
-         coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd
+         coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd,
+         ${outcomeAggregates()}
     FROM tool_calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
 
 const messageRollup = (bucket: string, where = "x.project_id = $1") => `

@@ -1,6 +1,8 @@
 // The rollup tables (docs/rollups.md): their catalogue and bucket expressions. This folder owns
 // everything about them: the catalogue (here), the incremental writes of ingestion (write.ts),
 // the computation from raw calls (rebuild.ts) and the range reads of the dashboards and alerts (read.ts).
+import { latencyBucketSql } from "../../../isomorphic/latency-histogram";
+import { emptyResultSql, FAILED_OUTCOMES, statusesOf, type FailedOutcome } from "../../../isomorphic/outcome";
 
 /** Rollup buckets of a timestamp column: its UTC hour, and its UTC day (date_bin is arithmetic, no time zone lookup). */
 export const hourOf = (column: string) => `date_trunc('hour', ${column}, 'UTC')`;
@@ -15,8 +17,41 @@ export type RollupTables = { hourly: string; daily: string; columns: string };
 export const CALL_ROLLUPS: RollupTables = {
   hourly: "call_rollups_hourly",
   daily: "call_rollups_daily",
-  columns: "tool, model_name, model_version, category, calls, invalid, corrected, input_tokens, output_tokens, cost_usd",
+  columns:
+    "tool, model_name, model_version, category, calls, invalid, unchecked, corrected, input_tokens, output_tokens, cost_usd, results, tool_errors, not_found, timeouts, not_allowed, empty_results, latency_hist",
 };
+
+/** The call rollups' column that counts each failed execution outcome (isomorphic/outcome.ts). */
+const OUTCOME_COLUMNS: Record<FailedOutcome, string> = {
+  tool_error: "tool_errors",
+  not_found: "not_found",
+  timeout: "timeouts",
+  not_allowed: "not_allowed",
+};
+
+const quoted = (values: string[]) => values.map((v) => `'${v}'`).join(", ");
+/** A call that ran (not invalid) and reported a result: the calls the outcome columns count. */
+export const HAS_RESULT = "valid IS DISTINCT FROM false AND result_status IS NOT NULL";
+const TIMED = `${HAS_RESULT} AND latency_ms IS NOT NULL`;
+
+/**
+ * The call rollups' outcome columns (`results`, one per failed outcome, `empty_results`,
+ * `latency_hist`) as aggregates over calls (columns `valid`, `result_status`, `result_summary`,
+ * `latency_ms`), each call weighted by
+ * `weight` (1, or -1 to take a call's old result out). For ingestion's inserts and the rebuilds.
+ */
+export const outcomeAggregates = (weight = "1") =>
+  [
+    `coalesce(sum(${weight}) FILTER (WHERE ${HAS_RESULT}), 0) AS results`,
+    ...FAILED_OUTCOMES.map(
+      (o) => `coalesce(sum(${weight}) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${quoted(statusesOf(o))})), 0) AS ${OUTCOME_COLUMNS[o]}`,
+    ),
+    `coalesce(sum(${weight}) FILTER (WHERE ${HAS_RESULT} AND ${emptyResultSql("result_status", "result_summary")}), 0) AS empty_results`,
+    `toolgate_hist_of(coalesce(array_agg(${latencyBucketSql("latency_ms")}) FILTER (WHERE ${TIMED}), '{}'), coalesce(array_agg(${weight}) FILTER (WHERE ${TIMED}), '{}')) AS latency_hist`,
+  ].join(", ");
+
+/** The outcome columns, in the order of outcomeAggregates. */
+export const OUTCOME_COUNT_COLUMNS = ["results", ...FAILED_OUTCOMES.map((o) => OUTCOME_COLUMNS[o]), "empty_results"];
 
 export const ERROR_MESSAGE_ROLLUPS: RollupTables = {
   hourly: "error_message_rollups_hourly",

@@ -1,20 +1,26 @@
 // The incremental writes of the rollups, as data-modifying CTEs for ingestion's statements
 // (server/services/ingest/write-calls.ts): one per rollup table, hourly and daily.
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey } from "./tables";
+import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates } from "./tables";
 
 const MESSAGE_KEY = messageKey("message");
 
 type Granularity = ReturnType<typeof granularities>[number];
 
+/** `SET` items adding the outcome columns of `from` to the rollup row `r`. */
+const ADD_OUTCOMES = (from: string) =>
+  [...OUTCOME_COUNT_COLUMNS.map((c) => `${c} = r.${c} + ${from}.${c}`), `latency_hist = toolgate_hist_add(r.latency_hist, ${from}.latency_hist)`].join(", ");
+
 /** Adds the new calls (`ins`) to one of the call rollups. Sorted, so that concurrent batches lock rows in one order. */
 const addToCallRollup = ({ table, column, bucket }: Granularity) => `
-  INSERT INTO ${table} AS r (project_id, ${column}, tool, model_name, model_version, category, calls, invalid, input_tokens, output_tokens, cost_usd)
+  INSERT INTO ${table} AS r (project_id, ${column}, tool, model_name, model_version, category, calls, invalid, unchecked, input_tokens, output_tokens, cost_usd,
+                             ${OUTCOME_COUNT_COLUMNS.join(", ")}, latency_hist)
   SELECT $1::uuid, ${bucket("timestamp")}, tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
-         count(*), count(*) FILTER (WHERE valid = false), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)
+         count(*), count(*) FILTER (WHERE valid = false), count(*) FILTER (WHERE valid IS NULL), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0),
+         ${outcomeAggregates()}
     FROM ins GROUP BY 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6
   ON CONFLICT (project_id, ${column}, tool, model_name, model_version, category) DO UPDATE SET
-    calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, input_tokens = r.input_tokens + excluded.input_tokens,
-    output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd`;
+    calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, unchecked = r.unchecked + excluded.unchecked, input_tokens = r.input_tokens + excluded.input_tokens,
+    output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd, ${ADD_OUTCOMES("excluded")}`;
 
 /** Adds the new invalid calls' messages to one of the error-message rollups. */
 const addToMessageRollup = ({ table, column, bucket }: Granularity) => `
@@ -48,3 +54,21 @@ export const rollupInsertCtes = ROLLUP_WRITES(addToCallRollup, addToMessageRollu
 
 /** Applies CTE `changed` (re-linked invalid calls with their `followed`/`recovered` changes) to every rollup table. */
 export const rollupLinkCtes = ROLLUP_WRITES(correctCallRollup, correctMessageRollup);
+
+/**
+ * Moves calls' results in the call rollups: CTE `moved` holds calls (timestamp, tool, model_name,
+ * model_version, category, valid, result_status, result_summary, latency_ms) with `weight` -1 for a result taken
+ * out and 1 for the one put in its place (OTLP results that arrive after their calls).
+ */
+export const rollupResultCtes = granularities(CALL_ROLLUPS)
+  .map(
+    ({ table, column, bucket }, i) => `result_rollup_${i} AS (
+  UPDATE ${table} r SET ${ADD_OUTCOMES("m")}
+    FROM (SELECT ${bucket("timestamp")} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
+                 ${outcomeAggregates("weight")}
+            FROM moved GROUP BY 1, 2, 3, 4, 5) m (bucket, tool, model_name, model_version, category, ${OUTCOME_COUNT_COLUMNS.join(", ")}, latency_hist)
+   WHERE r.project_id = $1 AND r.${column} = m.bucket AND r.tool = m.tool AND r.model_name = m.model_name
+     AND r.model_version = m.model_version AND r.category = m.category
+)`,
+  )
+  .join(", ");

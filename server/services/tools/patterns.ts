@@ -1,8 +1,13 @@
-import { closeMatch } from "../../../isomorphic/classify";
+import { lintTool, scoreTool } from "../../../isomorphic/definition-lint";
+import { likelyTool } from "../../../isomorphic/tool-names";
+import { isPlainObject } from "../../../isomorphic/tool-schema";
+import { toolSetTokens } from "../../domain/context-cost";
+import { suggestSchemaChanges } from "../../domain/schema-suggestions";
 import { daysOf, encodePattern, groupPatterns, type FailurePattern, type PatternDayRow } from "../../domain/failure-patterns";
 import { pool } from "../../db/client";
 import { rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, recoveredSql } from "../rollups/tables";
+import { latestDefinitions, listTools } from "./registry";
 
 export type Range = { from: Date; to: Date };
 
@@ -39,6 +44,38 @@ export async function failurePatterns(
   return patterns;
 }
 
+/**
+ * The schema doctor of a tool (the tool page, `tools.patterns`, and `tools.doctor` for read keys):
+ * its failure patterns over the range and what to change in its newest schema version, from
+ * those patterns and a lint of the schema.
+ */
+export async function toolDoctor(projectId: string, tool: string, range: Range) {
+  const versions = await listTools(projectId); // newest first per name
+  const latest = versions.find((v) => v.name === tool);
+  const names = [...new Set(versions.map((v) => v.name))];
+  const patterns = await failurePatterns(projectId, tool, range, { names, parameters: latest?.parameters });
+  const parameters = latest && isPlainObject(latest.parameters) ? latest.parameters : undefined;
+  const definitions = latestDefinitions(versions);
+  const own = definitions.find((d) => d.name === tool);
+  const set = toolSetTokens(definitions);
+  return {
+    version: latest?.version ?? null,
+    patterns,
+    /** the newest definition's lint score and its tokens in every model call, beside the whole registered set's */
+    definition: own
+      ? {
+          score: scoreTool(lintTool(own, { others: definitions })).score,
+          tokens: set.tools.find((t) => t.name === own.name)!.tokens,
+          setTokens: set.total,
+          tools: definitions.length,
+          tokenizer: set.tokenizer,
+        }
+      : null,
+    /** what to change in the newest schema version, from these patterns and a lint of the schema */
+    suggestions: latest && parameters ? suggestSchemaChanges({ tool, description: latest.description, parameters, patterns, others: definitions }) : [],
+  };
+}
+
 async function ownPatternDays(projectId: string, tool: string, range: Range): Promise<PatternDayRow[]> {
   const { rows } = await pool().query<{ pattern: string | null; day: Date; failures: number; followed: number; recovered: number }>(
     `SELECT c.pattern, ${dayOf("c.timestamp")} AS day, count(*)::int AS failures, count(c.correction_id)::int AS followed,
@@ -68,7 +105,7 @@ async function misspelledNameDays(projectId: string, tool: string, range: Range,
   const registered = new Set(names);
   const close = new Map<string, boolean>();
   const isAlias = (name: string) => {
-    if (!close.has(name)) close.set(name, !registered.has(name) && closeMatch(name, names) === tool);
+    if (!close.has(name)) close.set(name, !registered.has(name) && likelyTool(name, names) === tool);
     return close.get(name)!;
   };
   const aliasRows = rows.filter((r) => isAlias(r.tool));

@@ -1,6 +1,6 @@
 import type { RegisteredTool } from "../../../isomorphic/classify";
 import { invalid } from "../../domain/errors";
-import { checkJsonSchema, describeValue, isPlainObject, normalizeToolInput, type ToolDefinition } from "../../../isomorphic/tool-schema";
+import { checkJsonSchema, describeValue, isPlainObject, normalizeToolInput, type JsonObject, type ToolDefinition } from "../../../isomorphic/tool-schema";
 import { timeSlicer } from "../time-slice";
 import { schemaVersion } from "../../domain/schema-version";
 import { pool, prisma } from "../../db/client";
@@ -93,6 +93,16 @@ export async function listTools(projectId: string) {
     where: { projectId },
     orderBy: [{ name: "asc" }, { firstSeenAt: "desc" }],
     select: { name: true, version: true, description: true, parameters: true, firstSeenAt: true, source: true },
+  });
+}
+
+/** The newest version of each tool (listTools holds them newest first per name), as the definition lint reads them. */
+export function latestDefinitions(versions: Awaited<ReturnType<typeof listTools>>): { name: string; description: string; parameters: JsonObject }[] {
+  const seen = new Set<string>();
+  return versions.flatMap((v) => {
+    if (seen.has(v.name) || !isPlainObject(v.parameters)) return [];
+    seen.add(v.name);
+    return [{ name: v.name, description: v.description, parameters: v.parameters }];
   });
 }
 

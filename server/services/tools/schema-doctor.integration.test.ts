@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { makeEvent } from "../../../test/events";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { decodePattern } from "../../domain/failure-patterns";
+import { definitionTokens } from "../../domain/context-cost";
+import { lintTool, scoreTool } from "../../../isomorphic/definition-lint";
+import { latestDefinitions, listTools } from "./registry";
 import { LOAN_TOOLS } from "../demo/demo-data";
 import { loadDemoData } from "../demo/load-demo";
 
@@ -76,7 +79,20 @@ describe("failure patterns", () => {
     const { patterns } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "getloan", range });
     const number = patterns.find((p) => p.category === "wrong_type" && p.path === "loannumber" && p.kind === "integer");
     expect(number?.label).toBe("`loannumber`: a whole number where a string is required");
-    const { suggestions } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "getloan", range });
+    const { suggestions, definition } = await demo.owner.tools.patterns({ project: demo.project.slug, tool: "getloan", range });
+    // the definition's score and context cost: the same rules and tokenizer as alone
+    const versions = await listTools(demo.project.id);
+    const definitions = latestDefinitions(versions);
+    const own = definitions.find((d) => d.name === "getloan")!;
+    expect(definition).toEqual({
+      score: scoreTool(lintTool(own, { others: definitions })).score,
+      tokens: definitionTokens(own),
+      setTokens: definitions.reduce((sum, d) => sum + definitionTokens(d), 0),
+      tools: definitions.length,
+      tokenizer: "o200k_base",
+    });
+    expect(definition!.tokens).toBeGreaterThan(50);
+    expect(definition!.score).toBeLessThan(100); // includehistory has no description
     // The newest getloan version (the demo's schema fix) says "digits, as a string": nothing left to suggest there.
     expect(number!.failures).toBeGreaterThanOrEqual(3);
     expect(suggestions.filter((s) => s.kind === "digits_as_string")).toEqual([]);

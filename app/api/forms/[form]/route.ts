@@ -48,7 +48,7 @@ const optional = (data: URLSearchParams, key: string) => text(data, key).trim() 
  * The forms that carry a secret (sign-in, first-run setup, change of password, invitation
  * links) post here when the page's JavaScript has not taken over yet (a slow network): the
  * same tRPC procedures, then a redirect — never the fields in a URL. With JavaScript the
- * forms call tRPC themselves and never come here. The alerts' silence, end-silence and
+ * forms call tRPC themselves and never come here. The alerts' silence, end-silence, triage and
  * snooze forms are plain HTML forms that always post here, so they work the same without
  * JavaScript.
  */
@@ -104,6 +104,18 @@ const FORMS: Record<string, Form> = {
     page: back,
     submit: async (caller, data) => {
       await caller.alerts.endSilence({ project: text(data, "project"), id: text(data, "id") });
+      return back(data);
+    },
+  },
+  triage: {
+    page: back,
+    submit: async (caller, data) => {
+      await caller.alerts.triage({
+        project: text(data, "project"),
+        id: text(data, "id"),
+        assigneeId: text(data, "assigneeId") || null,
+        note: text(data, "note"),
+      });
       return back(data);
     },
   },

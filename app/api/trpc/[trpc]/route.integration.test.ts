@@ -88,3 +88,14 @@ describe("a malformed session cookie", () => {
     expect(list.status).toBe(401);
   });
 });
+
+describe("a POST without a JSON body", () => {
+  it("is refused 415 in tRPC's JSON error shape, as JSON (schemathesis: tRPC answered it as text/plain)", async () => {
+    const p = await makeProject();
+    const { key } = await p.key("fuzz");
+    const res = await fetch(`${base}/api/trpc/system.whoami`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(415);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await res.json()).error).toMatchObject({ code: -32015, data: { code: "UNSUPPORTED_MEDIA_TYPE", httpStatus: 415 } });
+  });
+});

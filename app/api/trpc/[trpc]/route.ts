@@ -46,7 +46,7 @@ async function handler(req: Request) {
     request = new Request(req.url, { method: req.method, headers: req.headers, body: new Uint8Array(body), signal: req.signal });
   }
   // a client that goes away cancels the request's statements in PostgreSQL (server/db/cancel.ts)
-  return whileRequestOpen(req.signal, () =>
+  const response = await whileRequestOpen(req.signal, () =>
     fetchRequestHandler({
       endpoint: "/api/trpc",
       req: request,
@@ -56,6 +56,11 @@ async function handler(req: Request) {
       createContext: ({ resHeaders }) => createContext({ headers: req.headers, resHeaders, url: req.url }),
     }),
   );
+  // tRPC sends some refusals (415 for a POST without Content-Type) as JSON text labelled text/plain
+  if (!response.headers.get("content-type")?.startsWith("text/plain")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Content-Type", "application/json");
+  return new Response(response.body, { status: response.status, headers });
 }
 
 export { handler as GET, handler as POST };

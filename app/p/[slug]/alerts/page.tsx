@@ -86,25 +86,48 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
               {incidents.map((incident) => {
                 const metric = incident.rule.metric;
                 return (
-                  <li key={incident.id} data-testid="incident-row" data-state={incident.state} className="flex items-start gap-4 py-4">
-                    <div className="flex w-28 shrink-0 flex-col items-start gap-1.5 pt-0.5">
+                  <li
+                    key={incident.id}
+                    data-testid="incident-row"
+                    data-state={incident.state}
+                    className="flex flex-col gap-2 py-4 sm:flex-row sm:items-start sm:gap-4"
+                  >
+                    <div className="flex flex-wrap items-start gap-1.5 pt-0.5 sm:w-28 sm:shrink-0 sm:flex-col">
                       <StateBadge state={incident.state} />
                       <SeverityBadge severity={incident.severity} />
                       <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} zone={zone} />
                     </div>
                     <div className="min-w-0 flex-1">
-                      <Link href={`${base}/${incident.id}`} className="font-medium text-slate-900 hover:text-indigo-700 hover:underline">
+                      <Link
+                        href={`${base}/${incident.id}`}
+                        className="font-medium text-slate-900 [overflow-wrap:anywhere] hover:text-indigo-700 hover:underline"
+                        data-testid="incident-title"
+                      >
                         {incident.rule.name}
                       </Link>
-                      <p className="mt-0.5 text-slate-600">{incident.summary}</p>
-                      <p className="mt-1 text-xs text-slate-500">
+                      <p className="mt-0.5 text-slate-600 [overflow-wrap:anywhere]">{incident.summary}</p>
+                      <p className="mt-1 text-xs text-slate-500 [overflow-wrap:anywhere]">
                         Scope:{" "}
                         <span className="font-medium text-slate-700">
                           {scopeText({ tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion })}
                         </span>
                       </p>
+                      {(incident.assignee || incident.note) && (
+                        <p className="mt-1 text-xs text-slate-600 [overflow-wrap:anywhere]" data-testid="incident-triage">
+                          {incident.assignee && (
+                            <>
+                              Assigned to <span className="font-medium text-slate-800">{incident.assignee.name || incident.assignee.email}</span>
+                            </>
+                          )}
+                          {incident.note && (
+                            <span className="line-clamp-2 block" title={incident.note}>
+                              Note: {incident.note}
+                            </span>
+                          )}
+                        </p>
+                      )}
                     </div>
-                    <div className="shrink-0 text-right">
+                    <div className="flex flex-wrap items-baseline gap-x-3 sm:block sm:shrink-0 sm:text-right" data-testid="incident-when">
                       <p className="font-medium tabular-nums text-slate-900" title={metricLabel(metric, incident.rule.category)}>
                         {formatMetricValue(metric, incident.value)}
                         <span className="font-normal text-slate-500"> / {formatMetricValue(metric, incident.threshold)}</span>

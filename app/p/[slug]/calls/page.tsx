@@ -3,6 +3,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { CATEGORIES, CATEGORY_LABELS } from "@/contracts/categories";
+import { OUTCOME_FILTERS } from "@/contracts/event";
+import { OUTCOME_LABELS } from "@/isomorphic/outcome";
 import { FilterField, OptionSelect } from "@/components/filters/fields";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { dashboardRange } from "@/components/dashboard/params";
@@ -95,7 +97,8 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               <Select id="f-valid" name="valid" defaultValue={p.valid ?? ""} className={control}>
                 <option value="">All verdicts</option>
                 <option value="invalid">Invalid only</option>
-                <option value="valid">Not invalid (valid or unchecked)</option>
+                <option value="valid">Valid only</option>
+                <option value="unchecked">Unchecked only (no schema)</option>
               </Select>
             </FilterField>
             <FilterField label="Category" htmlFor="f-category">
@@ -104,6 +107,16 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                 {CATEGORIES.map((c) => (
                   <option key={c} value={c}>
                     {CATEGORY_LABELS[c]}
+                  </option>
+                ))}
+              </Select>
+            </FilterField>
+            <FilterField label="Outcome" htmlFor="f-outcome">
+              <Select id="f-outcome" name="outcome" defaultValue={p.outcome ?? ""} className={control}>
+                <option value="">All outcomes</option>
+                {OUTCOME_FILTERS.map((o) => (
+                  <option key={o} value={o}>
+                    {OUTCOME_LABELS[o]}
                   </option>
                 ))}
               </Select>
@@ -160,7 +173,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
             </span>
           </div>
           <ScrollRegion label="Calls" className="px-4">
-            <table aria-label="Calls" className="w-full min-w-[52rem] table-fixed text-left text-[13px]">
+            <table aria-label="Calls" className="stack-table w-full min-w-[52rem] table-fixed text-left text-[13px]">
               <colgroup>
                 <col className="w-[9rem]" />
                 <col className="w-[12.5rem]" />
@@ -202,8 +215,8 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                         {formatTime(c.timestamp, zone)}
                       </Link>
                     </td>
-                    <td className={cell}>
-                      <span className="flex min-w-0 items-baseline gap-1.5">
+                    <td className={cell} data-label="Run">
+                      <span className="inline-flex min-w-0 max-w-full items-baseline gap-1.5 sm:flex">
                         <Link
                           href={runHref(project.slug, c.runId)}
                           className="truncate font-mono text-xs text-slate-600 hover:text-indigo-700 hover:underline"
@@ -230,7 +243,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                         </span>
                       )}
                     </td>
-                    <td className={cell} data-testid="message" title={c.message ?? undefined}>
+                    <td className={cx(cell, "stack-full")} data-testid="message" title={c.message ?? undefined}>
                       {c.message ? (
                         <span className="line-clamp-2 break-words font-mono text-xs text-slate-700">{c.message}</span>
                       ) : (

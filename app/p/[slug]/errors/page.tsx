@@ -142,7 +142,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
           </div>
         ) : (
           <ScrollRegion label="Error messages by template" className="px-4">
-            <table aria-label="Error messages by template" className="w-full min-w-[36rem] table-fixed text-left">
+            <table aria-label="Error messages by template" className="stack-table w-full min-w-[36rem] table-fixed text-left">
               <colgroup>
                 <col />
                 <col className="w-[4.5rem]" />
@@ -205,8 +205,10 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                           </p>
                         )}
                       </td>
-                      <td className={cx(cell, "text-right tabular-nums")}>{row.count.toLocaleString("en-US")}</td>
-                      <td className={cx(cell, "text-right tabular-nums")} title="invalid calls the model tried again">
+                      <td data-label="Sent" className={cx(cell, "text-right tabular-nums")}>
+                        {row.count.toLocaleString("en-US")}
+                      </td>
+                      <td data-label="Followed" className={cx(cell, "text-right tabular-nums")} title="invalid calls the model tried again">
                         {row.followed.toLocaleString("en-US")}
                       </td>
                       <td className={cell}>

@@ -44,7 +44,13 @@ export default async function InflationPage({ params, searchParams }: { params: 
     toolRows.push({
       key: `Unknown tool names (${unknown.length})`,
       href: withParams(`/p/${project.slug}/tools`, rangeParams(query), {}),
-      counts: { calls: sum((t) => t.calls), invalid: sum((t) => t.invalid), corrected: sum((t) => t.corrected), costUsd: sum((t) => t.costUsd) },
+      counts: {
+        calls: sum((t) => t.calls),
+        invalid: sum((t) => t.invalid),
+        unchecked: sum((t) => t.unchecked),
+        corrected: sum((t) => t.corrected),
+        costUsd: sum((t) => t.costUsd),
+      },
       muted: true,
     });
   }
@@ -137,13 +143,27 @@ function InflationTable({
       className={style === "total" ? "bg-slate-50/70 font-medium text-slate-900" : style === "muted" ? "text-slate-500" : undefined}
     >
       <td className={td}>{name}</td>
-      <td className={`${td} ${num}`}>{formatCount(r.calls)}</td>
-      <td className={cx(td, num, r.p !== null && r.p >= 0.1 && "text-red-700")}>{formatRate(r.p)}</td>
-      <td className={`${td} ${num}`}>{r.p === 1 ? <span title="every call was invalid">∞</span> : formatAttempts(r.expected, 3)}</td>
-      <td className={`${td} ${num}`}>{formatAttempts(r.observed, 3)}</td>
-      <td className={`${td} ${num}`}>{r.p === 1 ? "∞" : formatAttempts(r.taskAttempts)}</td>
-      <td className={`${td} ${num}`}>{r.extraPer1000 === null ? "–" : formatCount(r.extraPer1000)}</td>
-      <td className={`${td} ${num}`}>{formatUsd(r.extraCostPer1000)}</td>
+      <td data-label="Calls" className={`${td} ${num}`}>
+        {formatCount(r.calls)}
+      </td>
+      <td data-label="Invalid rate" className={cx(td, num, r.p !== null && r.p >= 0.1 && "text-red-700")}>
+        {formatRate(r.p)}
+      </td>
+      <td data-label="Expected attempts" className={`${td} ${num}`}>
+        {r.p === 1 ? <span title="every call was invalid">∞</span> : formatAttempts(r.expected, 3)}
+      </td>
+      <td data-label="Observed attempts" className={`${td} ${num}`}>
+        {formatAttempts(r.observed, 3)}
+      </td>
+      <td data-label="Task attempts" className={`${td} ${num}`}>
+        {r.p === 1 ? "∞" : formatAttempts(r.taskAttempts)}
+      </td>
+      <td data-label="Extra calls per 1,000 tasks" className={`${td} ${num}`}>
+        {r.extraPer1000 === null ? "–" : formatCount(r.extraPer1000)}
+      </td>
+      <td data-label="Their cost per 1,000" className={`${td} ${num}`}>
+        {formatUsd(r.extraCostPer1000)}
+      </td>
     </tr>
   );
   return (
@@ -152,7 +172,7 @@ function InflationTable({
         <p className="py-4 text-center text-slate-500">No calls in this range.</p>
       ) : (
         <ScrollRegion label={`Attempt inflation ${title.toLowerCase()}`}>
-          <table aria-label={`Attempt inflation ${title.toLowerCase()}`} data-testid={testId} className="min-w-full divide-y divide-slate-200">
+          <table aria-label={`Attempt inflation ${title.toLowerCase()}`} data-testid={testId} className="stack-table min-w-full divide-y divide-slate-200">
             <thead>
               <tr>
                 <th className={head}>{nameLabel}</th>

@@ -1,10 +1,13 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { RateLineChart } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import type { VersionComparison } from "@/isomorphic/version-comparison";
 import { modelVersionParams, rateSeries, timeMarkers } from "@/components/dashboard/chart-data";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
-import { intervalAxisMax, parseVersionRef, versionLabel, versionRef } from "@/components/dashboard/derive";
+import { allUnchecked, intervalAxisMax, parseVersionRef, rateOf, rateText, versionLabel, versionRef } from "@/components/dashboard/derive";
+import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
+import { hasRole } from "@/contracts/roles";
 import { formatCount, formatPp, formatPValue, formatRate } from "@/components/dashboard/format";
 import { IntervalAxis, IntervalBar } from "@/components/dashboard/interval-bar";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
@@ -15,35 +18,43 @@ import { withParams } from "@/contracts/range";
 import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
-import { wilsonInterval } from "@/isomorphic/stats";
+import { checkedCalls, wilsonInterval } from "@/isomorphic/stats";
+import { latencySummary, type LatencySummary } from "@/isomorphic/latency-histogram";
+import { failures, p95Text, toolErrorRate } from "@/components/tools/execution-view";
+import { SpiralsCard } from "@/components/tools/spirals-card";
 
 export const metadata: Metadata = { title: "Models" };
 
 const num = "text-right tabular-nums";
 const MODEL_COLUMNS: SortColumns<"model" | "calls" | "invalid" | "rate"> = { model: "asc", calls: "desc", invalid: "desc", rate: "desc" };
-type Version = { model: string; version: string; calls: number; invalid: number };
+type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number; emptyResults: number };
+type Version = { model: string; version: string; calls: number; invalid: number; unchecked: number } & Outcomes & { latency: LatencySummary };
+const OUTCOME_KEYS = ["results", "toolErrors", "notFound", "timeouts", "notAllowed", "emptyResults"] as const;
 
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
-  const { project } = await requireProject(slug);
+  const { project, role } = await requireProject(slug);
   const query = await readParams(searchParams);
   const { zone } = await pageTimeZone();
   const range = dashboardRange(query, zone);
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
-  const [rows, lines, incidents] = await Promise.all([
-    api.metrics.breakdown({ ...input, dimension: "model" }),
+  const spiralsRead = api.metrics.spirals(input);
+  spiralsRead.catch(() => {}); // awaited below
+  const [table, lines, incidents] = await Promise.all([
+    api.metrics.models(input),
     api.metrics.series({ ...input, dimension: "modelVersion" }),
     api.alerts.incidents({ project: slug }),
   ]);
 
   // models by volume; each model's versions in version order (oldest first), its total before them
   const models = new Map<string, Version[]>();
-  for (const r of rows) {
+  for (const r of table.versions) {
     const list = models.get(r.key) ?? [];
-    list.push({ model: r.key, version: r.version, calls: r.calls, invalid: r.invalid });
+    list.push({ ...r, model: r.key });
     models.set(r.key, list);
   }
+  const modelLatency = new Map(table.models.map((m) => [m.model, m.latency]));
   for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
   const all: Version[] = [...models.values()].flat();
   // by volume, versions in version order; sorted by a header: the models by their totals, each model's versions by the same figure
@@ -53,12 +64,24 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
     model: (v: Pick<Version, "model">) => v.model,
     calls: (v: Pick<Version, "calls">) => v.calls,
     invalid: (v: Pick<Version, "invalid">) => v.invalid,
-    rate: (v: Pick<Version, "calls" | "invalid">) => (v.calls ? v.invalid / v.calls : null),
+    rate: (v: Pick<Version, "calls" | "invalid" | "unchecked">) => rateOf(v),
   };
   const groups = [...models.entries()].map(([model, list]) => ({
     model,
     list: sortVersions ? sortRows(list, sort, figures) : list,
-    total: list.reduce((s, v) => ({ model, calls: s.calls + v.calls, invalid: s.invalid + v.invalid }), { model, calls: 0, invalid: 0 }),
+    total: {
+      ...list.reduce(
+        (s, v) => ({
+          model,
+          calls: s.calls + v.calls,
+          invalid: s.invalid + v.invalid,
+          unchecked: s.unchecked + v.unchecked,
+          ...(Object.fromEntries(OUTCOME_KEYS.map((k) => [k, s[k] + v[k]])) as Outcomes),
+        }),
+        { model, calls: 0, invalid: 0, unchecked: 0, ...(Object.fromEntries(OUTCOME_KEYS.map((k) => [k, 0])) as Outcomes) },
+      ),
+      latency: modelLatency.get(model) ?? list[0]?.latency ?? latencySummary([]),
+    },
   }));
   const sortedGroups = sortRows(groups, sort, {
     model: (g) => g.model,
@@ -69,9 +92,9 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const sortHref = (next: { sort: string; dir: string }) => withParams(path, query, next);
   const sorting = { sort, columns: MODEL_COLUMNS, href: sortHref };
   const keep = rangeParams(query);
-  const callsHref = (v: { model: string; version?: string }, invalidOnly = false) =>
-    withParams(`/p/${project.slug}/calls`, keep, { model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined });
-  const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, v.calls)]));
+  const callsHref = (v: { model: string; version?: string }, invalidOnly = false, outcome?: string) =>
+    withParams(`/p/${project.slug}/calls`, keep, { model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined, outcome });
+  const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, checkedCalls(v))]));
   const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
 
   // the comparison: from the URL, else the two versions of the model with several, else the two largest
@@ -87,6 +110,15 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   for (const extra of [a, b])
     if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });
 
+  // versions none of whose calls could be checked: no rate, no interval; the dashboards' notice says why and how to fix it
+  const grand = all.reduce((s, v) => ({ calls: s.calls + v.calls, invalid: s.invalid + v.invalid, unchecked: s.unchecked + v.unchecked }), {
+    calls: 0,
+    invalid: 0,
+    unchecked: 0,
+  });
+  const uncheckedNotices = allUnchecked(grand)
+    ? [{ calls: grand.calls, of: undefined }]
+    : all.filter(allUnchecked).map((v) => ({ calls: v.calls, of: versionLabel(v) }));
   const rates = rateSeries(lines.rows, range, lines.bucket);
   const colors = assignColors(byVolume.map(versionLabel));
   const path = `/p/${project.slug}/models`;
@@ -95,10 +127,13 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
     <>
       <PageHeader
         title="Models"
-        description={`Invalid rate per model and model version · ${range.label}`}
+        description={`Invalid rate, tool error rate and latency per model and model version · ${range.label}`}
         actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
       />
       <div className="space-y-6">
+        {uncheckedNotices.map((n) => (
+          <UncheckedNotice key={n.of ?? ""} slug={project.slug} calls={n.calls} of={n.of} canRegister={hasRole(role, "admin")} />
+        ))}
         <Card
           title="Model versions"
           description="Bars show the 95% Wilson interval around each invalid rate (the tick). Where two bars overlap, the difference may be noise; use the comparison below to test it."
@@ -123,6 +158,12 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                     Invalid rate
                   </SortHeader>
                   <th className={`${th} text-right`}>95% interval</th>
+                  <th className={`${th} text-right`} title="Tool errors, not found, timeouts and refusals over the calls that ran and reported a result">
+                    Tool error rate
+                  </th>
+                  <th className={`${th} text-right`} title="95th percentile of the results' latencies (within 5 %)">
+                    p95 latency
+                  </th>
                   <th className={th}>
                     <span className="sr-only">Interval</span>
                     <IntervalAxis max={axisMax} />
@@ -134,7 +175,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {sortedGroups.map(({ model, list, total }) => {
-                  const totalInterval = wilsonInterval(total.invalid, total.calls);
+                  const totalInterval = wilsonInterval(total.invalid, checkedCalls(total));
                   return [
                     ...list.map((v, i) => {
                       const interval = intervals.get(versionRef(v))!;
@@ -144,20 +185,23 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                           <td className={`${td} font-mono text-xs`}>
                             {v.version ? <Truncated text={v.version} max="max-w-[12rem]" /> : <span className="font-sans text-slate-500">no version</span>}
                           </td>
-                          <td className={`${td} ${num}`}>{formatCount(v.calls)}</td>
-                          <td className={`${td} ${num}`}>{formatCount(v.invalid)}</td>
-                          <td className={`${td} ${num} font-medium text-slate-900`}>{formatRate(v.calls ? v.invalid / v.calls : null)}</td>
-                          <td className={`${td} ${num} text-slate-500`}>
-                            {formatRate(interval.low)} – {formatRate(interval.high)}
+                          <td data-label="Calls" className={`${td} ${num}`}>
+                            {formatCount(v.calls)}
                           </td>
+                          <td data-label="Invalid" className={`${td} ${num}`}>
+                            {formatCount(v.invalid)}
+                          </td>
+                          <td data-label="Invalid rate" className={`${td} ${num} font-medium text-slate-900`}>
+                            {rateText(v)}
+                          </td>
+                          <td data-label="95% interval" className={`${td} ${num} text-slate-500`}>
+                            <IntervalText interval={interval} counts={v} />
+                          </td>
+                          <ExecutionCells figures={v} failedHref={callsHref(v, false, "failed")} />
                           <td className={td}>
-                            <IntervalBar
-                              rate={v.calls ? v.invalid / v.calls : 0}
-                              low={interval.low}
-                              high={interval.high}
-                              max={axisMax}
-                              color={colors[versionLabel(v)]}
-                            />
+                            {rateOf(v) !== null && (
+                              <IntervalBar rate={rateOf(v)!} low={interval.low} high={interval.high} max={axisMax} color={colors[versionLabel(v)]} />
+                            )}
                           </td>
                           <td className={td}>
                             <RowLinks calls={callsHref(v)} errors={callsHref(v, true)} errorsLabel="Invalid" name={versionLabel(v)} />
@@ -169,20 +213,23 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
                       <tr key={`${model}-all`} className="bg-slate-50/60 text-slate-500">
                         <td className={td} />
                         <td className={`${td} text-xs italic`}>all versions</td>
-                        <td className={`${td} ${num}`}>{formatCount(total.calls)}</td>
-                        <td className={`${td} ${num}`}>{formatCount(total.invalid)}</td>
-                        <td className={`${td} ${num}`}>{formatRate(total.calls ? total.invalid / total.calls : null)}</td>
-                        <td className={`${td} ${num}`}>
-                          {formatRate(totalInterval.low)} – {formatRate(totalInterval.high)}
+                        <td data-label="Calls" className={`${td} ${num}`}>
+                          {formatCount(total.calls)}
                         </td>
+                        <td data-label="Invalid" className={`${td} ${num}`}>
+                          {formatCount(total.invalid)}
+                        </td>
+                        <td data-label="Invalid rate" className={`${td} ${num}`}>
+                          {rateText(total)}
+                        </td>
+                        <td data-label="95% interval" className={`${td} ${num}`}>
+                          <IntervalText interval={totalInterval} counts={total} />
+                        </td>
+                        <ExecutionCells figures={total} failedHref={callsHref({ model }, false, "failed")} />
                         <td className={td}>
-                          <IntervalBar
-                            rate={total.calls ? total.invalid / total.calls : 0}
-                            low={totalInterval.low}
-                            high={totalInterval.high}
-                            max={axisMax}
-                            color="var(--color-slate-400)"
-                          />
+                          {rateOf(total) !== null && (
+                            <IntervalBar rate={rateOf(total)!} low={totalInterval.low} high={totalInterval.high} max={axisMax} color="var(--color-slate-400)" />
+                          )}
                         </td>
                         <td className={td}>
                           <RowLinks calls={callsHref({ model })} errors={callsHref({ model }, true)} errorsLabel="Invalid" name={`${model}, all versions`} />
@@ -213,6 +260,8 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
             <p className="py-10 text-center text-slate-500">No calls in this range.</p>
           )}
         </Card>
+
+        <SpiralsCard spirals={await spiralsRead} by="model" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
 
         <Card
           title="Compare two versions"
@@ -256,6 +305,26 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   );
 }
 
+/** A model version's (or a model's) tool error rate, linked to its failed calls, and its p95 latency, as the tools table shows them. */
+function ExecutionCells({ figures, failedHref }: { figures: Outcomes & { calls: number; invalid: number; latency: LatencySummary }; failedHref: string }) {
+  return (
+    <>
+      <td data-label="Tool error rate" className={`${td} ${num}`} data-testid="model-error-rate">
+        {figures.results > 0 ? (
+          <Link href={failedHref} className="hover:underline" title={`${formatCount(failures(figures))} of ${formatCount(figures.results)} results failed`}>
+            {formatRate(toolErrorRate(figures))}
+          </Link>
+        ) : (
+          <span className="text-xs text-slate-500">no results</span>
+        )}
+      </td>
+      <td data-label="p95 latency" className={`${td} ${num}`} data-testid="model-p95">
+        {figures.latency.p95 === null ? <span className="text-xs text-slate-500">{p95Text(figures.latency)}</span> : p95Text(figures.latency)}
+      </td>
+    </>
+  );
+}
+
 function VersionSelect({ name, label, value, options }: { name: string; label: string; value: string; options: { ref: string; label: string }[] }) {
   return (
     <div className="min-w-64 flex-1 space-y-1">
@@ -295,17 +364,22 @@ function ComparisonRows({ rows, keyLabel }: { rows: VersionComparison[]; keyLabe
       <td className={`${td} ${keyLabel === "Tool" ? "font-mono text-[13px]" : ""}`}>
         {keyLabel === "Category" ? (CATEGORY_LABELS[r.key as Category] ?? r.key) : r.key}
       </td>
-      <td className={`${td} ${num}`}>
+      <td data-label="A" className={`${td} ${num}`}>
         <Side side={r.a} />
       </td>
-      <td className={`${td} ${num}`}>
+      <td data-label="B" className={`${td} ${num}`}>
         <Side side={r.b} />
       </td>
-      <td className={`${td} ${num} font-medium ${r.verdict === "worse" ? "text-red-700" : r.verdict === "better" ? "text-emerald-700" : ""}`}>
+      <td
+        data-label="B − A"
+        className={`${td} ${num} font-medium ${r.verdict === "worse" ? "text-red-700" : r.verdict === "better" ? "text-emerald-700" : ""}`}
+      >
         {formatPp(r.diff)}
       </td>
-      <td className={`${td} ${num}`}>{formatPValue(r.pValue)}</td>
-      <td className={td} data-testid="verdict">
+      <td data-label="p" className={`${td} ${num}`}>
+        {formatPValue(r.pValue)}
+      </td>
+      <td data-label="Verdict" className={td} data-testid="verdict">
         <Verdict verdict={r.verdict} />
       </td>
     </tr>
@@ -382,4 +456,9 @@ function ComparisonTable({
       )}
     </section>
   );
+}
+
+/** The 95% interval as text; "–" without a checked call (an interval over nothing is 0–100 %, which says nothing). */
+function IntervalText({ interval, counts }: { interval: { low: number; high: number }; counts: Pick<Version, "calls" | "invalid" | "unchecked"> }) {
+  return rateOf(counts) === null ? <span title="no call was checked">–</span> : `${formatRate(interval.low)} – ${formatRate(interval.high)}`;
 }

@@ -3,17 +3,19 @@ import Link from "next/link";
 import { Sparkline } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import { rateSeries } from "@/components/dashboard/chart-data";
-import { closestTool, isUnknownTool, rateChange, rateChangeLabel, rateOf } from "@/components/dashboard/derive";
+import { allUnchecked, closestTool, isUnknownTool, rateChange, rateChangeLabel, rateOf, rateText } from "@/components/dashboard/derive";
 import { formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RowLinks } from "@/components/tables/row-links";
 import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
+import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
 import { ServerFilter } from "@/components/tools/server-filter";
 import { serverNames, serversByTool, shownUnder } from "@/components/tools/servers";
 import { RegisterToolsForm } from "@/components/tools/register-tools-form";
 import { UnregisteredTools } from "@/components/tools/unregistered-tools";
+import { emptyResultRate, failures, p95Text, toolErrorRate } from "@/components/tools/execution-view";
 import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { previousPeriod, withParams } from "@/contracts/range";
@@ -23,11 +25,14 @@ import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session"
 export const metadata: Metadata = { title: "Tools" };
 
 const num = "text-right tabular-nums";
-const TOOL_COLUMNS: SortColumns<"tool" | "calls" | "rate" | "change" | "cost" | "failure" | "versions"> = {
+const TOOL_COLUMNS: SortColumns<"tool" | "calls" | "rate" | "change" | "errors" | "p95" | "empty" | "cost" | "failure" | "versions"> = {
   tool: "asc",
   calls: "desc",
   rate: "desc",
   change: "desc",
+  errors: "desc",
+  p95: "desc",
+  empty: "desc",
   cost: "desc",
   failure: "asc",
   versions: "desc",
@@ -61,6 +66,8 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const href = (tool: string) => withParams(`${path}/${encodeURIComponent(tool)}`, keep, {});
   const callsHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool });
   const errorsHref = (tool: string) => withParams(`/p/${project.slug}/errors`, keep, { tool });
+  const failedHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool, outcome: "failed" });
+  const emptyHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool, outcome: "empty" });
   const names = new Set(versions.keys());
   const isUnknown = (t: { tool: string; topCategory: string | null }) => isUnknownTool(t, names);
 
@@ -70,7 +77,8 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const shown = shownUnder(servers, server);
   const idleShown = idle.filter(shown);
   const previous = new Map(before.map((t) => [t.tool, t]));
-  const changeOf = (t: { tool: string; calls: number; invalid: number }) => rateChange(t, previous.get(t.tool) ?? { calls: 0, invalid: 0 });
+  const changeOf = (t: { tool: string; calls: number; invalid: number; unchecked: number }) =>
+    rateChange(t, previous.get(t.tool) ?? { calls: 0, invalid: 0, unchecked: 0 });
   const sort = readSort(query, TOOL_COLUMNS, "calls");
   const sortHref = (next: { sort: string; dir: string }) => withParams(path, query, next);
   const sorting = { sort, columns: TOOL_COLUMNS, href: sortHref };
@@ -82,6 +90,9 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
       calls: (t) => t.calls,
       rate: (t) => rateOf(t),
       change: (t) => changeOf(t).diff,
+      errors: (t) => toolErrorRate(t),
+      p95: (t) => t.latency.p95,
+      empty: (t) => emptyResultRate(t),
       cost: (t) => t.costUsd,
       failure: (t) => (t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : null),
       versions: (t) => versions.get(t.tool) ?? null,
@@ -95,15 +106,18 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
     return name ? <span className="block text-xs text-slate-500">MCP server {name}</span> : null;
   };
   const isAdmin = hasRole(role, "admin");
+  const sum = (f: (t: (typeof table)[number]) => number) => table.reduce((n, t) => n + f(t), 0);
+  const all = { calls: sum((t) => t.calls), invalid: sum((t) => t.invalid), unchecked: sum((t) => t.unchecked) };
 
   return (
     <>
       <PageHeader
         title="Tools"
-        description={`Calls, invalid rate and trend per tool · ${range.label}`}
+        description={`Calls, invalid rate, tool error rate, latency, empty results and trend per tool · ${range.label}`}
         actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
       />
       <div className="space-y-6">
+        {allUnchecked(all) && <UncheckedNotice slug={project.slug} calls={all.calls} canRegister={isAdmin} />}
         {feeding.length > 0 && <ServerFilter key={server ?? ""} action={path} servers={feeding} current={server} keep={keep} />}
         <Card>
           {known.length === 0 && idleShown.length === 0 ? (
@@ -130,6 +144,25 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                     title={`Change of the invalid rate against the ${previousLabel(range)}, in percentage points`}
                   >
                     Change
+                  </SortHeader>
+                  <SortHeader
+                    column="errors"
+                    table={sorting}
+                    className={`${th} text-right`}
+                    title="Tool errors, not found, timeouts and refusals over the calls that ran and reported a result"
+                  >
+                    Tool error rate
+                  </SortHeader>
+                  <SortHeader column="p95" table={sorting} className={`${th} text-right`} title="95th percentile of the results' latencies (within 5 %)">
+                    p95 latency
+                  </SortHeader>
+                  <SortHeader
+                    column="empty"
+                    table={sorting}
+                    className={`${th} text-right`}
+                    title="Results the tool marked ok that said nothing (empty, [], {}, null, blank) over the results: the tool should say what it did not find"
+                  >
+                    Empty results
                   </SortHeader>
                   <SortHeader column="cost" table={sorting} className={`${th} text-right`}>
                     Cost
@@ -160,19 +193,63 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                         </Link>
                         {via(t.tool)}
                       </td>
-                      <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>
-                      <td className={`${td} ${num} font-medium ${p !== null && p >= 0.1 ? "text-red-700" : "text-slate-900"}`}>{formatRate(p)}</td>
-                      <td className={`${td} ${num} ${change ? CHANGE_TONE[change.tone] : "text-slate-500"}`} data-testid="tool-change">
+                      <td data-label="Calls" className={`${td} ${num}`}>
+                        {formatCount(t.calls)}
+                      </td>
+                      <td
+                        data-label="Invalid rate"
+                        className={`${td} ${num} font-medium ${p !== null && p >= 0.1 ? "text-red-700" : allUnchecked(t) ? "font-normal text-amber-800" : "text-slate-900"}`}
+                        data-testid="tool-rate"
+                        title={allUnchecked(t) ? "No schema to check these calls against: neither valid nor invalid" : undefined}
+                      >
+                        {rateText(t)}
+                      </td>
+                      <td data-label="Change" className={`${td} ${num} ${change ? CHANGE_TONE[change.tone] : "text-slate-500"}`} data-testid="tool-change">
                         {change ? change.text : previous.has(t.tool) ? "–" : "new"}
                       </td>
-                      <td className={`${td} ${num}`}>{formatUsd(t.costUsd)}</td>
-                      <td className={td}>
+                      <td data-label="Tool error rate" className={`${td} ${num}`} data-testid="tool-error-rate">
+                        {t.results > 0 ? (
+                          <Link
+                            href={failedHref(t.tool)}
+                            className="hover:underline"
+                            title={`${formatCount(failures(t))} of ${formatCount(t.results)} results failed`}
+                          >
+                            {formatRate(toolErrorRate(t))}
+                          </Link>
+                        ) : (
+                          <span className="text-xs text-slate-500">no results</span>
+                        )}
+                      </td>
+                      <td data-label="p95 latency" className={`${td} ${num}`} data-testid="tool-p95">
+                        {t.latency.p95 === null ? <span className="text-xs text-slate-500">{p95Text(t.latency)}</span> : p95Text(t.latency)}
+                      </td>
+                      <td data-label="Empty results" className={`${td} ${num}`} data-testid="tool-empty-rate">
+                        {t.results === 0 ? (
+                          <span className="text-xs text-slate-500">no results</span>
+                        ) : t.emptyResults > 0 ? (
+                          <Link
+                            href={emptyHref(t.tool)}
+                            className="font-medium text-amber-800 hover:underline"
+                            title={`${formatCount(t.emptyResults)} of ${formatCount(t.results)} results said nothing: make the tool answer “not found” or “no results for …” instead`}
+                          >
+                            {formatRate(emptyResultRate(t))}
+                          </Link>
+                        ) : (
+                          formatRate(0)
+                        )}
+                      </td>
+                      <td data-label="Cost" className={`${td} ${num}`}>
+                        {formatUsd(t.costUsd)}
+                      </td>
+                      <td data-label="Most common failure" className={td}>
                         {t.topCategory ? (CATEGORY_LABELS[t.topCategory as Category] ?? t.topCategory) : <span className="text-slate-500">–</span>}
                       </td>
                       <td className={`${td} py-1`}>
                         <Sparkline values={trends.get(t.tool) ?? []} colorKey={t.tool} color={colors[t.tool]} width={112} height={28} />
                       </td>
-                      <td className={`${td} ${num}`}>{versions.get(t.tool) ?? <span className="text-slate-500">–</span>}</td>
+                      <td data-label="Versions" className={`${td} ${num}`}>
+                        {versions.get(t.tool) ?? <span className="text-slate-500">–</span>}
+                      </td>
                       <td className={td}>
                         <RowLinks calls={callsHref(t.tool)} errors={errorsHref(t.tool)} name={t.tool} />
                       </td>
@@ -187,10 +264,12 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                       </Link>
                       {via(name)}
                     </td>
-                    <td className={`${td} text-right text-slate-500`} colSpan={6}>
+                    <td className={`${td} text-right text-slate-500`} colSpan={9}>
                       no calls in this range
                     </td>
-                    <td className={`${td} ${num}`}>{versions.get(name)}</td>
+                    <td data-label="Versions" className={`${td} ${num}`}>
+                      {versions.get(name)}
+                    </td>
                     <td className={td} />
                   </tr>
                 ))}
@@ -200,21 +279,23 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
         </Card>
 
         {unregistered.tools.length > 0 && (
-          <Card
-            title={
-              <>
-                Tools without a schema <Badge tone="amber">{unregistered.tools.length}</Badge>
-              </>
-            }
-            description="Every call Toolgate has stored, whatever the range"
-          >
-            <UnregisteredTools
-              unregistered={unregistered}
-              toolHref={href}
-              registerHref={isAdmin ? "#register-tools" : null}
-              recheck={isAdmin ? { project: project.slug, range, back: withParams(path, keep, {}) } : undefined}
-            />
-          </Card>
+          <div id="tools-without-schema" className="scroll-mt-4">
+            <Card
+              title={
+                <>
+                  Tools without a schema <Badge tone="amber">{unregistered.tools.length}</Badge>
+                </>
+              }
+              description="Every call Toolgate has stored, whatever the range"
+            >
+              <UnregisteredTools
+                unregistered={unregistered}
+                toolHref={href}
+                registerHref={isAdmin ? "#register-tools" : null}
+                recheck={isAdmin ? { project: project.slug, range, back: withParams(path, keep, {}) } : undefined}
+              />
+            </Card>
+          </div>
         )}
 
         {misspelt.length > 0 && (
@@ -254,8 +335,12 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                           <span className="text-slate-500">–</span>
                         )}
                       </td>
-                      <td className={`${td} ${num}`}>{formatCount(t.calls)}</td>
-                      <td className={`${td} ${num}`}>{formatUsd(t.costUsd)}</td>
+                      <td data-label="Calls" className={`${td} ${num}`}>
+                        {formatCount(t.calls)}
+                      </td>
+                      <td data-label="Cost" className={`${td} ${num}`}>
+                        {formatUsd(t.costUsd)}
+                      </td>
                     </tr>
                   );
                 })}

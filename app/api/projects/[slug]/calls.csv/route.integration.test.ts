@@ -203,7 +203,7 @@ describe("the explorer's list and its CSV select the same calls", () => {
 
     const filters: { url: Record<string, string>; filter: CallsFilter }[] = [
       { url: {}, filter: {} },
-      ...(["valid", "invalid"] as const).map((valid) => ({ url: { valid }, filter: { valid } })),
+      ...(["valid", "invalid", "unchecked"] as const).map((valid) => ({ url: { valid }, filter: { valid } })),
       { url: { tool: "setrate" }, filter: { tool: "setrate" } },
       { url: { model: "acme-small" }, filter: { model: "acme-small" } },
       { url: { modelVersion: "2026-11" }, filter: { modelVersion: "2026-11" } },
@@ -226,9 +226,19 @@ describe("the explorer's list and its CSV select the same calls", () => {
       ).toEqual(listed.calls.map((c) => c.id));
       counts[name] = listed.calls.length;
     }
-    // "Valid only" (labelled "Not invalid") is "not invalid": the valid call and the three nobody could check
-    expect(counts[JSON.stringify({ valid: "valid" })]).toBe(3);
+    // three verdicts, each its own filter: the valid call, the two invalid ones and the two nobody could check
+    expect(counts[JSON.stringify({ valid: "valid" })]).toBe(1);
+    expect(counts[JSON.stringify({ valid: "unchecked" })]).toBe(2);
     expect(counts[JSON.stringify({ valid: "invalid" })]).toBe(2);
     expect(counts[JSON.stringify({ q: "100%" })]).toBe(1);
+    // each row says its verdict in words, decided as the filter decides it (unchecked is neither valid nor invalid)
+    const [header, ...rows] = await csvOver(p.project.slug, cookie, {});
+    const column = (name: string) => rows.map((r) => r[header!.indexOf(name)]);
+    expect(column("verdict").sort()).toEqual(["invalid", "invalid", "unchecked", "unchecked", "valid"]);
+    for (const verdict of ["valid", "invalid", "unchecked"] as const) {
+      const [, ...only] = await csvOver(p.project.slug, cookie, { valid: verdict });
+      expect(only.map((r) => r[header!.indexOf("verdict")])).toEqual(only.map(() => verdict));
+    }
+    expect(column("valid").sort()).toEqual(["", "", "false", "false", "true"]);
   });
 });

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MuteBadges, SeverityBadge, StateBadge } from "@/components/alerts/badges";
-import { SnoozeForm } from "@/components/alerts/mute-forms";
+import { SilenceForm, SnoozeForm, TriageForm } from "@/components/alerts/mute-forms";
 import { pageError } from "@/components/form-errors";
 import { DeliveriesCard, FailingToolsCard, FailureCategoriesCard, IncidentChartCard, TimelineCard, WhatFiredCard } from "@/components/alerts/incident-cards";
 import { IncidentActions } from "@/components/alerts/incident-actions";
 import { incidentRanges, planIncident, prepareIncident } from "@/components/alerts/incident-view";
-import { buttonClass, Card, PageHeader } from "@/components/ui";
+import { Alert, Card, PageHeader } from "@/components/ui";
 import { loadByIdOr404 } from "@/components/alerts/load-by-id";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
@@ -40,43 +40,76 @@ export default async function IncidentPage({
     api.metrics.breakdown({ project: slug, range: ranges.rollup, scope, dimension: "category" }),
   ]);
   const view = prepareIncident({ slug: project.slug, role, incident, now, plan, ranges, lookback, series, categorySeries, tools, categories, zone });
+  const members = view.canAct ? await api.members.list({ project: slug }) : [];
+  const back = `/p/${project.slug}/alerts/${incident.id}`;
+  const error = pageError((await searchParams).error);
+  const link = "font-medium text-indigo-700 hover:underline";
 
+  // On a phone the first screen holds what a responder needs at once: the whole title, the state,
+  // the value against the threshold, the way to the rule, and Acknowledge / Silence.
   return (
     <>
       <PageHeader
+        wrap
         title={view.title}
         description={
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <StateBadge state={view.state} />
-            <SeverityBadge severity={view.severity} />
-            <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} zone={zone} />
-            <span data-testid="incident-age">{view.age}</span>
+          <span className="flex flex-col gap-1.5">
+            <span className="inline-flex flex-wrap items-center gap-2">
+              <StateBadge state={view.state} />
+              <SeverityBadge severity={view.severity} />
+              <MuteBadges silenced={incident.silenced} snoozedUntil={incident.snoozedUntil} now={now} zone={zone} />
+              <span data-testid="incident-age">{view.age}</span>
+            </span>
+            <span className="text-slate-700" data-testid="incident-headline">
+              {view.whatFired.valueLabel}: <span className="font-semibold tabular-nums text-red-700">{view.whatFired.value}</span> ·{" "}
+              {view.whatFired.thresholdLabel.toLowerCase()} <span className="tabular-nums">{view.whatFired.threshold}</span>
+            </span>
+            <span className="inline-flex flex-wrap gap-x-4">
+              <Link href={`/p/${project.slug}/alerts/rules/${incident.rule.id}`} className={link} data-testid="incident-rule-link">
+                The rule →
+              </Link>
+              <Link href={`/p/${project.slug}/alerts`} className={link}>
+                All incidents
+              </Link>
+            </span>
           </span>
-        }
-        actions={
-          <Link href={`/p/${project.slug}/alerts`} className={buttonClass("secondary")}>
-            All incidents
-          </Link>
         }
       />
 
       <div className="space-y-6">
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-          <WhatFiredCard view={view.whatFired} className={view.canAct ? "lg:col-span-2" : "lg:col-span-3"} />
+          <WhatFiredCard view={view.whatFired} assignee={incident.assignee} note={incident.note} className={view.canAct ? "lg:col-span-2" : "lg:col-span-3"} />
           {view.canAct && (
-            <Card
-              title="Respond"
-              description="Acknowledge to tell the team you are on it; resolve when it is fixed (rules also resolve on their own once clear for a window)."
-            >
+            <Card className="order-first lg:order-none">
+              {/* no card header on a phone: its height would push Silence below the first screen */}
+              <h2 className="sr-only sm:not-sr-only sm:mb-3 sm:text-base sm:font-semibold sm:text-slate-900">Respond</h2>
+              {error && (
+                <Alert tone="error" className="mb-3">
+                  {error}
+                </Alert>
+              )}
               <IncidentActions slug={project.slug} id={incident.id} state={incident.state} />
+              <details className="mt-3" data-testid="incident-silence">
+                <summary className="inline-flex cursor-pointer list-none items-center rounded-md px-3.5 py-2 font-medium text-slate-700 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 [&::-webkit-details-marker]:hidden">
+                  Silence this rule…
+                </summary>
+                <div className="mt-3">
+                  <SilenceForm slug={project.slug} back={back} ruleId={incident.rule.id} />
+                </div>
+              </details>
+              <div className="mt-5 border-t border-slate-100 pt-4">
+                <TriageForm
+                  slug={project.slug}
+                  back={back}
+                  id={incident.id}
+                  assigneeId={incident.assignee?.id ?? null}
+                  note={incident.note}
+                  members={members}
+                />
+              </div>
               <div className="mt-5 border-t border-slate-100 pt-4">
                 <p className="mb-2 text-xs text-slate-600">Snooze: it stays open but leaves the firing count until then.</p>
-                <SnoozeForm
-                  slug={project.slug}
-                  back={`/p/${project.slug}/alerts/${incident.id}`}
-                  id={incident.id}
-                  error={pageError((await searchParams).error)}
-                />
+                <SnoozeForm slug={project.slug} back={back} id={incident.id} />
               </div>
             </Card>
           )}

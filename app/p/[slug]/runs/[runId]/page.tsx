@@ -34,7 +34,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
     if (!at) return `call ${id}`;
     return at.step !== null ? `step ${at.step}` : `call #${at.index + 1}`;
   };
-  const perSuccess = run.successes > 0 ? run.attempts / run.successes : null;
+  const perSuccess = run.attemptsPerSuccess;
 
   return (
     <>
@@ -49,14 +49,23 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
         }
       />
 
-      <div className="mb-4 grid grid-cols-2 gap-3 md:grid-cols-4" data-testid="run-totals">
+      <div className={cx("mb-4 grid grid-cols-2 gap-3", run.unchecked > 0 ? "md:grid-cols-5" : "md:grid-cols-4")} data-testid="run-totals">
         <Stat label="Attempts" value={run.attempts} testId="run-attempts" hint="every tool request in the run" />
-        <Stat label="Successful calls" value={run.successes} testId="run-successes" hint="valid or not refused" />
+        <Stat label="Successful calls" value={run.successes} testId="run-successes" hint="judged valid" />
         <Stat label="Invalid" value={run.invalid} testId="run-invalid" tone={run.invalid > 0 ? "red" : undefined} hint="refused, each a wasted model turn" />
+        {run.unchecked > 0 && (
+          <Stat label="Unchecked" value={run.unchecked} testId="run-unchecked" hint="no schema, no harness verdict: neither valid nor invalid" />
+        )}
         <Stat
           label="Attempts per success"
           value={perSuccess === null ? "—" : perSuccess.toFixed(2)}
-          hint={perSuccess === null ? "nothing succeeded" : "1.00 means no retries"}
+          hint={
+            perSuccess === null
+              ? run.successes + run.invalid === 0
+                ? "no call was checked"
+                : "nothing succeeded"
+              : "over checked calls; 1.00 means no retries"
+          }
         />
       </div>
 
@@ -64,7 +73,9 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
         <header className="border-b border-slate-100 px-4 py-2.5">
           <h2 className="font-semibold text-slate-900">Timeline</h2>
           <p className="text-slate-500">
-            {run.successes} successful {run.successes === 1 ? "call" : "calls"} took {run.attempts} {run.attempts === 1 ? "attempt" : "attempts"}. Invalid calls
+            {run.successes} successful {run.successes === 1 ? "call" : "calls"} took {run.successes + run.invalid}{" "}
+            {run.successes + run.invalid === 1 ? "attempt" : "attempts"}
+            {run.unchecked > 0 ? ` (and ${run.unchecked} unchecked ${run.unchecked === 1 ? "call" : "calls"}, neither valid nor invalid)` : ""}. Invalid calls
             are marked red.
           </p>
         </header>
@@ -88,7 +99,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                   <tr key={c.id} data-testid="run-row" data-valid={c.valid === null ? "unknown" : String(c.valid)} className={cx(invalid && "bg-red-50/50")}>
                     <td
                       className={cx(
-                        "whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums",
+                        "stack-inline whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums",
                         invalid ? "border-red-500" : "border-transparent",
                       )}
                     >
@@ -101,13 +112,13 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
                       <span className="text-xs text-slate-500">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
                     </td>
                     <td className={td}>
-                      <span className={cx("font-mono text-[13px]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>
+                      <span className={cx("font-mono text-[13px] [overflow-wrap:anywhere]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>
                       {retries && <span className="ml-1.5 text-xs text-slate-500">retry of {where(retries.id)}</span>}
                     </td>
                     <td className={td}>
                       <VerdictBadge valid={c.valid} category={c.category} />
                     </td>
-                    <td className={cx(td, "max-w-[24rem] whitespace-normal")}>
+                    <td className={cx(td, "stack-full max-w-[24rem] whitespace-normal")}>
                       {invalid && c.message && (
                         <span className="block truncate font-mono text-xs text-slate-600" title={c.message}>
                           {c.message}

@@ -5,7 +5,7 @@ import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/c
 import { assignColors } from "@/components/charts/prepare";
 import { categoryBreakdown, categorySeries, modelVersionParams, rateSeries, volumes } from "@/components/dashboard/chart-data";
 import type { Explore } from "@/components/charts/explore";
-import { expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel } from "@/components/dashboard/derive";
+import { allUnchecked, expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel, rateText, verdictSplit } from "@/components/dashboard/derive";
 import { formatAttempts, formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
 import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
@@ -13,6 +13,10 @@ import { RangePicker } from "@/components/dashboard/range-picker";
 import { SegmentedLinks } from "@/components/dashboard/segmented";
 import { prettySchema } from "@/components/dashboard/schema-format";
 import { StatTile } from "@/components/dashboard/stat-tile";
+import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
+import { ConfusableList } from "@/components/tools/confusable-list";
+import { ExecutionCard } from "@/components/tools/execution-card";
+import { SpiralsCard } from "@/components/tools/spirals-card";
 import { DryRunPanel } from "@/components/tools/dry-run-panel";
 import { PatternsTable } from "@/components/tools/patterns-table";
 import { RegisterToolsForm } from "@/components/tools/register-tools-form";
@@ -76,8 +80,10 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range), scope: { tool } };
   const byModel = query.by === "model";
+  const spiralsRead = api.metrics.spirals(input);
+  spiralsRead.catch(() => {}); // awaited below; a page that ends before (not found) leaves no unhandled rejection
 
-  const [totals, lines, categoryRows, categories, definitions, errors, doctor, impact] = await Promise.all([
+  const [totals, lines, categoryRows, categories, definitions, errors, doctor, impact, confusable, emptyExamples] = await Promise.all([
     api.metrics.totals(input),
     api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "none" }),
     api.metrics.series({ ...input, dimension: "category" }),
@@ -86,6 +92,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
     api.metrics.errors({ project: slug, range: apiRange(range), tool }),
     api.tools.patterns({ project: slug, tool, range: apiRange(range) }),
     api.tools.versionImpact({ project: slug, tool, range: apiRange(range) }),
+    api.tools.confusablePairs({ project: slug, tool, range: apiRange(range) }),
+    api.tools.emptyResults({ project: slug, tool, range: apiRange(range) }),
   ]);
   const versions = definitions.filter((d) => d.name === tool); // newest first
   if (!versions.length && totals.current.calls === 0 && totals.previous.calls === 0) {
@@ -145,19 +153,20 @@ export default async function ToolPage({ params, searchParams }: Props) {
             label: "Overview",
             content: (
               <>
+                {allUnchecked(current) && <UncheckedNotice slug={project.slug} calls={current.calls} tool={tool} canRegister={hasRole(role, "admin")} />}
                 <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
                   <StatTile
                     testId="tile-calls"
                     label="Calls"
                     value={formatCount(current.calls)}
-                    detail={`${formatCount(previous.calls)} in the ${previousLabel(range)}`}
+                    detail={`${verdictSplit(current)} · ${formatCount(previous.calls)} in the ${previousLabel(range)}`}
                   />
                   <StatTile
                     testId="tile-invalid-rate"
                     label="Invalid rate"
-                    value={formatRate(change.current)}
+                    value={rateText(current)}
                     delta={changeLabel ? { text: `${changeLabel.text} vs ${previousLabel(range)}`, tone: changeLabel.tone } : undefined}
-                    detail={`${formatCount(current.invalid)} invalid calls`}
+                    detail={`${formatCount(current.invalid)} invalid calls${current.unchecked > 0 ? ` of ${formatCount(current.calls - current.unchecked)} checked` : ""}`}
                   />
                   <StatTile
                     testId="tile-attempts"
@@ -173,6 +182,15 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
                   />
                 </div>
+
+                <ExecutionCard
+                  totals={current}
+                  latency={totals.latency}
+                  outcomeHref={(outcome) => withParams(`/p/${project.slug}/calls`, keep, { tool, outcome })}
+                  empty={{ tool, slug: project.slug, zone, examples: emptyExamples }}
+                />
+
+                <SpiralsCard spirals={await spiralsRead} by="tool" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
 
                 <Card
                   title="Invalid rate over time"
@@ -296,12 +314,35 @@ export default async function ToolPage({ params, searchParams }: Props) {
                   description="Changes to the schema and its descriptions, from the patterns above and a lint of the current version; deterministic rules, no language model"
                   actions={doctor.suggestions.length ? <Badge tone="indigo">{doctor.suggestions.length}</Badge> : undefined}
                 >
+                  {doctor.definition && (
+                    <p className="mb-3 text-slate-600" data-testid="definition-summary">
+                      Definition score {doctor.definition.score}/100 (docs/definition-lint.md); its text costs {formatCount(doctor.definition.tokens)} tokens in
+                      every model call that carries it, of {formatCount(doctor.definition.setTokens)} for the project&apos;s{" "}
+                      {formatCount(doctor.definition.tools)} registered tools ({doctor.definition.tokenizer}; other model families tokenize differently).
+                    </p>
+                  )}
                   {doctor.suggestions.length ? (
                     <SuggestionsList suggestions={doctor.suggestions} callHref={callHref} canDryRun={hasRole(role, "admin")} />
                   ) : (
                     <p className="text-slate-500">
                       {latest ? "Nothing to suggest: no frequent pattern and a clean schema." : "Register a schema for this tool to get suggestions."}
                     </p>
+                  )}
+                </Card>
+
+                <Card
+                  title="Confused with"
+                  description="Tools the models mix up with this one in the range, from their runs; what to change in the names or descriptions"
+                >
+                  {confusable.length ? (
+                    <ConfusableList
+                      tool={tool}
+                      pairs={confusable}
+                      toolHref={(name) => `/p/${project.slug}/tools/${encodeURIComponent(name)}`}
+                      runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`}
+                    />
+                  ) : (
+                    <p className="text-slate-500">No other tool that models mix up with this one in this range.</p>
                   )}
                 </Card>
               </>

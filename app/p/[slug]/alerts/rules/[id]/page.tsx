@@ -94,10 +94,13 @@ export default async function AlertRulePage({
           ) : (
             <ul className="-my-3 divide-y divide-slate-100" aria-label="Incidents of this rule">
               {incidents.slice(0, 20).map((i) => (
-                <li key={i.id} className="flex flex-wrap items-center gap-3 py-3">
+                <li key={i.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3">
                   <StateBadge state={i.state} />
                   <MuteBadges silenced={i.silenced} snoozedUntil={i.snoozedUntil} now={now} zone={zone} />
-                  <Link href={`/p/${project.slug}/alerts/${i.id}`} className="min-w-0 flex-1 text-slate-800 hover:text-indigo-700 hover:underline">
+                  <Link
+                    href={`/p/${project.slug}/alerts/${i.id}`}
+                    className="min-w-0 flex-1 basis-48 text-slate-800 [overflow-wrap:anywhere] hover:text-indigo-700 hover:underline"
+                  >
                     {i.summary}
                   </Link>
                   <span className="text-xs text-slate-600">

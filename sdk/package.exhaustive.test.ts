@@ -231,3 +231,95 @@ describe("the npm package", () => {
     ).toEqual(["secure-filesystem-server/write_file", "secure-filesystem-server/write_file"]);
   });
 });
+
+describe("`toolgate lint` from the tarball", () => {
+  const lint = (dir: string, args: string[], env: Record<string, string> = {}) =>
+    spawnSync("npx", ["--no-install", "toolgate", "lint", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, ...env }, timeout: 90_000 });
+
+  const DEFINITIONS = [
+    {
+      type: "function",
+      function: {
+        name: "get_loan",
+        description: "Returns the loan's balance and status. Use it when the user names a loan number.",
+        parameters: { type: "object", properties: { loannumber: { type: "string", description: "The loan number." } }, required: ["loannumber", "loan_id"] },
+      },
+    },
+  ];
+
+  it("lints a definitions file: findings, score, --json and the exit codes of --fail-on", { timeout: 180_000 }, () => {
+    const dir = installed();
+    linkBin(dir, "toolgate", "../@toolgate/sdk/dist/cli.js");
+    const file = path.join(dir, "tools.json");
+    writeFileSync(file, JSON.stringify(DEFINITIONS));
+    const human = lint(dir, ["tools.json"]);
+    expect(human.status, human.stderr).toBe(1); // an error (required_not_property) at the default --fail-on error
+    expect(human.stdout).toContain("toolgate lint: 1 tool from tools.json; score 80/100");
+    expect(human.stdout).toContain("✖ error required_not_property: The schema requires `loan_id`, which is not a property");
+    const json = lint(dir, ["tools.json", "--json", "--fail-on", "never"]);
+    expect(json.status).toBe(0);
+    const report = JSON.parse(json.stdout) as { score: number; tools: { tool: string; score: number; findings: { kind: string }[] }[] };
+    expect(report.score).toBe(80);
+    expect(report.tools[0]!.findings.map((f) => f.kind)).toEqual(["required_not_property"]);
+    writeFileSync(file, JSON.stringify([{ ...DEFINITIONS[0], function: { ...DEFINITIONS[0]!.function, parameters: { type: "object", properties: {} } } }]));
+    expect(lint(dir, ["tools.json"]).status).toBe(0);
+    writeFileSync(file, "{not json");
+    const bad = lint(dir, ["tools.json"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toContain("tools.json: Error: the definitions are not valid JSON");
+    expect(lint(dir, ["tools.json", "--fail-on", "sometimes"]).stdout).toContain('--fail-on takes error, warning, info or never, got "sometimes".');
+  });
+
+  it("lints a real MCP server from npm, started over stdio", { timeout: 180_000 }, () => {
+    const dir = installed();
+    linkBin(dir, "toolgate", "../@toolgate/sdk/dist/cli.js");
+    const server = path.join(root, "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js");
+    const env = { MEMORY_FILE_PATH: path.join(work, "memory.json") };
+    const warnings = lint(dir, ["--json", "--fail-on", "warning", "--", "node", server], env);
+    expect(warnings.status, warnings.stderr).toBe(1);
+    const report = JSON.parse(warnings.stdout) as { score: number; tools: { tool: string; findings: { kind: string; path: string }[] }[] };
+    expect(report.tools).toHaveLength(9);
+    expect(
+      report.tools
+        .find((t) => t.tool === "create_entities")!
+        .findings.filter((f) => f.kind === "undescribed_parameter")
+        .map((f) => f.path),
+    ).toEqual(["entities"]);
+    expect(lint(dir, ["--fail-on", "error", "--", "node", server], env).status).toBe(0);
+    const gone = lint(dir, ["--", "node", "-e", "process.exit(3)"]);
+    expect(gone.status).toBe(2);
+    expect(gone.stdout).toContain("exited (code 3) before answering tools/list");
+  });
+
+  it("lints a running Toolgate's registered tools with a read key; an ingest key is refused", { timeout: 180_000 }, async () => {
+    const dir = installed();
+    linkBin(dir, "toolgate", "../@toolgate/sdk/dist/cli.js");
+    const { startHttpApp } = await import("../test/http-app");
+    const { makeProject, withKey } = await import("../test/fixtures");
+    const app = await startHttpApp();
+    try {
+      const p = await makeProject();
+      const ingest = (await p.key("harness", "ingest")).key;
+      const read = (await p.key("ci", "read")).key;
+      await withKey(ingest).tools.register({ tools: DEFINITIONS });
+      const result = spawn("npx", ["--no-install", "toolgate", "lint", "--project", "--json"], {
+        cwd: dir,
+        env: { ...process.env, TOOLGATE_URL: app.url, TOOLGATE_API_KEY: read },
+      });
+      let out = "";
+      result.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      const status = await new Promise<number | null>((resolve) => result.on("exit", resolve));
+      expect(status, out).toBe(1);
+      const report = JSON.parse(out) as { source: string; tools: { tool: string; findings: { kind: string }[] }[] };
+      expect(report.source).toBe("the project's registered tools");
+      expect(report.tools.map((t) => [t.tool, t.findings.map((f) => f.kind)])).toEqual([["get_loan", ["required_not_property"]]]);
+      const refused = spawn("npx", ["--no-install", "toolgate", "lint", "--project", "--url", app.url, "--api-key", ingest], { cwd: dir });
+      let said = "";
+      refused.stdout.on("data", (chunk: Buffer) => (said += chunk.toString()));
+      expect(await new Promise<number | null>((resolve) => refused.on("exit", resolve))).toBe(2);
+      expect(said).toMatch(/Toolgate answered HTTP 403: .*read/);
+    } finally {
+      await app.stop();
+    }
+  });
+});

@@ -103,6 +103,16 @@ const SIGNED_IN: PageState[] = [
   { name: "settings: connect", path: () => `${base()}/settings/connect` },
   { name: "settings: members", path: () => `${base()}/settings/members` },
   { name: "settings: webhooks", path: () => `${base()}/settings/webhooks` },
+  {
+    name: "the command palette",
+    path: () => base(),
+    then: async (page) => {
+      await page.keyboard.press("Control+K");
+      await page.getByTestId("palette-input").fill("loan");
+      await expect(page.getByTestId("palette-item").first()).toBeVisible();
+    },
+  },
+  { name: "the keyboard shortcuts", path: () => base(), then: (page) => page.keyboard.press("?") },
   { name: "an empty project", path: () => `/p/${emptySlug}` },
   { name: "alert rules with a rule switched off", path: () => `/p/${emptySlug}/alerts/rules` },
   { name: "new project", path: () => "/projects/new" },

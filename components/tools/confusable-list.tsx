@@ -1,0 +1,51 @@
+import Link from "next/link";
+import type { ConfusablePairRow } from "./types";
+
+/** The tool page's "Confused with": each pair with this tool, its evidence (switches, ambiguous names, runs) and what to change. */
+export function ConfusableList({
+  tool,
+  pairs,
+  toolHref,
+  runHref,
+}: {
+  tool: string;
+  pairs: ConfusablePairRow[];
+  toolHref: (name: string) => string;
+  runHref: (id: string) => string;
+}) {
+  return (
+    <ul className="space-y-4">
+      {pairs.map((p) => {
+        const other = p.tools[0] === tool ? p.tools[1] : p.tools[0];
+        return (
+          <li key={other} className="space-y-1">
+            <p className="font-medium break-words">
+              <Link href={toolHref(other)} className="font-mono text-indigo-700 hover:underline">
+                {other}
+              </Link>{" "}
+              <span className="font-normal text-slate-600">
+                — {p.switches} switch{p.switches === 1 ? "" : "es"} after a refused or failed call
+                {p.ambiguousNames.length ? `; names as close to either: ${p.ambiguousNames.map((n) => `${n.name} (${n.calls}×)`).join(", ")}` : ""}
+              </span>
+            </p>
+            {p.runs.length > 0 && (
+              <p className="text-sm break-words text-slate-600">
+                Runs:{" "}
+                {p.runs.map((r, i) => (
+                  <span key={r.runId + r.failedId}>
+                    {i > 0 && ", "}
+                    <Link href={runHref(r.runId)} className="font-mono text-indigo-700 hover:underline">
+                      {r.runId}
+                    </Link>{" "}
+                    ({r.from} → {r.to})
+                  </span>
+                ))}
+              </p>
+            )}
+            <p className="text-sm text-slate-700">{p.advice}</p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { latencySummary } from "../../isomorphic/latency-histogram";
+import { emptyResultRate, formatLatency, nextStepText, outcomeRows, p95Text, toolErrorRate } from "./execution-view";
+
+const figures = { calls: 120, invalid: 10, results: 100, toolErrors: 6, notFound: 2, timeouts: 1, notAllowed: 0, emptyResults: 4 };
+
+describe("execution view", () => {
+  it("rates failed results over results, never over all calls", () => {
+    expect(toolErrorRate(figures)).toBeCloseTo(0.09, 12);
+    expect(toolErrorRate({ ...figures, results: 0, toolErrors: 0, notFound: 0, timeouts: 0 })).toBeNull();
+  });
+
+  it("rates empty results over results", () => {
+    expect(emptyResultRate(figures)).toBeCloseTo(0.04, 12);
+    expect(emptyResultRate({ ...figures, results: 0, emptyResults: 0 })).toBeNull();
+  });
+
+  it("lists ok, each failure that happened, the calls that ran without a result, and the empty ones among the ok", () => {
+    expect(outcomeRows(figures).map((r) => [r.outcome, r.count])).toEqual([
+      ["ok", 91],
+      ["tool_error", 6],
+      ["not_found", 2],
+      ["timeout", 1],
+      ["no_result", 10],
+      ["empty", 4],
+    ]);
+    expect(outcomeRows({ ...figures, emptyResults: 0 }).map((r) => r.outcome)).not.toContain("empty");
+  });
+
+  it("says what the model did after an empty result: its next call in the run, or none", () => {
+    const next = (tool: string, valid: boolean | null, resultStatus: string | null, resultSummary: string | null = null) => ({
+      tool,
+      valid,
+      resultStatus,
+      resultSummary,
+    });
+    expect(nextStepText("getloan", null)).toBe("no later call in this run");
+    expect(nextStepText("getloan", next("getloan", true, "ok", "[]"))).toBe("called getloan again: empty again");
+    expect(nextStepText("getloan", next("getcustomer", true, "ok", '{"name":"Ada"}'))).toBe("called getcustomer: ok");
+    expect(nextStepText("getloan", next("getcustomer", false, null))).toBe("called getcustomer: invalid");
+    expect(nextStepText("getloan", next("getloan", null, "not_found"))).toBe("called getloan again: not found");
+    expect(nextStepText("getloan", next("getloan", true, null))).toBe("called getloan again: no result");
+  });
+
+  it("formats latencies, and says when there are too few for a p95", () => {
+    expect([formatLatency(0), formatLatency(849.6), formatLatency(1260), formatLatency(42_000), formatLatency(150_000), formatLatency(null)]).toEqual([
+      "0 ms",
+      "850 ms",
+      "1.3 s",
+      "42 s",
+      "2.5 min",
+      "–",
+    ]);
+    expect(p95Text(latencySummary([]))).toBe("no latencies");
+    expect(p95Text(latencySummary([0, 5]))).toBe("insufficient data");
+    expect(p95Text(latencySummary([0, 30]))).toBe("1 ms"); // bucket 1 (1 ms) stands as 0.95 ms
+  });
+});

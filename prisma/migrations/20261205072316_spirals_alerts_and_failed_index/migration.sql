@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "alert_rules" ADD COLUMN     "spiral_length" INTEGER;

@@ -1,0 +1,75 @@
+"""The FastMCP middleware in a server of the real fastmcp 4.2.3 package, called by its real client (in-process),
+over the session-less 2026-07-28 protocol (the client's default) and the 2025-11-25 handshake."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import mcp_types as types
+import pytest
+from fastmcp import Client, FastMCP
+
+from toolgate import ToolgateEvent
+from toolgate.fastmcp import ToolgateFastMCPMiddleware
+
+
+def loans(asked: list[Any], events: list[ToolgateEvent]) -> FastMCP:
+    server = FastMCP("loans")
+    server.add_middleware(ToolgateFastMCPMiddleware(model={"name": "client-model"}, on_event=events.append))
+
+    @server.tool()
+    def getloan(loannumber: str, currency: str = "EUR") -> str:
+        """The balance of one loan, by its loan number."""
+        asked.append({"loannumber": loannumber})
+        return "balance 1200"
+
+    return server
+
+
+def text_of(result: Any) -> str:
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text
+
+
+@pytest.mark.parametrize("listed_first", [True, False])
+def test_an_invalid_call_is_answered_by_toolgate_and_its_correction_reaches_the_tool(listed_first: bool) -> None:
+    asked: list[Any] = []
+    events: list[ToolgateEvent] = []
+    server = loans(asked, events)
+
+    async def session() -> None:
+        async with Client(server) as client:
+            if listed_first:
+                await client.list_tools()
+            refused = await client.call_tool("getloan", {"loannumber": 4471}, raise_on_error=False)
+            assert refused.is_error is True
+            # the classifier's message, not FastMCP's own validation error
+            assert "must be a string" in text_of(refused) and 'Send it as "4471"' in text_of(refused)
+            ok = await client.call_tool("getloan", {"loannumber": "4471"})
+            assert ok.is_error is not True and text_of(ok) == "balance 1200"
+
+    asyncio.run(session())
+    refused, fixed = events
+    assert refused["outcome"]["valid"] is False and refused["outcome"].get("category") == "wrong_type"
+    assert fixed["outcome"]["valid"] is True and fixed["correctsId"] == refused["id"]  # one run: the correction is paired
+    assert refused["runId"] == fixed["runId"]
+    assert asked == [{"loannumber": "4471"}]  # the invalid call never reached the tool
+
+
+def test_an_unknown_tool_and_a_missing_argument_never_reach_fastmcp() -> None:
+    asked: list[Any] = []
+    events: list[ToolgateEvent] = []
+    server = loans(asked, events)
+
+    async def session() -> None:
+        async with Client(server) as client:
+            unknown = await client.call_tool("getlaon", {"loannumber": "4471"}, raise_on_error=False)
+            assert unknown.is_error is True and "getloan" in text_of(unknown)
+            missing = await client.call_tool("getloan", {}, raise_on_error=False)
+            assert missing.is_error is True and "loannumber" in text_of(missing)
+
+    asyncio.run(session())
+    assert [e["outcome"].get("category") for e in events] == ["unknown_tool", "missing_argument"]
+    assert asked == []

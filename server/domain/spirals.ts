@@ -1,0 +1,163 @@
+// Retry spirals (issue 33.5): a run in which the model keeps failing at the same step. Pure: it
+// takes a run's calls in run order and answers the spirals in it; where the calls come from and
+// where the spirals are shown are the callers' business.
+import { executionOutcome } from "../../isomorphic/outcome";
+
+/** A call as the detector reads it, in run order (step, then timestamp). */
+export type SpiralCall = {
+  id: string;
+  tool: string;
+  valid: boolean | null;
+  resultStatus: string | null;
+  costUsd?: number | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+};
+
+export type Spiral = {
+  tool: string;
+  /** the failed attempts, in order */
+  attempts: string[];
+  /** the call that ended it by succeeding, or null when the run gave up (or goes on failing) */
+  endedBy: string | null;
+  costUsd: number;
+  tokens: number;
+};
+
+/** The spiral length from which a run counts as spiralling, unless the caller asks for another. */
+const DEFAULT_SPIRAL_LENGTH = 3;
+
+/** An attempt failed: the gate refused it, or it ran and failed (tool error, not found, timeout, refused by policy). */
+export function attemptFailed(call: Pick<SpiralCall, "valid" | "resultStatus">): boolean {
+  const outcome = executionOutcome(call);
+  return outcome === null || (outcome !== "ok" && outcome !== "no_result");
+}
+
+/**
+ * The spirals of one run: `minLength` or more consecutive failed attempts at the same tool (other
+ * tools' calls in between break it, as the model moved on). Calls must be in run order.
+ */
+export function findSpirals(calls: readonly SpiralCall[], minLength = DEFAULT_SPIRAL_LENGTH): Spiral[] {
+  if (!Number.isInteger(minLength) || minLength < 2) throw new RangeError(`minLength must be an integer of 2 or more, got ${minLength}`);
+  const spirals: Spiral[] = [];
+  let streak: SpiralCall[] = [];
+  const close = (endedBy: SpiralCall | null) => {
+    if (streak.length >= minLength) {
+      spirals.push({
+        tool: streak[0]!.tool,
+        attempts: streak.map((c) => c.id),
+        endedBy: endedBy?.id ?? null,
+        costUsd: streak.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+        tokens: streak.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0),
+      });
+    }
+    streak = [];
+  };
+  for (const call of calls) {
+    const sameTool = streak.length > 0 && streak[0]!.tool === call.tool;
+    if (attemptFailed(call)) {
+      if (!sameTool) close(null);
+      streak.push(call);
+    } else close(sameTool ? call : null);
+  }
+  close(null);
+  return spirals;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spirals from a bounded read: the failed attempts of a range and their neighbours in the run
+
+/** A failed attempt as the bounded read gives it: the call, where it sits, and its neighbours in run order. */
+export type FailedAttempt = SpiralCall & {
+  runId: string;
+  model: string;
+  modelVersion: string | null;
+  /** its time, ms */
+  at: number;
+  /** the call right after it in its run (any tool), or null at the run's end */
+  next: SpiralCall | null;
+};
+
+/** A spiral with where it happened: its run, the model version of its first attempt, the times of its attempts (ms). */
+export type LocatedSpiral = Spiral & { runId: string; model: string; modelVersion: string | null; times: number[] };
+
+/** Stands between two attempts that are not neighbours in their run: closes any streak, ends none. */
+const GAP: SpiralCall = { id: "", tool: "", valid: true, resultStatus: "ok" };
+
+/**
+ * The spirals among failed attempts read on their own (not whole runs): `attempts` grouped by run,
+ * each run's in run order. Two attempts are consecutive only when the second is the call right
+ * after the first in the run; otherwise the call after the first one ends its streak when it succeeded (it is the
+ * `endedBy`), and a gap breaks it when it is a failure that was not read (another tool's under a
+ * tool scope, or one outside the range). So a spiral that crosses the range's edge counts its
+ * attempts inside the range only.
+ */
+export function spiralsOfAttempts(attempts: readonly FailedAttempt[], minLength = DEFAULT_SPIRAL_LENGTH): LocatedSpiral[] {
+  const byId = new Map(attempts.map((a) => [a.id, a]));
+  const spirals: LocatedSpiral[] = [];
+  const after = (a: FailedAttempt) => (a.next && !attemptFailed(a.next) ? a.next : GAP);
+  let i = 0;
+  while (i < attempts.length) {
+    const runId = attempts[i]!.runId;
+    const sequence: SpiralCall[] = [];
+    let last: FailedAttempt | null = null;
+    for (; i < attempts.length && attempts[i]!.runId === runId; i++) {
+      const attempt = attempts[i]!;
+      if (last && last.next?.id !== attempt.id) sequence.push(after(last));
+      sequence.push(attempt);
+      last = attempt;
+    }
+    sequence.push(after(last!));
+    for (const spiral of findSpirals(sequence, minLength)) {
+      const first = byId.get(spiral.attempts[0]!)!;
+      spirals.push({ ...spiral, runId, model: first.model, modelVersion: first.modelVersion, times: spiral.attempts.map((id) => byId.get(id)!.at) });
+    }
+  }
+  return spirals;
+}
+
+/** How many spirals have at least `minLength` attempts in [from, to) (ms): what a spiral alert counts in its window. */
+export const spiralsInWindow = (spirals: readonly Pick<LocatedSpiral, "times">[], from: number, to: number, minLength: number): number =>
+  spirals.filter((s) => s.times.filter((t) => t >= from && t < to).length >= minLength).length;
+
+/** The spirals of one tool and model version: how many, their attempts, the longest, and what they burned. */
+export type SpiralGroup = {
+  tool: string;
+  model: string;
+  modelVersion: string | null;
+  spirals: number;
+  attempts: number;
+  longest: number;
+  costUsd: number;
+  tokens: number;
+};
+
+/**
+ * What the pages show of spirals: per tool and model version (most spirals first), the totals,
+ * and the `top` longest spirals (longest first, then the most expensive, then the latest).
+ */
+export function summarizeSpirals(spirals: readonly LocatedSpiral[], top = 10) {
+  const groups = new Map<string, SpiralGroup>();
+  const total = { spirals: 0, attempts: 0, costUsd: 0, tokens: 0 };
+  for (const s of spirals) {
+    const key = JSON.stringify([s.tool, s.model, s.modelVersion]);
+    const g = groups.get(key) ?? { tool: s.tool, model: s.model, modelVersion: s.modelVersion, spirals: 0, attempts: 0, longest: 0, costUsd: 0, tokens: 0 };
+    g.spirals++;
+    g.attempts += s.attempts.length;
+    g.longest = Math.max(g.longest, s.attempts.length);
+    g.costUsd += s.costUsd;
+    g.tokens += s.tokens;
+    groups.set(key, g);
+    total.spirals++;
+    total.attempts += s.attempts.length;
+    total.costUsd += s.costUsd;
+    total.tokens += s.tokens;
+  }
+  const longest = [...spirals]
+    .sort((a, b) => b.attempts.length - a.attempts.length || b.costUsd - a.costUsd || Math.max(...b.times) - Math.max(...a.times))
+    .slice(0, top);
+  const byCount = [...groups.values()].sort(
+    (a, b) => b.spirals - a.spirals || b.attempts - a.attempts || a.tool.localeCompare(b.tool) || a.model.localeCompare(b.model),
+  );
+  return { total, groups: byCount, longest };
+}

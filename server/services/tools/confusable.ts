@@ -1,0 +1,76 @@
+import { confusablePairs, type ConfusablePair } from "../../domain/confusable-tools";
+import { runOrderSql } from "../../domain/run-order";
+import { pool } from "../../db/client";
+import { rollupRows } from "../rollups/read";
+import { CALL_ROLLUPS } from "../rollups/tables";
+import { listTools } from "./registry";
+
+type Range = { from: Date; to: Date };
+
+/** The switches read per request (newest first): enough evidence, bounded work. */
+const MAX_SWITCHES = 5000;
+
+const keys = (column: string) => `CASE WHEN jsonb_typeof(${column}) = 'object' THEN ARRAY(SELECT jsonb_object_keys(${column})) ELSE '{}'::text[] END`;
+
+/** Each call of the range with the run's next call (the run order of server/domain/run-order.ts); failed: refused, or its result an error. */
+const ORDERED = `WITH ordered AS (
+  SELECT run_id, id, tool, timestamp, arguments,
+         coalesce(valid = false, false) OR coalesce(result_status = 'error', false) AS failed,
+         lead(id) OVER w AS next_id, lead(tool) OVER w AS next_tool, lead(arguments) OVER w AS next_arguments
+    FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3
+  WINDOW w AS (PARTITION BY run_id ORDER BY ${runOrderSql()}))`;
+
+/**
+ * The project's pairs of registered tools that models mix up over a range, ranked (the rule and
+ * its thresholds: server/domain/confusable-tools.ts). Filtered to pairs with `tool` when given.
+ */
+export async function confusableTools(projectId: string, range: Range, tool?: string): Promise<ConfusablePair[]> {
+  const args = [projectId, range.from, range.to];
+  const unknownParams: unknown[] = [];
+  const unknownFrom = rollupRows(CALL_ROLLUPS, projectId, range, { category: "unknown_tool" }, unknownParams);
+  const [tools, switched, transitions, unknown] = await Promise.all([
+    listTools(projectId),
+    pool().query<{ run_id: string; id: string; tool: string; next_id: string; next_tool: string; arguments: string[]; next_arguments: string[] }>(
+      `${ORDERED}
+       SELECT run_id, id, tool, next_id, next_tool, ${keys("arguments")} AS arguments, ${keys("next_arguments")} AS next_arguments
+         FROM ordered WHERE failed AND next_tool IS NOT NULL AND next_tool <> tool
+        ORDER BY timestamp DESC, id LIMIT ${MAX_SWITCHES}`,
+      args,
+    ),
+    pool().query<{ tool: string; next_tool: string | null; failed: boolean; calls: number }>(
+      `${ORDERED}
+       SELECT tool, CASE WHEN NOT failed AND jsonb_typeof(arguments) = 'object' AND jsonb_typeof(next_arguments) = 'object'
+                          AND EXISTS (SELECT 1 FROM jsonb_object_keys(arguments) k WHERE next_arguments ? k) THEN next_tool END AS next_tool,
+              failed, count(*)::int AS calls
+         FROM ordered GROUP BY 1, 2, 3`,
+      args,
+    ),
+    pool().query<{ name: string; calls: number }>(`SELECT tool AS name, sum(invalid)::int AS calls FROM ${unknownFrom} GROUP BY 1`, unknownParams),
+  ]);
+  const counts = new Map<string, { tool: string; failed: number; succeeded: number }>();
+  for (const t of transitions.rows) {
+    const c = counts.get(t.tool) ?? { tool: t.tool, failed: 0, succeeded: 0 };
+    if (t.failed) c.failed += t.calls;
+    else c.succeeded += t.calls;
+    counts.set(t.tool, c);
+  }
+  const pairs = confusablePairs({
+    tools: [...new Set(tools.map((t) => t.name))],
+    transitions: switched.rows.map((r) => ({
+      runId: r.run_id,
+      id: r.id,
+      tool: r.tool,
+      failed: true,
+      arguments: r.arguments,
+      nextId: r.next_id,
+      next: r.next_tool,
+      nextArguments: r.next_arguments,
+    })),
+    afterSuccess: transitions.rows
+      .filter((t) => !t.failed && t.next_tool !== null && t.next_tool !== t.tool)
+      .map((t) => ({ tool: t.tool, next: t.next_tool!, calls: t.calls })),
+    counts: [...counts.values()],
+    unknownNames: unknown.rows,
+  });
+  return tool ? pairs.filter((p) => p.tools.includes(tool)) : pairs;
+}

@@ -15,10 +15,16 @@ const now = new Date();
 const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000).toISOString();
 const base = { condition: "threshold", windowMinutes: 15, minCalls: 10, scope: { tool: "getloan" } } as const;
 
-/** getloan: 20 ok and 20 failed results of 3 s in the last ten minutes, and one run that failed 4 times in a row before it succeeded. */
+/**
+ * getloan: 20 ok results (10 of them empty) and 20 failed results of 3 s in the last ten minutes,
+ * and one run that failed 4 times in a row before it succeeded. An empty result is not a failed one.
+ */
 function traffic() {
   const results = Array.from({ length: 40 }, (_, i) =>
-    makeEvent({ timestamp: minutesAgo(10 - i * 0.2), result: { status: i % 2 ? "error" : "ok", latencyMs: 3000 } }),
+    makeEvent({
+      timestamp: minutesAgo(10 - i * 0.2),
+      result: i % 2 ? { status: "error", latencyMs: 3000 } : { status: "ok", latencyMs: 3000, summary: i % 4 ? '{"offers": [1]}' : "[]" },
+    }),
   );
   const spiral = [0, 1, 2, 3, 4].map((step) =>
     makeEvent({
@@ -71,6 +77,8 @@ describe("alert rules on tool errors, latency and spirals", () => {
       const rules = {
         errors: { ...base, name: "getloan errors", metric: "tool_error_rate", threshold: 0.3 },
         errorsQuiet: { ...base, name: "getloan errors quiet", metric: "tool_error_rate", threshold: 0.6 },
+        // from an hour the evaluator reads the rollups, where the empty results have a column of their own
+        errorsHourly: { ...base, name: "getloan errors hourly", metric: "tool_error_rate", threshold: 0.3, windowMinutes: 60 },
         latency: { ...base, name: "getloan slow", metric: "latency_p95", threshold: 2000, windowMinutes: 60 },
         latencyQuiet: { ...base, name: "getloan slow quiet", metric: "latency_p95", threshold: 5000, windowMinutes: 60 },
         spirals: { ...base, name: "getloan spirals", metric: "spirals", threshold: 0, spiralLength: 3 },
@@ -101,6 +109,7 @@ describe("alert rules on tool errors, latency and spirals", () => {
         expect.stringMatching(/^Latency p95 2\d{3}(\.\d)? ms is above 2000 ms for tool getloan over 60 min \(41 timed results\)\.$/),
         "Retry spirals of 3+ failed attempts 1 is above 0 for tool getloan over 15 min (45 calls).",
         "Tool error rate 48.78% is above 30% for tool getloan over 15 min (41 results).",
+        "Tool error rate 48.78% is above 30% for tool getloan over 60 min (41 results).",
       ]);
       const states = await prisma().alertRule.findMany({
         where: { projectId: p.project.id, builtIn: false },
@@ -109,6 +118,7 @@ describe("alert rules on tool errors, latency and spirals", () => {
       expect(Object.fromEntries(states.map((s) => [s.name, [s.lastState, s.lastValue]]))).toEqual({
         "getloan errors": ["firing", 20 / 41],
         "getloan errors quiet": ["ok", 20 / 41],
+        "getloan errors hourly": ["firing", 20 / 41],
         "getloan slow": ["firing", expect.closeTo(3000, -3)],
         "getloan slow quiet": ["ok", expect.closeTo(3000, -3)],
         "getloan spirals": ["firing", 1],
@@ -116,10 +126,11 @@ describe("alert rules on tool errors, latency and spirals", () => {
       });
 
       // each incident went to the webhook (rules naming no endpoint notify every one), as an invalid-rate incident does
-      await waitFor(() => hook.received.length >= 3, "the three incidents' webhooks");
+      await waitFor(() => hook.received.length >= 4, "the four incidents' webhooks");
       expect(hook.received.map((r) => [r.event, r.body.rule.metric]).sort()).toEqual([
         ["incident.fired", "latency_p95"],
         ["incident.fired", "spirals"],
+        ["incident.fired", "tool_error_rate"],
         ["incident.fired", "tool_error_rate"],
       ]);
 
@@ -128,12 +139,10 @@ describe("alert rules on tool errors, latency and spirals", () => {
       for (const incident of await owner.alerts.incidents({ project })) await member.alerts.resolve({ project, id: incident.id });
       await member.alerts.silence({ project, silence: { tool: "getloan", minutes: 60, reason: "planned getloan migration" } });
       const again = await evaluateAlerts({ projectId: p.project.id, now: new Date(now.getTime() + 60_000) });
-      expect(again?.fired).toHaveLength(3);
+      expect(again?.fired).toHaveLength(4);
       expect(again?.fired.every((f) => f.silenced)).toBe(true);
     } finally {
       hook.close();
     }
   });
-
-  it("the spirals read takes the failed attempts from their partial index", async () => {});
 });

@@ -19,7 +19,7 @@ import { HOUR_MS } from "../../../contracts/metrics";
 import { statusesOf } from "../../../isomorphic/outcome";
 import { latencies } from "../metrics/call-figures";
 import { readSpirals } from "../metrics/spirals";
-import { HAS_RESULT, OUTCOME_COUNT_COLUMNS } from "../rollups/tables";
+import { FAILED_COUNT_COLUMNS, HAS_RESULT } from "../rollups/tables";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -55,8 +55,7 @@ const RAW_RESULTS = `(count(*) FILTER (WHERE ${HAS_RESULT}))::float8 AS results,
   (count(*) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${statusesOf("failed")
     .map((status) => `'${status}'`)
     .join(", ")})))::float8 AS failed_results`;
-const [RESULTS, ...FAILED_COLUMNS] = OUTCOME_COUNT_COLUMNS;
-const ROLLUP_RESULTS = `coalesce(sum(${RESULTS}), 0)::float8 AS results, coalesce(sum(${FAILED_COLUMNS.join(" + ")}), 0)::float8 AS failed_results`;
+const ROLLUP_RESULTS = `coalesce(sum(results), 0)::float8 AS results, coalesce(sum(${FAILED_COUNT_COLUMNS.join(" + ")}), 0)::float8 AS failed_results`;
 
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),

@@ -50,8 +50,11 @@ export const outcomeAggregates = (weight = "1") =>
     `toolgate_hist_of(coalesce(array_agg(${latencyBucketSql("latency_ms")}) FILTER (WHERE ${TIMED}), '{}'), coalesce(array_agg(${weight}) FILTER (WHERE ${TIMED}), '{}')) AS latency_hist`,
   ].join(", ");
 
+/** The columns of the failed results, one per failed outcome: their sum is a row's failed results. */
+export const FAILED_COUNT_COLUMNS = FAILED_OUTCOMES.map((o) => OUTCOME_COLUMNS[o]);
+
 /** The outcome columns, in the order of outcomeAggregates. */
-export const OUTCOME_COUNT_COLUMNS = ["results", ...FAILED_OUTCOMES.map((o) => OUTCOME_COLUMNS[o]), "empty_results"];
+export const OUTCOME_COUNT_COLUMNS = ["results", ...FAILED_COUNT_COLUMNS, "empty_results"];
 
 export const ERROR_MESSAGE_ROLLUPS: RollupTables = {
   hourly: "error_message_rollups_hourly",

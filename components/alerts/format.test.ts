@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { categoryRateRows, explorerHref, firstSeen, formatDuration, formatMetricValue, formatWindow, incidentWindows, scopeText } from "./format";
+import { ALERT_METRICS } from "../../contracts/alerts";
+import { readExplorerParams } from "../calls/explorer-params";
+import {
+  categoryRateRows,
+  explorerHref,
+  firstSeen,
+  formatDuration,
+  formatMetricValue,
+  formatWindow,
+  incidentWindows,
+  MATCHING_CALLS,
+  REGRESSION_METRIC,
+  scopeText,
+} from "./format";
 import { describeRule } from "./rule-view";
 
 const H = 3_600_000;
@@ -50,6 +63,26 @@ describe("alerts format", () => {
       { from: Date.parse("2026-11-20T00:00:00Z"), to: Date.parse("2026-11-30T10:15:00Z") },
     );
     expect(href).toBe("/p/acme/calls?valid=invalid&from=2026-11-20T00%3A00%3A00Z&to=2026-11-30T10%3A15%3A00Z&model=acme-large&modelVersion=2026-11");
+  });
+
+  it("links each kind of incident to the calls it is about, as the explorer reads the link back", () => {
+    const window = { from: Date.parse("2026-11-30T09:15:00Z"), to: Date.parse("2026-11-30T10:15:00Z") };
+    const filterOf = (metric: string, category?: string) => {
+      const href = explorerHref("acme", { tool: "get_loan" }, window, category, metric);
+      const view = readExplorerParams(Object.fromEntries(new URL(href, "http://x").searchParams), now);
+      expect(view.problems, href).toEqual([]);
+      const { from, to, ...rest } = view.filter;
+      expect([from, to]).toEqual(["2026-11-30T09:15:00.000Z", "2026-11-30T10:15:00.000Z"]);
+      return rest;
+    };
+    expect(Object.keys(MATCHING_CALLS).sort()).toEqual([...ALERT_METRICS, REGRESSION_METRIC].sort());
+    for (const metric of ["invalid_rate", "attempts_per_success", REGRESSION_METRIC])
+      expect(filterOf(metric), metric).toEqual({ tool: "get_loan", valid: "invalid" });
+    expect(filterOf("category_rate", "wrong_type")).toEqual({ tool: "get_loan", valid: "invalid", category: "wrong_type" });
+    expect(filterOf("tool_error_rate")).toEqual({ tool: "get_loan", outcome: "failed" });
+    for (const metric of ["latency_p95", "call_volume", "spirals"]) expect(filterOf(metric), metric).toEqual({ tool: "get_loan" });
+    // a kind this release does not know (a rule stored by a newer one) links to the invalid calls
+    expect(filterOf("someday_metric")).toEqual({ tool: "get_loan", valid: "invalid" });
   });
 
   it("finds when a version first had calls, and one category's rate per bucket", () => {

@@ -1,6 +1,6 @@
 // Alerts in words and numbers: labels, scopes, ages, and the time windows of an incident. Pure.
 
-import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric } from "../../contracts/alerts";
+import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric, type AlertMetricName } from "../../contracts/alerts";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 import { checkedCalls } from "../../isomorphic/stats";
@@ -107,9 +107,38 @@ export function incidentWindows(incident: { windowStart: Date | string; firedAt:
   };
 }
 
-/** The calls explorer, filtered to the incident's invalid calls in its window and scope. */
-export function explorerHref(slug: string, scope: IncidentScope, window: { from: number; to: number }, category?: string | null): string {
-  const query = new URLSearchParams({ valid: "invalid", from: isoSeconds(window.from), to: isoSeconds(window.to) });
+/**
+ * The calls an incident of each kind is about, as the explorer's filter and the link's words: the
+ * gate's kinds link to the invalid calls, the tool error rate to the failed results, and the kinds
+ * that count every call (latency, volume, spirals) to all the calls of the window. Keyed by every
+ * kind, so a new one does not build until it says which calls it is about.
+ */
+export const MATCHING_CALLS: Record<AlertMetricName | typeof REGRESSION_METRIC, { filter: Record<string, string>; label: string }> = {
+  invalid_rate: { filter: { valid: "invalid" }, label: "Invalid calls" },
+  category_rate: { filter: { valid: "invalid" }, label: "Invalid calls" },
+  attempts_per_success: { filter: { valid: "invalid" }, label: "Invalid calls" },
+  [REGRESSION_METRIC]: { filter: { valid: "invalid" }, label: "Invalid calls" },
+  tool_error_rate: { filter: { outcome: "failed" }, label: "Failed results" },
+  latency_p95: { filter: {}, label: "Calls" },
+  call_volume: { filter: {}, label: "Calls" },
+  spirals: { filter: {}, label: "Calls" },
+};
+
+/** What an incident's kind links to: its MATCHING_CALLS entry; an unknown kind (a rule stored by a newer release) links to the invalid calls. */
+export const matchingCalls = (metric: string) => MATCHING_CALLS[metric as keyof typeof MATCHING_CALLS] ?? MATCHING_CALLS.invalid_rate;
+
+/**
+ * The calls explorer in the incident's window and scope, filtered to the calls its kind is about
+ * (`metric`, default the invalid calls) and, for a category, to that category.
+ */
+export function explorerHref(
+  slug: string,
+  scope: IncidentScope,
+  window: { from: number; to: number },
+  category?: string | null,
+  metric: string = "invalid_rate",
+): string {
+  const query = new URLSearchParams({ ...matchingCalls(metric).filter, from: isoSeconds(window.from), to: isoSeconds(window.to) });
   if (scope.tool) query.set("tool", scope.tool);
   if (scope.model) query.set("model", scope.model);
   if (scope.modelVersion) query.set("modelVersion", scope.modelVersion);

@@ -76,7 +76,7 @@ export function IncidentChartCard({ chart }: { chart: IncidentView["chart"] }) {
       description={chart.description}
       actions={
         <Link href={chart.explorerHref} className={buttonClass("secondary", "sm")} data-testid="explorer-link">
-          Invalid calls in the explorer →
+          {chart.explorerLabel}
         </Link>
       }
     >

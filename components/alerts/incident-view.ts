@@ -21,6 +21,7 @@ import {
   incidentWindows,
   isoSeconds,
   isRateMetric,
+  matchingCalls,
   metricLabel,
   REGRESSION_METRIC,
   scopeText,
@@ -141,6 +142,8 @@ interface IncidentChart extends TimeSeries {
   /** the rule's threshold, drawn when the chart shows the watched rate */
   threshold: number | undefined;
   explorerHref: string;
+  /** the link's words: which calls it shows ("Failed results in the explorer →") */
+  explorerLabel: string;
   /** the zone of its axis, tooltips and table */
   zone: string;
 }
@@ -357,7 +360,8 @@ export function prepareIncident(data: IncidentData): IncidentView {
       markers,
       threshold: rateChart ? (incident.threshold ?? undefined) : undefined,
       zone,
-      explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null),
+      explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null, rule.metric),
+      explorerLabel: `${matchingCalls(rule.metric).label} in the explorer →`,
     },
     tools: {
       description: `In the window: ${formatCount(windowInvalid)} of ${formatCount(windowChecked)} checked calls invalid${windowUnchecked > 0 ? ` (${formatCount(windowUnchecked)} unchecked left out)` : ""}`,

@@ -61,7 +61,7 @@ describe("the tool error rate, latency p95 and spirals rules' input", () => {
 
   it("names the field, what was sent and how to fix it", () => {
     expect(message({ ...base, metric: "error_rate", threshold: 0.2 })).toMatch(
-      /^metric: unknown rule kind "error_rate": the metric is one of invalid_rate, .*tool_error_rate, latency_p95, spirals/,
+      /^metric: unknown rule kind "error_rate": the metric is one of invalid_rate, .*tool_error_rate, empty_result_rate, latency_p95, spirals/,
     );
     expect(message({ ...base, metric: "tool_error_rate", threshold: 1.4 })).toBe(
       "threshold: the threshold for tool error rate must be from 0% to 100%; you sent 140%",

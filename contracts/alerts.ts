@@ -3,7 +3,16 @@ import { limitedText, TEXT_LIMITS, tooLongMessage } from "./text-limits";
 import { categorySchema } from "./categories";
 
 /** What an alert rule can watch: the one list (the database stores the name as text). */
-export const ALERT_METRICS = ["invalid_rate", "category_rate", "attempts_per_success", "call_volume", "tool_error_rate", "latency_p95", "spirals"] as const;
+export const ALERT_METRICS = [
+  "invalid_rate",
+  "category_rate",
+  "attempts_per_success",
+  "call_volume",
+  "tool_error_rate",
+  "empty_result_rate",
+  "latency_p95",
+  "spirals",
+] as const;
 export type AlertMetricName = (typeof ALERT_METRICS)[number];
 export const alertMetricSchema = z.enum(ALERT_METRICS, {
   error: (issue) => `unknown rule kind ${JSON.stringify(issue.input)}: the metric is one of ${ALERT_METRICS.join(", ")} (docs/alerts.md describes each)`,
@@ -15,6 +24,7 @@ export const ALERT_METRIC_LABELS: Record<AlertMetricName, string> = {
   attempts_per_success: "Observed attempts per successful call",
   call_volume: "Call volume",
   tool_error_rate: "Tool error rate",
+  empty_result_rate: "Empty result rate",
   latency_p95: "Latency p95",
   spirals: "Retry spirals",
 };
@@ -27,6 +37,8 @@ export const ALERT_METRIC_DESCRIPTIONS: Record<AlertMetricName, string> = {
   call_volume: "How many calls arrived in the window.",
   tool_error_rate:
     "The share of the results that failed after the gate (tool error, not found, timeout, refused by policy), of the calls that reported a result.",
+  empty_result_rate:
+    "The share of the results that came back ok but said nothing (empty, null, [] or {}), of the calls that reported a result: a search that finds nothing, a lookup that silently misses.",
   latency_p95: "The 95th percentile of the results' latency, in milliseconds, from the hourly rollups (within 5 %; 20 timed results at least).",
   spirals: "How many retry spirals the window holds: runs where the model failed (invalid call or failed result) this many times or more in a row at one tool.",
 };
@@ -38,6 +50,7 @@ export const SAMPLE_NOUNS: Record<AlertMetricName, string> = {
   attempts_per_success: "checked calls",
   call_volume: "calls",
   tool_error_rate: "results",
+  empty_result_rate: "results",
   latency_p95: "timed results",
   spirals: "calls",
 };
@@ -84,6 +97,7 @@ const RANGES: Record<AlertMetricName, { min: number; max: number; range: string;
   attempts_per_success: { min: 1, max: 100, range: "from 1 to 100 attempts", unit: "attempts from 1 to 100", show: (v) => `${v}` },
   call_volume: { min: 0, max: 1e9, range: "a number of calls from 0 up", unit: "a number of calls from 0 up", show: (v) => `${v}` },
   tool_error_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
+  empty_result_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
   latency_p95: {
     min: 1,
     max: 3_600_000,

@@ -80,6 +80,7 @@ describe("alerts format", () => {
       expect(filterOf(metric), metric).toEqual({ tool: "get_loan", valid: "invalid" });
     expect(filterOf("category_rate", "wrong_type")).toEqual({ tool: "get_loan", valid: "invalid", category: "wrong_type" });
     expect(filterOf("tool_error_rate")).toEqual({ tool: "get_loan", outcome: "failed" });
+    expect(filterOf("empty_result_rate")).toEqual({ tool: "get_loan", outcome: "empty" });
     for (const metric of ["latency_p95", "call_volume", "spirals"]) expect(filterOf(metric), metric).toEqual({ tool: "get_loan" });
     // a kind this release does not know (a rule stored by a newer one) links to the invalid calls
     expect(filterOf("someday_metric")).toEqual({ tool: "get_loan", valid: "invalid" });

@@ -8,7 +8,7 @@ import { checkedCalls } from "../../isomorphic/stats";
 export const REGRESSION_METRIC = "regression";
 
 export const isRateMetric = (metric: string) =>
-  metric === "invalid_rate" || metric === "category_rate" || metric === "tool_error_rate" || metric === REGRESSION_METRIC;
+  metric === "invalid_rate" || metric === "category_rate" || metric === "tool_error_rate" || metric === "empty_result_rate" || metric === REGRESSION_METRIC;
 
 /** "Invalid rate", "Rate of one category: Wrong type", "Invalid rate of a new version (model or tool schema)". */
 export function metricLabel(metric: string, category?: string | null): string {
@@ -119,6 +119,7 @@ export const MATCHING_CALLS: Record<AlertMetricName | typeof REGRESSION_METRIC, 
   attempts_per_success: { filter: { valid: "invalid" }, label: "Invalid calls" },
   [REGRESSION_METRIC]: { filter: { valid: "invalid" }, label: "Invalid calls" },
   tool_error_rate: { filter: { outcome: "failed" }, label: "Failed results" },
+  empty_result_rate: { filter: { outcome: "empty" }, label: "Empty results" },
   latency_p95: { filter: {}, label: "Calls" },
   call_volume: { filter: {}, label: "Calls" },
   spirals: { filter: {}, label: "Calls" },

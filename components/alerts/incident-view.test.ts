@@ -83,6 +83,43 @@ describe("the incident page's preparer", () => {
     expect(v.age).toBe("fired 2 h 5 min ago · 2026-11-30 10:15 UTC");
   });
 
+  it("charts the result rates over results, and links each to its own calls", () => {
+    const series: SeriesInput = {
+      bucket: "hour",
+      rows: [
+        {
+          bucket: "2026-11-30T10:00:00.000Z",
+          key: "",
+          calls: 50,
+          invalid: 5,
+          unchecked: 0,
+          results: 40,
+          toolErrors: 4,
+          notFound: 2,
+          timeouts: 1,
+          notAllowed: 1,
+          emptyResults: 10,
+        },
+      ],
+    };
+    const at = (v: ReturnType<typeof view>["view"]) => v.chart.series[0]!.values[v.chart.labels.indexOf(Date.parse("2026-11-30T10:00:00Z"))];
+    const errors = view(incident({ rule: { name: "Errors", metric: "tool_error_rate", category: null, windowMinutes: 60 } }), { series }).view;
+    expect([errors.chart.title, at(errors), errors.chart.explorerLabel]).toEqual([
+      "Tool error rate around the incident",
+      8 / 40,
+      "Failed results in the explorer →",
+    ]);
+    expect(errors.chart.explorerHref).toContain("?outcome=failed&");
+    const empty = view(incident({ rule: { name: "Empty", metric: "empty_result_rate", category: null, windowMinutes: 60 } }), { series }).view;
+    expect([empty.chart.title, at(empty), empty.chart.explorerLabel]).toEqual([
+      "Empty result rate around the incident",
+      10 / 40,
+      "Empty results in the explorer →",
+    ]);
+    expect(empty.chart.explorerHref).toContain("?outcome=empty&");
+    expect(empty.whatFired).toMatchObject({ valueLabel: "Empty result rate", value: "40%" });
+  });
+
   it("shows every time in the viewer's zone when they chose local time", () => {
     const { view: v } = view(
       incident({ events: [{ kind: "fired", actor: null, at: "2026-11-30T10:15:00Z", note: null, endsAt: null }] }),

@@ -70,8 +70,8 @@ export interface SeriesInput {
   rows: readonly ({ bucket: string; key: string; calls: number; invalid: number; unchecked: number } & Partial<Outcomes>)[];
 }
 
-/** A series row's results and failed results (metrics.series has them): the tool error rate's two counts. */
-type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number };
+/** A series row's results, failed results and empty ones (metrics.series has them): the tool error and empty result rates' counts. */
+type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number; emptyResults: number };
 
 /** metrics.breakdown answers: one row per key over the whole range. */
 export type BreakdownInput = readonly { key: string; calls: number; invalid: number; unchecked: number }[];
@@ -311,6 +311,9 @@ export function prepareIncident(data: IncidentData): IncidentView {
       numerator: (r.toolErrors ?? 0) + (r.notFound ?? 0) + (r.timeouts ?? 0) + (r.notAllowed ?? 0),
       denominator: r.results ?? 0,
     }));
+    bucket = data.series?.bucket ?? "hour";
+  } else if (rule.metric === "empty_result_rate") {
+    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.emptyResults ?? 0, denominator: r.results ?? 0 }));
     bucket = data.series?.bucket ?? "hour";
   } else {
     rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.invalid, denominator: checkedCalls(r) }));

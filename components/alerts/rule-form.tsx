@@ -56,6 +56,7 @@ const UNITS: Record<AlertMetricName, { label: string; hint: string }> = {
   attempts_per_success: { label: "Threshold (attempts)", hint: "1–100: observed attempts per successful call, e.g. 1.2." },
   call_volume: { label: "Threshold (calls)", hint: "Fires when more calls than this arrive in the window." },
   tool_error_rate: { label: "Threshold (%)", hint: "0–100: failed results (error, not found, timeout, not allowed) over all results." },
+  empty_result_rate: { label: "Threshold (%)", hint: "0–100: ok results that said nothing (empty, null, [] or {}) over all results." },
   latency_p95: { label: "Threshold (ms)", hint: "Milliseconds, 1–3,600,000: fires when the p95 latency is above it, e.g. 2000 for 2 s." },
   spirals: { label: "Threshold (spirals)", hint: "Fires when more spirals than this start or go on in the window; 0 fires on the first one." },
 };

@@ -367,6 +367,19 @@ describe("the tool error rate, latency p95 and spirals rules", () => {
     expect(checkWindow(spec("tool_error_rate", 0.1), { ...base, results: 0 }).missing).toEqual({ state: "no_data", in: "window" });
   });
 
+  it("the empty result rate is empty results over results, with the same minimum of results", () => {
+    expect(checkWindow(spec("empty_result_rate", 0.1), { ...base, results: 100, emptyResults: 30, failedResults: 50 })).toMatchObject({
+      breach: true,
+      value: 0.3,
+      calls: 100,
+    });
+    expect(checkWindow(spec("empty_result_rate", 0.1), { ...base, results: 10, emptyResults: 10 }).missing).toEqual({
+      state: "not_enough_calls",
+      in: "window",
+    });
+    expect(checkWindow(spec("empty_result_rate", 0.1), { ...base, results: 0 }).missing).toEqual({ state: "no_data", in: "window" });
+  });
+
   it("latency p95 compares milliseconds and needs 20 timed results whatever the minimum", () => {
     expect(checkWindow(spec("latency_p95", 1000, 0), { ...base, timed: 200, p95: 1500 })).toMatchObject({ breach: true, value: 1500, calls: 200 });
     expect(checkWindow(spec("latency_p95", 1000, 0), { ...base, timed: 200, p95: 800 }).breach).toBe(false);
@@ -391,6 +404,15 @@ describe("the tool error rate, latency p95 and spirals rules", () => {
     const errors = previewRule(spec("tool_error_rate", 0.2), null, { window: { buckets, bucketMs: hour } }, { from: hour, to: 4 * hour, stepMs: hour });
     expect(errors.points.map((p) => p.value)).toEqual([0, 0, 0.3, 0]);
     expect(errors.fired).toBe(1);
+    // every count that adds up is summed: the empty results too
+    const withEmpty = buckets.map((b) => ({ ...b, counts: { ...b.counts, emptyResults: b.start === 3 * hour ? 40 : 0 } }));
+    const empty = previewRule(
+      spec("empty_result_rate", 0.2),
+      null,
+      { window: { buckets: withEmpty, bucketMs: hour } },
+      { from: hour, to: 4 * hour, stepMs: hour },
+    );
+    expect(empty.points.map((p) => p.value)).toEqual([0, 0, 0, 0.4]);
     const spirals = previewRule(spec("spirals", 1), null, { window: { buckets, bucketMs: hour } }, { from: hour, to: 4 * hour, stepMs: hour }, (from) => ({
       spirals: from === hour ? 2 : 0,
     }));

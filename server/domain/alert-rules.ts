@@ -14,7 +14,7 @@ export type RuleSpec = { metric: AlertMetricName; condition: RuleCondition; wind
 
 /**
  * Totals over one window: the rollups' counts (calls, invalid, corrected, unchecked, the
- * category's calls, the results and the failed ones), and what is read apart: the latency p95 of
+ * category's calls, the results, the failed ones and the empty ones), and what is read apart: the latency p95 of
  * `timed` results (ms, null below MIN_TIMED_RESULTS) and the number of retry spirals. `unchecked`
  * calls (no schema, no harness verdict) are neither valid nor invalid: the rates of calls are over
  * the checked calls (isomorphic/stats.ts checkedCalls).
@@ -27,17 +27,18 @@ export type WindowCounts = {
   categoryCalls?: number;
   results?: number;
   failedResults?: number;
+  emptyResults?: number;
   timed?: number;
   p95?: number | null;
   spirals?: number;
 };
 
 /**
- * What a metric is computed over, and a rule's minimum counts: results for the tool error rate,
+ * What a metric is computed over, and a rule's minimum counts: results for the tool error and empty result rates,
  * timed results for latency, all calls for the counts (volume, spirals), else the checked calls.
  */
 function sampleSize(metric: AlertMetricName, c: WindowCounts): number {
-  if (metric === "tool_error_rate") return c.results ?? 0;
+  if (metric === "tool_error_rate" || metric === "empty_result_rate") return c.results ?? 0;
   if (metric === "latency_p95") return c.timed ?? 0;
   if (COUNT_METRICS.includes(metric)) return c.calls;
   return checkedCalls({ calls: c.calls, invalid: c.invalid, unchecked: c.unchecked ?? 0 });
@@ -52,6 +53,8 @@ export function metricValue(metric: AlertMetricName, c: WindowCounts): number | 
   switch (metric) {
     case "tool_error_rate":
       return c.results ? (c.failedResults ?? 0) / c.results : null;
+    case "empty_result_rate":
+      return c.results ? (c.emptyResults ?? 0) / c.results : null;
     case "latency_p95":
       return c.p95 ?? null;
     case "spirals":
@@ -170,8 +173,25 @@ export type BucketSeries = { buckets: readonly CountsBucket[]; bucketMs: number 
 type PreviewPoint = { at: number; value: number | null; threshold: number | null; state: RuleState };
 export type Preview = { points: PreviewPoint[]; fired: number; firingMinutes: number };
 
-/** The counts that add up over buckets (the rollups' and the raw calls' counts; not the latency p95 or the spirals). */
-const ADDITIVE = ["calls", "invalid", "corrected", "unchecked", "categoryCalls", "results", "failedResults"] as const;
+/**
+ * The counts that add up over buckets (the rollups' and the raw calls' counts), each named: a new
+ * count of WindowCounts does not build until it is said here whether it adds up (the latency p95
+ * and the spirals do not: they are read per window).
+ */
+const ADDS_UP: Record<keyof WindowCounts, boolean> = {
+  calls: true,
+  invalid: true,
+  corrected: true,
+  unchecked: true,
+  categoryCalls: true,
+  results: true,
+  failedResults: true,
+  emptyResults: true,
+  timed: false,
+  p95: false,
+  spirals: false,
+};
+const ADDITIVE = (Object.keys(ADDS_UP) as (keyof WindowCounts)[]).filter((k) => ADDS_UP[k]);
 type Additive = Record<(typeof ADDITIVE)[number], number>;
 
 /** Sums of the buckets that start in [from rounded down to a bucket, to): the reads' own rule (rollup-range.ts). */

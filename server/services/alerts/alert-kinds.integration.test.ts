@@ -8,7 +8,7 @@ import { prisma } from "../../db/client";
 import { startWorker } from "../jobs/work";
 import { evaluateAlerts } from "./evaluator";
 
-// The rule kinds of issue 33.6 on ingested data: each fires above its threshold and stays quiet
+// The rule kinds after the gate (issue 33.6) on ingested data: each fires above its threshold and stays quiet
 // below it, through the same evaluator, preview, silences and webhooks as the invalid-rate rules.
 
 const now = new Date();
@@ -57,7 +57,7 @@ function receiver() {
   );
 }
 
-describe("alert rules on tool errors, latency and spirals", () => {
+describe("alert rules on tool errors, empty results, latency and spirals", () => {
   let worker: Awaited<ReturnType<typeof startWorker>>;
   beforeAll(async () => {
     worker = await startWorker({ schedules: false });
@@ -79,6 +79,9 @@ describe("alert rules on tool errors, latency and spirals", () => {
         errorsQuiet: { ...base, name: "getloan errors quiet", metric: "tool_error_rate", threshold: 0.6 },
         // from an hour the evaluator reads the rollups, where the empty results have a column of their own
         errorsHourly: { ...base, name: "getloan errors hourly", metric: "tool_error_rate", threshold: 0.3, windowMinutes: 60 },
+        empty: { ...base, name: "getloan empty", metric: "empty_result_rate", threshold: 0.2 },
+        emptyQuiet: { ...base, name: "getloan empty quiet", metric: "empty_result_rate", threshold: 0.3 },
+        emptyHourly: { ...base, name: "getloan empty hourly", metric: "empty_result_rate", threshold: 0.2, windowMinutes: 60 },
         latency: { ...base, name: "getloan slow", metric: "latency_p95", threshold: 2000, windowMinutes: 60 },
         latencyQuiet: { ...base, name: "getloan slow quiet", metric: "latency_p95", threshold: 5000, windowMinutes: 60 },
         spirals: { ...base, name: "getloan spirals", metric: "spirals", threshold: 0, spiralLength: 3 },
@@ -106,6 +109,8 @@ describe("alert rules on tool errors, latency and spirals", () => {
 
       const report = await evaluateAlerts({ projectId: p.project.id });
       expect(report?.fired.map((f) => f.summary).sort()).toEqual([
+        "Empty result rate 24.39% is above 20% for tool getloan over 15 min (41 results).",
+        "Empty result rate 24.39% is above 20% for tool getloan over 60 min (41 results).",
         expect.stringMatching(/^Latency p95 2\d{3}(\.\d)? ms is above 2000 ms for tool getloan over 60 min \(41 timed results\)\.$/),
         "Retry spirals of 3+ failed attempts 1 is above 0 for tool getloan over 15 min (45 calls).",
         "Tool error rate 48.78% is above 30% for tool getloan over 15 min (41 results).",
@@ -119,6 +124,9 @@ describe("alert rules on tool errors, latency and spirals", () => {
         "getloan errors": ["firing", 20 / 41],
         "getloan errors quiet": ["ok", 20 / 41],
         "getloan errors hourly": ["firing", 20 / 41],
+        "getloan empty": ["firing", 10 / 41],
+        "getloan empty quiet": ["ok", 10 / 41],
+        "getloan empty hourly": ["firing", 10 / 41],
         "getloan slow": ["firing", expect.closeTo(3000, -3)],
         "getloan slow quiet": ["ok", expect.closeTo(3000, -3)],
         "getloan spirals": ["firing", 1],
@@ -126,8 +134,10 @@ describe("alert rules on tool errors, latency and spirals", () => {
       });
 
       // each incident went to the webhook (rules naming no endpoint notify every one), as an invalid-rate incident does
-      await waitFor(() => hook.received.length >= 4, "the four incidents' webhooks");
+      await waitFor(() => hook.received.length >= 6, "the six incidents' webhooks");
       expect(hook.received.map((r) => [r.event, r.body.rule.metric]).sort()).toEqual([
+        ["incident.fired", "empty_result_rate"],
+        ["incident.fired", "empty_result_rate"],
         ["incident.fired", "latency_p95"],
         ["incident.fired", "spirals"],
         ["incident.fired", "tool_error_rate"],
@@ -139,7 +149,7 @@ describe("alert rules on tool errors, latency and spirals", () => {
       for (const incident of await owner.alerts.incidents({ project })) await member.alerts.resolve({ project, id: incident.id });
       await member.alerts.silence({ project, silence: { tool: "getloan", minutes: 60, reason: "planned getloan migration" } });
       const again = await evaluateAlerts({ projectId: p.project.id, now: new Date(now.getTime() + 60_000) });
-      expect(again?.fired).toHaveLength(4);
+      expect(again?.fired).toHaveLength(6);
       expect(again?.fired.every((f) => f.silenced)).toBe(true);
     } finally {
       hook.close();

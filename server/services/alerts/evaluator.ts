@@ -16,7 +16,7 @@ import { filterSql, rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS } from "../rollups/tables";
 import { matchingSilence, notifyIncident } from "./notify";
 import { HOUR_MS } from "../../../contracts/metrics";
-import { statusesOf } from "../../../isomorphic/outcome";
+import { emptyResultSql, statusesOf } from "../../../isomorphic/outcome";
 import { latencies } from "../metrics/call-figures";
 import { readSpirals } from "../metrics/spirals";
 import { FAILED_COUNT_COLUMNS, HAS_RESULT } from "../rollups/tables";
@@ -39,6 +39,7 @@ type CountRow = {
   category_calls: number;
   results: number;
   failed_results: number;
+  empty_results: number;
 };
 const toCounts = (r: CountRow): WindowCounts => ({
   calls: r.calls,
@@ -48,14 +49,21 @@ const toCounts = (r: CountRow): WindowCounts => ({
   categoryCalls: r.category_calls,
   results: r.results,
   failedResults: r.failed_results,
+  emptyResults: r.empty_results,
 });
 
-/** The results and the failed ones (the tool error rate's two counts), over raw calls and over rollup rows. */
+/**
+ * The results, the failed ones and the empty ones (the tool error and empty result rates' counts),
+ * over raw calls and over rollup rows. Both spellings derive from isomorphic/outcome.ts
+ * (statusesOf, emptyResultSql) as the rollups' own columns do (rollups/tables.ts).
+ */
 const RAW_RESULTS = `(count(*) FILTER (WHERE ${HAS_RESULT}))::float8 AS results,
   (count(*) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${statusesOf("failed")
     .map((status) => `'${status}'`)
-    .join(", ")})))::float8 AS failed_results`;
-const ROLLUP_RESULTS = `coalesce(sum(results), 0)::float8 AS results, coalesce(sum(${FAILED_COUNT_COLUMNS.join(" + ")}), 0)::float8 AS failed_results`;
+    .join(", ")})))::float8 AS failed_results,
+  (count(*) FILTER (WHERE ${HAS_RESULT} AND ${emptyResultSql("result_status", "result_summary")}))::float8 AS empty_results`;
+const ROLLUP_RESULTS = `coalesce(sum(results), 0)::float8 AS results, coalesce(sum(${FAILED_COUNT_COLUMNS.join(" + ")}), 0)::float8 AS failed_results,
+  coalesce(sum(empty_results), 0)::float8 AS empty_results`;
 
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),

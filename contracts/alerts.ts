@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { limitedText, TEXT_LIMITS, tooLongMessage } from "./text-limits";
+import { filterText, limitedText, TEXT_LIMITS, tooLongMessage } from "./text-limits";
 import { categorySchema } from "./categories";
 
 /** What an alert rule can watch: the one list (the database stores the name as text). */
@@ -139,7 +139,9 @@ export const alertRuleInput = z
           `the spiral length is at most ${SPIRAL_LENGTH.max} attempts; you sent ${String(issue.input)}: send ${SPIRAL_LENGTH.min} to ${SPIRAL_LENGTH.max}`,
       })
       .optional(),
-    scope: z.object({ tool: z.string().max(200).optional(), model: z.string().max(200).optional(), modelVersion: z.string().max(200).optional() }).default({}),
+    scope: z
+      .object({ tool: filterText("tool").optional(), model: filterText("model").optional(), modelVersion: filterText("modelVersion").optional() })
+      .default({}),
     condition: z.enum(["threshold", "baseline_factor"]),
     threshold: z.number().optional(),
     factor: z.number().gt(1, "the factor must be above 1 (e.g. 2 = twice the baseline)").max(100).optional(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { categorySchema } from "./categories";
 import type { PathSegment } from "./json-path";
 import { pathOf, preview, unstorableText, walkJson } from "./json-walk";
+import { EVENT_NAME_LIMITS } from "./text-limits";
 
 /**
  * One tool request a model wrote, as the harness saw it (docs/events.md explains each field).
@@ -199,12 +200,16 @@ export const OUTCOME_FILTERS = [...EXECUTION_OUTCOMES, "failed", "empty"] as con
 export type OutcomeFilter = (typeof OUTCOME_FILTERS)[number];
 
 export const eventSchema = strict("the event", {
-  id: text("id", 128),
-  runId: text("runId", 256),
+  id: text("id", EVENT_NAME_LIMITS.id),
+  runId: text("runId", EVENT_NAME_LIMITS.runId),
   step: count("step").optional(),
   timestamp: isoWithOffset,
-  model: strict("model", { provider: text("model.provider", 100).optional(), name: text("model.name", 200), version: text("model.version", 200).optional() }),
-  tool: text("tool", 200),
+  model: strict("model", {
+    provider: text("model.provider", EVENT_NAME_LIMITS.modelProvider).optional(),
+    name: text("model.name", EVENT_NAME_LIMITS.model),
+    version: text("model.version", EVENT_NAME_LIMITS.modelVersion).optional(),
+  }),
+  tool: text("tool", EVENT_NAME_LIMITS.tool),
   arguments: argumentsSchema,
   outcome: strict("outcome", { valid: z.boolean(), category: categorySchema.optional(), message: freeText("outcome.message", 10_000).optional() }).optional(),
   result: strict("result", {
@@ -214,7 +219,7 @@ export const eventSchema = strict("the event", {
     summary: freeText("result.summary", 10_000).optional(),
     latencyMs: count("result.latencyMs").optional(),
   }).optional(),
-  correctsId: text("correctsId", 128).optional(),
+  correctsId: text("correctsId", EVENT_NAME_LIMITS.id).optional(),
   usage: strict("usage", {
     inputTokens: count("usage.inputTokens").optional(),
     outputTokens: count("usage.outputTokens").optional(),
@@ -227,7 +232,7 @@ export const eventSchema = strict("the event", {
       })
       .optional(),
   }).optional(),
-  toolVersion: text("toolVersion", 100).optional(),
+  toolVersion: text("toolVersion", EVENT_NAME_LIMITS.toolVersion).optional(),
   metadata: metadataSchema.optional(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
 import { OUTCOME_FILTERS } from "./event";
+import { filterText, SEARCH_TEXT_MAX } from "./text-limits";
 
 /** The longest range a dashboard, an export or a metric procedure covers. */
 export const MAX_RANGE_DAYS = 400;
@@ -18,18 +19,18 @@ export const rangeInput = z
 
 /** Narrows rollup-based metrics to one tool, model or model version (any combination). */
 export const scopeInput = z.object({
-  tool: z.string().max(200).optional(),
-  model: z.string().max(200).optional(),
-  modelVersion: z.string().max(200).optional(),
+  tool: filterText("tool").optional(),
+  model: filterText("model").optional(),
+  modelVersion: filterText("modelVersion").optional(),
 });
 
 /** `metrics.summary` (read API keys): a range (default the last 24 hours) and an optional scope and run id prefix. */
 export const summaryInput = z.object({
   range: rangeInput.optional(),
-  tool: z.string().max(200).optional(),
-  model: z.string().max(200).optional(),
-  modelVersion: z.string().max(200).optional(),
-  runIdPrefix: z.string().min(1, "runIdPrefix must not be empty").max(256).optional(),
+  tool: filterText("tool").optional(),
+  model: filterText("model").optional(),
+  modelVersion: filterText("modelVersion").optional(),
+  runIdPrefix: filterText("runId").min(1, "runIdPrefix must not be empty").optional(),
 });
 
 export const seriesDimension = z.enum(["tool", "modelVersion", "category", "none"]);
@@ -45,13 +46,19 @@ export type CallVerdictName = (typeof CALL_VERDICTS)[number];
 export const callsFilterInput = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
-  tool: z.string().max(200).optional(),
-  model: z.string().max(200).optional(),
-  modelVersion: z.string().max(200).optional(),
+  tool: filterText("tool").optional(),
+  model: filterText("model").optional(),
+  modelVersion: filterText("modelVersion").optional(),
   valid: z.enum(CALL_VERDICTS).optional(),
   category: categorySchema.optional(),
-  runId: z.string().max(256).optional(),
-  q: z.string().max(200).optional(),
+  runId: filterText("runId").optional(),
+  q: z
+    .string()
+    .max(SEARCH_TEXT_MAX, {
+      error: (issue) =>
+        `the search text is at most ${SEARCH_TEXT_MAX} characters; you sent ${String(issue.input).length}: search for a shorter part of the message or arguments`,
+    })
+    .optional(),
   disagree: z.boolean().optional(),
   /** what happened when the call ran (isomorphic/outcome.ts); invalid calls have no outcome */
   outcome: z.enum(OUTCOME_FILTERS).optional(),

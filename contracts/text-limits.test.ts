@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { acceptAsNewAccountInput, apiKeyNameSchema, createProjectInput, setupInput } from "./accounts";
 import { actionNoteSchema, incidentTriageInput, silenceInput, snoozeInput, webhookInput } from "./alerts";
-import { TEXT_LIMITS } from "./text-limits";
+import { alertRuleInput } from "./alerts";
+import { callsFilterInput, scopeInput, summaryInput } from "./metrics";
+import { confusableInput, doctorInput, validateCallInput } from "./tools";
+import { EVENT_NAME_LIMITS, TEXT_LIMITS } from "./text-limits";
+import { eventSchema } from "./event";
 
 const messages = (schema: z.ZodType, value: unknown) => {
   const parsed = schema.safeParse(value);
@@ -55,6 +59,48 @@ describe("text limits: stored whole up to the limit, refused beyond with the fie
     ]);
     expect(messages(setupInput, { email: "a@example.com", password: "p".repeat(201), projectName: "P", projectSlug: "p" })).toEqual([
       "password: the password is at most 200 characters; you sent 201: shorten it (nothing is cut)",
+    ]);
+  });
+});
+
+describe("filters on names: taken up to the longest name an event carries, refused beyond with why and the length sent", () => {
+  const rule = { name: "r", metric: "invalid_rate", condition: "threshold", threshold: 0.1, windowMinutes: 60 };
+  const cases: [string, z.ZodType, (text: string) => unknown, keyof typeof EVENT_NAME_LIMITS, string][] = [
+    ["a dashboard's tool scope", scopeInput, (tool) => ({ tool }), "tool", "tool"],
+    ["a dashboard's model version scope", scopeInput, (modelVersion) => ({ modelVersion }), "modelVersion", "modelVersion"],
+    ["the summary's run id prefix", summaryInput, (runIdPrefix) => ({ runIdPrefix }), "runId", "runIdPrefix"],
+    ["the explorer's model", callsFilterInput, (model) => ({ model }), "model", "model"],
+    ["the explorer's run id", callsFilterInput, (runId) => ({ runId }), "runId", "runId"],
+    ["a rule's tool scope", alertRuleInput, (tool) => ({ ...rule, scope: { tool } }), "tool", "scope.tool"],
+    ["the tool to validate against", validateCallInput, (tool) => ({ tool, arguments: {} }), "tool", "tool"],
+    ["the tool version to validate against", validateCallInput, (toolVersion) => ({ tool: "t", arguments: {}, toolVersion }), "toolVersion", "toolVersion"],
+    ["the doctor's tool", doctorInput, (tool) => ({ tool }), "tool", "tool"],
+    ["the confusable pairs' tool", confusableInput, (tool) => ({ tool }), "tool", "tool"],
+  ];
+  it.each(cases)("%s", (_, schema, input, name, path) => {
+    const max = EVENT_NAME_LIMITS[name];
+    expect(messages(schema, input("n".repeat(max)))).toEqual([]);
+    expect(messages(schema, input("n".repeat(max + 1)))).toEqual([
+      `${path}: ${name} is at most ${max} characters (no event carries a longer one, so nothing could match); you sent ${max + 1}`,
+    ]);
+  });
+
+  it("uses the event's own limits: an event with the longest names is taken, one character more is refused", () => {
+    const event = { id: "e", runId: "r", timestamp: "2026-12-01T00:00:00Z", model: { name: "m" }, tool: "t", arguments: {} };
+    for (const [field, value] of [
+      ["tool", (t: string) => ({ ...event, tool: t })],
+      ["runId", (t: string) => ({ ...event, runId: t })],
+      ["model.name", (t: string) => ({ ...event, model: { name: t } })],
+    ] as const) {
+      const max = { tool: EVENT_NAME_LIMITS.tool, runId: EVENT_NAME_LIMITS.runId, "model.name": EVENT_NAME_LIMITS.model }[field];
+      expect(eventSchema.safeParse(value("n".repeat(max))).success, field).toBe(true);
+      expect(eventSchema.safeParse(value("n".repeat(max + 1))).success, field).toBe(false);
+    }
+  });
+
+  it("the search text says what to do", () => {
+    expect(messages(callsFilterInput, { q: "q".repeat(201) })).toEqual([
+      "q: the search text is at most 200 characters; you sent 201: search for a shorter part of the message or arguments",
     ]);
   });
 });

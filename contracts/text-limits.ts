@@ -1,6 +1,20 @@
 import { z } from "zod";
 
 /**
+ * The longest names an event carries (contracts/event.ts refuses longer ones). Filters on these
+ * names take the same limits: a longer filter could match nothing, so it is refused with why.
+ */
+export const EVENT_NAME_LIMITS = {
+  id: 128,
+  runId: 256,
+  tool: 200,
+  modelProvider: 100,
+  model: 200,
+  modelVersion: 200,
+  toolVersion: 100,
+} as const;
+
+/**
  * The longest text each name and note field keeps, in characters (after trimming the ends):
  * stored whole up to here and refused beyond with a message saying so, never cut. The forms
  * show the same numbers (components/counted-input.tsx), the schemas below refuse with them.
@@ -13,7 +27,7 @@ export const TEXT_LIMITS = {
   webhookName: 120,
   webhookUrl: 2000,
   /** a silence's tool or model (the longest name an event carries) */
-  scopeName: 200,
+  scopeName: EVENT_NAME_LIMITS.tool,
   silenceReason: 500,
   /** the note sent with Acknowledge, Resolve or Snooze (on the incident's timeline) */
   actionNote: 1000,
@@ -21,6 +35,20 @@ export const TEXT_LIMITS = {
   incidentNote: 2000,
   password: 200,
 } as const;
+
+/** The explorer's search text: the longest text a search looks for. */
+export const SEARCH_TEXT_MAX = 200;
+
+/** What a refused over-long filter is told: the filter, its limit, why, and the length sent. */
+export const filterTooLongMessage = (what: string, max: number, length: number) =>
+  `${what} is at most ${max.toLocaleString("en")} characters (no event carries a longer one, so nothing could match); you sent ${length.toLocaleString("en")}`;
+
+/** An optional filter on a name events carry (EVENT_NAME_LIMITS): refused beyond its limit with filterTooLongMessage. */
+export const filterText = (what: keyof typeof EVENT_NAME_LIMITS, max: number = EVENT_NAME_LIMITS[what]) =>
+  z.string().max(max, { error: (issue) => filterTooLongMessage(what, max, String(issue.input).length) });
+
+/** A required name (a tool to read, validate or check): not empty, and at most its event limit. */
+export const nameText = (what: keyof typeof EVENT_NAME_LIMITS) => filterText(what).min(1, `name the ${what === "tool" ? "tool" : what}`);
 
 /** What a refused over-long text is told: the field, the limit and the length sent. */
 export const tooLongMessage = (what: string, max: number, length: number) =>

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rangeInput } from "./metrics";
+import { filterText, nameText } from "./text-limits";
 
 /** The most tools one tools.register (or one paste in the browser) registers. */
 export const REGISTER_TOOLS_MAX = 500;
@@ -13,22 +14,22 @@ export const registerToolsInput = z.object({
 });
 
 export const validateCallInput = z.object({
-  tool: z.string().min(1, "name the tool").max(200),
+  tool: nameText("tool"),
   arguments: z.unknown(),
-  toolVersion: z.string().max(100).optional(),
+  toolVersion: filterText("toolVersion").optional(),
 });
 
 /** tools.doctor (read keys): a tool's failure patterns and schema suggestions over a range (default: the last 7 days). */
-export const doctorInput = z.object({ tool: z.string().min(1, "name the tool").max(200), range: rangeInput.optional() });
+export const doctorInput = z.object({ tool: nameText("tool"), range: rangeInput.optional() });
 
 /** tools.confusable (read keys): the pairs of tools models mix up over a range (default: the last 30 days), all or those with `tool`. */
-export const confusableInput = z.object({ tool: z.string().min(1).max(200).optional(), range: rangeInput.optional() });
+export const confusableInput = z.object({ tool: nameText("tool").optional(), range: rangeInput.optional() });
 
 /** The schema to try: pasted (`parameters`) or a registered version of the tool. */
 const proposal = {
-  tool: z.string().min(1, "name the tool").max(200),
+  tool: nameText("tool"),
   parameters: z.record(z.string(), z.unknown()).optional(),
-  version: z.string().min(1).max(100).optional(),
+  version: filterText("toolVersion").min(1).optional(),
 };
 const oneProposal = (p: { parameters?: unknown; version?: string }) => (p.parameters === undefined) !== (p.version === undefined);
 const ONE_PROPOSAL = "send either `parameters` (the proposed JSON Schema) or `version` (a registered version), not both";
@@ -55,12 +56,12 @@ export const PASTED_TOOLS_MAX_CHARS = 1_000_000;
 /** The browser's form: tool definitions pasted or uploaded as JSON text, and the name for a plain JSON Schema. */
 export const registerPastedInput = z.object({
   definitions: z.string().max(PASTED_TOOLS_MAX_CHARS, `paste at most ${PASTED_TOOLS_MAX_CHARS.toLocaleString("en")} characters of definitions at once`),
-  name: z.string().max(200).optional(),
+  name: filterText("tool").optional(),
 });
 
 /** tools.recheck: the tool's calls of a range (default: the last 30 days) stored without a schema verdict, checked against its schema now. */
 export const recheckInput = z.object({
-  tool: z.string().min(1, "name the tool").max(200),
+  tool: nameText("tool"),
   range: rangeInput.optional(),
   limit: z.number().int().min(1).max(100_000, "a re-check takes at most 100,000 calls at once").optional(),
 });

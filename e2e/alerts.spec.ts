@@ -55,6 +55,13 @@ test("after demo data and 'Evaluate now', the regression incident is listed firs
   await expect(page).toHaveURL(new RegExp(`/p/${slug}/alerts$`));
   await expect(page.getByLabel("State")).toHaveValue("");
   await expect(page.getByTestId("incident-row")).toHaveCount(1);
+  // a filter longer than any tool name is ignored with the reason, never cut to fit
+  await page.goto(`/p/${slug}/alerts?tool=${"t".repeat(201)}`);
+  await expect(page.getByTestId("filter-problems")).toHaveText(
+    "Ignored tool: tool is at most 200 characters (no event carries a longer one, so nothing could match); you sent 201.",
+  );
+  await expect(page.getByTestId("incident-row")).toHaveCount(1);
+  await page.goto(`/p/${slug}/alerts`);
   await shot("list");
 });
 

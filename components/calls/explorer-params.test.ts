@@ -70,6 +70,18 @@ describe("readExplorerParams", () => {
       expect.stringContaining("Ignored category=typo: not a failure category. Use one of malformed_arguments"),
     ]);
   });
+
+  it("ignores a name filter longer than any event's name, with the API's own words, and keeps the rest", () => {
+    const view = readExplorerParams({ tool: "t".repeat(201), model: "acme-large", q: "q".repeat(201) }, now);
+    expect(view.filter).toMatchObject({ model: "acme-large" });
+    expect(view.filter.tool).toBeUndefined();
+    expect(view.filter.q).toBeUndefined();
+    expect(view.problems).toEqual([
+      "Ignored tool: tool is at most 200 characters (no event carries a longer one, so nothing could match); you sent 201.",
+      "Ignored q: the search text is at most 200 characters; you sent 201: search for a shorter part of the message or arguments.",
+    ]);
+    expect(readExplorerParams({ tool: "t".repeat(200) }, now).filter.tool).toHaveLength(200);
+  });
 });
 
 describe("needsCleaning", () => {

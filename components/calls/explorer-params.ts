@@ -1,6 +1,6 @@
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { CallsFilter } from "../../contracts/metrics";
-import { isRangePreset } from "../../contracts/metrics";
+import { callsFilterInput, isRangePreset } from "../../contracts/metrics";
 import { OUTCOME_FILTERS, type OutcomeFilter } from "../../contracts/event";
 import { resolveRange } from "../../contracts/range";
 import { OUTCOME_LABELS } from "../../isomorphic/outcome";
@@ -15,7 +15,6 @@ export type RawParams = Record<string, string | string[] | undefined>;
 const DEFAULT_RANGE = "7d";
 
 const TEXT_KEYS = ["tool", "model", "modelVersion", "runId", "q"] as const;
-const MAX_TEXT: Record<(typeof TEXT_KEYS)[number], number> = { tool: 200, model: 200, modelVersion: 200, runId: 256, q: 200 };
 
 export type ExplorerView = {
   /** the query as the explorer's links should write it (no empty values, no from/to beside a preset) */
@@ -72,8 +71,10 @@ export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerVi
     const value = first(raw[key]);
     if (!value) continue;
     params[key] = value;
-    if (value.length > MAX_TEXT[key]) problems.push(`Ignored ${key}: at most ${MAX_TEXT[key]} characters, you sent ${value.length}.`);
-    else filter[key] = value;
+    // the API's own rule for the filter (contracts/metrics.ts), so the page says what the API would
+    const checked = callsFilterInput.shape[key].safeParse(value);
+    if (checked.success) filter[key] = value;
+    else problems.push(`Ignored ${key}: ${checked.error.issues[0]?.message ?? "not a valid filter"}.`);
   }
 
   const valid = first(raw.valid);

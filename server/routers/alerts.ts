@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { actionNoteSchema, alertRuleInput, INCIDENT_STATES, incidentTriageInput, silenceInput, snoozeInput } from "../../contracts/alerts";
+import { filterText } from "../../contracts/text-limits";
 import { REGRESSION_TEST_DESCRIPTION } from "../domain/alert-rules";
 import { webhookUrlFor } from "../domain/webhook-targets";
 import { evaluateAlerts } from "../services/alerts/evaluator";
@@ -34,8 +35,8 @@ export const alertsRouter = router({
       z.object({
         state: z.enum(INCIDENT_STATES).optional(),
         ruleId: z.uuid().optional(),
-        tool: z.string().max(200).optional(),
-        model: z.string().max(200).optional(),
+        tool: filterText("tool").optional(),
+        model: filterText("model").optional(),
       }),
     )
     .query(({ ctx, input }) => listIncidents(ctx.project.id, input)),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { summaryOutput } from "../../contracts/api-answers";
 import { rangeInput, scopeInput, seriesDimension, summaryInput } from "../../contracts/metrics";
 import { previousPeriod, rangeOrLastDays } from "../../contracts/range";
+import { filterText } from "../../contracts/text-limits";
 import { chooseBucket } from "../../isomorphic/buckets";
 import { compareVersions } from "../../isomorphic/version-comparison";
 import { errorMessages } from "../services/metrics/error-messages";
@@ -15,7 +16,7 @@ import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
 
 const ranged = z.object({ range: rangeInput, scope: scopeInput.optional() });
 const toRange = (r: { from: string; to: string }) => ({ from: new Date(r.from), to: new Date(r.to) });
-const versionRef = z.object({ model: z.string().min(1).max(200), version: z.string().max(200) });
+const versionRef = z.object({ model: filterText("model").min(1, "name the model"), version: filterText("modelVersion") });
 
 export const metricsRouter = router({
   /** For automation with a `read` API key (CI gates): the overview's figures by tool, model version and category. */
@@ -75,6 +76,6 @@ export const metricsRouter = router({
     .input(ranged.extend({ minLength: z.number().int().min(SPIRAL_LENGTH.min).max(SPIRAL_LENGTH.max).default(SPIRAL_LENGTH.default) }))
     .query(({ ctx, input }) => spiralSummary(ctx.project.id, toRange(input.range), input.scope, input.minLength)),
   errors: projectProcedure("viewer")
-    .input(z.object({ range: rangeInput, tool: z.string().max(200).optional() }))
+    .input(z.object({ range: rangeInput, tool: filterText("tool").optional() }))
     .query(({ ctx, input }) => errorMessages(ctx.project.id, toRange(input.range), input.tool)),
 });

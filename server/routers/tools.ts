@@ -2,6 +2,7 @@ import { z } from "zod";
 import { confusableOutput, definitionsOutput, doctorOutput, dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
 import { rangeInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
+import { nameText } from "../../contracts/text-limits";
 import {
   confusableInput,
   doctorInput,
@@ -64,7 +65,7 @@ export const toolsRouter = router({
   unregistered: projectProcedure("viewer").query(({ ctx }) => unregisteredTools(ctx.project.id)),
   /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
   patterns: projectProcedure("viewer")
-    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .input(z.object({ tool: nameText("tool"), range: rangeInput }))
     .query(({ ctx, input }) => toolDoctor(ctx.project.id, input.tool, { from: new Date(input.range.from), to: new Date(input.range.to) })),
   /** For read API keys (an agent, Toolgate's MCP server): the same schema doctor, over the last 7 days unless a range is given. */
   doctor: apiKeyProcedure("read")
@@ -87,11 +88,11 @@ export const toolsRouter = router({
     ),
   /** The tool page's empty results: the newest ones of the range, each with the run's next call. */
   emptyResults: projectProcedure("viewer")
-    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .input(z.object({ tool: nameText("tool"), range: rangeInput }))
     .query(({ ctx, input }) => emptyResultExamples(ctx.project.id, input.tool, { from: new Date(input.range.from), to: new Date(input.range.to) })),
   /** The tool page's "Confused with": the pairs with this tool over the page's range. */
   confusablePairs: projectProcedure("viewer")
-    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput }))
+    .input(z.object({ tool: nameText("tool"), range: rangeInput }))
     .query(({ ctx, input }) => confusableTools(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) }, input.tool)),
   /**
    * Did the schema change help? The tool's invalid rate and each category's rate in equal windows
@@ -99,7 +100,7 @@ export const toolsRouter = router({
    * the newest change inside `range` (both windows inside it), else the newest change (`inRange: false`).
    */
   versionImpact: projectProcedure("viewer")
-    .input(z.object({ tool: z.string().min(1).max(200), range: rangeInput.optional() }))
+    .input(z.object({ tool: nameText("tool"), range: rangeInput.optional() }))
     .query(async ({ ctx, input }) => {
       const versions = (await listTools(ctx.project.id)).filter((v) => v.name === input.tool);
       const within = input.range && { from: new Date(input.range.from), to: new Date(input.range.to) };

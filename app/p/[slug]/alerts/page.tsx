@@ -6,9 +6,10 @@ import { EvaluateNowButton } from "@/components/alerts/evaluate-now-button";
 import { formatMetricValue, incidentAge, metricLabel, scopeText } from "@/components/alerts/format";
 import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { IncidentFilters } from "@/components/alerts/incident-filters";
-import { Card, PageHeader } from "@/components/ui";
+import { Alert, Card, PageHeader } from "@/components/ui";
 import { INCIDENT_STATES } from "@/contracts/alerts";
 import { hasRole } from "@/contracts/roles";
+import { filterText } from "@/contracts/text-limits";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Alerts" };
@@ -16,7 +17,16 @@ export const metadata: Metadata = { title: "Alerts" };
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim().slice(0, 200) || undefined;
+const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
+
+/** A tool or model filter from the address: kept when the API would take it, else ignored with the reason (never cut). */
+function nameFilter(what: "tool" | "model", value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  const checked = filterText(what).safeParse(value);
+  if (checked.success) return value;
+  problems.push(`Ignored ${what}: ${checked.error.issues[0]?.message ?? "not a valid filter"}.`);
+  return undefined;
+}
 
 export default async function AlertsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
@@ -25,11 +35,12 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
   const raw = await searchParams;
   const state = text(raw.state);
   const ruleId = text(raw.ruleId);
+  const problems: string[] = [];
   const filter = {
     state: (INCIDENT_STATES as readonly string[]).includes(state ?? "") ? (state as (typeof INCIDENT_STATES)[number]) : undefined,
     ruleId: ruleId && UUID.test(ruleId) ? ruleId : undefined,
-    tool: text(raw.tool),
-    model: text(raw.model),
+    tool: nameFilter("tool", text(raw.tool), problems),
+    model: nameFilter("model", text(raw.model), problems),
   };
   const filtered = Object.values(filter).some(Boolean);
   const api = await pageCaller();
@@ -53,6 +64,15 @@ export default async function AlertsPage({ params, searchParams }: { params: Pro
       />
       <AlertsTabs slug={project.slug} showWebhooks={hasRole(role, "admin")} />
       <div className="space-y-6">
+        {problems.length > 0 && (
+          <Alert tone="warning">
+            <ul className="list-inside list-disc space-y-0.5" data-testid="filter-problems">
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          </Alert>
+        )}
         <IncidentFilters
           key={JSON.stringify(filter)}
           action={base}

@@ -232,6 +232,43 @@ describe("the incident page's preparer", () => {
     expect(v.whatFired.window).toBe("2026-11-25 00:00 UTC – 2026-11-30 10:15 UTC (since 2026-11 first appeared)");
   });
 
+  it("charts a tool error regression per model version over results, and links to the failed results", () => {
+    const input = incident({
+      scopeTool: null,
+      scopeModel: "acme-large",
+      scopeVersion: "2026-11",
+      subject: "model:acme-large:2026-11:tool_error_rate",
+      rule: { name: "Regression guard", metric: "regression", category: null, windowMinutes: 60 },
+      value: 0.25,
+      threshold: 0.05,
+    });
+    const outcomes = { toolErrors: 0, notFound: 0, timeouts: 0, notAllowed: 0, emptyResults: 0 };
+    const lookback: SeriesInput = {
+      bucket: "day",
+      rows: [
+        { bucket: "2026-11-20T00:00:00.000Z", key: "acme-large 2026-09", calls: 100, invalid: 0, unchecked: 0, ...outcomes, results: 80, toolErrors: 4 },
+        {
+          bucket: "2026-11-25T00:00:00.000Z",
+          key: "acme-large 2026-11",
+          calls: 100,
+          invalid: 0,
+          unchecked: 0,
+          ...outcomes,
+          results: 40,
+          timeouts: 6,
+          notFound: 4,
+        },
+      ],
+    };
+    const { view: v } = view(input, { lookback });
+    expect(v.chart.title).toBe("Tool error rate of a new model version around the incident");
+    const value = (key: string) => v.chart.series.find((s) => s.key === key)!.values.filter((x) => x !== null);
+    expect([value("acme-large 2026-09"), value("acme-large 2026-11")]).toEqual([[0.05], [0.25]]);
+    expect(v.whatFired).toMatchObject({ valueLabel: "New version's tool error rate", value: "25%", thresholdLabel: "Previous version", threshold: "5%" });
+    expect(v.chart.explorerLabel).toBe("Failed results in the explorer →");
+    expect(v.chart.explorerHref).toMatch(/\?outcome=failed&.*&model=acme-large&modelVersion=2026-11$/);
+  });
+
   it("charts one category's rate for a category rule and links the explorer to that category", () => {
     const input = incident({ rule: { name: "Wrong types", metric: "category_rate", category: "wrong_type", windowMinutes: 60 } });
     const series: SeriesInput = { bucket: "hour", rows: [{ bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 40, invalid: 20, unchecked: 0 }] };

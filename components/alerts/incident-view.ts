@@ -10,6 +10,7 @@ import { formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
 import type { Bucket } from "../../isomorphic/buckets";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
+import { regressionRate } from "../../contracts/alerts";
 import { hasRole, type Role } from "../../contracts/roles";
 import {
   categoryRateRows,
@@ -51,6 +52,8 @@ export interface IncidentInput {
   scopeTool: string | null;
   scopeModel: string | null;
   scopeVersion: string | null;
+  /** the subject inside the rule's scope: for the regression guard, the version and the rate (contracts/alerts.ts regressionSubject) */
+  subject?: string;
   rule: { name: string; metric: string; category: string | null; windowMinutes: number };
   /** endsAt: a silence's or snooze's end (silenced and snoozed events) */
   events: readonly { kind: string; actor: string | null; at: Time; note: string | null; endsAt: Time | null }[];
@@ -72,6 +75,9 @@ export interface SeriesInput {
 
 /** A series row's results, failed results and empty ones (metrics.series has them): the tool error and empty result rates' counts. */
 type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number; emptyResults: number };
+
+/** A series row's failed results: every failed outcome (isomorphic/outcome.ts FAILED_OUTCOMES). */
+const failedResults = (r: Partial<Outcomes>) => (r.toolErrors ?? 0) + (r.notFound ?? 0) + (r.timeouts ?? 0) + (r.notAllowed ?? 0);
 
 /** metrics.breakdown answers: one row per key over the whole range. */
 export type BreakdownInput = readonly { key: string; calls: number; invalid: number; unchecked: number }[];
@@ -295,22 +301,25 @@ export function prepareIncident(data: IncidentData): IncidentView {
 
   // the chart: the watched rate with its threshold; other metrics get the invalid rate as context
   const rateChart = isRateMetric(rule.metric);
-  const label = rateChart ? metricLabel(rule.metric, rule.category) : "Invalid rate";
+  // a model version's regression is on the invalid rate or on the tool error rate (its subject says which)
+  const regressionOn = regression ? regressionRate(incident.subject ?? "") : null;
+  const linked = regressionOn ?? rule.metric;
+  const label =
+    regressionOn === "tool_error_rate" ? "Tool error rate of a new model version" : rateChart ? metricLabel(rule.metric, rule.category) : "Invalid rate";
   let rows: RateRow[];
   let bucket: Bucket;
   if (regression) {
-    rows = (data.lookback?.rows ?? []).map((r) => ({ bucket: r.bucket, series: r.key, numerator: r.invalid, denominator: checkedCalls(r) }));
+    rows = (data.lookback?.rows ?? []).map((r) =>
+      regressionOn === "tool_error_rate"
+        ? { bucket: r.bucket, series: r.key, numerator: failedResults(r), denominator: r.results ?? 0 }
+        : { bucket: r.bucket, series: r.key, numerator: r.invalid, denominator: checkedCalls(r) },
+    );
     bucket = data.lookback?.bucket ?? "day";
   } else if (ranges.category && data.categorySeries) {
     rows = categoryRateRows(data.series?.rows ?? [], data.categorySeries.rows, ranges.category, label);
     bucket = data.series?.bucket ?? data.categorySeries.bucket;
   } else if (rule.metric === "tool_error_rate") {
-    rows = (data.series?.rows ?? []).map((r) => ({
-      bucket: r.bucket,
-      series: label,
-      numerator: (r.toolErrors ?? 0) + (r.notFound ?? 0) + (r.timeouts ?? 0) + (r.notAllowed ?? 0),
-      denominator: r.results ?? 0,
-    }));
+    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: failedResults(r), denominator: r.results ?? 0 }));
     bucket = data.series?.bucket ?? "hour";
   } else if (rule.metric === "empty_result_rate") {
     rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.emptyResults ?? 0, denominator: r.results ?? 0 }));
@@ -346,7 +355,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
     canAddWebhooks: hasRole(role, "admin"),
     whatFired: {
       summary: incident.summary,
-      valueLabel: regression ? "New version" : metricLabel(rule.metric, rule.category),
+      valueLabel: regressionOn === "tool_error_rate" ? "New version's tool error rate" : regression ? "New version" : metricLabel(rule.metric, rule.category),
       value: formatMetricValue(rule.metric, incident.value),
       thresholdLabel: regression ? "Previous version" : "Threshold",
       threshold: formatMetricValue(rule.metric, incident.threshold),
@@ -363,8 +372,8 @@ export function prepareIncident(data: IncidentData): IncidentView {
       markers,
       threshold: rateChart ? (incident.threshold ?? undefined) : undefined,
       zone,
-      explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null, rule.metric),
-      explorerLabel: `${matchingCalls(rule.metric).label} in the explorer →`,
+      explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null, linked),
+      explorerLabel: `${matchingCalls(linked).label} in the explorer →`,
     },
     tools: {
       description: `In the window: ${formatCount(windowInvalid)} of ${formatCount(windowChecked)} checked calls invalid${windowUnchecked > 0 ? ` (${formatCount(windowUnchecked)} unchecked left out)` : ""}`,

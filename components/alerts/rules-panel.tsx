@@ -83,7 +83,9 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
                 {!guard.enabled && <Badge>off</Badge>}
               </p>
               <p className="mt-1 text-slate-600">
-                Compares the invalid rate of each model&apos;s newest version with its previous version, each over its own calls. Test:{" "}
+                Compares each model&apos;s newest version with its previous version on two rates: the invalid rate over each version&apos;s checked calls, and
+                the tool error rate over its results; and each tool&apos;s newest schema with the previous one on the invalid rate. Each regression is an
+                incident of its own. Test:{" "}
                 <span className="font-medium text-slate-800" data-testid="regression-test">
                   {regressionTest}
                 </span>

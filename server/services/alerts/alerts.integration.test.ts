@@ -537,6 +537,28 @@ describe("alert evaluation", () => {
     expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
   });
 
+  it("the regression guard flags a new model version whose results fail more, as a tool error regression of its own", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: LOAN_TOOLS });
+    const at = (h: number) => new Date(now.getTime() - (24 - h) * 3_600_000).toISOString();
+    const v = (version: string) => ({ provider: "acme", name: "acme-large", version });
+    // every call valid: the gate sees no difference; the results fail 5 % of the time before, 25 % after
+    const batch = (n: number, failEvery: number, version: string, hour: number) =>
+      Array.from({ length: n }, (_, i) =>
+        makeEvent({ model: v(version), timestamp: at(hour), result: { status: i % failEvery === 0 ? "error" : "ok", latencyMs: 40 } }),
+      );
+    await api.ingest.batch({ events: batch(400, 20, "old", 1) });
+    await api.ingest.batch({ events: batch(400, 4, "new", 6) });
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired.map((f) => f.summary)).toEqual([
+      expect.stringMatching(/^Regression: acme-large new has a tool error rate of 25% against 5% for old \(400 vs 400 results, p = /),
+    ]);
+    const [incident] = await prisma().incident.findMany({ where: { projectId: p.project.id }, select: { subject: true, scopeModel: true, scopeVersion: true } });
+    expect(incident).toEqual({ subject: "model:acme-large:new:tool_error_rate", scopeModel: "acme-large", scopeVersion: "new" });
+    expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
+  });
+
   it("the regression guard flags a tool schema version that made calls worse", async () => {
     const p = await makeProject();
     const api = withKey((await p.key()).key);

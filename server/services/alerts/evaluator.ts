@@ -1,4 +1,14 @@
-import { ALERT_METRIC_LABELS, formatMetric, readAlertMetric, SAMPLE_NOUNS, SPIRAL_LENGTH, type AlertMetricName } from "../../../contracts/alerts";
+import {
+  ALERT_METRIC_LABELS,
+  formatMetric,
+  readAlertMetric,
+  REGRESSION_RATES,
+  regressionSubject,
+  SAMPLE_NOUNS,
+  SPIRAL_LENGTH,
+  type AlertMetricName,
+  type RegressionRate,
+} from "../../../contracts/alerts";
 import {
   checkWindow,
   evaluationTimes,
@@ -272,21 +282,28 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
 }
 
 /**
- * The regression guard: the newest version of each model against its previous version,
- * each over its own checked calls (the previous one before the new one appeared); unchecked
- * calls are neither valid nor invalid and count on neither side.
+ * The regression guard: the newest version of each model against its previous version, on each
+ * of REGRESSION_RATES: the invalid rate over each version's checked calls (unchecked calls are
+ * neither valid nor invalid and count on neither side), and the tool error rate over its results
+ * (the previous version's before the new one appeared). One incident per version and rate.
  */
+const RATE_PHRASES: Record<RegressionRate, string> = { invalid_rate: "an invalid rate", tool_error_rate: "a tool error rate" };
+
 async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  const { rows } = await pool().query<{
-    model_name: string;
-    new_version: string;
-    old_version: string;
-    first: Date;
-    new_calls: number;
-    new_invalid: number;
-    old_calls: number;
-    old_invalid: number;
-  }>(
+  type Side = "new" | "old";
+  const sums = (side: Side) => {
+    const where = side === "new" ? "r.model_version = p.new_version AND r.hour >= p.first" : "r.model_version = p.old_version AND r.hour < p.first";
+    const sum = (expression: string, as: string) => `coalesce(sum(${expression}) FILTER (WHERE ${where}), 0)::float8 AS ${side}_${as}`;
+    return [
+      sum("r.calls - r.unchecked", "calls"),
+      sum("r.invalid", "invalid"),
+      sum("r.results", "results"),
+      sum(FAILED_COUNT_COLUMNS.map((c) => `r.${c}`).join(" + "), "failed"),
+    ];
+  };
+  const { rows } = await pool().query<
+    { model_name: string; new_version: string; old_version: string; first: Date } & Record<`${Side}_${"calls" | "invalid" | "results" | "failed"}`, number>
+  >(
     `WITH v AS (
        SELECT model_name, model_version, min(hour) AS first FROM call_rollups_hourly
         WHERE project_id = $1 AND model_version <> '' AND hour <= $2 GROUP BY 1, 2
@@ -296,27 +313,26 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
        SELECT n.model_name, n.model_version AS new_version, o.model_version AS old_version, n.first
          FROM ranked n JOIN ranked o ON o.model_name = n.model_name AND o.rank = 2 WHERE n.rank = 1
      )
-     SELECT p.model_name, p.new_version, p.old_version, p.first,
-            coalesce(sum(r.calls - r.unchecked) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_calls,
-            coalesce(sum(r.invalid) FILTER (WHERE r.model_version = p.new_version AND r.hour >= p.first), 0)::float8 AS new_invalid,
-            coalesce(sum(r.calls - r.unchecked) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_calls,
-            coalesce(sum(r.invalid) FILTER (WHERE r.model_version = p.old_version AND r.hour < p.first), 0)::float8 AS old_invalid
+     SELECT p.model_name, p.new_version, p.old_version, p.first, ${[...sums("new"), ...sums("old")].join(", ")}
        FROM pairs p JOIN call_rollups_hourly r ON r.project_id = $1 AND r.model_name = p.model_name AND r.hour <= $2
       GROUP BY 1, 2, 3, 4`,
     [rule.projectId, now],
   );
   for (const row of rows) {
-    const check = regressionCheck(
-      { invalid: row.old_invalid, calls: row.old_calls },
-      { invalid: row.new_invalid, calls: row.new_calls },
-      { ...REGRESSION_TEST, minCalls: rule.minCalls },
-    );
-    if (!check.breach) continue;
-    const subject = `model:${row.model_name}:${row.new_version}`;
-    const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
-    if (already) continue; // one incident per regression; ops resolve it by hand
-    const summary = `Regression: ${row.model_name} ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} checked calls, p = ${check.pValue.toExponential(1)}).`;
-    fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
+    for (const rate of REGRESSION_RATES) {
+      const [bad, of] = rate === "invalid_rate" ? (["invalid", "calls"] as const) : (["failed", "results"] as const);
+      const check = regressionCheck(
+        { invalid: row[`old_${bad}`], calls: row[`old_${of}`] },
+        { invalid: row[`new_${bad}`], calls: row[`new_${of}`] },
+        { ...REGRESSION_TEST, minCalls: rule.minCalls },
+      );
+      if (!check.breach) continue;
+      const subject = regressionSubject(row.model_name, row.new_version, rate);
+      const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
+      if (already) continue; // one incident per regression; ops resolve it by hand
+      const summary = `Regression: ${row.model_name} ${row.new_version} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for ${row.old_version} (${Math.round(row[`new_${of}`])} vs ${Math.round(row[`old_${of}`])} ${SAMPLE_NOUNS[rate]}, p = ${check.pValue.toExponential(1)}).`;
+      fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
+    }
   }
 }
 

@@ -66,17 +66,20 @@ export default defineConfig({
   // start signed in with that session (tests about signing in use a signed-out browser) and
   // read the shared demo project instead of loading ~30,000 events each. "sweeps" are the
   // *.sweep.spec.ts files that repeat one check over every page and mode (axe on each page, light and
-  // dark, desktop and phone): `npm run test:exhaustive` runs them, `npm test` runs "chromium".
+  // dark, desktop and phone); "exhaustive" the *.exhaustive.spec.ts journeys too long for the
+  // 6-minute `npm test` (alerts, accounts, the ops layer, the live pages, connect, no JavaScript).
+  // `npm run test:exhaustive` runs both, `npm test` runs "chromium" (docs/maintaining.md).
   projects: [
     { name: "first-run", testMatch: /first-run\.spec\.ts$/ },
     { name: "setup", testMatch: /\.setup\.ts$/, dependencies: ["first-run"] },
     {
       name: "chromium",
-      testIgnore: [/first-run\.spec\.ts$/, /\.sweep\.spec\.ts$/],
+      testIgnore: [/first-run\.spec\.ts$/, /\.sweep\.spec\.ts$/, /\.exhaustive\.spec\.ts$/],
       dependencies: ["setup"],
       use: { storageState: statePath("admin.json") },
     },
     { name: "sweeps", testMatch: /\.sweep\.spec\.ts$/, dependencies: ["setup"], use: { storageState: statePath("admin.json") } },
+    { name: "exhaustive", testMatch: /\.exhaustive\.spec\.ts$/, dependencies: ["setup"], use: { storageState: statePath("admin.json") } },
   ],
   webServer: {
     command: "node --import tsx scripts/e2e-server.ts",

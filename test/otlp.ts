@@ -18,7 +18,7 @@ const ROUTES: Record<string, (req: Request) => Promise<Response>> = { "/v1/trace
 /**
  * The real OTLP route handlers served over real HTTP on 127.0.0.1: a plain node server that
  * hands each request to the route's exported POST, and other /v1/* paths to the catch-all's
- * answer (e2e/connect.spec.ts covers the Next.js server); /api/trpc/* to the app's tRPC route,
+ * answer (e2e/connect.exhaustive.spec.ts covers the Next.js server); /api/trpc/* to the app's tRPC route,
  * for what the browser does next (browserClient in test/http-app.ts). `url` is the traces
  * endpoint; `base` the server's root, for OTEL_EXPORTER_OTLP_ENDPOINT.
  */

@@ -63,16 +63,19 @@ export const THRESHOLD_ONLY_METRICS: readonly AlertMetricName[] = ["latency_p95"
 export const SPIRAL_LENGTH = { default: 3, min: 2, max: 50 } as const;
 
 /**
- * The rates the regression guard compares between a model's newest version and the one before:
+ * The rates the regression guard compares between a model's (or a tool schema's) newest version and the one before:
  * the gate's invalid rate (over checked calls) and, after the gate, the tool error rate (over
  * results). Each regression is an incident of its own; its subject says which rate.
  */
 export const REGRESSION_RATES = ["invalid_rate", "tool_error_rate"] as const satisfies readonly AlertMetricName[];
 export type RegressionRate = (typeof REGRESSION_RATES)[number];
 
-/** The incident subject of a model version's regression on one rate (the invalid rate keeps the subject it always had). */
-export const regressionSubject = (model: string, version: string, rate: RegressionRate) =>
-  rate === "invalid_rate" ? `model:${model}:${version}` : `model:${model}:${version}:${rate}`;
+/**
+ * The incident subject of a regression of a model version or a tool's schema version on one rate
+ * (the invalid rate keeps the subject it always had: `model:<model>:<version>`, `schema:<tool>:<version>`).
+ */
+export const regressionSubject = (of: "model" | "schema", name: string, version: string, rate: RegressionRate) =>
+  rate === "invalid_rate" ? `${of}:${name}:${version}` : `${of}:${name}:${version}:${rate}`;
 
 /** Which rate a regression incident is about, read from its subject. */
 export const regressionRate = (subject: string): RegressionRate => (subject.endsWith(":tool_error_rate") ? "tool_error_rate" : "invalid_rate");

@@ -269,6 +269,37 @@ describe("the incident page's preparer", () => {
     expect(v.chart.explorerHref).toMatch(/\?outcome=failed&.*&model=acme-large&modelVersion=2026-11$/);
   });
 
+  it("charts a schema version's tool error regression as the tool's tool error rate per hour", () => {
+    const input = incident({
+      subject: "schema:get_loan:4f2a9c:tool_error_rate",
+      rule: { name: "Regression guard", metric: "regression", category: null, windowMinutes: 60 },
+      value: 0.25,
+      threshold: 0.05,
+    });
+    const series: SeriesInput = {
+      bucket: "hour",
+      rows: [
+        {
+          bucket: "2026-11-30T10:00:00.000Z",
+          key: "",
+          calls: 20,
+          invalid: 10,
+          unchecked: 0,
+          results: 10,
+          toolErrors: 2,
+          notFound: 0,
+          timeouts: 0,
+          notAllowed: 0,
+        },
+      ],
+    };
+    const { plan, view: v } = view(input, { series });
+    expect(plan.regression).toBe(false);
+    expect(v.chart.title).toBe("Tool error rate of a new schema version around the incident");
+    expect(v.chart.series[0]!.values.filter((x) => x !== null)).toEqual([0.2]);
+    expect(v.chart.explorerHref).toContain("?outcome=failed&");
+  });
+
   it("charts one category's rate for a category rule and links the explorer to that category", () => {
     const input = incident({ rule: { name: "Wrong types", metric: "category_rate", category: "wrong_type", windowMinutes: 60 } });
     const series: SeriesInput = { bucket: "hour", rows: [{ bucket: "2026-11-30T10:00:00.000Z", key: "", calls: 40, invalid: 20, unchecked: 0 }] };

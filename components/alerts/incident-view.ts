@@ -301,11 +301,16 @@ export function prepareIncident(data: IncidentData): IncidentView {
 
   // the chart: the watched rate with its threshold; other metrics get the invalid rate as context
   const rateChart = isRateMetric(rule.metric);
-  // a model version's regression is on the invalid rate or on the tool error rate (its subject says which)
-  const regressionOn = regression ? regressionRate(incident.subject ?? "") : null;
+  // a regression (of a model version, charted per version, or of a tool's schema version) is on the
+  // invalid rate or on the tool error rate: its subject says which
+  const regressionOn = rule.metric === REGRESSION_METRIC ? regressionRate(incident.subject ?? "") : null;
   const linked = regressionOn ?? rule.metric;
   const label =
-    regressionOn === "tool_error_rate" ? "Tool error rate of a new model version" : rateChart ? metricLabel(rule.metric, rule.category) : "Invalid rate";
+    regressionOn === "tool_error_rate"
+      ? `Tool error rate of a new ${regression ? "model" : "schema"} version`
+      : rateChart
+        ? metricLabel(rule.metric, rule.category)
+        : "Invalid rate";
   let rows: RateRow[];
   let bucket: Bucket;
   if (regression) {
@@ -318,7 +323,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
   } else if (ranges.category && data.categorySeries) {
     rows = categoryRateRows(data.series?.rows ?? [], data.categorySeries.rows, ranges.category, label);
     bucket = data.series?.bucket ?? data.categorySeries.bucket;
-  } else if (rule.metric === "tool_error_rate") {
+  } else if (linked === "tool_error_rate") {
     rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: failedResults(r), denominator: r.results ?? 0 }));
     bucket = data.series?.bucket ?? "hour";
   } else if (rule.metric === "empty_result_rate") {

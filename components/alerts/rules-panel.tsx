@@ -84,7 +84,7 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
               </p>
               <p className="mt-1 text-slate-600">
                 Compares each model&apos;s newest version with its previous version on two rates: the invalid rate over each version&apos;s checked calls, and
-                the tool error rate over its results; and each tool&apos;s newest schema with the previous one on the invalid rate. Each regression is an
+                the tool error rate over its results; and each tool&apos;s newest schema with the previous one on the same two rates. Each regression is an
                 incident of its own. Test:{" "}
                 <span className="font-medium text-slate-800" data-testid="regression-test">
                   {regressionTest}

@@ -554,7 +554,10 @@ describe("alert evaluation", () => {
     expect(report?.fired.map((f) => f.summary)).toEqual([
       expect.stringMatching(/^Regression: acme-large new has a tool error rate of 25% against 5% for old \(400 vs 400 results, p = /),
     ]);
-    const [incident] = await prisma().incident.findMany({ where: { projectId: p.project.id }, select: { subject: true, scopeModel: true, scopeVersion: true } });
+    const [incident] = await prisma().incident.findMany({
+      where: { projectId: p.project.id },
+      select: { subject: true, scopeModel: true, scopeVersion: true },
+    });
     expect(incident).toEqual({ subject: "model:acme-large:new:tool_error_rate", scopeModel: "acme-large", scopeVersion: "new" });
     expect((await evaluateAlerts({ now, projectId: p.project.id }))?.fired).toHaveLength(0);
   });
@@ -579,5 +582,27 @@ describe("alert evaluation", () => {
     const schemaIncidents = report!.fired.filter((f) => f.summary.includes("schema"));
     expect(schemaIncidents).toHaveLength(1);
     expect(schemaIncidents[0]!.summary).toMatch(/^Regression: getloan schema \w+ has an invalid rate of 50% against 5% for schema \w+/);
+  });
+
+  it("the regression guard flags a tool schema version whose calls pass the gate but fail more when they run", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    const [getloan] = LOAN_TOOLS;
+    await api.tools.register({ tools: [getloan] });
+    const hour = (h: number) => new Date(now.getTime() - (48 - h) * 3_600_000).toISOString();
+    const calls = (n: number, failEvery: number, h: number) =>
+      Array.from({ length: n }, (_, i) => makeEvent({ timestamp: hour(h), result: { status: i % failEvery === 0 ? "error" : "ok", latencyMs: 30 } }));
+    await api.ingest.batch({ events: calls(400, 20, 1) });
+    // a new schema version (an optional argument more) that the calls still pass, and whose calls the tool then fails more
+    await new Promise((r) => setTimeout(r, 20));
+    const parameters = getloan!.parameters as { properties: Record<string, unknown> };
+    await api.tools.register({ tools: [{ ...getloan, parameters: { ...parameters, properties: { ...parameters.properties, branch: { type: "string" } } } }] });
+    await api.ingest.batch({ events: calls(400, 4, 30) });
+    const report = await evaluateAlerts({ now, projectId: p.project.id });
+    expect(report?.fired.map((f) => f.summary)).toEqual([
+      expect.stringMatching(/^Regression: getloan schema \w+ has a tool error rate of 25% against 5% for schema \w+ \(400 vs 400 results, p = /),
+    ]);
+    const incidents = await prisma().incident.findMany({ where: { projectId: p.project.id }, select: { subject: true, scopeTool: true } });
+    expect(incidents).toEqual([{ subject: expect.stringMatching(/^schema:getloan:\w+:tool_error_rate$/), scopeTool: "getloan" }]);
   });
 });

@@ -29,7 +29,7 @@ import { HOUR_MS } from "../../../contracts/metrics";
 import { emptyResultSql, statusesOf } from "../../../isomorphic/outcome";
 import { latencies } from "../metrics/call-figures";
 import { readSpirals } from "../metrics/spirals";
-import { FAILED_COUNT_COLUMNS, HAS_RESULT } from "../rollups/tables";
+import { FAILED_COUNT_COLUMNS, HAS_RESULT, hasResultOf } from "../rollups/tables";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -67,10 +67,11 @@ const toCounts = (r: CountRow): WindowCounts => ({
  * over raw calls and over rollup rows. Both spellings derive from isomorphic/outcome.ts
  * (statusesOf, emptyResultSql) as the rollups' own columns do (rollups/tables.ts).
  */
+const FAILED_STATUSES = statusesOf("failed")
+  .map((status) => `'${status}'`)
+  .join(", ");
 const RAW_RESULTS = `(count(*) FILTER (WHERE ${HAS_RESULT}))::float8 AS results,
-  (count(*) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${statusesOf("failed")
-    .map((status) => `'${status}'`)
-    .join(", ")})))::float8 AS failed_results,
+  (count(*) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${FAILED_STATUSES})))::float8 AS failed_results,
   (count(*) FILTER (WHERE ${HAS_RESULT} AND ${emptyResultSql("result_status", "result_summary")}))::float8 AS empty_results`;
 const ROLLUP_RESULTS = `coalesce(sum(results), 0)::float8 AS results, coalesce(sum(${FAILED_COUNT_COLUMNS.join(" + ")}), 0)::float8 AS failed_results,
   coalesce(sum(empty_results), 0)::float8 AS empty_results`;
@@ -327,7 +328,7 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
         { ...REGRESSION_TEST, minCalls: rule.minCalls },
       );
       if (!check.breach) continue;
-      const subject = regressionSubject(row.model_name, row.new_version, rate);
+      const subject = regressionSubject("model", row.model_name, row.new_version, rate);
       const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
       if (already) continue; // one incident per regression; ops resolve it by hand
       const summary = `Regression: ${row.model_name} ${row.new_version} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for ${row.old_version} (${Math.round(row[`new_${of}`])} vs ${Math.round(row[`old_${of}`])} ${SAMPLE_NOUNS[rate]}, p = ${check.pValue.toExponential(1)}).`;
@@ -337,19 +338,24 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
 }
 
 /**
- * The same guard for tool schemas: the calls checked against a tool's newest schema
- * version against those checked against its previous one, over the last 30 days.
+ * The same guard for tool schemas: the calls checked against a tool's newest schema version
+ * against those checked against its previous one, over the last 30 days, on each of
+ * REGRESSION_RATES (the tool error rate over the calls that reported a result).
  */
 async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  const { rows } = await pool().query<{
-    tool: string;
-    new_version: string;
-    old_version: string;
-    new_calls: number;
-    new_invalid: number;
-    old_calls: number;
-    old_invalid: number;
-  }>(
+  type Side = "new" | "old";
+  const counts = (side: Side) => {
+    const of = `c.checked_version = p.${side}_version`;
+    return [
+      `(count(*) FILTER (WHERE ${of}))::float8 AS ${side}_calls`,
+      `(count(*) FILTER (WHERE ${of} AND c.valid = false))::float8 AS ${side}_invalid`,
+      `(count(*) FILTER (WHERE ${of} AND ${hasResultOf("c")}))::float8 AS ${side}_results`,
+      `(count(*) FILTER (WHERE ${of} AND ${hasResultOf("c")} AND c.result_status IN (${FAILED_STATUSES})))::float8 AS ${side}_failed`,
+    ];
+  };
+  const { rows } = await pool().query<
+    { tool: string; new_version: string; old_version: string } & Record<`${Side}_${"calls" | "invalid" | "results" | "failed"}`, number>
+  >(
     `WITH ranked AS (
        SELECT name, version, row_number() OVER (PARTITION BY name ORDER BY first_seen_at DESC, version DESC) AS rank
          FROM tool_definitions WHERE project_id = $1
@@ -357,27 +363,26 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
        SELECT n.name AS tool, n.version AS new_version, o.version AS old_version
          FROM ranked n JOIN ranked o ON o.name = n.name AND o.rank = 2 WHERE n.rank = 1
      )
-     SELECT p.tool, p.new_version, p.old_version,
-            (count(*) FILTER (WHERE c.checked_version = p.new_version))::float8 AS new_calls,
-            (count(*) FILTER (WHERE c.checked_version = p.new_version AND c.valid = false))::float8 AS new_invalid,
-            (count(*) FILTER (WHERE c.checked_version = p.old_version))::float8 AS old_calls,
-            (count(*) FILTER (WHERE c.checked_version = p.old_version AND c.valid = false))::float8 AS old_invalid
+     SELECT p.tool, p.new_version, p.old_version, ${[...counts("new"), ...counts("old")].join(", ")}
        FROM pairs p JOIN tool_calls c ON c.project_id = $1 AND c.tool = p.tool
         AND c.timestamp >= $2::timestamptz - interval '30 days' AND c.timestamp <= $2
       GROUP BY 1, 2, 3`,
     [rule.projectId, now],
   );
   for (const row of rows) {
-    const check = regressionCheck(
-      { invalid: row.old_invalid, calls: row.old_calls },
-      { invalid: row.new_invalid, calls: row.new_calls },
-      { ...REGRESSION_TEST, minCalls: rule.minCalls },
-    );
-    if (!check.breach) continue;
-    const subject = `schema:${row.tool}:${row.new_version}`;
-    if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
-    const summary = `Regression: ${row.tool} schema ${row.new_version} has an invalid rate of ${formatMetric("invalid_rate", check.value ?? 0)} against ${formatMetric("invalid_rate", check.threshold ?? 0)} for schema ${row.old_version} (${Math.round(row.new_calls)} vs ${Math.round(row.old_calls)} calls, p = ${check.pValue.toExponential(1)}).`;
-    fired.push(await openIncident(rule, check, now, subject, { tool: row.tool }, summary));
+    for (const rate of REGRESSION_RATES) {
+      const [bad, of, noun] = rate === "invalid_rate" ? (["invalid", "calls", "calls"] as const) : (["failed", "results", "results"] as const);
+      const check = regressionCheck(
+        { invalid: row[`old_${bad}`], calls: row[`old_${of}`] },
+        { invalid: row[`new_${bad}`], calls: row[`new_${of}`] },
+        { ...REGRESSION_TEST, minCalls: rule.minCalls },
+      );
+      if (!check.breach) continue;
+      const subject = regressionSubject("schema", row.tool, row.new_version, rate);
+      if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
+      const summary = `Regression: ${row.tool} schema ${row.new_version} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for schema ${row.old_version} (${Math.round(row[`new_${of}`])} vs ${Math.round(row[`old_${of}`])} ${noun}, p = ${check.pValue.toExponential(1)}).`;
+      fired.push(await openIncident(rule, check, now, subject, { tool: row.tool }, summary));
+    }
   }
 }
 

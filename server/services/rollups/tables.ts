@@ -30,8 +30,12 @@ const OUTCOME_COLUMNS: Record<FailedOutcome, string> = {
 };
 
 const quoted = (values: string[]) => values.map((v) => `'${v}'`).join(", ");
-/** A call that ran (not invalid) and reported a result: the calls the outcome columns count. */
-export const HAS_RESULT = "valid IS DISTINCT FROM false AND result_status IS NOT NULL";
+/** A call that ran (not invalid) and reported a result: the calls the outcome columns count; over the columns of a table alias when given. */
+export const hasResultOf = (alias?: string) => {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return `${column("valid")} IS DISTINCT FROM false AND ${column("result_status")} IS NOT NULL`;
+};
+export const HAS_RESULT = hasResultOf();
 const TIMED = `${HAS_RESULT} AND latency_ms IS NOT NULL`;
 
 /**

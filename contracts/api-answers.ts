@@ -153,6 +153,9 @@ export const confusableOutput = z.object({
       advice: z.string(),
     }),
   ),
+  /** the range held more calls than one read takes: the pairs come from the newest `readLimit` calls of it */
+  truncated: z.boolean(),
+  readLimit: count,
 });
 
 export const definitionsOutput = z.object({ project: z.string(), tools: z.array(z.object({ name: z.string(), ...toolText.shape })) });

@@ -207,11 +207,12 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
     },
     ({ tool, days: n, limit }) =>
       answer(async () => {
-        const { pairs } = await caller.tools.confusable({ range: lastDays(n), ...(tool ? { tool } : {}) });
+        const { pairs, truncated, readLimit } = await caller.tools.confusable({ range: lastDays(n), ...(tool ? { tool } : {}) });
+        const read = truncated ? ` (from the newest ${readLimit.toLocaleString("en")} calls of the window only)` : "";
         return text([
           pairs.length
-            ? `${pairs.length} pair${pairs.length === 1 ? "" : "s"} of tools models mix up${tool ? ` with ${tool}` : ""}, last ${n} days, most evidence first:`
-            : `No pair of tools${tool ? ` with ${tool}` : ""} that models mix up in the last ${n} days.`,
+            ? `${pairs.length} pair${pairs.length === 1 ? "" : "s"} of tools models mix up${tool ? ` with ${tool}` : ""}, last ${n} days${read}, most evidence first:`
+            : `No pair of tools${tool ? ` with ${tool}` : ""} that models mix up in the last ${n} days${read}.`,
           ...pairs
             .slice(0, limit)
             .flatMap((p, i) => [

@@ -82,9 +82,7 @@ export const toolsRouter = router({
     .input(confusableInput)
     .output(confusableOutput)
     .query(({ ctx, input }) =>
-      withProjectShare(ctx.project, "tools.confusable", async () => ({
-        pairs: await confusableTools(ctx.project.id, rangeOrLastDays(input.range, 30), input.tool),
-      })),
+      withProjectShare(ctx.project, "tools.confusable", () => confusableTools(ctx.project.id, rangeOrLastDays(input.range, 30), input.tool)),
     ),
   /** The tool page's empty results: the newest ones of the range, each with the run's next call. */
   emptyResults: projectProcedure("viewer")

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { loadDemoData } from "../demo/load-demo";
+import { CONFUSABLE_READ_LIMIT, confusableTools } from "./confusable";
 
 // Confusable tools (server/domain/confusable-tools.ts) from runs stored through ingest.batch:
 // runs built for it, another project's key, and the demo data.
@@ -90,14 +91,29 @@ describe("confusable tools", () => {
   it("on the tool page: the pairs with that tool only", async () => {
     const owner = await project.asOwner();
     const range = { from: at(24 * 60), to: at(-60) };
-    const pairs = await owner.tools.confusablePairs({ project: project.project.slug, tool: "track_shipment", range });
+    const { pairs, truncated } = await owner.tools.confusablePairs({ project: project.project.slug, tool: "track_shipment", range });
     expect(pairs.map((p) => p.tools)).toEqual([["lookup_order", "track_shipment"]]);
-    expect(await owner.tools.confusablePairs({ project: project.project.slug, tool: "cancel_order", range })).toEqual([]);
+    expect(truncated).toBe(false);
+    expect((await owner.tools.confusablePairs({ project: project.project.slug, tool: "cancel_order", range })).pairs).toEqual([]);
+  });
+
+  it("read the newest calls of a range only, up to the read limit, and say so", async () => {
+    const range = { from: new Date(at(24 * 60)), to: new Date(at(-60)) };
+    const whole = await confusableTools(project.project.id, range, "track_shipment");
+    expect(whole).toMatchObject({ truncated: false, readLimit: CONFUSABLE_READ_LIMIT });
+    // a limit below the range's calls: cut, and the older switches are no longer read
+    const cut = await confusableTools(project.project.id, range, "track_shipment", 3);
+    expect(cut).toMatchObject({ truncated: true, readLimit: 3 });
+    expect(cut.pairs.reduce((n, p) => n + p.switches, 0)).toBeLessThan(whole.pairs.reduce((n, p) => n + p.switches, 0));
   });
 
   it("show a key of another project nothing", async () => {
     const other = await makeProject();
-    expect(await withKey((await other.key("agent", "read")).key).tools.confusable({})).toEqual({ pairs: [] });
+    expect(await withKey((await other.key("agent", "read")).key).tools.confusable({})).toEqual({
+      pairs: [],
+      truncated: false,
+      readLimit: CONFUSABLE_READ_LIMIT,
+    });
   });
 
   it("show getcustomer ↔ getloan in the demo data: refused getcustomer calls, then getloan with the customer id", async () => {

@@ -332,12 +332,14 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
                 <Card
                   title="Confused with"
-                  description="Tools the models mix up with this one in the range, from their runs; what to change in the names or descriptions"
+                  description={`Tools the models mix up with this one in the range, from their runs; what to change in the names or descriptions${
+                    confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
+                  }`}
                 >
-                  {confusable.length ? (
+                  {confusable.pairs.length ? (
                     <ConfusableList
                       tool={tool}
-                      pairs={confusable}
+                      pairs={confusable.pairs}
                       toolHref={(name) => `/p/${project.slug}/tools/${encodeURIComponent(name)}`}
                       runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`}
                     />

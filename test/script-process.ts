@@ -28,7 +28,12 @@ export function runScript(args: string[], env: Record<string, string>, undo: Cle
   child.stdout!.on("data", (chunk) => (run.output += chunk));
   child.stderr!.on("data", (chunk) => (run.output += chunk));
   undo.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // asked to stop, a script stops what it started (`npm start` its Next.js server); a SIGKILL
+    // leaves those running after the test (a Next.js server of every run was found still up)
+    child.kill("SIGTERM");
+    const stopped = await Promise.race([run.exited.then(() => true), sleep(15_000).then(() => false)]);
+    if (!stopped) child.kill("SIGKILL");
   });
   return run;
 }

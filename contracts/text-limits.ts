@@ -40,7 +40,7 @@ export const TEXT_LIMITS = {
 export const SEARCH_TEXT_MAX = 200;
 
 /** What a refused over-long filter is told: the filter, its limit, why, and the length sent. */
-export const filterTooLongMessage = (what: string, max: number, length: number) =>
+const filterTooLongMessage = (what: string, max: number, length: number) =>
   `${what} is at most ${max.toLocaleString("en")} characters (no event carries a longer one, so nothing could match); you sent ${length.toLocaleString("en")}`;
 
 /** An optional filter on a name events carry (EVENT_NAME_LIMITS): refused beyond its limit with filterTooLongMessage. */

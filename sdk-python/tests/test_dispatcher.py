@@ -360,9 +360,11 @@ def test_with_fail_open_a_call_whose_schema_cannot_be_used_runs_and_is_recorded_
 
 
 def test_an_empty_result_is_reported_even_without_record_results_so_that_toolgate_can_flag_it() -> None:
-    answers: dict[str, Any] = {"0": None, "1": [], "2": "  ", "3": {"balance": 1}}
+    # empty as Toolgate's rule (isomorphic/outcome.ts) says, which the TypeScript dispatcher applies too
+    answers: dict[str, Any] = {"0": None, "1": [], "2": "  ", "3": {"balance": 1}, "4": {"results": []}, "5": "None", "6": {"count": 0}}
     toolgate, events = gate(
         define_tool(name="getloan", parameters=LOAN_SCHEMA, handler=lambda args: answers[args["loannumber"]]),
     )
     toolgate.run().handle_sync([openai_call(f"c{n}", json.dumps({"loannumber": n})) for n in answers])
-    assert [e["result"].get("summary") for e in events] == ["null", "[]", "  ", None]
+    summaries = {e["arguments"]["loannumber"]: e["result"].get("summary") for e in events}  # type: ignore[index]
+    assert summaries == {"0": "null", "1": "[]", "2": "  ", "3": None, "4": '{"results":[]}', "5": "None", "6": None}

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from ._outcome import is_empty_result
 from .calls import NormalizedCall, ToolResultMessage, normalize_calls, tool_result
 from .classify import ToolSchemaError, Verdict, classify_call
 from .event import ModelRef, ToolgateEvent, Usage
@@ -185,11 +186,6 @@ def _truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _says_nothing(value: Any, content: str) -> bool:
-    """Plainly empty results (None, an empty container, blank text): sent even without record_results."""
-    return value is None or (isinstance(value, (str, list, tuple, dict)) and len(value) == 0) or content.strip() == ""
-
-
 def _usage_of(usage: Mapping[str, Any]) -> Usage:
     """Accepts the wire names (inputTokens) or Python's (input_tokens)."""
     out: Usage = {}
@@ -314,9 +310,9 @@ class Run:
             if ok:
                 status, content = "ok", _content_of(value)
                 event["result"] = {"status": "ok", "latencyMs": latency_ms}
-                # an empty result carries nothing private: reported whatever record_results says, so
-                # that Toolgate can flag it (the server decides what is empty: isomorphic/outcome.ts)
-                if self.gate.record_results or _says_nothing(value, content):
+                # an empty result carries nothing private: reported whatever record_results says, so that
+                # Toolgate can flag it; empty as isomorphic/outcome.ts decides, as the TypeScript dispatcher does
+                if self.gate.record_results or is_empty_result(content):
                     event["result"]["summary"] = _truncate(content, 500)
             else:
                 status, content = "error", message

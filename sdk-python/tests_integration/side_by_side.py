@@ -1,0 +1,109 @@
+"""The Python half of sdk-python/side-by-side.integration.test.ts: one scripted agent conversation through each
+client tool loop (``openai_tool_loop``, ``anthropic_tool_loop``) with the real ``openai`` and ``anthropic`` packages,
+reported to a real Toolgate. The TypeScript test sends the same conversation through the TypeScript SDK's
+``Run.handle`` into another project of the same Toolgate and compares what the two projects stored.
+
+Everything both halves must share comes from the TypeScript test, so that it is written once:
+  TOOLGATE_URL, TOOLGATE_API_KEY  the Toolgate and an ingest key of this half's project
+  SIDE_BY_SIDE_MODEL_URL          the scripted model on loopback (this half's base URL of it)
+  SIDE_BY_SIDE_SETUP              JSON: the tools (name, description, parameters), the model reference, each
+                                  conversation's run id and the runs' metadata
+Prints the reporter's counts as JSON; exits non-zero when the reporter reported an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TypedDict
+
+import anthropic
+import openai
+
+from toolgate import HandlerContext, ReporterError, Toolgate, define_tool
+from toolgate.event import ModelRef
+from toolgate.loops import anthropic_tool_loop, openai_tool_loop
+
+
+class ToolDefinition(TypedDict):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class Loans(TypedDict):
+    missing: str
+    empty: str
+    slow: str
+
+
+class Setup(TypedDict):
+    tools: list[ToolDefinition]
+    model: ModelRef
+    runIds: dict[str, str]
+    metadata: dict[str, str]
+    #: the loan numbers the handlers of both halves treat apart: the lookup fails, finds nothing, never answers
+    loans: Loans
+    timeoutMs: int
+
+
+def handler_of(name: str, loans: Loans) -> Callable[[dict[str, Any], HandlerContext], Any]:
+    """The twin of the TypeScript test's handler: echoes the call, or fails, finds nothing or waits until cancelled."""
+
+    def answer(args: dict[str, Any], context: HandlerContext) -> Any:
+        loan = args.get("loannumber")
+        if loan == loans["missing"]:
+            raise LookupError(f"no loan {loan}")
+        if loan == loans["empty"]:
+            return {"found": []}
+        if loan == loans["slow"]:
+            context.cancelled.wait(10)  # set when the call runs past its timeout
+            return "too late"
+        return {"tool": name, **args}
+
+    return answer
+
+
+def main() -> int:
+    setup: Setup = json.loads(os.environ["SIDE_BY_SIDE_SETUP"])
+    model_url = os.environ["SIDE_BY_SIDE_MODEL_URL"]
+    errors: list[ReporterError] = []
+    toolgate = Toolgate(
+        url=os.environ["TOOLGATE_URL"],
+        api_key=os.environ["TOOLGATE_API_KEY"],
+        model=setup["model"],
+        tools=[
+            define_tool(
+                name=t["name"], description=t["description"], parameters=t["parameters"], handler=handler_of(t["name"], setup["loans"])
+            )
+            for t in setup["tools"]
+        ],
+        timeout_ms=setup["timeoutMs"],
+        reporter={"flush_interval_ms": 20, "on_error": errors.append},
+    )
+    # max_retries=0: a scripted model that fails must fail the run, not be asked again
+    openai_client = openai.OpenAI(base_url=f"{model_url}/v1", api_key="sk-none", max_retries=0)
+    openai_tool_loop(
+        openai_client,
+        toolgate.run(run_id=setup["runIds"]["openai"], metadata=setup["metadata"]),
+        model="scripted",
+        messages=[{"role": "user", "content": "What about loan 4471?"}],
+    )
+    anthropic_client = anthropic.Anthropic(base_url=model_url, api_key="sk-none", max_retries=0)
+    anthropic_tool_loop(
+        anthropic_client,
+        toolgate.run(run_id=setup["runIds"]["anthropic"], metadata=setup["metadata"]),
+        model="scripted",
+        max_tokens=500,
+        messages=[{"role": "user", "content": "What about loan 4471?"}],
+    )
+    stats = toolgate.shutdown(10_000)
+    assert stats is not None
+    print(json.dumps({"sent": stats.sent, "dropped": stats.dropped, "rejected": stats.rejected, "errors": [str(e) for e in errors]}))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,6 +9,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 from fastmcp import Client, FastMCP
+from fastmcp.tools.base import ToolResult
 
 from toolgate import ToolgateEvent
 from toolgate.fastmcp import ToolgateFastMCPMiddleware
@@ -73,3 +74,25 @@ def test_an_unknown_tool_and_a_missing_argument_never_reach_fastmcp() -> None:
     asyncio.run(session())
     assert [e["outcome"].get("category") for e in events] == ["unknown_tool", "missing_argument"]
     assert asked == []
+
+
+def test_a_tools_error_answer_reaches_the_client_as_it_is_and_is_recorded_as_the_tools_error() -> None:
+    """A tool answering ``ToolResult(is_error=True)`` (it was recorded ok): a tool error, as withToolgate records it."""
+    events: list[ToolgateEvent] = []
+    server = FastMCP("loans")
+    server.add_middleware(ToolgateFastMCPMiddleware(model={"name": "client-model"}, on_event=events.append))
+
+    @server.tool()
+    def getloan(loannumber: str) -> ToolResult:
+        """The balance of one loan, by its loan number."""
+        return ToolResult(content=f"no loan {loannumber}", is_error=True)
+
+    async def session() -> None:
+        async with Client(server) as client:
+            answer = await client.call_tool("getloan", {"loannumber": "4471"}, raise_on_error=False)
+            assert answer.is_error is True and text_of(answer) == "no loan 4471"  # the tool's own answer
+
+    asyncio.run(session())
+    [event] = events
+    assert event["outcome"]["valid"] is True
+    assert event["result"]["status"] == "error" and event["result"]["summary"] == "Error: getloan failed: no loan 4471"

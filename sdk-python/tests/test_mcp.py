@@ -81,3 +81,29 @@ def test_mcpserver_fastmcps_successor_asked_for_its_schemas_before_the_first_cal
 
     asyncio.run(session())
     check_events(events, asked)
+
+
+def test_a_tools_is_error_answer_reaches_the_client_as_it_is_and_is_recorded_as_the_tools_error() -> None:
+    """As withToolgate and toolgate mcp record it (docs/events.md: isError is a tool error); it was recorded ok."""
+    events: list[ToolgateEvent] = []
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name="getloan", description="A loan", input_schema=SCHEMA)])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text="no loan 4471")], is_error=True)
+
+    server = Server("loans", on_list_tools=list_tools, on_call_tool=call_tool)
+    server.middleware.append(ToolgateMiddleware(model={"name": "client-model"}, on_event=events.append))
+
+    async def session() -> None:
+        async with Client(server) as client:
+            await client.list_tools()
+            answer = await client.call_tool("getloan", {"loannumber": "4471"})
+            assert answer.is_error is True
+            assert [block.text for block in answer.content if isinstance(block, types.TextContent)] == ["no loan 4471"]
+
+    asyncio.run(session())
+    [event] = events
+    assert event["outcome"]["valid"] is True
+    assert event["result"]["status"] == "error" and event["result"]["summary"] == "Error: getloan failed: no loan 4471"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from ._outcome import is_empty_result
 from .calls import NormalizedCall, ToolResultMessage, normalize_calls, tool_result
 from .classify import ToolSchemaError, Verdict, classify_call
 from .event import ModelRef, ToolgateEvent, Usage
@@ -185,11 +186,6 @@ def _truncate(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _says_nothing(value: Any, content: str) -> bool:
-    """Plainly empty results (None, an empty container, blank text): sent even without record_results."""
-    return value is None or (isinstance(value, (str, list, tuple, dict)) and len(value) == 0) or content.strip() == ""
-
-
 def _usage_of(usage: Mapping[str, Any]) -> Usage:
     """Accepts the wire names (inputTokens) or Python's (input_tokens)."""
     out: Usage = {}
@@ -309,18 +305,23 @@ class Run:
             tool = self.gate.tools.by_name[call.tool]
             timeout_ms = tool.timeout_ms if tool.timeout_ms is not None else self.gate.timeout_ms
             started = time.perf_counter()
-            ok, value, message = await _run_handler(tool, call, self.run_id, timeout_ms)
+            ok, value, message, timed_out = await _run_handler(tool, call, self.run_id, timeout_ms)
             latency_ms = max(0, round((time.perf_counter() - started) * 1000))
             if ok:
                 status, content = "ok", _content_of(value)
                 event["result"] = {"status": "ok", "latencyMs": latency_ms}
-                # an empty result carries nothing private: reported whatever record_results says, so
-                # that Toolgate can flag it (the server decides what is empty: isomorphic/outcome.ts)
-                if self.gate.record_results or _says_nothing(value, content):
+                # an empty result carries nothing private: reported whatever record_results says, so that
+                # Toolgate can flag it; empty as isomorphic/outcome.ts decides, as the TypeScript dispatcher does
+                if self.gate.record_results or is_empty_result(content):
                     event["result"]["summary"] = _truncate(content, 500)
             else:
                 status, content = "error", message
-                event["result"] = {"status": "error", "latencyMs": latency_ms, "summary": _truncate(message, 500)}
+                # a timeout is an outcome of its own in Toolgate (docs/events.md), as the TypeScript dispatcher records it
+                event["result"] = {
+                    "status": "timeout" if timed_out else "error",
+                    "latencyMs": latency_ms,
+                    "summary": _truncate(message, 500),
+                }
         result = tool_result(call, is_error=status != "ok", content=content)
         if self.gate.on_event:
             self.gate.on_event(event)
@@ -357,8 +358,9 @@ def _in_thread(handler: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[
     return future
 
 
-async def _run_handler(tool: Tool, call: NormalizedCall, run_id: str, timeout_ms: int) -> tuple[bool, Any, str]:
-    """The handler's answer; an exception or a timeout becomes an error message for the model, never a crash."""
+async def _run_handler(tool: Tool, call: NormalizedCall, run_id: str, timeout_ms: int) -> tuple[bool, Any, str, bool]:
+    """The handler's answer (ok, value, message, timed out); an exception or a timeout becomes an error message for the
+    model, never a crash."""
     context = HandlerContext(call.call_id, run_id)
     try:
         arguments = _loads(call.arguments) if isinstance(call.arguments, str) else call.arguments
@@ -379,9 +381,9 @@ async def _run_handler(tool: Tool, call: NormalizedCall, run_id: str, timeout_ms
         value = await asyncio.wait_for(work, timeout_ms / 1000)
         if inspect.isawaitable(value):
             value = await asyncio.wait_for(value, timeout_ms / 1000)
-        return True, value, ""
+        return True, value, "", False
     except asyncio.TimeoutError:
         context.cancelled.set()
-        return False, None, f"Error: {tool.name} did not answer within {timeout_ms} ms. Try again later, or with a smaller request."
+        return False, None, f"Error: {tool.name} did not answer within {timeout_ms} ms. Try again later, or with a smaller request.", True
     except Exception as error:
-        return False, None, f"Error: {tool.name} failed: {error}"
+        return False, None, f"Error: {tool.name} failed: {error}", False

@@ -37,6 +37,25 @@ async def _forward(arguments: dict[str, Any]) -> Any:
     return await _call_next.get()()
 
 
+class _ToolAnsweredError(Exception):
+    """The server answered the call with ``isError``: raised in the gate's handler so that the call is recorded as the
+    tool's error, as the TypeScript ``withToolgate`` and ``toolgate mcp`` record it (docs/events.md)."""
+
+
+def _field(value: Any, wire: str, python: str) -> Any:
+    """A field of an MCP result or content block: wire form (the low-level server's middleware chain) or object (FastMCP's)."""
+    return value.get(wire) if isinstance(value, Mapping) else getattr(value, python, None)
+
+
+def _is_error(answer: Any) -> bool:
+    return _field(answer, "isError", "is_error") is True
+
+
+def _first_text(answer: Any) -> str:
+    texts = (_field(block, "text", "text") for block in _field(answer, "content", "content") or [])
+    return next((text for text in texts if isinstance(text, str)), "")
+
+
 class _SharedRun:
     """The key of the run that session-less (2026-07-28) calls share."""
 
@@ -104,11 +123,22 @@ class McpGate:
         schema is known yet: forwarded unchecked), ``(False, the message for the model)`` when it was refused."""
         if self.gate is None:
             return True, await forward()
-        token = _call_next.set(forward)
+        answers: list[Any] = []
+
+        async def answer() -> Any:
+            answered = await forward()
+            answers.append(answered)
+            if _is_error(answered):
+                raise _ToolAnsweredError(_first_text(answered))
+            return answered
+
+        token = _call_next.set(answer)
         try:
             [outcome] = await self._run(run_key).dispatch(call)
         finally:
             _call_next.reset(token)
+        if answers:  # the server answered (an error too): the client gets its answer as it is
+            return True, answers[0]
         return (True, outcome.value) if outcome.status == "ok" else (False, outcome.content)
 
 

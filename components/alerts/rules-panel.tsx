@@ -113,7 +113,10 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
       >
         {custom.length === 0 ? (
           <p className="text-slate-500" data-testid="no-rules">
-            No rules yet{canManage ? ": add one to watch a rate, the attempts per success or the call volume." : "; admins add them."}
+            No rules yet
+            {canManage
+              ? ": add one to watch a rate (invalid calls, tool errors, empty results), the latency, retry spirals or the call volume."
+              : "; admins add them."}
           </p>
         ) : (
           <ul className="-my-4 divide-y divide-slate-100" aria-label="Rules">

@@ -282,16 +282,48 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
   return resolved;
 }
 
+type Side = "new" | "old";
+/** A version pair's counts, each side's: its (checked) calls, the invalid ones, its results, the failed ones. */
+type VersionCounts = Record<`${Side}_${"calls" | "invalid" | "results" | "failed"}`, number>;
+const RATE_PHRASES: Record<RegressionRate, string> = { invalid_rate: "an invalid rate", tool_error_rate: "a tool error rate" };
+
+/**
+ * The regression guard's verdict on one version pair (of a model, or of a tool's schema): for each
+ * of REGRESSION_RATES on which the new version is significantly worse, one incident per version and
+ * rate (ops resolve it by hand), its summary counting the calls as `nouns` says.
+ */
+async function fireRegressions(
+  rule: Rule,
+  now: Date,
+  fired: Fired[],
+  pair: { of: "model" | "schema"; name: string; newVersion: string; oldVersion: string; counts: VersionCounts },
+  nouns: Record<RegressionRate, string>,
+  scope: Scope,
+) {
+  const { of, name, newVersion, oldVersion, counts } = pair;
+  const versionWord = of === "schema" ? "schema " : "";
+  for (const rate of REGRESSION_RATES) {
+    const [bad, all] = rate === "invalid_rate" ? (["invalid", "calls"] as const) : (["failed", "results"] as const);
+    const check = regressionCheck(
+      { invalid: counts[`old_${bad}`], calls: counts[`old_${all}`] },
+      { invalid: counts[`new_${bad}`], calls: counts[`new_${all}`] },
+      { ...REGRESSION_TEST, minCalls: rule.minCalls },
+    );
+    if (!check.breach) continue;
+    const subject = regressionSubject(of, name, newVersion, rate);
+    if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
+    const summary = `Regression: ${name} ${versionWord}${newVersion} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for ${versionWord}${oldVersion} (${Math.round(counts[`new_${all}`])} vs ${Math.round(counts[`old_${all}`])} ${nouns[rate]}, p = ${check.pValue.toExponential(1)}).`;
+    fired.push(await openIncident(rule, check, now, subject, scope, summary));
+  }
+}
+
 /**
  * The regression guard: the newest version of each model against its previous version, on each
  * of REGRESSION_RATES: the invalid rate over each version's checked calls (unchecked calls are
  * neither valid nor invalid and count on neither side), and the tool error rate over its results
- * (the previous version's before the new one appeared). One incident per version and rate.
+ * (the previous version's before the new one appeared).
  */
-const RATE_PHRASES: Record<RegressionRate, string> = { invalid_rate: "an invalid rate", tool_error_rate: "a tool error rate" };
-
 async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  type Side = "new" | "old";
   const sums = (side: Side) => {
     const where = side === "new" ? "r.model_version = p.new_version AND r.hour >= p.first" : "r.model_version = p.old_version AND r.hour < p.first";
     const sum = (expression: string, as: string) => `coalesce(sum(${expression}) FILTER (WHERE ${where}), 0)::float8 AS ${side}_${as}`;
@@ -302,9 +334,7 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
       sum(FAILED_COUNT_COLUMNS.map((c) => `r.${c}`).join(" + "), "failed"),
     ];
   };
-  const { rows } = await pool().query<
-    { model_name: string; new_version: string; old_version: string; first: Date } & Record<`${Side}_${"calls" | "invalid" | "results" | "failed"}`, number>
-  >(
+  const { rows } = await pool().query<{ model_name: string; new_version: string; old_version: string; first: Date } & VersionCounts>(
     `WITH v AS (
        SELECT model_name, model_version, min(hour) AS first FROM call_rollups_hourly
         WHERE project_id = $1 AND model_version <> '' AND hour <= $2 GROUP BY 1, 2
@@ -319,22 +349,15 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
       GROUP BY 1, 2, 3, 4`,
     [rule.projectId, now],
   );
-  for (const row of rows) {
-    for (const rate of REGRESSION_RATES) {
-      const [bad, of] = rate === "invalid_rate" ? (["invalid", "calls"] as const) : (["failed", "results"] as const);
-      const check = regressionCheck(
-        { invalid: row[`old_${bad}`], calls: row[`old_${of}`] },
-        { invalid: row[`new_${bad}`], calls: row[`new_${of}`] },
-        { ...REGRESSION_TEST, minCalls: rule.minCalls },
-      );
-      if (!check.breach) continue;
-      const subject = regressionSubject("model", row.model_name, row.new_version, rate);
-      const already = await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } });
-      if (already) continue; // one incident per regression; ops resolve it by hand
-      const summary = `Regression: ${row.model_name} ${row.new_version} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for ${row.old_version} (${Math.round(row[`new_${of}`])} vs ${Math.round(row[`old_${of}`])} ${SAMPLE_NOUNS[rate]}, p = ${check.pValue.toExponential(1)}).`;
-      fired.push(await openIncident(rule, check, now, subject, { model: row.model_name, version: row.new_version }, summary));
-    }
-  }
+  for (const row of rows)
+    await fireRegressions(
+      rule,
+      now,
+      fired,
+      { of: "model", name: row.model_name, newVersion: row.new_version, oldVersion: row.old_version, counts: row },
+      SAMPLE_NOUNS,
+      { model: row.model_name, version: row.new_version },
+    );
 }
 
 /**
@@ -343,7 +366,6 @@ async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
  * REGRESSION_RATES (the tool error rate over the calls that reported a result).
  */
 async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  type Side = "new" | "old";
   const counts = (side: Side) => {
     const of = `c.checked_version = p.${side}_version`;
     return [
@@ -353,9 +375,7 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
       `(count(*) FILTER (WHERE ${of} AND ${hasResultOf("c")} AND c.result_status IN (${FAILED_STATUSES})))::float8 AS ${side}_failed`,
     ];
   };
-  const { rows } = await pool().query<
-    { tool: string; new_version: string; old_version: string } & Record<`${Side}_${"calls" | "invalid" | "results" | "failed"}`, number>
-  >(
+  const { rows } = await pool().query<{ tool: string; new_version: string; old_version: string } & VersionCounts>(
     `WITH ranked AS (
        SELECT name, version, row_number() OVER (PARTITION BY name ORDER BY first_seen_at DESC, version DESC) AS rank
          FROM tool_definitions WHERE project_id = $1
@@ -369,21 +389,15 @@ async function evaluateSchemaRegressions(rule: Rule, now: Date, fired: Fired[]) 
       GROUP BY 1, 2, 3`,
     [rule.projectId, now],
   );
-  for (const row of rows) {
-    for (const rate of REGRESSION_RATES) {
-      const [bad, of, noun] = rate === "invalid_rate" ? (["invalid", "calls", "calls"] as const) : (["failed", "results", "results"] as const);
-      const check = regressionCheck(
-        { invalid: row[`old_${bad}`], calls: row[`old_${of}`] },
-        { invalid: row[`new_${bad}`], calls: row[`new_${of}`] },
-        { ...REGRESSION_TEST, minCalls: rule.minCalls },
-      );
-      if (!check.breach) continue;
-      const subject = regressionSubject("schema", row.tool, row.new_version, rate);
-      if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
-      const summary = `Regression: ${row.tool} schema ${row.new_version} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for schema ${row.old_version} (${Math.round(row[`new_${of}`])} vs ${Math.round(row[`old_${of}`])} ${noun}, p = ${check.pValue.toExponential(1)}).`;
-      fired.push(await openIncident(rule, check, now, subject, { tool: row.tool }, summary));
-    }
-  }
+  for (const row of rows)
+    await fireRegressions(
+      rule,
+      now,
+      fired,
+      { of: "schema", name: row.tool, newVersion: row.new_version, oldVersion: row.old_version, counts: row },
+      { invalid_rate: "calls", tool_error_rate: "results" },
+      { tool: row.tool },
+    );
 }
 
 /** Resolves an incident (by the evaluator or by hand) and sends incident.resolved, in one transaction. */

@@ -63,6 +63,11 @@ test.describe("on a phone (390×844)", () => {
     await expect(page).toHaveURL(new RegExp(`/p/${slug}/calls`));
     await expect(nav).toBeHidden(); // navigating closes the drawer
     expect(await overflow(page)).toBeLessThanOrEqual(0);
+    // the filter's buttons keep their words on one line (they once squeezed to a letter a line beside the checkbox)
+    for (const name of ["Reset", "Apply"]) {
+      const box = (await page.getByRole(name === "Apply" ? "button" : "link", { name, exact: true }).boundingBox())!;
+      expect(box.height, name).toBeLessThan(40);
+    }
 
     const row = page.getByTestId("call-row").first();
     await page.goto(`/p/${slug}/calls/${encodeURIComponent((await row.getAttribute("data-call-id"))!)}`);

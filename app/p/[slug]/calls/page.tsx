@@ -128,12 +128,13 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
               <Input id="f-q" name="q" type="search" defaultValue={p.q ?? ""} placeholder="e.g. Error 422" className={control} />
             </FilterField>
           </div>
-          <div className="flex items-center justify-between gap-3 border-t border-slate-100 pt-3">
+          {/* on a phone the buttons go under the checkbox's label instead of squeezing to a letter a line */}
+          <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-3">
             <label className="flex items-center gap-2 text-slate-700">
               <input type="checkbox" name="disagree" value="1" defaultChecked={!!p.disagree} className="size-4 rounded border-slate-300 accent-indigo-600" />
               Only calls where the harness and Toolgate disagree
             </label>
-            <div className="flex items-center gap-2">
+            <div className="ml-auto flex shrink-0 items-center gap-2">
               <Link href={base} className={buttonClass("ghost", "sm")}>
                 Reset
               </Link>

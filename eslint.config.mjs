@@ -118,7 +118,6 @@ export const FLOORS = [
       "server/trpc",
       "server/routers",
       "server/http",
-      "components",
     ],
   },
 ];

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { decodeParam } from "./calls/decode-param";
+import { decodeParam } from "../isomorphic/route-id";
 import { explorerHref, linkClass } from "./calls/format";
 import { Card, PageHeader } from "./ui";
 

@@ -12,6 +12,8 @@ import { membership } from "./services/projects";
 import { createContext } from "./trpc/init";
 import { createCaller } from "./routers/root";
 
+export { findByRouteId } from "./trpc/route-id";
+
 /**
  * Session helpers for server components. Every page except /setup and /login goes
  * through requireUser() or requireProject(); the tRPC procedures check again anyway.

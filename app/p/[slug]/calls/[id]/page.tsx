@@ -9,10 +9,9 @@ import { VerdictCard } from "@/components/calls/call-detail/verdict-card";
 import { callView } from "@/components/calls/call-detail/view";
 import { DetailHeader } from "@/components/calls/detail-page";
 import { modelLabel } from "@/components/calls/format";
-import { decodeParam } from "@/components/calls/decode-param";
+import { decodeParam } from "@/isomorphic/route-id";
 import { listQuery } from "@/components/calls/explorer-params";
-import { findByRouteId } from "@/components/calls/route-id";
-import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
+import { findByRouteId, pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {

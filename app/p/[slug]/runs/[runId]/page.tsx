@@ -4,10 +4,9 @@ import Link from "next/link";
 import { queryString } from "@/components/calls/explorer-params";
 import { DetailHeader } from "@/components/calls/detail-page";
 import { callHref, explorerHref, formatClock, formatOffset, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
-import { decodeParam } from "@/components/calls/decode-param";
-import { findByRouteId } from "@/components/calls/route-id";
+import { decodeParam } from "@/isomorphic/route-id";
 import { buttonClass, cx, Table, td, th } from "@/components/ui";
-import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
+import { findByRouteId, pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { formatDateTimeZoned, zoneName } from "@/isomorphic/time-zone";
 
 export async function generateMetadata({ params }: { params: Promise<{ runId: string }> }): Promise<Metadata> {

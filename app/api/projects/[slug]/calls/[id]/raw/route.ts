@@ -1,5 +1,4 @@
-import { decodeParam } from "@/components/calls/decode-param";
-import { idCandidates } from "@/components/calls/route-id";
+import { decodeParam, idCandidates } from "@/isomorphic/route-id";
 import { rawCallJson } from "@/server/services/calls/call-detail";
 import { errorResponse } from "@/server/http/error-response";
 import { projectForRequest } from "@/server/http/project-access";

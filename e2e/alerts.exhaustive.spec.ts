@@ -155,7 +155,11 @@ test("a rule's incident charts its rate against the threshold", async () => {
 });
 
 /** Creates a rule from the rules page's form; `check` runs on the filled form before it is saved (the preview). */
-async function createRule(name: string, fields: { tool?: string; threshold: string; window?: string; minCalls?: string }, check?: () => Promise<void>) {
+async function createRule(
+  name: string,
+  fields: { tool?: string; unseenTool?: boolean; threshold: string; window?: string; minCalls?: string },
+  check?: () => Promise<void>,
+) {
   await page.getByRole("button", { name: "New rule" }).click();
   const form = page.getByRole("form", { name: "New rule" });
   await form.getByLabel("Name").fill(name);
@@ -165,6 +169,17 @@ async function createRule(name: string, fields: { tool?: string; threshold: stri
   await form.getByLabel("Minimum calls").fill(fields.minCalls ?? "0");
   await check?.();
   await page.getByRole("button", { name: "Create rule" }).click();
+  if (fields.unseenTool) {
+    // a tool no call has had in 30 days: saving asks first; "Change the scope" saves nothing and goes back to the field
+    const question = page.getByTestId("unseen-scope");
+    await expect(question).toContainText(`No calls of tool “${fields.tool}” in the last 30 days`);
+    await question.getByRole("button", { name: "Change the scope" }).click();
+    await expect(question).toBeHidden();
+    await expect(form.getByLabel("Tool")).toBeFocused();
+    await expect(page.getByTestId("rule-row").filter({ hasText: name })).toHaveCount(0);
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await question.getByRole("button", { name: "Keep it and save" }).click();
+  }
   await expect(page.getByTestId("rule-row").filter({ hasText: name })).toHaveCount(1);
 }
 
@@ -180,7 +195,7 @@ test("each rule shows its state with the value and the last evaluation; the form
     await page.getByLabel("Threshold (%)").fill("100");
     await expect(preview).toHaveText(/^Would not have fired in the last 7 days\.$/);
   });
-  await createRule("Typo scope", { tool: "get_loan_typo", threshold: "10", window: "60" }, async () => {
+  await createRule("Typo scope", { tool: "get_loan_typo", unseenTool: true, threshold: "10", window: "60" }, async () => {
     await expect(page.getByTestId("scope-warning")).toContainText("No calls of tool “get_loan_typo” in the last 30 days");
     await expect(preview).toHaveText(/Would not have fired in the last 7 days: no calls in scope at all\./);
   });

@@ -207,12 +207,32 @@ export function RuleForm({
   const modelNames = [...new Set(models.map((m) => m.model))];
   const toolWarning = unseen("tool", d.tool, tools);
   const modelWarning = unseen("model", d.model, modelNames);
+  // A scope no call has had in 30 days is most often a typo: saving asks first. A rule being
+  // edited keeps the scope it was saved with without asking again.
+  const [saved] = useState(() => draftOf(rule));
+  const unseenScope = [
+    toolWarning && d.tool.trim() !== saved.tool.trim() ? `tool “${d.tool.trim()}”` : null,
+    modelWarning && d.model.trim() !== saved.model.trim() ? `model “${d.model.trim()}”` : null,
+  ].filter((x) => x !== null);
+  const [asking, setAsking] = useState(false);
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
+  function save() {
+    setAsking(false);
     const input = inputOf(d);
     if (rule) update.mutate({ project: slug, id: rule.id, rule: input });
     else create.mutate({ project: slug, rule: input });
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (unseenScope.length > 0 && !asking) setAsking(true);
+    else save();
+  }
+
+  /** "Change the scope": back to the first unseen field, nothing saved. */
+  function changeScope() {
+    setAsking(false);
+    document.getElementById(id(toolWarning && d.tool.trim() !== saved.tool.trim() ? "tool" : "model"))?.focus();
   }
 
   const thresholdOnly = THRESHOLD_ONLY_METRICS.includes(d.metric);
@@ -497,6 +517,27 @@ export function RuleForm({
           <p className="text-slate-600">Computing the preview…</p>
         )}
       </section>
+
+      {asking && unseenScope.length > 0 && (
+        <div
+          role="alertdialog"
+          aria-labelledby={id("unseen-question")}
+          className="rounded-md border border-amber-300 bg-amber-50 p-3"
+          data-testid="unseen-scope"
+        >
+          <p id={id("unseen-question")} className="text-amber-900">
+            No calls of {unseenScope.join(" or ")} in the last 30 days: the rule will have no data until some arrive. Keep this scope?
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button onClick={save} disabled={mutation.isPending}>
+              Keep it and save
+            </Button>
+            <Button variant="secondary" onClick={changeScope}>
+              Change the scope
+            </Button>
+          </div>
+        </div>
+      )}
 
       <div className="flex gap-2 border-t border-slate-100 pt-4">
         <Button type="submit" disabled={mutation.isPending}>

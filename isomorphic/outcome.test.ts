@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXECUTION_OUTCOMES, RESULT_STATUSES } from "../contracts/event";
-import { executionOutcome, failureStatus, OUTCOME_OF_STATUS, statusesOf } from "./outcome";
+import { emptyResultRate, executionOutcome, failures, failureStatus, OUTCOME_OF_STATUS, statusesOf, toolErrorRate } from "./outcome";
 
 describe("execution outcome", () => {
   it("maps every result status onto one outcome, and a missing result onto no_result", () => {
@@ -30,5 +30,23 @@ describe("execution outcome", () => {
     expect(failureStatus("PermissionDenied")).toBe("not_allowed");
     expect(failureStatus("500", "upstream exploded")).toBe("error");
     expect(failureStatus(undefined, "")).toBe("error");
+  });
+});
+
+describe("result counts", () => {
+  const figures = { results: 100, toolErrors: 6, notFound: 2, timeouts: 1, notAllowed: 0, emptyResults: 4 };
+  it("rates failed results over results, never over all calls", () => {
+    expect(toolErrorRate(figures)).toBeCloseTo(0.09, 12);
+    expect(toolErrorRate({ ...figures, results: 0, toolErrors: 0, notFound: 0, timeouts: 0 })).toBeNull();
+  });
+
+  it("rates empty results over results", () => {
+    expect(emptyResultRate(figures)).toBeCloseTo(0.04, 12);
+    expect(emptyResultRate({ ...figures, results: 0, emptyResults: 0 })).toBeNull();
+  });
+
+  it("counts every failed kind as a failure, a missing count as none", () => {
+    expect(failures(figures)).toBe(9);
+    expect(failures({ timeouts: 2 })).toBe(2);
   });
 });

@@ -16,6 +16,31 @@ export const OUTCOME_OF_STATUS: Record<ResultStatus, Exclude<ExecutionOutcome, "
 export const FAILED_OUTCOMES = ["tool_error", "not_found", "timeout", "not_allowed"] as const satisfies readonly ExecutionOutcome[];
 export type FailedOutcome = (typeof FAILED_OUTCOMES)[number];
 
+/**
+ * What happened to the calls that ran, as every reader counts it (the rollups' columns, the
+ * metrics procedures, the pages, the alert evaluator's inputs): the results reported, the failed
+ * ones by kind (FAILED_OUTCOMES), and the ok ones that said nothing (isEmptyResult). One type.
+ */
+export type ResultCounts = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number; emptyResults: number };
+/** The fields of ResultCounts: what sums over rows. */
+export const RESULT_COUNT_KEYS = [
+  "results",
+  "toolErrors",
+  "notFound",
+  "timeouts",
+  "notAllowed",
+  "emptyResults",
+] as const satisfies readonly (keyof ResultCounts)[];
+
+/** Failed results (tool errors, not found, timeouts, refusals); a missing count is none. */
+export const failures = (t: Partial<ResultCounts>) => (t.toolErrors ?? 0) + (t.notFound ?? 0) + (t.timeouts ?? 0) + (t.notAllowed ?? 0);
+
+/** The tool error rate: failed results over results; null without results. */
+export const toolErrorRate = (t: ResultCounts): number | null => (t.results > 0 ? failures(t) / t.results : null);
+
+/** The empty-result rate: ok results that said nothing over results; null without results. */
+export const emptyResultRate = (t: ResultCounts): number | null => (t.results > 0 ? t.emptyResults / t.results : null);
+
 export const OUTCOME_LABELS: Record<OutcomeFilter, string> = {
   ok: "ok",
   tool_error: "tool error",

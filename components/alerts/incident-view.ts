@@ -11,6 +11,7 @@ import type { Bucket } from "../../isomorphic/buckets";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 import { regressionRate } from "../../contracts/alerts";
+import { failures, type ResultCounts } from "../../isomorphic/outcome";
 import { hasRole, type Role } from "../../contracts/roles";
 import {
   categoryRateRows,
@@ -70,14 +71,8 @@ export interface IncidentInput {
 /** metrics.series answers: rows per bucket (and key). */
 export interface SeriesInput {
   bucket: Bucket;
-  rows: readonly ({ bucket: string; key: string; calls: number; invalid: number; unchecked: number } & Partial<Outcomes>)[];
+  rows: readonly ({ bucket: string; key: string; calls: number; invalid: number; unchecked: number } & Partial<ResultCounts>)[];
 }
-
-/** A series row's results, failed results and empty ones (metrics.series has them): the tool error and empty result rates' counts. */
-type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number; emptyResults: number };
-
-/** A series row's failed results: every failed outcome (isomorphic/outcome.ts FAILED_OUTCOMES). */
-const failedResults = (r: Partial<Outcomes>) => (r.toolErrors ?? 0) + (r.notFound ?? 0) + (r.timeouts ?? 0) + (r.notAllowed ?? 0);
 
 /** metrics.breakdown answers: one row per key over the whole range. */
 export type BreakdownInput = readonly { key: string; calls: number; invalid: number; unchecked: number }[];
@@ -316,7 +311,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
   if (regression) {
     rows = (data.lookback?.rows ?? []).map((r) =>
       regressionOn === "tool_error_rate"
-        ? { bucket: r.bucket, series: r.key, numerator: failedResults(r), denominator: r.results ?? 0 }
+        ? { bucket: r.bucket, series: r.key, numerator: failures(r), denominator: r.results ?? 0 }
         : { bucket: r.bucket, series: r.key, numerator: r.invalid, denominator: checkedCalls(r) },
     );
     bucket = data.lookback?.bucket ?? "day";
@@ -324,7 +319,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
     rows = categoryRateRows(data.series?.rows ?? [], data.categorySeries.rows, ranges.category, label);
     bucket = data.series?.bucket ?? data.categorySeries.bucket;
   } else if (linked === "tool_error_rate") {
-    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: failedResults(r), denominator: r.results ?? 0 }));
+    rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: failures(r), denominator: r.results ?? 0 }));
     bucket = data.series?.bucket ?? "hour";
   } else if (rule.metric === "empty_result_rate") {
     rows = (data.series?.rows ?? []).map((r) => ({ bucket: r.bucket, series: label, numerator: r.emptyResults ?? 0, denominator: r.results ?? 0 }));

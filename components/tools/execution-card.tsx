@@ -6,7 +6,8 @@ import { StatTile } from "../dashboard/stat-tile";
 import { formatCount, formatRate } from "../dashboard/format";
 import { callHref } from "../calls/format";
 import { Card } from "../ui";
-import { EMPTY_RESULT_FIX, emptyResultRate, failures, formatLatency, nextStepText, outcomeRows, p95Text, toolErrorRate } from "./execution-view";
+import { emptyResultRate, failures, toolErrorRate } from "../../isomorphic/outcome";
+import { EMPTY_RESULT_FIX, formatLatency, nextStepText, outcomeRows, p95Text } from "./execution-view";
 import type { EmptyResultExampleRow } from "./types";
 
 type Outcomes = Parameters<typeof outcomeRows>[0];

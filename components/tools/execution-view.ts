@@ -3,27 +3,10 @@
 // hold too little. Pure; the outcomes themselves are isomorphic/outcome.ts.
 import type { OutcomeFilter } from "../../contracts/event";
 import type { LatencySummary } from "../../isomorphic/latency-histogram";
-import { executionOutcome, isEmptyResult, OUTCOME_LABELS } from "../../isomorphic/outcome";
+import { executionOutcome, failures, isEmptyResult, OUTCOME_LABELS, type ResultCounts } from "../../isomorphic/outcome";
 
-type Outcomes = {
-  calls: number;
-  invalid: number;
-  results: number;
-  toolErrors: number;
-  notFound: number;
-  timeouts: number;
-  notAllowed: number;
-  emptyResults: number;
-};
-
-/** Failed results (tool errors, not found, timeouts, refusals). */
-export const failures = (t: Outcomes) => t.toolErrors + t.notFound + t.timeouts + t.notAllowed;
-
-/** The tool error rate: failed results over results; null without results. */
-export const toolErrorRate = (t: Outcomes): number | null => (t.results > 0 ? failures(t) / t.results : null);
-
-/** The empty-result rate: ok results that said nothing (isomorphic/outcome.ts) over results; null without results. */
-export const emptyResultRate = (t: Outcomes): number | null => (t.results > 0 ? t.emptyResults / t.results : null);
+/** A tool's or a range's calls, invalid ones and what happened to those that ran. */
+type Outcomes = { calls: number; invalid: number } & ResultCounts;
 
 /** What a tool that answers with nothing should do instead, in plain words. */
 export const EMPTY_RESULT_FIX =

@@ -4,6 +4,7 @@ import { runRollupRows } from "../rollups/rebuild";
 import { rollupRows } from "../rollups/read";
 import { CALL_ROLLUPS, dayOf, OUTCOME_COUNT_COLUMNS } from "../rollups/tables";
 import { latencySummary, type LatencySummary } from "../../../isomorphic/latency-histogram";
+import type { ResultCounts } from "../../../isomorphic/outcome";
 
 /** Dashboards read only the rollups (whole UTC days from the daily table, hours from the hourly one), never raw calls. */
 export type Range = { from: Date; to: Date };
@@ -39,13 +40,7 @@ export type Totals = {
   costUsd: number;
   inputTokens: number;
   outputTokens: number;
-  results: number;
-  toolErrors: number;
-  notFound: number;
-  timeouts: number;
-  notAllowed: number;
-  emptyResults: number;
-};
+} & ResultCounts;
 type TotalsRow = { [column in "calls" | "invalid" | "unchecked" | "corrected" | "cost_usd" | "input_tokens" | "output_tokens"]: number | null } & {
   [column: string]: unknown;
 };

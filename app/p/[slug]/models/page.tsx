@@ -20,16 +20,15 @@ import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { checkedCalls, wilsonInterval } from "@/isomorphic/stats";
 import { latencySummary, type LatencySummary } from "@/isomorphic/latency-histogram";
-import { failures, p95Text, toolErrorRate } from "@/components/tools/execution-view";
+import { p95Text } from "@/components/tools/execution-view";
+import { failures, RESULT_COUNT_KEYS, toolErrorRate, type ResultCounts } from "@/isomorphic/outcome";
 import { SpiralsCard } from "@/components/tools/spirals-card";
 
 export const metadata: Metadata = { title: "Models" };
 
 const num = "text-right tabular-nums";
 const MODEL_COLUMNS: SortColumns<"model" | "calls" | "invalid" | "rate"> = { model: "asc", calls: "desc", invalid: "desc", rate: "desc" };
-type Outcomes = { results: number; toolErrors: number; notFound: number; timeouts: number; notAllowed: number; emptyResults: number };
-type Version = { model: string; version: string; calls: number; invalid: number; unchecked: number } & Outcomes & { latency: LatencySummary };
-const OUTCOME_KEYS = ["results", "toolErrors", "notFound", "timeouts", "notAllowed", "emptyResults"] as const;
+type Version = { model: string; version: string; calls: number; invalid: number; unchecked: number } & ResultCounts & { latency: LatencySummary };
 
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
@@ -76,9 +75,9 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
           calls: s.calls + v.calls,
           invalid: s.invalid + v.invalid,
           unchecked: s.unchecked + v.unchecked,
-          ...(Object.fromEntries(OUTCOME_KEYS.map((k) => [k, s[k] + v[k]])) as Outcomes),
+          ...(Object.fromEntries(RESULT_COUNT_KEYS.map((k) => [k, s[k] + v[k]])) as ResultCounts),
         }),
-        { model, calls: 0, invalid: 0, unchecked: 0, ...(Object.fromEntries(OUTCOME_KEYS.map((k) => [k, 0])) as Outcomes) },
+        { model, calls: 0, invalid: 0, unchecked: 0, ...(Object.fromEntries(RESULT_COUNT_KEYS.map((k) => [k, 0])) as ResultCounts) },
       ),
       latency: modelLatency.get(model) ?? list[0]?.latency ?? latencySummary([]),
     },
@@ -306,7 +305,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
 }
 
 /** A model version's (or a model's) tool error rate, linked to its failed calls, and its p95 latency, as the tools table shows them. */
-function ExecutionCells({ figures, failedHref }: { figures: Outcomes & { calls: number; invalid: number; latency: LatencySummary }; failedHref: string }) {
+function ExecutionCells({ figures, failedHref }: { figures: ResultCounts & { calls: number; invalid: number; latency: LatencySummary }; failedHref: string }) {
   return (
     <>
       <td data-label="Tool error rate" className={`${td} ${num}`} data-testid="model-error-rate">

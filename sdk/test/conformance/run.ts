@@ -81,6 +81,10 @@ async function suite(args: string[]): Promise<{ result: Result; output: string }
   const result: Result = new Map();
   for (const match of output.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gmu))
     result.set(match[1]!, { passed: Number(match[2]), failed: Number(match[3]) });
+  // one scenario (--scenario) ends with its checks' total instead: "Passed: 14/14, 0 failed, 0 warnings"
+  const scenario = args[args.indexOf("--scenario") + 1];
+  const total = /^Passed: (\d+)\/\d+, (\d+) failed/mu.exec(output);
+  if (args.includes("--scenario") && scenario && total) result.set(scenario, { passed: Number(total[1]), failed: Number(total[2]) });
   if (result.size === 0) throw new Error(`The conformance suite ran no scenario (npx ${args.join(" ")}):\n${output.slice(-4000)}`);
   return { result, output };
 }
@@ -115,29 +119,31 @@ async function main(): Promise<number> {
   const started = performance.now();
   const serverDirect = await suite(["server", "--url", direct, "-o", path.join(work, "server-direct")]);
   const serverThrough = await suite(["server", "--url", `${gatewayUrl}/mcp`, "-o", path.join(work, "server-gateway")]);
-  const clientDirect = await suite([
-    "client",
-    "--suite",
-    "all",
-    "--timeout",
-    String(CLIENT_SCENARIO_TIMEOUT_MS),
-    "--command",
-    `${process.execPath} --import tsx ${directClient}`,
-    "-o",
-    path.join(work, "client-direct"),
-  ]);
-  const clientThrough = await suite([
-    "client",
-    "--suite",
-    "all",
-    "--timeout",
-    String(CLIENT_SCENARIO_TIMEOUT_MS),
-    "--command",
-    `${process.execPath} --import tsx ${viaGateway}`,
-    "-o",
-    path.join(work, "client-gateway"),
-  ]);
-  const broken = [...compare("Server", serverDirect.result, serverThrough.result), ...compare("Client", clientDirect.result, clientThrough.result)];
+  /** The client suite (`all`), or one scenario of it, with each scenario's client started by `command`. */
+  const clientRun = (command: string, out: string, scenario?: string) =>
+    suite([
+      "client",
+      ...(scenario ? ["--scenario", scenario] : ["--suite", "all"]),
+      "--timeout",
+      String(CLIENT_SCENARIO_TIMEOUT_MS),
+      "--command",
+      command,
+      "-o",
+      path.join(work, out),
+    ]);
+  const viaGatewayCommand = `${process.execPath} --import tsx ${viaGateway}`;
+  const clientDirect = await clientRun(`${process.execPath} --import tsx ${directClient}`, "client-direct");
+  const clientThrough = await clientRun(viaGatewayCommand, "client-gateway");
+  const broken = compare("Server", serverDirect.result, serverThrough.result);
+  // The suite starts all 26 client scenarios at once, each with its own servers and client
+  // processes, so on two cores one can fail for time or order alone (auth/pre-registration and
+  // auth/client-credentials-basic each did once). A scenario that fails through the gateway runs
+  // once more, alone; it counts as passing only if it passes then, and the run says so.
+  for (const name of compare("Client", clientDirect.result, clientThrough.result)) {
+    const { result } = await clientRun(viaGatewayCommand, `client-gateway-again-${name.replaceAll("/", "_")}`, name);
+    if (passing(result).includes(name)) console.log(`  passed through the gateway when run again alone: ${name} (the first run failed beside the others)`);
+    else broken.push(name);
+  }
   console.log(`${SUITE}: ${((performance.now() - started) / 1000).toFixed(0)} s. Results: ${work}`);
   if (broken.length > 0) console.log(`${broken.length} scenarios pass directly but fail through the gateway.`);
   return broken.length === 0 ? 0 : 1;

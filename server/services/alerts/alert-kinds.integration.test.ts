@@ -80,7 +80,9 @@ describe("alert rules on tool errors, empty results, latency and spirals", () =>
         // from an hour the evaluator reads the rollups, where the empty results have a column of their own
         errorsHourly: { ...base, name: "getloan errors hourly", metric: "tool_error_rate", threshold: 0.3, windowMinutes: 60 },
         empty: { ...base, name: "getloan empty", metric: "empty_result_rate", threshold: 0.2 },
-        emptyQuiet: { ...base, name: "getloan empty quiet", metric: "empty_result_rate", threshold: 0.3 },
+        // the preview slides 15-minute windows over the burst: a window's share of empty results can
+        // reach about a third while the whole is 24 % (it fired once at 0.3), so the quiet rule sits well above both
+        emptyQuiet: { ...base, name: "getloan empty quiet", metric: "empty_result_rate", threshold: 0.5 },
         emptyHourly: { ...base, name: "getloan empty hourly", metric: "empty_result_rate", threshold: 0.2, windowMinutes: 60 },
         latency: { ...base, name: "getloan slow", metric: "latency_p95", threshold: 2000, windowMinutes: 60 },
         latencyQuiet: { ...base, name: "getloan slow quiet", metric: "latency_p95", threshold: 5000, windowMinutes: 60 },

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { browserTestBuild } from "./lib/build";
 import { printPhases, runPhases, type Phase } from "./lib/phases";
 import { runAndExit } from "./lib/exit";
 
@@ -24,18 +24,7 @@ const allPhases: Phase[] = [
   { name: "python", command: "bash", args: ["scripts/test-python.sh"] },
   vitest("integration"),
   // the build the browser tests' server would otherwise make (nothing when current), timed on its own
-  {
-    name: "build",
-    command: process.execPath,
-    args: [
-      "--import",
-      "tsx",
-      "--input-type=module",
-      "-e",
-      `await (await import(${JSON.stringify(pathToFileURL(path.resolve("scripts/lib/build.ts")).href)})).buildIfStale()`,
-    ],
-    env: { TOOLGATE_BUILD_TYPECHECK: "off" }, // as scripts/e2e-server.ts builds it
-  },
+  { name: "build", ...browserTestBuild },
   {
     name: "e2e",
     command: process.execPath,

@@ -10,7 +10,7 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { browserTestBuild } from "./lib/build";
 import { printPhases, runPhases, type Phase } from "./lib/phases";
 
 const npmRun = (script: string): Phase => ({ name: script.replace(/^test:/, ""), command: "npm", args: ["run", "--silent", script] });
@@ -19,19 +19,12 @@ async function startBuild() {
   const log = path.join(await mkdtemp(path.join(os.tmpdir(), "toolgate-test-build-")), "build.log");
   const out = createWriteStream(log);
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--input-type=module",
-      "-e",
-      `await (await import(${JSON.stringify(pathToFileURL(path.resolve("scripts/lib/build.ts")).href)})).buildIfStale()`,
-    ],
-    // as scripts/e2e-server.ts builds it: `npm run typecheck` checks the types, CI runs it first
-    // its own process group, so that stopping it stops `next build` and its workers too
-    { env: { ...process.env, TOOLGATE_BUILD_TYPECHECK: "off" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
+  // its own process group, so that stopping it stops `next build` and its workers too
+  const child = spawn(browserTestBuild.command, browserTestBuild.args, {
+    env: { ...process.env, ...browserTestBuild.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   // the lowest priority (inherited by `next build`'s workers): it takes only the CPU the tests leave idle, so their timings stay as without it
   if (child.pid) os.setPriority(child.pid, 19);
   child.stdout.pipe(out);

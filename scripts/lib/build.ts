@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 // Next.js telemetry would try the network, which is closed here and on many servers.
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
@@ -57,3 +58,20 @@ export async function buildIfStale(): Promise<"built" | "current"> {
   await writeFile(stampFile, current);
   return "built";
 }
+
+/**
+ * The command that makes the build the browser tests run against, in a process of its own (nothing
+ * when current): as scripts/e2e-server.ts builds it, without Next's type check (`npm run typecheck`
+ * does it). `npm test` runs it beside the first phases, `npm run test:timing` as a phase.
+ */
+export const browserTestBuild = {
+  command: process.execPath,
+  args: [
+    "--import",
+    "tsx",
+    "--input-type=module",
+    "-e",
+    `await (await import(${JSON.stringify(pathToFileURL(path.resolve("scripts/lib/build.ts")).href)})).buildIfStale()`,
+  ],
+  env: { TOOLGATE_BUILD_TYPECHECK: "off" },
+};

@@ -487,6 +487,39 @@ describe("classifyCall: patterns in linear time, own properties", () => {
   });
 });
 
+describe("classifyCall: schemas Ajv reads through an equivalent one", () => {
+  it("an if beside unevaluatedProperties: the argument only a failing if looked at is extra, and the messages are the plain keywords'", () => {
+    const parameters = {
+      type: "object",
+      properties: { kind: { enum: ["loan", "card"] } },
+      if: { properties: { kind: { const: "loan" }, loannumber: { type: "string" } }, required: ["kind"] },
+      then: { required: ["loannumber"] },
+      unevaluatedProperties: false,
+    };
+    const registry = registryFrom([{ name: "lookup", version: "1", parameters }]);
+    const check = (args: object) => classifyCall({ tool: "lookup", arguments: args, registry });
+    expect(check({ kind: "loan", loannumber: "447" }).valid).toBe(true);
+    expect(check({ kind: "loan" })).toMatchObject({ valid: false, category: "missing_argument", path: "loannumber" });
+    // the if fails (kind is card), so what it evaluated (loannumber) is not evaluated: Ajv counted it
+    expect(check({ kind: "card", loannumber: "447" })).toMatchObject({ valid: false, category: "extra_argument", path: "loannumber" });
+  });
+
+  it("a $ref beside an $id resolves against that $id", () => {
+    const parameters = {
+      $id: "https://example.com/lookup.json",
+      type: "object",
+      properties: { loan: { $id: "loan.json", $defs: { number: { type: "object", properties: { id: { type: "string" } } } }, $ref: "#/$defs/number" } },
+    };
+    const registry = registryFrom([{ name: "nested-id", version: "1", parameters }]);
+    expect(classifyCall({ tool: "nested-id", arguments: { loan: { id: "447" } }, registry }).valid).toBe(true);
+    expect(classifyCall({ tool: "nested-id", arguments: { loan: { id: 447 } }, registry })).toMatchObject({
+      valid: false,
+      category: "wrong_type",
+      path: "loan.id",
+    });
+  });
+});
+
 describe("classifyCall: deep arguments", () => {
   it("describes a value nested 100,000 levels deep without overflowing the stack", () => {
     const registry = registryFrom([{ name: "deepargs", version: "1", parameters: { type: "object", properties: { a: { type: "string" } } } }]);

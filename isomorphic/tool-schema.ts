@@ -232,8 +232,72 @@ export function storedKeyOrder<T>(value: T): T {
  */
 export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonObject {
   const { $async: _async, ...ordered } = storedKeyOrder(parameters);
-  const schema = eachSubschema(ordered, (subschema) => protoByPattern(draft === "draft-07" ? refAlone(subschema) : subschema)) as JsonObject;
+  const annotations = JSON.stringify(ordered).includes('"unevaluated');
+  const schema = eachSubschema(ordered, (subschema, resource) =>
+    protoByPattern(draft === "draft-07" ? refAlone(subschema) : refsAsSpecified(ifAnnotations(subschema, annotations), resource, draft)),
+  ) as JsonObject;
   return parameters.$schema === undefined ? schema : { ...schema, $schema: META_SCHEMA[draft] };
+}
+
+/**
+ * Where Ajv 8 resolves a reference of 2019-09 or 2020-12 otherwise than the specification, the
+ * subschema rewritten into an equivalent one Ajv resolves right (`resource` is the schema resource
+ * around it: the nearest schema with an `$id`, or the root):
+ * - a `$dynamicRef` whose first target is not a `$dynamicAnchor` of the resource (a JSON Pointer such
+ *   as `#/$defs/x`, or a name no `$dynamicAnchor` there declares) is a plain `$ref`, as is a
+ *   `$recursiveRef` whose resource has no `"$recursiveAnchor": true`; Ajv ignored the first and
+ *   followed the second into the dynamic scope;
+ * - a `$ref` beside an `$id` is resolved against that `$id`, which Ajv did not (it recursed without
+ *   end): it moves into `allOf`, which 2019-09 and 2020-12 evaluate alike.
+ */
+function refsAsSpecified(schema: JsonObject, resource: JsonObject, draft: "2019-09" | "2020-12"): JsonObject {
+  const refs: string[] = [];
+  const rest = { ...schema };
+  if (typeof schema.$ref === "string") refs.push(schema.$ref);
+  if (draft === "2020-12" && typeof schema.$dynamicRef === "string" && !isDynamicAnchorOf(resource, schema.$dynamicRef)) {
+    refs.push(schema.$dynamicRef);
+    delete rest.$dynamicRef;
+  }
+  if (draft === "2019-09" && schema.$recursiveRef === "#" && resource.$recursiveAnchor !== true) {
+    refs.push("#");
+    delete rest.$recursiveRef;
+  }
+  const moved = refs.length > (typeof schema.$ref === "string" ? 1 : 0);
+  if (!moved && (typeof schema.$id !== "string" || !refs.length)) return schema;
+  delete rest.$ref;
+  const [first, ...others] = typeof schema.$id === "string" ? [undefined, ...refs] : refs;
+  const allOf = [...(Array.isArray(schema.allOf) ? schema.allOf : []), ...others.map(($ref) => ({ $ref }))];
+  return { ...rest, ...(first === undefined ? {} : { $ref: first }), ...(allOf.length ? { allOf } : {}) };
+}
+
+/** Is `ref` (`#name`) a `$dynamicAnchor` declared in `resource`, outside the resources nested in it? */
+function isDynamicAnchorOf(resource: JsonObject, ref: string): boolean {
+  const name = /^#([A-Za-z_][-A-Za-z0-9._]*)$/.exec(ref)?.[1];
+  if (name === undefined) return !ref.startsWith("#"); // another resource's anchor: left to Ajv
+  const pending: unknown[] = [resource];
+  while (pending.length) {
+    const node = pending.pop();
+    if (Array.isArray(node)) pending.push(...node);
+    else if (isPlainObject(node)) {
+      if (node !== resource && typeof node.$id === "string") continue;
+      if (node.$dynamicAnchor === name) return true;
+      pending.push(...Object.values(node));
+    }
+  }
+  return false;
+}
+
+/**
+ * Ajv keeps the properties and items an `if` evaluated even when the `if` fails, and drops them when
+ * the `if` has neither `then` nor `else`, where the specification keeps them exactly when the `if`
+ * passes. Where unevaluatedProperties or unevaluatedItems read them (`annotations`), the `if` is
+ * tested through a double `not` (which keeps nothing) and an `anyOf` beside it keeps what it
+ * evaluated when it passes.
+ */
+function ifAnnotations(schema: JsonObject, annotations: boolean): JsonObject {
+  if (!annotations || schema.if === undefined) return schema;
+  const allOf = [...(Array.isArray(schema.allOf) ? schema.allOf : []), { anyOf: [schema.if, true] }];
+  return { ...schema, if: { not: { not: schema.if } }, allOf };
 }
 
 /**
@@ -264,15 +328,16 @@ function protoByPattern(schema: JsonObject): JsonObject {
  * The schema with `change` applied to it and to every subschema in it, innermost first (keys kept
  * as they are, `__proto__` included). Called on schemas within SCHEMA_LIMITS (64 levels).
  */
-function eachSubschema(schema: unknown, change: (schema: JsonObject) => JsonObject): unknown {
+function eachSubschema(schema: unknown, change: (schema: JsonObject, resource: JsonObject) => JsonObject, resource?: JsonObject): unknown {
   if (!isPlainObject(schema)) return schema;
-  const each = (value: unknown) => eachSubschema(value, change);
+  const here = resource === undefined || typeof schema.$id === "string" ? schema : resource;
+  const each = (value: unknown) => eachSubschema(value, change, here);
   const entries = Object.entries(schema).map(([key, value]): [string, unknown] => {
     if (SUBSCHEMA_MAP.has(key) && isPlainObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, each(child)]))];
     if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) return [key, value.map(each)];
     return [key, SUBSCHEMA.has(key) ? each(value) : value];
   });
-  return change(Object.fromEntries(entries));
+  return change(Object.fromEntries(entries), here);
 }
 
 /**

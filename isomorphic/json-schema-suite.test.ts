@@ -31,21 +31,6 @@ const OUT_OF_SCOPE: { match: (id: string) => boolean; reason: string }[] = [
   },
 ];
 
-/**
- * Cases where the classifier still disagrees with the suite: a `$dynamicRef` whose first target is
- * a `$dynamicAnchor` resolves through the dynamic scope (the resources evaluation passed through),
- * which Ajv 8 does not follow (schemaForAjv rewrites every other $dynamicRef into the $ref it
- * means). NOT by design: to be fixed.
- */
-const KNOWN_DISAGREEMENTS: string[] = [
-  "draft2020-12/dynamicRef.json: $dynamicRef skips over intermediate resources - direct reference: integer property passes",
-  "draft2020-12/dynamicRef.json: A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope: The recursive part is valid against the root",
-  "draft2020-12/dynamicRef.json: A $dynamicRef that initially resolves to a schema without a matching $dynamicAnchor behaves like a normal $ref to $anchor: The recursive part doesn't need to validate against the root",
-  "draft2020-12/dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword: number list with string values",
-  "draft2020-12/dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword: string list with number values",
-  "draft2020-12/unevaluatedProperties.json: unevaluatedProperties with $dynamicRef: with no unevaluated properties",
-];
-
 function files(): { draft: keyof typeof DRAFTS; file: string }[] {
   return (Object.keys(DRAFTS) as (keyof typeof DRAFTS)[]).flatMap((draft) => [
     ...readdirSync(path.join(ROOT, draft))
@@ -111,8 +96,7 @@ describe("the JSON Schema Test Suite through the classifier", () => {
       `JSON Schema Test Suite: ${agreed.length} of ${total} cases agree; ${[...skipped.values()].flat().length} left out by design:\n` +
         [...skipped].map(([reason, ids]) => `  ${ids.length} × ${reason}`).join("\n"),
     );
-    // Ajv's own limits, not by design: listed so that a new disagreement (or a fixed one) fails this test
-    expect(disagreed.map((d) => d.id).sort()).toEqual([...KNOWN_DISAGREEMENTS].sort());
+    expect(disagreed).toEqual([]);
     expect(total).toBeGreaterThan(1000);
   }, 180_000); // about 1,200 schemas compiled: 20–50 s on a loaded machine
 });

@@ -6,10 +6,12 @@ import type { RegExpEngine } from "ajv/dist/types";
 import { RE2JS } from "re2js";
 import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } from "../contracts/json-walk";
 import { linearFormats } from "./formats";
+import { withoutDynamicRefs } from "./dynamic-scope";
+import { eachSubschema, isPlainObject, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP, type JsonObject } from "./schema-keywords";
+
+export { isPlainObject, type JsonObject };
 
 export { truncate };
-
-export type JsonObject = Record<string, unknown>;
 
 export interface ToolDefinition {
   name: string;
@@ -33,10 +35,6 @@ const SHAPES =
 
 /** The keys a tool's JSON Schema goes under, in the shapes accepted: ours and OpenAI's, Anthropic's, MCP's. */
 export const SCHEMA_KEYS = ["parameters", "input_schema", "inputSchema"] as const;
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** How every message names a JSON Schema type: "must be a whole number", "a string where a number is required". */
 export const TYPE_WORDS: Readonly<Record<string, string>> = {
@@ -149,39 +147,9 @@ export function canonicalJson(value: unknown): string {
 
 /** JSON Schema's annotation keywords: they describe a value, no validator reads them. */
 const ANNOTATIONS = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
-/** Keywords whose value is a map from names to subschemas. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-/** Keywords whose value is a subschema or a list of them. */
-const SUBSCHEMAS = new Set([
-  "items",
-  "prefixItems",
-  "additionalItems",
-  "contains",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "propertyNames",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "not",
-  "if",
-  "then",
-  "else",
-]);
-
 /** The schema without its annotations, at every level: what validation depends on (a property named "description" stays). */
 function withoutAnnotations(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
-  if (!isPlainObject(schema)) return schema;
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(key)) continue;
-    if (SCHEMA_MAPS.has(key) && isPlainObject(value))
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, withoutAnnotations(child)]));
-    else out[key] = SUBSCHEMAS.has(key) ? withoutAnnotations(value) : value;
-  }
-  return out;
+  return eachSubschema(schema, (subschema) => Object.fromEntries(Object.entries(subschema).filter(([key]) => !ANNOTATIONS.has(key))));
 }
 
 /**
@@ -233,20 +201,19 @@ export function storedKeyOrder<T>(value: T): T {
 export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonObject {
   const { $async: _async, ...ordered } = storedKeyOrder(parameters);
   const annotations = JSON.stringify(ordered).includes('"unevaluated');
-  const schema = eachSubschema(ordered, (subschema, resource) =>
+  const rewritten = eachSubschema(ordered, (subschema, resource) =>
     protoByPattern(draft === "draft-07" ? refAlone(subschema) : refsAsSpecified(ifAnnotations(subschema, annotations), resource, draft)),
   ) as JsonObject;
-  return parameters.$schema === undefined ? schema : { ...schema, $schema: META_SCHEMA[draft] };
+  const resolved = draft === "2020-12" ? (withoutDynamicRefs(rewritten) ?? rewritten) : rewritten;
+  return parameters.$schema === undefined ? resolved : { ...resolved, $schema: META_SCHEMA[draft] };
 }
 
 /**
  * Where Ajv 8 resolves a reference of 2019-09 or 2020-12 otherwise than the specification, the
  * subschema rewritten into an equivalent one Ajv resolves right (`resource` is the schema resource
- * around it: the nearest schema with an `$id`, or the root):
- * - a `$dynamicRef` whose first target is not a `$dynamicAnchor` of the resource (a JSON Pointer such
- *   as `#/$defs/x`, or a name no `$dynamicAnchor` there declares) is a plain `$ref`, as is a
- *   `$recursiveRef` whose resource has no `"$recursiveAnchor": true`; Ajv ignored the first and
- *   followed the second into the dynamic scope;
+ * around it: the nearest schema with an `$id`, or the root; `$dynamicRef` is withoutDynamicRefs'):
+ * - a `$recursiveRef` whose resource has no `"$recursiveAnchor": true` is a plain `$ref`, where Ajv
+ *   followed it into the dynamic scope;
  * - a `$ref` beside an `$id` is resolved against that `$id`, which Ajv did not (it recursed without
  *   end): it moves into `allOf`, which 2019-09 and 2020-12 evaluate alike.
  */
@@ -254,10 +221,6 @@ function refsAsSpecified(schema: JsonObject, resource: JsonObject, draft: "2019-
   const refs: string[] = [];
   const rest = { ...schema };
   if (typeof schema.$ref === "string") refs.push(schema.$ref);
-  if (draft === "2020-12" && typeof schema.$dynamicRef === "string" && !isDynamicAnchorOf(resource, schema.$dynamicRef)) {
-    refs.push(schema.$dynamicRef);
-    delete rest.$dynamicRef;
-  }
   if (draft === "2019-09" && schema.$recursiveRef === "#" && resource.$recursiveAnchor !== true) {
     refs.push("#");
     delete rest.$recursiveRef;
@@ -268,23 +231,6 @@ function refsAsSpecified(schema: JsonObject, resource: JsonObject, draft: "2019-
   const [first, ...others] = typeof schema.$id === "string" ? [undefined, ...refs] : refs;
   const allOf = [...(Array.isArray(schema.allOf) ? schema.allOf : []), ...others.map(($ref) => ({ $ref }))];
   return { ...rest, ...(first === undefined ? {} : { $ref: first }), ...(allOf.length ? { allOf } : {}) };
-}
-
-/** Is `ref` (`#name`) a `$dynamicAnchor` declared in `resource`, outside the resources nested in it? */
-function isDynamicAnchorOf(resource: JsonObject, ref: string): boolean {
-  const name = /^#([A-Za-z_][-A-Za-z0-9._]*)$/.exec(ref)?.[1];
-  if (name === undefined) return !ref.startsWith("#"); // another resource's anchor: left to Ajv
-  const pending: unknown[] = [resource];
-  while (pending.length) {
-    const node = pending.pop();
-    if (Array.isArray(node)) pending.push(...node);
-    else if (isPlainObject(node)) {
-      if (node !== resource && typeof node.$id === "string") continue;
-      if (node.$dynamicAnchor === name) return true;
-      pending.push(...Object.values(node));
-    }
-  }
-  return false;
 }
 
 /**
@@ -322,22 +268,6 @@ function protoByPattern(schema: JsonObject): JsonObject {
   const rule = schema.properties.__proto__;
   const merged = Object.hasOwn(patterns, "^__proto__$") ? { allOf: [patterns["^__proto__$"], rule] } : rule;
   return { ...schema, properties, patternProperties: Object.fromEntries([...Object.entries(patterns), ["^__proto__$", merged]]) };
-}
-
-/**
- * The schema with `change` applied to it and to every subschema in it, innermost first (keys kept
- * as they are, `__proto__` included). Called on schemas within SCHEMA_LIMITS (64 levels).
- */
-function eachSubschema(schema: unknown, change: (schema: JsonObject, resource: JsonObject) => JsonObject, resource?: JsonObject): unknown {
-  if (!isPlainObject(schema)) return schema;
-  const here = resource === undefined || typeof schema.$id === "string" ? schema : resource;
-  const each = (value: unknown) => eachSubschema(value, change, here);
-  const entries = Object.entries(schema).map(([key, value]): [string, unknown] => {
-    if (SUBSCHEMA_MAP.has(key) && isPlainObject(value)) return [key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, each(child)]))];
-    if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) return [key, value.map(each)];
-    return [key, SUBSCHEMA.has(key) ? each(value) : value];
-  });
-  return change(Object.fromEntries(entries), here);
 }
 
 /**
@@ -401,14 +331,6 @@ export const SCHEMA_LIMITS = {
   /** Schemas within the schema: each property, item, anyOf branch, $defs entry… */
   subschemas: 500,
 } as const;
-
-// Keywords whose value is a schema, a list of schemas or a map of schemas (draft-07 and 2020-12).
-const SUBSCHEMA = new Set([
-  ...["additionalItems", "additionalProperties", "contains", "else", "if", "items"],
-  ...["not", "propertyNames", "then", "unevaluatedItems", "unevaluatedProperties"],
-]);
-const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const SUBSCHEMA_MAP = new Set(["$defs", "definitions", "dependentSchemas", "dependencies", "patternProperties", "properties"]);
 
 type Role = "schema" | "list" | "map" | undefined;
 

@@ -225,6 +225,36 @@ const FAMILIES: Family[] = [
     seeds: [{ p: "x", q: 1 }],
   },
   {
+    // Ajv kept what a failing `if` evaluated; the classifier gives it an equivalent schema (schemaForAjv)
+    name: "unevaluated-if",
+    parameters: {
+      type: "object",
+      properties: { kind: { enum: ["loan", "card"] } },
+      if: { properties: { kind: { const: "loan" }, loannumber: { type: "string" } }, required: ["kind"] },
+      then: { required: ["loannumber"] },
+      unevaluatedProperties: false,
+    },
+    seeds: [{ kind: "loan", loannumber: "447" }, { kind: "card" }],
+  },
+  {
+    // a generic list whose items the schema extending it decides, through the dynamic scope (dynamic-scope.ts)
+    name: "dynamic-refs",
+    parameters: {
+      $id: "https://example.com/loan-batch",
+      $ref: "list",
+      $defs: {
+        list: {
+          $id: "list",
+          type: "object",
+          properties: { items: { type: "array", items: { $dynamicRef: "#item" } } },
+          $defs: { anything: { $dynamicAnchor: "item" } },
+        },
+        loan: { $dynamicAnchor: "item", type: "object", properties: { loannumber: { type: "string" } }, required: ["loannumber"] },
+      },
+    },
+    seeds: [{ items: [{ loannumber: "447" }] }],
+  },
+  {
     name: "unions",
     bothDrafts: true,
     parameters: object({

@@ -359,19 +359,23 @@ def _compile(key: str, parameters: dict[str, Any]) -> _CompiledTool | ToolSchema
 
 
 def _unresolved_ref(validator: Any, schema: Any) -> str | None:
-    stack = [schema]
+    """The first `$ref` that names nothing in the schema, each resolved against the `$id`s around it."""
+    stack: list[tuple[Any, Any]] = [(schema, validator._resolver)]
     while stack:
-        node = stack.pop()
+        node, resolver = stack.pop()
         if is_object(node):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                try:
-                    validator._resolver.lookup(ref)
-                except Exception:  # noqa: BLE001 - any failure to resolve is a schema that cannot be compiled
-                    return ref
-            stack.extend(node.values())
+            nested_id = node.get("$id")
+            try:
+                if isinstance(nested_id, str) and node is not schema:
+                    resolver = resolver.lookup(nested_id).resolver
+                ref = node.get("$ref")
+                if isinstance(ref, str):
+                    resolver.lookup(ref)
+            except Exception:  # noqa: BLE001 - any failure to resolve is a schema that cannot be compiled
+                return str(node.get("$ref", nested_id))
+            stack.extend((value, resolver) for value in node.values())
         elif is_array(node):
-            stack.extend(node)
+            stack.extend((item, resolver) for item in node)
     return None
 
 

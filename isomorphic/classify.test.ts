@@ -488,6 +488,46 @@ describe("classifyCall: patterns in linear time, own properties", () => {
 });
 
 describe("classifyCall: schemas Ajv reads through an equivalent one", () => {
+  it("multipleOf divides the two doubles, as Ajv does (both SDKs agree on it: the shared vectors)", () => {
+    const parameters = { type: "object", properties: { n: { type: "number", multipleOf: 3 } } };
+    const registry = registryFrom([{ name: "thirds", version: "1", parameters }]);
+    const valid = (n: number) => classifyCall({ tool: "thirds", arguments: { n }, registry }).valid;
+    expect(valid(12)).toBe(true);
+    expect(valid(4.5)).toBe(false);
+    // 10^21 leaves 1 over 3, but the quotient of the doubles is a whole double (3.333…e20)
+    expect(valid(1e21)).toBe(true);
+    // and a quotient of 1e21 or more is no multiple (JavaScript writes it 1e+21): a limit in docs/limits.md
+    expect(valid(3e21)).toBe(false);
+  });
+
+  it("draft-04's exclusive bounds are flags, and the message says so", () => {
+    const parameters = {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { rate: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 1 } },
+    };
+    const registry = registryFrom([{ name: "rate", version: "1", parameters }]);
+    expect(classifyCall({ tool: "rate", arguments: { rate: 0.5 }, registry }).valid).toBe(true);
+    expect(classifyCall({ tool: "rate", arguments: { rate: 0 }, registry })).toMatchObject({
+      valid: false,
+      category: "out_of_range",
+      message: "Error: 'rate' must be greater than 0 and at most 1, you sent 0.",
+    });
+  });
+
+  it("draft-04 and draft-06 ignore the keywords later drafts added (if/then/else; const, contains, propertyNames in draft-04)", () => {
+    const later = { if: { type: "string" }, then: { minLength: 5 }, const: "x", contains: { type: "number" }, propertyNames: { maxLength: 1 } };
+    const check = ($schema: string, value: unknown) => {
+      const registry = registryFrom([{ name: "later", version: $schema, parameters: { $schema, type: "object", properties: { a: later } } }]);
+      return classifyCall({ tool: "later", arguments: { a: value }, registry }).valid;
+    };
+    expect(check("http://json-schema.org/draft-04/schema#", "ab")).toBe(true);
+    expect(check("http://json-schema.org/draft-04/schema#", { long: 1 })).toBe(true);
+    expect(check("http://json-schema.org/draft-06/schema#", "ab")).toBe(false); // const "x" applies from draft-06
+    expect(check("http://json-schema.org/draft-06/schema#", "x")).toBe(true); // and if/then does not: "x" is shorter than 5
+    expect(check("http://json-schema.org/draft-07/schema#", "x")).toBe(false); // draft-07 applies then
+  });
+
   it("an if beside unevaluatedProperties: the argument only a failing if looked at is extra, and the messages are the plain keywords'", () => {
     const parameters = {
       type: "object",
@@ -694,7 +734,7 @@ describe("classifyCall: the wording of every other keyword", () => {
   });
 
   it("a schema that cannot be used is a ToolSchemaError that says why", () => {
-    expect(() => one({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, {})).toThrow(/^the schema of t@.* names an unsupported \$schema$/);
+    expect(() => one({ $schema: "http://json-schema.org/draft-03/schema#", type: "object" }, {})).toThrow(/^the schema of t@.* names an unsupported \$schema$/);
     expect(() => one({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).toThrow(/^the schema of t@.* cannot be compiled: /);
   });
 });
@@ -862,7 +902,7 @@ describe("classifyCall: which of Ajv's errors are told", () => {
     );
     let thrown: unknown;
     try {
-      one({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" }, {});
+      one({ $schema: "http://json-schema.org/draft-03/schema#", type: "object" }, {});
     } catch (error) {
       thrown = error;
     }

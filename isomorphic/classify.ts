@@ -520,7 +520,14 @@ function countRange(min: unknown, max: unknown, unit: string, units = `${unit}s`
 function numberRange(schema: JsonObject): string {
   // zod's .int() writes the safe-integer range as bounds: no model needs to be told about those
   const bound = (value: unknown) => (typeof value === "number" && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined);
-  const [minimum, maximum, exclusiveMinimum, exclusiveMaximum] = [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum].map(bound);
+  // draft-04 writes an exclusive bound as a flag beside minimum/maximum: `"exclusiveMinimum": true`
+  const [low, high] = [schema.exclusiveMinimum === true, schema.exclusiveMaximum === true];
+  const [minimum, maximum, exclusiveMinimum, exclusiveMaximum] = [
+    low ? undefined : schema.minimum,
+    high ? undefined : schema.maximum,
+    low ? schema.minimum : schema.exclusiveMinimum,
+    high ? schema.maximum : schema.exclusiveMaximum,
+  ].map(bound);
   if (typeof minimum === "number" && typeof maximum === "number") return `between ${minimum} and ${maximum}`;
   const lower = typeof minimum === "number" ? `at least ${minimum}` : typeof exclusiveMinimum === "number" ? `greater than ${exclusiveMinimum}` : "";
   const upper = typeof maximum === "number" ? `at most ${maximum}` : typeof exclusiveMaximum === "number" ? `less than ${exclusiveMaximum}` : "";

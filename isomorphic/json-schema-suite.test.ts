@@ -15,6 +15,8 @@ const DRAFTS = {
   "draft2020-12": "https://json-schema.org/draft/2020-12/schema",
   "draft2019-09": "https://json-schema.org/draft/2019-09/schema",
   draft7: "http://json-schema.org/draft-07/schema#",
+  draft6: "http://json-schema.org/draft-06/schema#",
+  draft4: "http://json-schema.org/draft-04/schema#",
 };
 
 type Case = { description: string; data: unknown; valid: boolean };
@@ -89,7 +91,7 @@ function runSuite() {
 }
 
 describe("the JSON Schema Test Suite through the classifier", () => {
-  it("agrees on every case that applies to tool arguments, drafts 2020-12, 2019-09 and 07, formats included", () => {
+  it("agrees on every case that applies to tool arguments, drafts 2020-12, 2019-09, 07, 06 and 04, formats included", () => {
     const { agreed, disagreed, skipped } = runSuite();
     const total = agreed.length + disagreed.length;
     console.log(

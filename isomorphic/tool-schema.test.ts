@@ -154,10 +154,22 @@ describe("checkJsonSchema", () => {
     }
   });
 
-  it("refuses drafts other than 2020-12, 2019-09 and draft-07", () => {
-    expect(refusal({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" })).toBe(
-      `Error: '$schema' must name JSON Schema draft 2020-12, 2019-09 or draft-07, you sent "http://json-schema.org/draft-04/schema#". Use "https://json-schema.org/draft/2020-12/schema" or leave '$schema' out.`,
+  it("refuses drafts it does not know", () => {
+    expect(refusal({ $schema: "http://json-schema.org/draft-03/schema#", type: "object" })).toBe(
+      `Error: '$schema' must name JSON Schema draft 2020-12, 2019-09, draft-07, draft-06 or draft-04, you sent "http://json-schema.org/draft-03/schema#". Use "https://json-schema.org/draft/2020-12/schema" or leave '$schema' out.`,
     );
+  });
+
+  it("checks draft-04 and draft-06 schemas against their own meta-schema", () => {
+    const d4 = "http://json-schema.org/draft-04/schema#";
+    const d6 = "http://json-schema.org/draft-06/schema#";
+    expect(checkJsonSchema({ $schema: d4, type: "object", properties: { n: { type: "number", minimum: 0, exclusiveMinimum: true } } })).toEqual({ ok: true });
+    // a number where draft-04 wants its flag, and the flag where draft-06 wants a number
+    expect(refusal({ $schema: d4, type: "object", properties: { n: { minimum: 0, exclusiveMinimum: 0 } } })).toContain("(draft draft-04)");
+    expect(refusal({ $schema: d6, type: "object", properties: { n: { minimum: 0, exclusiveMinimum: true } } })).toContain("(draft draft-06)");
+    // draft-04 has no boolean schemas; draft-06 has
+    expect(refusal({ $schema: d4, type: "object", properties: { n: false } })).toContain("(draft draft-04)");
+    expect(checkJsonSchema({ $schema: d6, type: "object", properties: { n: false } })).toEqual({ ok: true });
   });
 });
 
@@ -282,7 +294,9 @@ describe("tool schemas at their edges", () => {
     expect(schemaDraft({ $schema: 7 })).toBeUndefined();
     expect(schemaDraft({ $schema: "http://json-schema.org/draft-07/schema" })).toBe("draft-07");
     expect(schemaDraft({ $schema: "https://json-schema.org/draft/2019-09/schema" })).toBe("2019-09");
-    expect(schemaDraft({ $schema: "http://json-schema.org/draft-06/schema#" })).toBeUndefined();
+    expect(schemaDraft({ $schema: "http://json-schema.org/draft-06/schema#" })).toBe("draft-06");
+    expect(schemaDraft({ $schema: "http://json-schema.org/draft-04/schema" })).toBe("draft-04");
+    expect(schemaDraft({ $schema: "http://json-schema.org/draft-03/schema#" })).toBeUndefined();
   });
 
   it("orders keys as jsonb does: fewer UTF-8 bytes first, then byte by byte, at every level", () => {

@@ -1,6 +1,8 @@
 import { Ajv, type Options } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019";
 import { Ajv2020 } from "ajv/dist/2020";
+import draft6MetaSchema from "ajv/dist/refs/json-schema-draft-06.json";
+import AjvDraft04 from "ajv-draft-04";
 import type AjvCore from "ajv/dist/core";
 import type { RegExpEngine } from "ajv/dist/types";
 import { RE2JS } from "re2js";
@@ -22,13 +24,27 @@ export interface ToolDefinition {
 export type NormalizeResult = { ok: true; tool: ToolDefinition } | { ok: false; message: string };
 export type SchemaCheck = { ok: true } | { ok: false; message: string };
 
-export type SchemaDraft = "2020-12" | "2019-09" | "draft-07";
+export type SchemaDraft = "2020-12" | "2019-09" | "draft-07" | "draft-06" | "draft-04";
 
+/** Each draft's meta-schema, as `$schema` names it; schemaDraft reads the drafts in this order. */
 const META_SCHEMA: Record<SchemaDraft, string> = {
   "2020-12": "https://json-schema.org/draft/2020-12/schema",
   "2019-09": "https://json-schema.org/draft/2019-09/schema",
   "draft-07": "http://json-schema.org/draft-07/schema#",
+  "draft-06": "http://json-schema.org/draft-06/schema#",
+  "draft-04": "http://json-schema.org/draft-04/schema#",
 };
+
+/** The drafts a tool's schema may name, as refusals list them. */
+export const SUPPORTED_DRAFTS_TEXT = "2020-12, 2019-09, draft-07, draft-06 or draft-04";
+
+/** The drafts whose `$ref` stands alone (the keywords beside it are ignored), and the keywords each lacks that a later draft added (ignored as unknown). */
+const OLDER_DRAFTS = {
+  "draft-07": new Set<string>(),
+  "draft-06": new Set(["if", "then", "else"]),
+  "draft-04": new Set(["if", "then", "else", "const", "contains", "propertyNames"]),
+} as const satisfies Partial<Record<SchemaDraft, ReadonlySet<string>>>;
+const isOlderDraft = (draft: SchemaDraft): draft is keyof typeof OLDER_DRAFTS => Object.hasOwn(OLDER_DRAFTS, draft);
 
 const SHAPES =
   'Send {"name", "description", "parameters"}, an OpenAI tool {"type": "function", "function": {"name", "description", "parameters"}}, an Anthropic tool {"name", "description", "input_schema"} or an MCP tool {"name", "description", "inputSchema"}.';
@@ -168,6 +184,8 @@ export function schemaDraft(parameters: JsonObject): SchemaDraft | undefined {
   if (declared.includes("2020-12")) return "2020-12";
   if (declared.includes("2019-09")) return "2019-09";
   if (declared.includes("draft-07")) return "draft-07";
+  if (declared.includes("draft-06")) return "draft-06";
+  if (declared.includes("draft-04")) return "draft-04";
   return undefined;
 }
 
@@ -202,7 +220,9 @@ export function schemaForAjv(parameters: JsonObject, draft: SchemaDraft): JsonOb
   const { $async: _async, ...ordered } = storedKeyOrder(parameters);
   const annotations = JSON.stringify(ordered).includes('"unevaluated');
   const rewritten = eachSubschema(ordered, (subschema, resource) =>
-    protoByPattern(draft === "draft-07" ? refAlone(subschema) : refsAsSpecified(ifAnnotations(subschema, annotations), resource, draft)),
+    protoByPattern(
+      isOlderDraft(draft) ? refAlone(withoutKeywords(subschema, OLDER_DRAFTS[draft])) : refsAsSpecified(ifAnnotations(subschema, annotations), resource, draft),
+    ),
   ) as JsonObject;
   const resolved = draft === "2020-12" ? (withoutDynamicRefs(rewritten) ?? rewritten) : rewritten;
   return parameters.$schema === undefined ? resolved : { ...resolved, $schema: META_SCHEMA[draft] };
@@ -251,6 +271,16 @@ function ifAnnotations(schema: JsonObject, annotations: boolean): JsonObject {
  * them in every draft: a subschema with a `$ref` keeps only it, and `definitions` for the
  * references into it.
  */
+/**
+ * The subschema without the keywords its draft does not have: Ajv's draft-07 vocabulary (which
+ * draft-06 uses, and ajv-draft-04 too for its applicators) would apply `if` or `contains` in a
+ * schema whose draft ignores them as unknown.
+ */
+function withoutKeywords(schema: JsonObject, unknown: ReadonlySet<string>): JsonObject {
+  if (!Object.keys(schema).some((key) => unknown.has(key))) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !unknown.has(key)));
+}
+
 function refAlone(schema: JsonObject): JsonObject {
   if (typeof schema.$ref !== "string") return schema;
   return { $ref: schema.$ref, ...(isPlainObject(schema.definitions) ? { definitions: schema.definitions } : {}) };
@@ -316,7 +346,15 @@ function withShortPropertyNames(pattern: string): string {
 export function createAjv(draft: SchemaDraft, options: Options = {}): AjvCore {
   // ownProperties: `required: ["toString"]` must not be satisfied by what {} inherits.
   const all: Options = { strict: false, logger: false, ownProperties: true, inlineRefs: false, code: { regExp: re2Engine }, ...options };
-  const ajv = draft === "draft-07" ? new Ajv(all) : draft === "2019-09" ? new Ajv2019(all) : new Ajv2020(all);
+  const ajv =
+    draft === "draft-04"
+      ? new AjvDraft04(all)
+      : draft === "draft-07" || draft === "draft-06"
+        ? new Ajv(all)
+        : draft === "2019-09"
+          ? new Ajv2019(all)
+          : new Ajv2020(all);
+  if (draft === "draft-06") ajv.addMetaSchema(draft6MetaSchema);
   // ajv-formats' formats, each checked in time linear in the value (isomorphic/formats.ts)
   for (const [name, format] of Object.entries(linearFormats())) ajv.addFormat(name, format);
   return ajv;
@@ -430,7 +468,7 @@ function metaValidator(draft: SchemaDraft): AjvCore {
   return ajv;
 }
 
-/** Is `parameters` a JSON Schema (draft 2020-12, 2019-09 or 07) that an object of arguments can satisfy? */
+/** Is `parameters` a JSON Schema (draft 2020-12, 2019-09, 07, 06 or 04) that an object of arguments can satisfy? */
 export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const fail = (message: string): SchemaCheck => ({ ok: false, message });
   const fix = "Fix the schema and register the tool again.";
@@ -444,7 +482,7 @@ export function checkJsonSchema(parameters: unknown): SchemaCheck {
   const draft = schemaDraft(parameters);
   if (!draft) {
     return fail(
-      `Error: '$schema' must name JSON Schema draft 2020-12, 2019-09 or draft-07, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
+      `Error: '$schema' must name JSON Schema draft ${SUPPORTED_DRAFTS_TEXT}, you sent ${preview(parameters.$schema)}. Use "${META_SCHEMA["2020-12"]}" or leave '$schema' out.`,
     );
   }
 

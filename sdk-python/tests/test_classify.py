@@ -49,7 +49,7 @@ def test_the_registry_names_its_tools_and_a_later_tool_of_the_same_name_wins() -
 
 def test_a_schema_that_cannot_be_used_raises_tool_schema_error_every_time() -> None:
     for parameters in (
-        {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"},
+        {"$schema": "http://json-schema.org/draft-03/schema#", "type": "object"},
         {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}},
         {"type": "object", "properties": {"a": {"type": "string", "pattern": "(a)\\1"}}},
     ):

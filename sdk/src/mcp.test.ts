@@ -235,7 +235,7 @@ describe("McpGateway", () => {
     const tools = [
       echo,
       { ...echo, name: "x".repeat(130) },
-      { ...echo, name: "old", inputSchema: { ...echo.inputSchema, $schema: "http://json-schema.org/draft-04/schema#" } },
+      { ...echo, name: "old", inputSchema: { ...echo.inputSchema, $schema: "http://json-schema.org/draft-03/schema#" } },
     ];
     const h = harness({ reporter }, [tools]);
     await h.start();

@@ -1,6 +1,15 @@
 import { classifyCall, registryFrom, ToolSchemaError, type ToolRegistry, type Verdict } from "../../isomorphic/classify";
 import { failureStatus } from "../../isomorphic/outcome";
-import { canonicalJson, checkSchemaCost, isPlainObject, schemaDraft, TOOL_NAME_MAX, truncate, type JsonObject } from "../../isomorphic/tool-schema";
+import {
+  canonicalJson,
+  checkSchemaCost,
+  isPlainObject,
+  schemaDraft,
+  SUPPORTED_DRAFTS_TEXT,
+  TOOL_NAME_MAX,
+  truncate,
+  type JsonObject,
+} from "../../isomorphic/tool-schema";
 import type { ModelRef, ToolgateEvent } from "./event";
 import type { Reporter, ToolRegistration } from "./reporter";
 
@@ -588,7 +597,7 @@ export class McpGateway<Context = undefined> {
       const problem = !cost.ok
         ? cost.message
         : !schemaDraft(tool.inputSchema)
-          ? `its $schema ${truncate(String(tool.inputSchema.$schema))} is not draft 2020-12, 2019-09 or draft-07`
+          ? `its $schema ${truncate(String(tool.inputSchema.$schema))} is not draft ${SUPPORTED_DRAFTS_TEXT}`
           : name.length > TOOL_NAME_MAX
             ? `'${truncate(name)}' is longer than ${TOOL_NAME_MAX} characters (use a shorter --namespace)`
             : null;

@@ -20,7 +20,7 @@ type Infer<S> = S extends { "~standard": { types?: { input: infer I } } } ? (unk
 export interface ToolSpec<S = JsonObject, R = unknown> {
   name: string;
   description?: string;
-  /** The arguments' JSON Schema (draft 2020-12, 2019-09 or draft-07), or a zod 4 object schema. */
+  /** The arguments' JSON Schema (draft 2020-12, 2019-09, 07, 06 or 04), or a zod 4 object schema. */
   parameters: S;
   handler: (args: Infer<S>, context: HandlerContext) => R | Promise<R>;
   /** Overrides the dispatcher's timeout for this tool. */

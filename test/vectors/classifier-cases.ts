@@ -255,6 +255,43 @@ const FAMILIES: Family[] = [
     seeds: [{ items: [{ loannumber: "447" }] }],
   },
   {
+    // draft-04: exclusive bounds are flags, `id` names a resource, const/contains/propertyNames/if are unknown (ignored)
+    name: "draft-04",
+    parameters: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: {
+        rate: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: true },
+        term: { type: "integer", minimum: 1, maximum: 360 },
+        tags: { type: "array", items: [{ type: "string" }], additionalItems: false, contains: { type: "number" } },
+        mode: { enum: ["fixed", "variable"], const: "fixed", if: { type: "string" }, then: { maxLength: 1 } },
+        meta: { type: "object", propertyNames: { maxLength: 1 }, dependencies: { a: ["b"] } },
+        loan: { $ref: "#/definitions/loan", type: "string" },
+      },
+      required: ["rate"],
+      additionalProperties: false,
+      definitions: { loan: { id: "#loan", type: "object", properties: { loannumber: { type: "string" } }, required: ["loannumber"] } },
+    },
+    seeds: [{ rate: 0.5, term: 12, tags: ["a"], mode: "variable", meta: { long: 1 }, loan: { loannumber: "447" } }],
+  },
+  {
+    // draft-06: numeric exclusive bounds, const/contains/propertyNames and boolean schemas apply; if/then/else are unknown (ignored)
+    name: "draft-06",
+    parameters: {
+      $schema: "http://json-schema.org/draft-06/schema#",
+      type: "object",
+      properties: {
+        rate: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1 },
+        kind: { const: "loan", if: { type: "string" }, then: { maxLength: 1 } },
+        tags: { type: "array", contains: { type: "number" } },
+        meta: { type: "object", propertyNames: { maxLength: 3 } },
+        never: false,
+      },
+      required: ["rate", "kind"],
+    },
+    seeds: [{ rate: 0.5, kind: "loan", tags: ["a", 1], meta: { ab: 1 } }],
+  },
+  {
     name: "unions",
     bothDrafts: true,
     parameters: object({

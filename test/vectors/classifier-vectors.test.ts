@@ -17,11 +17,11 @@ describe("the shared classifier vectors (test/vectors/classifier.jsonl)", () => 
     expect(stored.length).toBe(fresh.length);
   }, 120_000);
 
-  it("are at least 2,000, cover every category the classifier gives and both drafts", () => {
+  it("are at least 2,000, cover every category the classifier gives and every draft both classifiers read", () => {
     expect(vectors.length).toBeGreaterThanOrEqual(2000);
     const categories = new Set(vectors.map((v) => ("throws" in v.expected ? "throws" : v.expected.category)));
     for (const category of CATEGORIES.filter((c) => c !== "not_allowed")) expect(categories).toContain(category);
     expect(categories).toContain(undefined); // valid calls
-    expect(new Set(vectors.map((v) => v.draft))).toEqual(new Set(["2020-12", "draft-07", null]));
+    expect(new Set(vectors.map((v) => v.draft))).toEqual(new Set(["2020-12", "draft-07", "draft-06", "draft-04", null]));
   });
 });

@@ -9,16 +9,17 @@ visits them, so that the findings come out in the order Ajv reports them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from jsonschema import Draft7Validator, Draft202012Validator, validators
+from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft202012Validator, validators
 from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
 
 from ._classify_formats import NUMBER_FORMATS, STRING_FORMATS
-from ._classify_js import is_array, is_object, js_keys, utf16_key
+from ._classify_js import is_array, is_number, is_object, js_keys, utf16_key
 from ._classify_re2 import Pattern, compile_re2
 
 # jsonschema's Validator protocol leaves out descend() and the resolver, which the keywords here use
@@ -27,7 +28,7 @@ Validator = Any
 _equal = cast(Callable[[Any, Any], bool], getattr(jsonschema_utils, "equal"))
 _evaluated_items = cast(Callable[[Any, list[Any], Any], list[int]], getattr(jsonschema_utils, "find_evaluated_item_indexes_by_schema"))
 
-Draft = Literal["2020-12", "draft-07"]
+Draft = Literal["2020-12", "draft-07", "draft-06", "draft-04"]
 Segment = str | int
 
 
@@ -64,10 +65,14 @@ _NUMBER = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multip
 _STRING = ["maxLength", "minLength", "pattern", "format"]
 _ARRAY = {
     "draft-07": ["maxItems", "minItems", "additionalItems", "items", "contains", "uniqueItems"],
+    "draft-06": ["maxItems", "minItems", "additionalItems", "items", "contains", "uniqueItems"],
+    "draft-04": ["maxItems", "minItems", "additionalItems", "items", "uniqueItems"],
     "2020-12": ["maxItems", "minItems", "prefixItems", "items", "contains", "uniqueItems", "maxContains", "minContains", "unevaluatedItems"],
 }
 _OBJECT = {
     "draft-07": ["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties", "patternProperties"],
+    "draft-06": ["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties", "patternProperties"],
+    "draft-04": ["maxProperties", "minProperties", "required", "additionalProperties", "dependencies", "properties", "patternProperties"],
     "2020-12": [
         *["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties"],
         *["patternProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"],
@@ -75,10 +80,18 @@ _OBJECT = {
 }
 _NUMBER_RULES = [*_NUMBER, "format"]
 
+# The drafts whose `$ref` stands alone (the keywords beside it are ignored), and the keywords each
+# lacks that a later draft added, ignored as unknown (the server's OLDER_DRAFTS)
+_LATER: dict[Draft, set[str]] = {
+    "draft-07": set(),
+    "draft-06": {"if", "then", "else"},
+    "draft-04": {"if", "then", "else", "const", "contains", "propertyNames"},
+}
+
 
 def _keywords(draft: Draft) -> set[str]:
     return {"type", *_ANY, *_NUMBER, *_STRING, *_ARRAY[draft], *_OBJECT[draft]} - (
-        {"$dynamicRef"} if draft == "draft-07" else set()
+        {"$dynamicRef", *_LATER[draft]} if draft in _LATER else set()
     )
 
 
@@ -111,9 +124,12 @@ def prepare(schema: Any, draft: Draft) -> Any:
     """Every subschema's keywords in Ajv's order, `$schema` left out (the draft is chosen once, here)."""
     if not is_object(schema):
         return schema
-    if draft == "draft-07" and isinstance(schema.get("$ref"), str):
-        # draft-07 ignores every keyword beside `$ref` (the server's refAlone): keep it, and the
-        # `definitions` it may point into
+    later = _LATER.get(draft)
+    if later is not None and any(key in later for key in schema):
+        schema = {key: value for key, value in schema.items() if key not in later}
+    if later is not None and isinstance(schema.get("$ref"), str):
+        # draft-07 and older ignore every keyword beside `$ref` (the server's refAlone): keep it, and
+        # the `definitions` it may point into
         definitions = schema.get("definitions")
         schema = {"$ref": schema["$ref"], **({"definitions": definitions} if is_object(definitions) else {})}
     out: dict[str, Any] = {}
@@ -132,7 +148,7 @@ def prepare(schema: Any, draft: Draft) -> Any:
 # ---------------------------------------------------------------------------------------------
 # Keywords worded as Ajv words them
 
-_KNOWN: dict[Draft, set[str]] = {"2020-12": _keywords("2020-12"), "draft-07": _keywords("draft-07")}
+_KNOWN: dict[Draft, set[str]] = {draft: _keywords(draft) for draft in ("2020-12", "draft-07", "draft-06", "draft-04")}
 
 
 def _always_valid(validator: Validator, schema: Any) -> bool:
@@ -265,6 +281,17 @@ def compiled_pattern(pattern: str) -> Pattern:
 def _pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if isinstance(instance, str) and isinstance(pattern, str) and not _search(pattern, instance):
         yield _Finding("pattern", pattern, instance, schema, {"pattern": pattern})
+
+
+def _multiple_of(validator: Validator, divisor: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """Ajv's rule: the quotient of the two doubles must be an integer that JavaScript writes in plain
+    digits (`q === parseInt(q)`), so zero is a multiple of nothing and a quotient of 1e21 or more
+    (written 1e+21) of nothing either; jsonschema's exact remainder disagrees with it above 2**53."""
+    if not is_number(instance) or not is_number(divisor):
+        return
+    quotient = float(instance) / float(divisor) if divisor != 0 else math.inf
+    if not (math.isfinite(quotient) and abs(quotient) < 1e21 and quotient.is_integer()):
+        yield _Finding("multipleOf", divisor, instance, schema, {"multipleOf": divisor})
 
 
 def _format(validator: Validator, format_name: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -598,6 +625,7 @@ def _unevaluated_items(validator: Validator, extra: Any, instance: Any, schema: 
 
 _COMMON = {
     "properties": _properties,
+    "multipleOf": _multiple_of,
     "pattern": _pattern,
     "format": _format,
     "required": _required,
@@ -639,6 +667,8 @@ VALIDATORS: dict[Draft, Any] = {
         },
     ),
     "draft-07": _validator_class(Draft7Validator, "draft-07", {"items": _items_draft7, "additionalItems": _additional_items_draft7}),
+    "draft-06": _validator_class(Draft6Validator, "draft-06", {"items": _items_draft7, "additionalItems": _additional_items_draft7}),
+    "draft-04": _validator_class(Draft4Validator, "draft-04", {"items": _items_draft7, "additionalItems": _additional_items_draft7}),
 }
 
 

@@ -308,7 +308,12 @@ _CACHE_LIMIT = 500
 _cache: OrderedDict[str, _CompiledTool | ToolSchemaError] = OrderedDict()
 _cache_lock = threading.Lock()  # the dispatcher classifies a turn's parallel calls in threads
 
-_META_SCHEMA = {"2020-12": "https://json-schema.org/draft/2020-12/schema", "draft-07": "http://json-schema.org/draft-07/schema#"}
+_META_SCHEMA = {
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "draft-06": "http://json-schema.org/draft-06/schema#",
+    "draft-04": "http://json-schema.org/draft-04/schema#",
+}
 
 
 def _schema_draft(parameters: Mapping[str, Any]) -> Draft | None:
@@ -319,8 +324,9 @@ def _schema_draft(parameters: Mapping[str, Any]) -> Draft | None:
         return None
     if "2020-12" in declared:
         return "2020-12"
-    if "draft-07" in declared:
-        return "draft-07"
+    for draft in ("draft-07", "draft-06", "draft-04"):
+        if draft in declared:
+            return draft
     return None
 
 
@@ -733,8 +739,12 @@ def _number_range(schema: dict[str, Any]) -> str:
     def bound(value: Any) -> Any:
         return value if is_number(value) and abs(value) < MAX_SAFE_INTEGER else None
 
-    minimum, maximum = bound(schema.get("minimum")), bound(schema.get("maximum"))
-    exclusive_min, exclusive_max = bound(schema.get("exclusiveMinimum")), bound(schema.get("exclusiveMaximum"))
+    # draft-04 writes an exclusive bound as a flag beside minimum/maximum: `"exclusiveMinimum": true`
+    low, high = schema.get("exclusiveMinimum") is True, schema.get("exclusiveMaximum") is True
+    minimum = None if low else bound(schema.get("minimum"))
+    maximum = None if high else bound(schema.get("maximum"))
+    exclusive_min = bound(schema.get("minimum") if low else schema.get("exclusiveMinimum"))
+    exclusive_max = bound(schema.get("maximum") if high else schema.get("exclusiveMaximum"))
     if minimum is not None and maximum is not None:
         return f"between {number_text(minimum)} and {number_text(maximum)}"
     lower = f"at least {number_text(minimum)}" if minimum is not None else f"greater than {number_text(exclusive_min)}" if exclusive_min is not None else ""

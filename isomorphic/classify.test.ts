@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category } from "@/contracts/categories";
 import { closeMatch, likelyTool, rankToolNames } from "./tool-names";
-import { classifyCall, registryFrom, ToolSchemaError, validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES, type Verdict } from "./classify";
+import { classifyCall, registryFrom, ToolSchemaError, type Verdict } from "./classify";
+import { validatorFor, VALIDATOR_CACHE_LIMIT, VALIDATOR_CACHE_SCHEMA_BYTES } from "./compiled-tools";
 
 const getloan = {
   type: "object",

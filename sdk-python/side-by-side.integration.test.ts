@@ -29,8 +29,8 @@ import { Toolgate, withToolgate, type HandlerContext, type ReporterError, type R
  *
  * The same calls also go, as MCP tools/call requests of each SDK's real MCP client, to a server of each
  * MCP SDK with the Toolgate middleware installed: the Python SDK's ToolgateMiddleware (`mcp` package) and
- * the TypeScript SDK's withToolgate (@modelcontextprotocol/sdk), each into a project of its own. Those two
- * agree on the calls but not yet on everything around them: MCP_DISAGREEMENTS names and pins each difference.
+ * the TypeScript SDK's withToolgate (@modelcontextprotocol/sdk), each into a project of its own, and compared the
+ * same way: tool names, verdicts, results, summaries and metadata (issue 31: they differed in the first four).
  */
 
 const runProcess = promisify(execFile);
@@ -115,6 +115,9 @@ const SCRIPTS = {
 const MCP_CALLS = SHARED_TURNS.flat()
   .map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) as Record<string, unknown> }))
   .filter((c) => c.arguments.loannumber !== LOANS.slow);
+/** Who the MCP servers and clients of both halves say they are (their serverInfo and clientInfo, stored as metadata). */
+const MCP_SERVER = { name: "loans", version: "1.0.0" };
+const MCP_CLIENT = { name: "side-by-side", version: "1.0.0" };
 const FINAL_TEXT = "Loan 4471 has a balance of 1200.";
 /** Usage differs per turn, so that a usage recorded on the wrong call of a turn, or the wrong turn, shows. */
 const usageOf = (turn: number) => ({ input: 100 + turn * 10, output: 20 + turn });
@@ -227,7 +230,7 @@ async function typescriptHalf(modelUrl: string, url: string, apiKey: string): Pr
 
 /** The twin of side_by_side.py's MCP server: the same tools, and the handlers' answers as MCP results. */
 function mcpServer() {
-  const server = new Server({ name: "loans", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const server = new Server(MCP_SERVER, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
   }));
@@ -246,7 +249,7 @@ async function typescriptMcpHalf(url: string, apiKey: string, projectId: string)
   const server = withToolgate(mcpServer(), { url, apiKey, model: MODEL, reporter: { flushIntervalMs: 20, onError: (error) => errors.push(error) } });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: "side-by-side", version: "1.0.0" });
+  const client = new Client(MCP_CLIENT);
   await client.connect(clientSide);
   await client.listTools();
   for (const c of MCP_CALLS) await client.callTool(c);
@@ -301,7 +304,17 @@ beforeAll(async () => {
   model = await serveScriptedModel();
   const made = { python: { loops: await makeProject(), mcp: await makeProject() }, typescript: { loops: await makeProject(), mcp: await makeProject() } };
   for (const side of ["python", "typescript"] as const) projects[side] = { loops: made[side].loops.project.id, mcp: made[side].mcp.project.id };
-  const setup = { tools: TOOLS, model: MODEL, runIds: RUN_IDS, metadata: METADATA, loans: LOANS, timeoutMs: TIMEOUT_MS, mcpCalls: MCP_CALLS };
+  const setup = {
+    tools: TOOLS,
+    model: MODEL,
+    runIds: RUN_IDS,
+    metadata: METADATA,
+    loans: LOANS,
+    timeoutMs: TIMEOUT_MS,
+    mcpCalls: MCP_CALLS,
+    mcpServer: MCP_SERVER,
+    mcpClient: MCP_CLIENT,
+  };
   const env = {
     ...process.env,
     TOOLGATE_URL: server.app.url,
@@ -366,46 +379,28 @@ describe("the Python SDK's client tool loops store in Toolgate what the TypeScri
   }
 });
 
-/**
- * Where the two MCP middlewares disagree today: withToolgate runs the gateway's engine (sdk/src/mcp.ts, `toolgate mcp`'s),
- * the Python middleware the dispatcher's. These are not by design; each is pinned below as it is, so that the test
- * fails when one side changes: then move that column into the comparison.
- */
-const MCP_DISAGREEMENTS = {
-  namespace:
-    "withToolgate names a tool <server name>/<tool> (the gateway's namespace); the Python middleware has no namespace and stores <tool>. " +
-    "Compared without it (in the tool, and in the server's checked message, violations and pattern, which name the tool)",
-  metadata: "withToolgate stores the gateway's metadata (gateway, enforce, mcp_server, mcp_client, their versions, model_from); the Python middleware none",
-  refusedResult:
-    "withToolgate stores a refused call's answer as its result (error; not_found for an unknown tool; latency 0); the Python middleware, " +
-    "like the dispatcher, stores none (Toolgate gives an invalid call no execution outcome either way)",
-  resultSummary:
-    "withToolgate stores the first text of every answer; the Python middleware only an error's, as the dispatcher words it " +
-    "(Error: <tool> failed: <text>): its record_results is off, and the answer it sees (a CallToolResult) is never an empty value, " +
-    "so Toolgate cannot flag the Python server's empty results",
-} as const;
-
 /** By design over MCP too, besides BY_DESIGN: neither middleware takes a run id, each makes a random one per session. */
 const MCP_BY_DESIGN = { runId: "one random run id per MCP session, on both sides" } as const;
 
 /**
- * A stored MCP call without the disagreements above: its namespace taken off, and the result of a refused call, the
- * summary of every result and the metadata left to the pinned checks.
+ * The metadata values each recorder says of itself (the keys are the same, and every other value is compared): which
+ * middleware stored the call, how it gates (withToolgate's default enforce "on" forwards a call it cannot check, the
+ * Python middleware refuses it: "strict"), and where the model's name came from (both from their model option).
  */
+const RECORDER_METADATA = {
+  gateway: { typescript: "toolgate-mcp", python: "toolgate.mcp.ToolgateMiddleware" },
+  enforce: { typescript: "on", python: "strict" },
+  model_from: { typescript: "--model", python: "model" },
+} as const;
+
+/** A stored MCP call as both middlewares must agree on it: the recorder's own metadata values named, not compared. */
 function comparableMcp(row: StoredCall, run: StoredCall[]) {
-  const { runId: _run, metadata: _m, resultSummary: _r, resultStatus, latencyMeasured, ...shared } = comparable(row, run);
-  const withoutNamespace = <T>(value: T): T => JSON.parse(JSON.stringify(value).replaceAll("loans/", "")) as T;
-  return {
-    ...shared,
-    tool: withoutNamespace(shared.tool),
-    checkedMessage: withoutNamespace(shared.checkedMessage),
-    violations: withoutNamespace(shared.violations),
-    pattern: withoutNamespace(shared.pattern),
-    ...(row.valid === false ? {} : { resultStatus, latencyMeasured }),
-  };
+  const { runId: _run, metadata, ...shared } = comparable(row, run);
+  const own = Object.fromEntries(Object.keys(RECORDER_METADATA).map((key) => [key, "(the recorder's own)"]));
+  return { ...shared, metadata: { ...(metadata as Record<string, string>), ...own } };
 }
 
-describe("the Python SDK's MCP middleware stores in Toolgate what the TypeScript SDK's withToolgate stores (but for MCP_DISAGREEMENTS)", () => {
+describe("the Python SDK's MCP middleware stores in Toolgate what the TypeScript SDK's withToolgate stores", () => {
   const mcpRun = async (projectId: string) => {
     const runs = await prisma().toolCall.findMany({ where: { projectId }, distinct: ["runId"], select: { runId: true } });
     expect(runs, "one MCP session, one run").toHaveLength(1);
@@ -423,8 +418,8 @@ describe("the Python SDK's MCP middleware stores in Toolgate what the TypeScript
     expect(ts).toHaveLength(MCP_CALLS.length);
   });
 
-  it(`every stored call is the same: steps, verdicts, arguments, corrections, model (all but ${Object.keys({ ...BY_DESIGN, ...MCP_BY_DESIGN }).join(", ")})`, () => {
-    // the scenario really produced what it is meant to compare
+  it(`every stored call is the same, column by column: names, verdicts, results, summaries, metadata (all but ${Object.keys({ ...BY_DESIGN, ...MCP_BY_DESIGN }).join(", ")})`, () => {
+    // the scenario really produced what it is meant to compare: the comparison cannot pass on empty or trivial runs
     expect(ts.map((r) => r.step)).toEqual(ts.map((_, index) => index));
     for (const category of ["wrong_type", "unknown_tool", "out_of_range"]) {
       expect(
@@ -432,44 +427,30 @@ describe("the Python SDK's MCP middleware stores in Toolgate what the TypeScript
         category,
       ).toHaveLength(1);
     }
+    expect(ts.map((r) => r.tool.split("/")[0])).toEqual(ts.map(() => "loans")); // named <server name>/<tool>
+    expect(ts.filter((r) => r.valid === false).map((r) => [r.resultStatus, r.resultSummary, r.latencyMs])).toEqual(
+      ts.filter((r) => r.valid === false).map(() => [null, null, null]), // a refused call never ran: no result
+    );
+    const loanOf = (r: StoredCall) => (r.arguments as Record<string, unknown>).loannumber;
+    expect(ts.filter((r) => r.valid === true && r.resultSummary === null)).toEqual([]); // every answer's summary…
+    expect(ts.filter((r) => loanOf(r) === LOANS.missing || loanOf(r) === LOANS.empty).map((r) => [r.resultStatus, r.resultSummary])).toEqual([
+      ["error", `no loan ${LOANS.missing}`],
+      ["ok", '{"found":[]}'], // …an empty one too, which Toolgate flags
+    ]);
+    expect(ts.map((r) => Object.keys(r.metadata as object).sort())).toEqual(
+      ts.map(() => ["enforce", "gateway", "mcp_client", "mcp_client_version", "mcp_protocol_version", "mcp_server", "mcp_server_version", "model_from"]),
+    );
+
     expect(py.map((row) => comparableMcp(row, py))).toEqual(ts.map((row) => comparableMcp(row, ts)));
   });
 
-  describe("the disagreements, pinned as they are", () => {
-    const loanOf = (r: StoredCall) => (r.arguments as Record<string, unknown>).loannumber;
-
-    it(MCP_DISAGREEMENTS.namespace, () => {
-      expect(ts.map((r) => r.tool.split("/")[0])).toEqual(ts.map(() => "loans"));
-      expect(py.filter((r) => r.tool.includes("/"))).toEqual([]);
-    });
-
-    it(MCP_DISAGREEMENTS.metadata, () => {
-      expect(ts.map((r) => (r.metadata as Record<string, string>).gateway)).toEqual(ts.map(() => "toolgate-mcp"));
-      expect(py.map((r) => r.metadata)).toEqual(py.map(() => ({})));
-    });
-
-    it(MCP_DISAGREEMENTS.refusedResult, () => {
-      const refused = (rows: StoredCall[]) => rows.filter((r) => r.valid === false);
-      expect(refused(ts).map((r) => [r.category, r.resultStatus, r.resultSummary === r.harnessMessage, r.latencyMs])).toEqual([
-        ["wrong_type", "error", true, 0],
-        ["unknown_tool", "not_found", true, 0],
-        ["out_of_range", "error", true, 0],
-      ]);
-      expect(refused(py).map((r) => [r.category, r.resultStatus, r.resultSummary, r.latencyMs])).toEqual([
-        ["wrong_type", null, null, null],
-        ["unknown_tool", null, null, null],
-        ["out_of_range", null, null, null],
-      ]);
-    });
-
-    it(MCP_DISAGREEMENTS.resultSummary, () => {
-      const summaries = (rows: StoredCall[]) => rows.filter((r) => r.valid === true).map((r) => [loanOf(r), r.resultSummary]);
-      expect(summaries(ts).filter(([, summary]) => summary === null)).toEqual([]);
-      expect(summaries(ts).filter(([loan]) => loan === LOANS.missing || loan === LOANS.empty)).toEqual([
-        [LOANS.missing, `no loan ${LOANS.missing}`],
-        [LOANS.empty, '{"found":[]}'],
-      ]);
-      expect(summaries(py).filter(([, summary]) => summary !== null)).toEqual([[LOANS.missing, `Error: getloan failed: no loan ${LOANS.missing}`]]);
-    });
+  it("the metadata values each recorder says of itself are what RECORDER_METADATA says", () => {
+    for (const [side, rows] of [
+      ["typescript", ts],
+      ["python", py],
+    ] as const) {
+      const own = Object.fromEntries(Object.entries(RECORDER_METADATA).map(([key, values]) => [key, values[side]]));
+      expect(rows.map((r) => r.metadata)).toEqual(rows.map(() => expect.objectContaining(own)));
+    }
   });
 });

@@ -95,4 +95,40 @@ def test_a_tools_error_answer_reaches_the_client_as_it_is_and_is_recorded_as_the
     asyncio.run(session())
     [event] = events
     assert event["outcome"]["valid"] is True
-    assert event["result"]["status"] == "error" and event["result"]["summary"] == "Error: getloan failed: no loan 4471"
+    # the server's own text, as the gateway stores it (the dispatcher's "Error: getloan failed: ..." is for a handler that raised)
+    assert event["result"]["status"] == "error" and event["result"]["summary"] == "no loan 4471"
+
+
+@pytest.mark.parametrize(("namespace", "tool"), [(None, "loans/getloan"), ("", "getloan"), ("bank", "bank/getloan")])
+def test_a_call_is_stored_as_the_gateway_stores_it(namespace: str | None, tool: str) -> None:
+    """Named by the server (or the namespace given), the gateway's metadata keys, no result for a refused call, and
+    every answer's summary, so that an empty one is flagged (docs/mcp.md, "What is recorded")."""
+    events: list[ToolgateEvent] = []
+    server = FastMCP("loans", version="2.1.0")
+    server.add_middleware(ToolgateFastMCPMiddleware(model={"name": "client-model"}, namespace=namespace, on_event=events.append))
+
+    @server.tool()
+    def getloan(loannumber: str) -> str:
+        """The payments of one loan, by its loan number."""
+        return "[]"
+
+    async def session() -> None:
+        async with Client(server, client_info=types.Implementation(name="desk-client", version="3.0")) as client:
+            await client.call_tool("getloan", {"loannumber": 4471}, raise_on_error=False)
+            await client.call_tool("getloan", {"loannumber": "4471"})
+
+    asyncio.run(session())
+    refused, empty = events
+    assert [e["tool"] for e in events] == [tool, tool]
+    assert refused["outcome"]["valid"] is False and "result" not in refused  # it never ran
+    assert empty["result"]["status"] == "ok" and empty["result"]["summary"] == "[]"
+    assert refused["metadata"] == empty["metadata"]
+    assert {k: v for k, v in empty["metadata"].items() if k != "mcp_protocol_version"} == {
+        "gateway": "toolgate.fastmcp.ToolgateFastMCPMiddleware",
+        "enforce": "strict",
+        "mcp_server": "loans",
+        "mcp_server_version": "2.1.0",
+        "mcp_client": "desk-client",
+        "mcp_client_version": "3.0",
+        "model_from": "model",
+    }

@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import mcp_types as types
+import pytest
 from mcp import Client
 from mcp.server.lowlevel.server import Server
 from mcp.server.mcpserver import MCPServer
@@ -106,4 +107,110 @@ def test_a_tools_is_error_answer_reaches_the_client_as_it_is_and_is_recorded_as_
     asyncio.run(session())
     [event] = events
     assert event["outcome"]["valid"] is True
-    assert event["result"]["status"] == "error" and event["result"]["summary"] == "Error: getloan failed: no loan 4471"
+    # the server's own text, as the gateway stores it (the dispatcher's "Error: getloan failed: ..." is for a handler that raised)
+    assert event["result"]["status"] == "error" and event["result"]["summary"] == "no loan 4471"
+
+
+def session_of(server: Server[Any], calls: list[tuple[str, dict[str, Any]]], **client: Any) -> None:
+    async def session() -> None:
+        async with Client(server, **client) as client_session:
+            await client_session.list_tools()
+            for name, arguments in calls:
+                await client_session.call_tool(name, arguments)
+
+    asyncio.run(session())
+
+
+def answering(*answers: types.CallToolResult) -> Server[Any]:
+    """A server of one tool (getloan) that gives these answers, one a call."""
+    queue = list(answers)
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name="getloan", description="A loan", input_schema=SCHEMA)])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        return queue.pop(0)
+
+    return Server("loans", version="2.1.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_call_is_stored_as_the_gateway_stores_it_named_by_the_server_with_its_metadata(mode: str) -> None:
+    """What withToolgate and toolgate mcp store for the same session (docs/mcp.md, "What is recorded"): the server named
+    by its answer to initialize (the 2025-11-25 handshake, "legacy") or by its results' _meta (2026-07-28, "auto")."""
+    events: list[ToolgateEvent] = []
+    server = answering(types.CallToolResult(content=[types.TextContent(type="text", text="balance 1200")]))
+    server.middleware.append(ToolgateMiddleware(model={"name": "client-model"}, on_event=events.append))
+    session_of(
+        server,
+        [("getloan", {"loannumber": 4471}), ("getlaon", {"loannumber": "4471"}), ("getloan", {"loannumber": "4471"})],
+        client_info=types.Implementation(name="desk-client", version="3.0"),
+        mode=mode,
+    )
+    wrong, unknown, ok = events
+    assert [e["tool"] for e in events] == ["loans/getloan", "loans/getlaon", "loans/getloan"]
+    # refused calls never ran: no result (the verdict carries the message the model read)
+    assert [e["outcome"].get("category") for e in (wrong, unknown)] == ["wrong_type", "unknown_tool"]
+    assert "result" not in wrong and "result" not in unknown
+    assert ok["result"]["status"] == "ok" and ok["result"]["summary"] == "balance 1200" and ok["result"]["latencyMs"] >= 0
+    for event in events:
+        assert event["metadata"] == {
+            "gateway": "toolgate.mcp.ToolgateMiddleware",
+            "enforce": "strict",
+            "mcp_protocol_version": event["metadata"]["mcp_protocol_version"],
+            "mcp_server": "loans",
+            "mcp_server_version": "2.1.0",
+            "mcp_client": "desk-client",
+            "mcp_client_version": "3.0",
+            "model_from": "model",
+        }
+        assert event["metadata"]["mcp_protocol_version"] >= "2025"
+    assert (events[0]["metadata"]["mcp_protocol_version"] >= "2026-07-28") is (mode == "auto")
+
+
+@pytest.mark.parametrize(("namespace", "tool"), [("", "getloan"), ("bank", "bank/getloan")])
+def test_the_namespace_is_the_servers_name_unless_given(namespace: str, tool: str) -> None:
+    events: list[ToolgateEvent] = []
+    server = answering(types.CallToolResult(content=[types.TextContent(type="text", text="balance 1200")]))
+    server.middleware.append(ToolgateMiddleware(model={"name": "client-model"}, namespace=namespace, on_event=events.append))
+    session_of(server, [("getloan", {"loannumber": "4471"})])
+    assert [e["tool"] for e in events] == [tool]
+    assert events[0]["metadata"]["mcp_server"] == "loans"
+
+
+def test_every_answer_has_its_summary_so_that_empty_results_are_flagged() -> None:
+    """The first text, else the kind of the first content, else the structured content, else "" (resultOf in sdk/src/mcp.ts)."""
+    events: list[ToolgateEvent] = []
+    server = answering(
+        types.CallToolResult(content=[types.TextContent(type="text", text="[]")]),
+        types.CallToolResult(content=[]),
+        types.CallToolResult(content=[types.ImageContent(type="image", data="aGk=", mime_type="image/png")]),
+        types.CallToolResult(content=[], structured_content={"found": [], "total": 0}),
+        types.CallToolResult(content=[types.TextContent(type="text", text="x" * 600)]),
+    )
+    server.middleware.append(ToolgateMiddleware(model={"name": "client-model"}, on_event=events.append))
+    session_of(server, [("getloan", {"loannumber": "4471"})] * 5)
+    assert [(e["result"]["status"], e["result"]["summary"]) for e in events] == [
+        ("ok", "[]"),
+        ("ok", ""),
+        ("ok", "[image]"),
+        ("ok", '{"found":[],"total":0}'),
+        ("ok", "x" * 499 + "…"),
+    ]
+
+
+def test_a_name_tools_register_would_refuse_is_left_out_of_the_registration_and_said_so() -> None:
+    """A server name of 130 characters makes tool names over 128: the gateway leaves them out rather than have
+    tools.register refuse the whole request (the reporter's real HTTP request is never sent: no server listens)."""
+    errors: list[Exception] = []
+    middleware = ToolgateMiddleware(
+        model={"name": "m"}, url="http://127.0.0.1:9", api_key="tg_test_key_0123456789", reporter={"on_error": errors.append}
+    )
+    middleware.checks.server_initialized({"name": "s" * 130})
+    middleware.checks.learn([{"name": "getloan", "inputSchema": SCHEMA}])
+    cut = "s" * 59 + "…"  # the name, cut to 60 characters
+    assert [str(e) for e in errors] == [
+        f"not registering the schema of 'getloan': '{cut}' is longer than 128 characters (use a shorter namespace=)"
+    ]
+    assert middleware.checks.reporter is not None and middleware.checks.reporter._pending_tools == {}
+    middleware.checks.reporter.shutdown(0)

@@ -9,7 +9,8 @@ Everything both halves must share comes from the TypeScript test, so that it is 
   TOOLGATE_MCP_API_KEY            an ingest key of this half's project for the MCP server
   SIDE_BY_SIDE_MODEL_URL          the scripted model on loopback (this half's base URL of it)
   SIDE_BY_SIDE_SETUP              JSON: the tools (name, description, parameters), the model reference, each
-                                  conversation's run id and the runs' metadata
+                                  conversation's run id and the runs' metadata, the MCP calls and who the MCP
+                                  server and client say they are
 Prints the reporters' counts as JSON; exits non-zero when a reporter reported an error.
 """
 
@@ -51,6 +52,11 @@ class McpCall(TypedDict):
     arguments: dict[str, Any]
 
 
+class Implementation(TypedDict):
+    name: str
+    version: str
+
+
 class Setup(TypedDict):
     tools: list[ToolDefinition]
     model: ModelRef
@@ -61,6 +67,9 @@ class Setup(TypedDict):
     timeoutMs: int
     #: the MCP client's tools/call requests, in order (after one tools/list)
     mcpCalls: list[McpCall]
+    #: the MCP server's serverInfo and the client's clientInfo
+    mcpServer: Implementation
+    mcpClient: Implementation
 
 
 def handler_of(name: str, loans: Loans) -> Callable[[dict[str, Any], HandlerContext], Any]:
@@ -96,7 +105,7 @@ def mcp_server(setup: Setup) -> Server[Any]:
         answer = {"found": []} if loan == setup["loans"]["empty"] else {"tool": params.name, **args}
         return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(answer, separators=(",", ":")))])
 
-    return Server("loans", on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(setup["mcpServer"]["name"], version=setup["mcpServer"]["version"], on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 def mcp_half(setup: Setup, errors: list[ReporterError]) -> ReporterStats | None:
@@ -111,7 +120,8 @@ def mcp_half(setup: Setup, errors: list[ReporterError]) -> ReporterStats | None:
     server.middleware.append(middleware)
 
     async def session() -> None:
-        async with Client(server) as client:
+        # the handshake (2025-11-25), as the TypeScript client speaks it: both sessions then store the same protocol version
+        async with Client(server, client_info=types.Implementation(**setup["mcpClient"]), mode="legacy") as client:
             await client.list_tools()
             for call in setup["mcpCalls"]:
                 await client.call_tool(call["name"], call["arguments"])

@@ -71,7 +71,7 @@ describe("McpGateway", () => {
     expect(JSON.parse(h.toServer.at(-1)!)).toMatchObject({ id: 2, method: "tools/call" });
     h.gateway.fromServer(encode({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "hi" }] } }));
     expect(h.events.map((e) => [e.tool, e.step, e.outcome?.valid, e.result?.status, e.result?.summary])).toEqual([
-      ["srv/echo", 0, false, "error", expect.stringMatching(/^Error: 'message'/)],
+      ["srv/echo", 0, false, undefined, undefined], // refused: it never ran, so it has no result (its message is the verdict's)
       ["srv/echo", 1, true, "ok", "hi"],
     ]);
     expect(h.events[1]!.correctsId).toBe(h.events[0]!.id);
@@ -102,7 +102,10 @@ describe("McpGateway", () => {
     });
     h.gateway.fromClient(encode({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: 7, arguments: {} } }));
     expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 4, error: { code: -32602 } });
-    expect(h.events.map((e) => e.result?.status)).toEqual(["not_found", "not_found"]);
+    expect(h.events.map((e) => [e.outcome, e.result])).toEqual([
+      [{ valid: false, category: "unknown_tool", message: expect.stringMatching(/^Error: no tool named 'ech0'/) }, undefined],
+      [{ valid: false, category: "unknown_tool", message: expect.stringMatching(/^Error: /) }, undefined],
+    ]);
   });
 
   it("holds a call that arrives before the tool list, and reads every page", async () => {

@@ -428,10 +428,10 @@ export class McpGateway<Context = undefined> {
    * tool too, although the spec calls that a protocol error: clients hand tool results to the model and may
    * keep protocol errors from it (the Python SDK raises them), and the model must read which tools exist.
    * docs/mcp.md. A request whose tool name is not a string at all is a malformed request: a JSON-RPC error.
+   * The event has no result: the call never ran (as the SDKs' dispatchers record it); its verdict carries the message.
    */
   private refuse(message: Message, name: string, event: ToolgateEvent, verdict: Verdict): Message {
     const text = verdict.message ?? `Error: the call to '${name}' does not match its schema.`;
-    event.result = { status: verdict.category === "unknown_tool" ? "not_found" : "error", summary: truncate(text, SUMMARY_CHARS), latencyMs: 0 };
     this.record(event);
     const params = isPlainObject(message.params) ? message.params : {};
     if (typeof params.name !== "string") return { jsonrpc: "2.0", id: message.id!, error: { code: -32602, message: text } };

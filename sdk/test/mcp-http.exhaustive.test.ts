@@ -171,7 +171,7 @@ describe("toolgate mcp --listen in front of an SDK server that requires Authoriz
     expect(await gateway.stop()).toBe(0);
     expect(gateway.stderr()).not.toContain(token);
     expect(calls.map((c) => [c.tool, c.runId, c.step, c.valid, c.category, c.resultStatus])).toEqual([
-      ["notes-server/add_note", sessionId, 0, false, "missing_argument", "error"],
+      ["notes-server/add_note", sessionId, 0, false, "missing_argument", null], // refused: never ran, no result
       ["notes-server/add_note", sessionId, 1, true, null, "ok"],
     ]);
     expect(calls[1]!.correctsId).toBe(calls[0]!.id);

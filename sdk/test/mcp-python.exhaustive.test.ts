@@ -114,6 +114,34 @@ const stdioGateway = (kind: string, label: string, env: Record<string, string>, 
   env,
 });
 
+type HttpPeer = Awaited<ReturnType<typeof peerServerOverHttp>>;
+
+/**
+ * For the describe block it is called in: a peer server of each kind on Streamable HTTP (started with `flags`)
+ * and `toolgate mcp --listen` in front of each, reporting to a project of their own (`toolgate`).
+ */
+function httpPeers<Kind extends keyof typeof KINDS>(of: readonly Kind[], label: (kind: Kind) => string, flags: ("--stateless" | "--changing")[]) {
+  const servers: Partial<Record<Kind, HttpPeer>> = {};
+  const gateways: Partial<Record<Kind, HttpGatewayProcess>> = {};
+  const toolgate = { projectId: "", env: {} as Record<string, string> };
+  beforeAll(async () => {
+    const project = await makeProject();
+    toolgate.projectId = project.project.id;
+    toolgate.env = { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: (await project.key()).key };
+    await Promise.all(
+      of.map(async (kind) => {
+        const peer = await peerServerOverHttp(python, kind, label(kind), flags);
+        servers[kind] = peer;
+        gateways[kind] = await httpGateway(peer.url, [], toolgate.env);
+      }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(of.map(async (kind) => Promise.all([gateways[kind]?.stop(), servers[kind]?.stop()])));
+  });
+  return { servers, gateways, toolgate };
+}
+
 /** What the gateway says on stderr, its start-up line aside: nothing, when every call was checked. */
 const gatewayLines = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("[toolgate]") && !line.includes("listening on"));
 
@@ -139,23 +167,8 @@ describe("toolgate mcp with the official Python MCP SDK 2.x and FastMCP", () => 
     { servers: "servers run stateless (no Mcp-Session-Id)", flags: ["--stateless"], modes: ["legacy", "pinned"], direct: "legacy" },
   ] as const) {
     describe(`over Streamable HTTP, ${setup.servers}: ${setup.modes.map((mode) => `${mode} (${VERSIONS[mode]})`).join(" and ")}`, () => {
-      const servers: Partial<Record<keyof typeof KINDS, { url: string; stderr: () => string; stop: () => Promise<unknown> }>> = {};
-      const gateways: Partial<Record<keyof typeof KINDS, HttpGatewayProcess>> = {};
       const label = (kind: string) => `${kind}-http${setup.flags.join("")}`;
-      let project: Awaited<ReturnType<typeof makeProject>>;
-      beforeAll(async () => {
-        project = await makeProject();
-        const { key } = await project.key();
-        await Promise.all(
-          kinds.map(async (kind) => {
-            servers[kind] = await peerServerOverHttp(python, kind, label(kind), [...setup.flags]);
-            gateways[kind] = await httpGateway(servers[kind].url, [], { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: key });
-          }),
-        );
-      }, 120_000);
-      afterAll(async () => {
-        await Promise.all(kinds.map(async (kind) => Promise.all([gateways[kind]?.stop(), servers[kind]?.stop()])));
-      });
+      const { servers, gateways, toolgate } = httpPeers(kinds, label, [...setup.flags]);
 
       it("valid calls answered as directly, invalid ones refused before the server, every call stored once in one run per client", async () => {
         const plan: PeerPlan = {};
@@ -176,7 +189,7 @@ describe("toolgate mcp with the official Python MCP SDK 2.x and FastMCP", () => 
           { tool: "getloan", arguments: { amount: 1, currency: "EUR" } },
         ];
         for (const kind of kinds) expectForwarded(calledBy(servers[kind]!.stderr())[label(kind)], 3, kind === "low" ? low : []);
-        expectRuns(await storedRuns(project.project.id, 5 * kinds.length * setup.modes.length), sessionsOf([...setup.modes]));
+        expectRuns(await storedRuns(toolgate.projectId, 5 * kinds.length * setup.modes.length), sessionsOf([...setup.modes]));
         // every call was checked: no tool list failed, nothing went on unchecked
         for (const kind of kinds) expect(gatewayLines(gateways[kind]!.stderr())).toEqual([]);
       });
@@ -187,28 +200,12 @@ describe("toolgate mcp with the official Python MCP SDK 2.x and FastMCP", () => 
   // low-level Server by hand; FastMCP answers the request "Method not found"), so the two SDK servers alone.
   describe("a tool list that changes midway, announced on a 2026-07-28 subscriptions/listen stream", () => {
     const changing = ["high", "low"] as const;
-    const servers: Partial<Record<(typeof changing)[number], { url: string; stderr: () => string; stop: () => Promise<unknown> }>> = {};
-    const gateways: Partial<Record<(typeof changing)[number], HttpGatewayProcess>> = {};
-    let project: Awaited<ReturnType<typeof makeProject>>;
-    let env: Record<string, string>;
-    beforeAll(async () => {
-      project = await makeProject();
-      env = { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: (await project.key()).key };
-      await Promise.all(
-        changing.map(async (kind) => {
-          servers[kind] = await peerServerOverHttp(python, kind, `${kind}-changing-http`, ["--changing"]);
-          gateways[kind] = await httpGateway(servers[kind].url, [], env);
-        }),
-      );
-    }, 120_000);
-    afterAll(async () => {
-      await Promise.all(changing.map(async (kind) => Promise.all([gateways[kind]?.stop(), servers[kind]?.stop()])));
-    });
+    const { servers, gateways, toolgate } = httpPeers(changing, (kind) => `${kind}-changing-http`, ["--changing"]);
 
     it("the client still gets list_changed; the next calls are checked against the new schema, over stdio and HTTP", async () => {
       const plan: PeerPlan = {};
       for (const kind of changing) {
-        plan[`${kind} stdio`] = { mode: "auto", target: stdioGateway(kind, `${kind}-changing-stdio`, env, ["--changing"]), script: "change" };
+        plan[`${kind} stdio`] = { mode: "auto", target: stdioGateway(kind, `${kind}-changing-stdio`, toolgate.env, ["--changing"]), script: "change" };
         plan[`${kind} http`] = { mode: "auto", target: `${gateways[kind]!.url}mcp`, script: "change" };
       }
       const { sessions, stderr } = await runPeerClient(python, plan);
@@ -241,7 +238,7 @@ describe("toolgate mcp with the official Python MCP SDK 2.x and FastMCP", () => 
       const versions: Record<string, { before: string; after: string }> = {};
       for (const kind of changing) {
         const name = `${KINDS[kind]}/get_loan`;
-        const definitions = () => prisma().toolDefinition.findMany({ where: { projectId: project.project.id, name } });
+        const definitions = () => prisma().toolDefinition.findMany({ where: { projectId: toolgate.projectId, name } });
         await waitFor(async () => (await definitions()).length >= 2, `two versions of ${name}`);
         const found = await definitions();
         const fields = (v: (typeof found)[number]) =>
@@ -254,7 +251,7 @@ describe("toolgate mcp with the official Python MCP SDK 2.x and FastMCP", () => 
           after: found.find((v) => fields(v).includes("term"))!.version,
         };
       }
-      const runs = await storedRuns(project.project.id, 5 * Object.keys(plan).length);
+      const runs = await storedRuns(toolgate.projectId, 5 * Object.keys(plan).length);
       expect(runs.map((run) => run[0]!.tool.split("/")[0]).sort()).toEqual(["loans-high", "loans-high", "loans-low", "loans-low"]);
       for (const run of runs) {
         expect(run.map((c) => [c.step, c.tool.split("/")[1], c.valid, c.category, c.message, c.modelName])).toEqual([

@@ -65,6 +65,30 @@ def test_batches_every_event_once_and_registers_tools_first(loopback: Loopback) 
     assert {e["toolVersion"] for e in loopback.events()} == {"v1"}
 
 
+def test_an_event_names_the_version_of_its_schema_when_it_was_recorded_also_after_a_change(loopback: Loopback) -> None:
+    # the server's version of a schema: v1 for the first, v2 for the one with a `term` (an MCP server changed its tool)
+    def versions(path: str, body: Any) -> tuple[int, dict[str, str], Any]:
+        if not path.endswith("tools.register"):
+            return accept_all(path, body)
+        named = [{"name": t["name"], "version": "v2" if "term" in t["parameters"]["properties"] else "v1"} for t in body["tools"]]
+        return 200, {}, {"result": {"data": {"tools": named}}}
+
+    loopback.behaviour = versions
+    reporter = Reporter(url=loopback.url, api_key=KEY, flush_interval_ms=10_000)
+    before = {"name": "getloan", "parameters": {"type": "object", "properties": {"amount": {}}}}
+    reporter.register_tools([before])
+    reporter.record(event(1))
+    reporter.flush(2000)
+    reporter.record(event(2))  # v1 is known: this one is final at once
+    reporter.register_tools([{**before, "parameters": {"type": "object", "properties": {"amount": {}, "term": {}}}}])
+    reporter.record(event(3))  # recorded under v2, before the server named it
+    reporter.flush(2000)
+    reporter.register_tools([before])
+    reporter.record(event(4))  # back to the first schema, whose version is known
+    reporter.shutdown(2000)
+    assert [(e["step"], e.get("toolVersion")) for e in loopback.events()] == [(1, "v1"), (2, "v1"), (3, "v2"), (4, "v1")]
+
+
 def test_a_partial_batch_waits_at_most_the_flush_interval(loopback: Loopback) -> None:
     reporter = Reporter(url=loopback.url, api_key=KEY, flush_interval_ms=100)
     started = time.monotonic()

@@ -137,6 +137,21 @@ describe("McpGateway", () => {
     expect(h.toClient.at(-1)).toContain("list_changed");
   });
 
+  it("checks a call sent while the list is read again after list_changed against the new list", async () => {
+    const pages = [[echo]];
+    const h = harness({}, pages);
+    await h.start();
+    pages[0] = [{ ...echo, inputSchema: { ...echo.inputSchema, properties: { message: { type: "integer" } } } }];
+    h.gateway.fromServer(encode({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+    h.call(5, "echo", { message: 7 }); // valid under the new schema only
+    h.call(6, "echo", { message: "hi" }); // valid under the old schema only
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(h.lists()).toBe(2);
+    const calls = h.toServer.map((line) => JSON.parse(line) as { id: unknown; method?: string }).filter((m) => m.method === "tools/call");
+    expect(calls.map((m) => m.id)).toEqual([5]);
+    expect(JSON.parse(h.toClient.at(-1)!)).toMatchObject({ id: 6, result: { isError: true } });
+  });
+
   it("--enforce report forwards an invalid call and records its verdict; off records none", async () => {
     for (const enforce of ["report", "off"] as const) {
       const h = harness({ enforce });

@@ -175,7 +175,8 @@ export class McpGateway<Context = undefined> {
     if (Array.isArray(message)) return this.handleBatch(line, message as Message[], context);
     this.readClientMeta(message);
     if (message.method === "tools/call" && message.id !== undefined && message.id !== null) {
-      if (!this.listed && this.listing) return this.waitForList(line, message, context);
+      // a listing under way (the first, or one after list_changed) decides the call: the old list may be what changed
+      if (this.listing) return this.waitForList(line, message, context);
       if (this.needsList(message)) {
         this.listTools();
         return this.waitForList(line, message, context);

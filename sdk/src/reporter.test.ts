@@ -200,6 +200,34 @@ describe("reporter", () => {
     expect(t.requests.map((q) => q.url.split("/").pop())).toEqual(["tools.register", "ingest.batch", "tools.register"]);
   });
 
+  it("an event names the version of its tool's schema registered when it was recorded, also once the schema changed", async () => {
+    // the server's version of a schema: v1 for the first, v2 for the one with a `term` (an MCP server changed its tool)
+    const versionOf = (tool: { name: string; parameters?: { properties?: object } }) => ({
+      name: tool.name,
+      version: "term" in (tool.parameters?.properties ?? {}) ? "v2" : "v1",
+    });
+    const t = transport((q) => (q.body.tools ? Response.json({ result: { data: { tools: q.body.tools.map(versionOf) } } }) : ok(q)));
+    const { r } = reporter({ fetch: t.fetch });
+    const before = { name: "t", parameters: { type: "object", properties: { amount: {} } } };
+    r.registerTools([before]);
+    r.record(event(1));
+    await r.flush();
+    r.record(event(2)); // v1 is known: this one is final at once
+    r.registerTools([{ ...before, parameters: { type: "object", properties: { amount: {}, term: {} } } }]);
+    r.record(event(3)); // recorded under v2, before the server named it
+    await r.flush();
+    r.registerTools([before]);
+    r.record(event(4)); // back to the first schema, whose version is known
+    await r.flush();
+    const sent = t.requests.flatMap((q) => q.body.events ?? []).map((e) => [e.id, e.toolVersion]);
+    expect(sent).toEqual([
+      ["e1", "v1"],
+      ["e2", "v1"],
+      ["e3", "v2"],
+      ["e4", "v1"],
+    ]);
+  });
+
   it("never throws into the caller: a throwing onError, then shutdown with the server down", async () => {
     const t = transport(() => new TypeError("fetch failed"));
     const r = new Reporter({

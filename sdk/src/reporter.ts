@@ -72,7 +72,8 @@ export interface ToolRegistration {
 }
 
 /** `bytes`: the event's size as JSON, counted against maxBufferBytes while it is held. */
-type Entry = { event: ToolgateEvent; json?: string; bytes: number };
+/** `schema`: the tool's schema registered here when the event was recorded (schemaOf), whose version the event names. */
+type Entry = { event: ToolgateEvent; json?: string; bytes: number; schema?: string };
 type Answer =
   | { kind: "ok"; data: unknown }
   | { kind: "retry"; delayMs?: number; message: string; timedOut?: boolean }
@@ -92,9 +93,13 @@ export class Reporter {
   private readonly authorization: string;
   private readonly fetch: typeof fetch;
   private readonly queue: Entry[] = [];
+  /** name → its schema registered last (schemaOf). */
   private readonly registered = new Map<string, string>();
   private readonly pendingTools = new Map<string, ToolRegistration>();
-  /** name → the version the server gave the schema registered here: events of the tool name it (`toolVersion`). */
+  /**
+   * schemaOf → the version the server gave that schema: an event names the version of the schema its tool had
+   * here when it was recorded (`toolVersion`), not a later one's, nor an earlier one's while the new one is sent.
+   */
   private readonly versions = new Map<string, string>();
   private readonly counters = { sent: 0, dropped: 0, retried: 0, rejected: 0 };
   private running: Promise<void> | null = null;
@@ -186,7 +191,7 @@ export class Reporter {
   /** Registers tool schemas with `tools.register` before the next batch; unchanged ones are not sent again. */
   registerTools(tools: ToolRegistration[]): void {
     for (const tool of tools) {
-      const key = canonicalJson({ description: tool.description ?? "", parameters: tool.parameters });
+      const key = schemaOf(tool);
       if (this.registered.get(tool.name) === key) continue;
       this.registered.set(tool.name, key);
       this.pendingTools.set(tool.name, tool);
@@ -316,7 +321,7 @@ export class Reporter {
   /** The event as sent, serialized once (a retry sends the same bytes), naming the schema version registered for its tool. */
   private jsonOf(entry: Entry): string {
     if (entry.json === undefined) {
-      const version = entry.event.toolVersion === undefined ? this.versions.get(entry.event.tool) : undefined;
+      const version = entry.event.toolVersion === undefined && entry.schema !== undefined ? this.versions.get(entry.schema) : undefined;
       entry.json = JSON.stringify(version === undefined ? entry.event : { ...entry.event, toolVersion: version });
     }
     return entry.json;
@@ -327,8 +332,8 @@ export class Reporter {
    * version can still be added at send time); otherwise it is measured now and serialized when sent.
    */
   private entryOf(event: ToolgateEvent): Entry {
-    const entry: Entry = { event, bytes: 0 };
-    const final = event.toolVersion !== undefined || this.versions.has(event.tool) || !this.registered.has(event.tool);
+    const entry: Entry = { event, bytes: 0, ...(this.registered.has(event.tool) ? { schema: this.registered.get(event.tool) } : {}) };
+    const final = event.toolVersion !== undefined || entry.schema === undefined || this.versions.has(entry.schema);
     entry.bytes = (final ? this.jsonOf(entry) : JSON.stringify(event)).length + 1;
     return entry;
   }
@@ -354,8 +359,11 @@ export class Reporter {
     if (answer === null) return false;
     for (const tool of tools) if (this.pendingTools.get(tool.name) === tool) this.pendingTools.delete(tool.name);
     if (answer.kind === "ok") {
-      for (const { name, version } of (answer.data as { tools?: { name: string; version: string }[] } | undefined)?.tools ?? [])
-        this.versions.set(name, version);
+      const sent = new Map(tools.map((tool) => [tool.name, schemaOf(tool)]));
+      for (const { name, version } of (answer.data as { tools?: { name: string; version: string }[] } | undefined)?.tools ?? []) {
+        const schema = sent.get(name);
+        if (schema !== undefined) this.versions.set(schema, version);
+      }
     }
     if (answer.kind === "refused") {
       for (const tool of tools) this.registered.delete(tool.name);
@@ -478,6 +486,11 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** A tool's name, description and parameters as one string: what `tools.register` gives a version to. */
+function schemaOf(tool: ToolRegistration): string {
+  return canonicalJson({ name: tool.name, description: tool.description ?? "", parameters: tool.parameters });
 }
 
 function unref(timer: unknown): void {

@@ -9,15 +9,29 @@ import { calledBy, mcpPython, peerServer, peerServerOverHttp, runPeerClient, typ
 
 // The official Python MCP SDK (its client, its high-level MCPServer and its low-level Server, which
 // checks no arguments) and FastMCP, from PyPI (test/python/requirements-mcp.txt), through
-// `toolgate mcp` at protocol 2026-07-28 (no handshake, stateless HTTP) and 2025-11-25 (the
-// initialize handshake, HTTP sessions), over stdio and Streamable HTTP.
+// `toolgate mcp` at protocol 2026-07-28 (no handshake, stateless HTTP; with server/discover, and
+// pinned without it) and 2025-11-25 (the initialize handshake; HTTP sessions, and servers run
+// stateless), over stdio and Streamable HTTP; and a tool list that changes midway, announced on a
+// 2026-07-28 subscriptions/listen stream.
 
 const server = httpAppForTests();
 vi.setConfig({ testTimeout: 120_000 }); // Python servers, the gateway through tsx and the client, at once, on a loaded machine
 const KINDS = { high: "loans-high", low: "loans-low", fastmcp: "loans-fastmcp" } as const;
-const VERSIONS = { auto: "2026-07-28", legacy: "2025-11-25" } as const;
+/**
+ * The client's modes: auto (server/discover, then 2026-07-28), legacy (the initialize handshake), pinned
+ * (2026-07-28 named up front: no server/discover, and no tools/list before its calls, so that the gateway
+ * must list the tools itself for the first call; the SDK's client lists them on its own once that call is
+ * answered, to read the tool's output schema, and the gateway reads that listing too).
+ */
+const VERSIONS = { auto: "2026-07-28", legacy: "2025-11-25", pinned: "2026-07-28" } as const;
+type Mode = keyof typeof VERSIONS;
 const kinds = Object.keys(KINDS) as (keyof typeof KINDS)[];
-const modes = Object.keys(VERSIONS) as (keyof typeof VERSIONS)[];
+const modes = Object.keys(VERSIONS) as Mode[];
+
+/** A session of the client in `mode` (see VERSIONS). */
+function session(mode: Mode, target: PeerPlan[string]["target"]): PeerPlan[string] {
+  return mode === "pinned" ? { mode: "2026-07-28", target, list: "last" } : { mode, target };
+}
 
 let python: string;
 beforeAll(() => {
@@ -92,67 +106,169 @@ function expectForwarded(called: { tool: string; arguments: unknown }[] | undefi
   expect(sorted(called ?? [])).toEqual(sorted([...Array.from({ length: sessions }, () => valid).flat(), ...direct]));
 }
 
-const all = kinds.flatMap((kind) => modes.map((mode) => ({ server: KINDS[kind], version: VERSIONS[mode] })));
+/** The (server, version) of each session of `modes` with each kind of server. */
+const sessionsOf = (of: Mode[]) => kinds.flatMap((kind) => of.map((mode) => ({ server: KINDS[kind], version: VERSIONS[mode] })));
+
+const stdioGateway = (kind: string, label: string, env: Record<string, string>, flags: string[] = []) => ({
+  command: [process.execPath, "--import", "tsx", cli, "mcp", "--", python, peerServer, kind, "stdio", label, ...flags],
+  env,
+});
+
+type HttpPeer = Awaited<ReturnType<typeof peerServerOverHttp>>;
+
+/**
+ * For the describe block it is called in: a peer server of each kind on Streamable HTTP (started with `flags`)
+ * and `toolgate mcp --listen` in front of each, reporting to a project of their own (`toolgate`).
+ */
+function httpPeers<Kind extends keyof typeof KINDS>(of: readonly Kind[], label: (kind: Kind) => string, flags: ("--stateless" | "--changing")[]) {
+  const servers: Partial<Record<Kind, HttpPeer>> = {};
+  const gateways: Partial<Record<Kind, HttpGatewayProcess>> = {};
+  const toolgate = { projectId: "", env: {} as Record<string, string> };
+  beforeAll(async () => {
+    const project = await makeProject();
+    toolgate.projectId = project.project.id;
+    toolgate.env = { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: (await project.key()).key };
+    await Promise.all(
+      of.map(async (kind) => {
+        const peer = await peerServerOverHttp(python, kind, label(kind), flags);
+        servers[kind] = peer;
+        gateways[kind] = await httpGateway(peer.url, [], toolgate.env);
+      }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(of.map(async (kind) => Promise.all([gateways[kind]?.stop(), servers[kind]?.stop()])));
+  });
+  return { servers, gateways, toolgate };
+}
+
+/** What the gateway says on stderr, its start-up line aside: nothing, when every call was checked. */
+const gatewayLines = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("[toolgate]") && !line.includes("listening on"));
 
 describe("toolgate mcp with the official Python MCP SDK 2.x and FastMCP", () => {
-  it("over stdio, at 2026-07-28 and 2025-11-25: valid calls answered as directly, invalid ones refused before the server, every call stored once", async () => {
+  it("over stdio, at 2026-07-28 (with server/discover, and pinned without it) and 2025-11-25: valid calls answered as directly, invalid ones refused before the server, every call stored once", async () => {
     const p = await makeProject();
     const { key } = await p.key();
     const env = { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: key };
     const plan: PeerPlan = {};
-    for (const kind of kinds) {
-      for (const mode of modes) {
-        const command = [process.execPath, "--import", "tsx", cli, "mcp", "--", python, peerServer, kind, "stdio", `${kind}-gated`];
-        plan[`${kind} ${mode}`] = { mode, target: { command, env } };
-      }
-    }
+    for (const kind of kinds) for (const mode of modes) plan[`${kind} ${mode}`] = session(mode, stdioGateway(kind, `${kind}-gated`, env));
     const { sessions, stderr } = await runPeerClient(python, plan);
     for (const kind of kinds) for (const mode of modes) expectGated(sessions[`${kind} ${mode}`]!, VERSIONS[mode]);
     const called = calledBy(stderr);
-    for (const kind of kinds) expectForwarded(called[`${kind}-gated`], 2);
-    expect(stderr.split("\n").filter((line) => line.startsWith("[toolgate]") && !line.includes("listening on"))).toEqual([]);
-    expectRuns(await storedRuns(p.project.id, 30), all);
+    for (const kind of kinds) expectForwarded(called[`${kind}-gated`], modes.length);
+    expect(gatewayLines(stderr)).toEqual([]);
+    expectRuns(await storedRuns(p.project.id, 5 * kinds.length * modes.length), sessionsOf(modes));
   });
 
-  describe("over Streamable HTTP: stateless single exchanges at 2026-07-28, sessions at 2025-11-25", () => {
-    const servers: Partial<Record<keyof typeof KINDS, { url: string; stderr: () => string; stop: () => Promise<unknown> }>> = {};
-    const gateways: Partial<Record<keyof typeof KINDS, HttpGatewayProcess>> = {};
-    let project: Awaited<ReturnType<typeof makeProject>>;
-    beforeAll(async () => {
-      project = await makeProject();
-      const { key } = await project.key();
-      await Promise.all(
-        kinds.map(async (kind) => {
-          servers[kind] = await peerServerOverHttp(python, kind, `${kind}-http`);
-          gateways[kind] = await httpGateway(servers[kind].url, [], { TOOLGATE_URL: server.app.url, TOOLGATE_API_KEY: key });
-        }),
-      );
-    }, 120_000);
-    afterAll(async () => {
-      await Promise.all(kinds.map(async (kind) => Promise.all([gateways[kind]?.stop(), servers[kind]?.stop()])));
-    });
+  // Against servers that keep sessions, the 2026-07-28 client is the auto one: a pinned one would be the same client
+  // to the gateway (same clientInfo, no Authorization), so it goes to the servers run stateless, with the 2025-11-25 one.
+  for (const setup of [
+    { servers: "servers with sessions", flags: [], modes: ["auto", "legacy"], direct: "auto" },
+    { servers: "servers run stateless (no Mcp-Session-Id)", flags: ["--stateless"], modes: ["legacy", "pinned"], direct: "legacy" },
+  ] as const) {
+    describe(`over Streamable HTTP, ${setup.servers}: ${setup.modes.map((mode) => `${mode} (${VERSIONS[mode]})`).join(" and ")}`, () => {
+      const label = (kind: string) => `${kind}-http${setup.flags.join("")}`;
+      const { servers, gateways, toolgate } = httpPeers(kinds, label, [...setup.flags]);
 
-    it("valid calls answered as directly, invalid ones refused before the server, every call stored once in one run per client", async () => {
+      it("valid calls answered as directly, invalid ones refused before the server, every call stored once in one run per client", async () => {
+        const plan: PeerPlan = {};
+        for (const kind of kinds) {
+          plan[`${kind} direct`] = session(setup.direct, servers[kind]!.url);
+          for (const mode of setup.modes) plan[`${kind} ${mode}`] = session(mode, `${gateways[kind]!.url}mcp`);
+        }
+        const { sessions } = await runPeerClient(python, plan);
+        for (const kind of kinds) {
+          const direct = sessions[`${kind} direct`]!;
+          expect(direct.protocolVersion).toBe(VERSIONS[setup.direct]);
+          expect([direct.results[0], direct.results[2], direct.results[4]]).toEqual(ANSWERS);
+          for (const mode of setup.modes) expectGated(sessions[`${kind} ${mode}`]!, VERSIONS[mode]);
+        }
+        // the direct sessions' calls reach the servers as they were sent; the low-level server runs its handler for any of them
+        const low = [
+          { tool: "get_loan", arguments: { amount: "lots", currency: "EUR" } },
+          { tool: "getloan", arguments: { amount: 1, currency: "EUR" } },
+        ];
+        for (const kind of kinds) expectForwarded(calledBy(servers[kind]!.stderr())[label(kind)], 3, kind === "low" ? low : []);
+        expectRuns(await storedRuns(toolgate.projectId, 5 * kinds.length * setup.modes.length), sessionsOf([...setup.modes]));
+        // every call was checked: no tool list failed, nothing went on unchecked
+        for (const kind of kinds) expect(gatewayLines(gateways[kind]!.stderr())).toEqual([]);
+      });
+    });
+  }
+
+  // FastMCP 4.2.3 serves no subscriptions/listen (the SDK's ListenHandler is registered by MCPServer and passed to the
+  // low-level Server by hand; FastMCP answers the request "Method not found"), so the two SDK servers alone.
+  describe("a tool list that changes midway, announced on a 2026-07-28 subscriptions/listen stream", () => {
+    const changing = ["high", "low"] as const;
+    const { servers, gateways, toolgate } = httpPeers(changing, (kind) => `${kind}-changing-http`, ["--changing"]);
+
+    it("the client still gets list_changed; the next calls are checked against the new schema, over stdio and HTTP", async () => {
       const plan: PeerPlan = {};
-      for (const kind of kinds) {
-        plan[`${kind} direct`] = { mode: "auto", target: servers[kind]!.url };
-        for (const mode of modes) plan[`${kind} ${mode}`] = { mode, target: `${gateways[kind]!.url}mcp` };
+      for (const kind of changing) {
+        plan[`${kind} stdio`] = { mode: "auto", target: stdioGateway(kind, `${kind}-changing-stdio`, toolgate.env, ["--changing"]), script: "change" };
+        plan[`${kind} http`] = { mode: "auto", target: `${gateways[kind]!.url}mcp`, script: "change" };
       }
-      const { sessions } = await runPeerClient(python, plan);
-      for (const kind of kinds) {
-        const direct = sessions[`${kind} direct`]!;
-        expect([direct.results[0], direct.results[2], direct.results[4]]).toEqual(ANSWERS);
-        for (const mode of modes) expectGated(sessions[`${kind} ${mode}`]!, VERSIONS[mode]);
+      const { sessions, stderr } = await runPeerClient(python, plan);
+      const ok = (text: string) => ({ isError: false, text: [text] });
+      const refused = (text: string) => ({ isError: true, text: [text] });
+      const WHOLE = "Error: 'amount' must be a whole number, you sent the number 2.5. Send a whole number such as 3.";
+      const TERM = "Error: 'term_months' is required by get_loan and was not sent. Add 'term_months' (integer).";
+      for (const name of Object.keys(plan)) {
+        const through = sessions[name]!;
+        expect([through.protocolVersion, through.events]).toEqual(["2026-07-28", ["ToolsListChanged"]]);
+        // get_loan {1000 EUR}, {2.5 EUR 12 months}; change_loans; the same two again (test/python/mcp_peer_client.py)
+        expect(through.results).toEqual([
+          ok("loan of 1000 EUR approved"),
+          refused(WHOLE), // valid under the new schema only
+          ok("get_loan now takes term_months"),
+          ok("loan of 2.5 EUR over 12 months approved"),
+          refused(TERM), // valid under the old schema only
+        ]);
       }
-      // the direct sessions' calls reach the servers as they were sent; the low-level server runs its handler for any of them
-      const low = [
-        { tool: "get_loan", arguments: { amount: "lots", currency: "EUR" } },
-        { tool: "getloan", arguments: { amount: 1, currency: "EUR" } },
+      const reached = [
+        { tool: "get_loan", arguments: { amount: 1000, currency: "EUR" } },
+        { tool: "change_loans", arguments: {} },
+        { tool: "get_loan", arguments: { amount: 2.5, currency: "EUR", term_months: 12 } },
       ];
-      for (const kind of kinds) expectForwarded(calledBy(servers[kind]!.stderr())[`${kind}-http`], 3, kind === "low" ? low : []);
-      expectRuns(await storedRuns(project.project.id, 30), all);
-      // every call was checked: no tool list failed, nothing went on unchecked
-      for (const kind of kinds) expect(gateways[kind]!.stderr()).not.toMatch(/unchecked|tools\/list/);
+      for (const kind of changing) {
+        expect(calledBy(stderr)[`${kind}-changing-stdio`]).toEqual(reached);
+        expect(calledBy(servers[kind]!.stderr())[`${kind}-changing-http`]).toEqual(reached);
+      }
+      // both schemas of get_loan registered, as two versions of the tool
+      const versions: Record<string, { before: string; after: string }> = {};
+      for (const kind of changing) {
+        const name = `${KINDS[kind]}/get_loan`;
+        const definitions = () => prisma().toolDefinition.findMany({ where: { projectId: toolgate.projectId, name } });
+        await waitFor(async () => (await definitions()).length >= 2, `two versions of ${name}`);
+        const found = await definitions();
+        const fields = (v: (typeof found)[number]) =>
+          Object.keys((v.parameters as { properties: object }).properties)
+            .sort()
+            .join(",");
+        expect(found.map(fields).sort()).toEqual(["amount,currency", "amount,currency,term_months"]);
+        versions[KINDS[kind]] = {
+          before: found.find((v) => !fields(v).includes("term"))!.version,
+          after: found.find((v) => fields(v).includes("term"))!.version,
+        };
+      }
+      const runs = await storedRuns(toolgate.projectId, 5 * Object.keys(plan).length);
+      expect(runs.map((run) => run[0]!.tool.split("/")[0]).sort()).toEqual(["loans-high", "loans-high", "loans-low", "loans-low"]);
+      for (const run of runs) {
+        expect(run.map((c) => [c.step, c.tool.split("/")[1], c.valid, c.category, c.message, c.modelName])).toEqual([
+          [0, "get_loan", true, null, null, "py-agent"],
+          [1, "get_loan", false, "wrong_type", WHOLE, "py-agent"],
+          [2, "change_loans", true, null, null, "py-agent"],
+          [3, "get_loan", true, null, null, "py-agent"],
+          [4, "get_loan", false, "missing_argument", TERM, "py-agent"],
+        ]);
+        expect(run.map((c) => c.correctsId)).toEqual([null, null, null, run[1]!.id, null]);
+        // each call names the schema it was checked against, and Toolgate's own check of it agrees
+        const { before, after } = versions[run[0]!.tool.split("/")[0]!]!;
+        expect([0, 1, 3, 4].map((i) => run[i]!.toolVersion)).toEqual([before, before, after, after]);
+        expect(run.map((c) => c.verdictsDiffer)).toEqual([false, false, false, false, false]);
+      }
+      expect(gatewayLines(stderr)).toEqual([]);
+      for (const kind of changing) expect(gatewayLines(gateways[kind]!.stderr())).toEqual([]);
     });
   });
 });

@@ -43,8 +43,22 @@ export function mcpPython(): string {
 }
 
 type PeerResult = { isError: boolean; text: string[] } | { raised: string; message: string };
-export type PeerSession = { protocolVersion: string; tools: string[]; results: PeerResult[] };
-export type PeerPlan = Record<string, { mode: "auto" | "legacy"; target: string | { command: string[]; env?: Record<string, string> } }>;
+/** What a session of test/python/mcp_peer_client.py saw; `events`: what its subscriptions/listen stream brought (script "change"). */
+export type PeerSession = { protocolVersion: string; tools: string[]; results: PeerResult[]; events?: string[] };
+/**
+ * The client's sessions (test/python/mcp_peer_client.py): mode auto (server/discover), legacy (initialize) or a
+ * pinned "2026-07-28" (neither); `list` "last": no tools/list before the calls; script "change": get_loan's schema
+ * changes midway, announced on a subscriptions/listen stream (a server started with --changing).
+ */
+export type PeerPlan = Record<
+  string,
+  {
+    mode: "auto" | "legacy" | "2026-07-28";
+    target: string | { command: string[]; env?: Record<string, string> };
+    list?: "first" | "last";
+    script?: "loans" | "change";
+  }
+>;
 
 /** Runs the official Python client's sessions of `plan` at once (one Python process); rejects with its stderr when it fails. */
 export function runPeerClient(python: string, plan: PeerPlan): Promise<{ sessions: Record<string, PeerSession>; stderr: string }> {
@@ -61,9 +75,12 @@ export function runPeerClient(python: string, plan: PeerPlan): Promise<{ session
   });
 }
 
-/** A peer server (KIND: high, low or fastmcp) on Streamable HTTP, on a free port of 127.0.0.1; its endpoint is /mcp. */
-export async function peerServerOverHttp(python: string, kind: string, label: string) {
-  const child = spawn(python, [peerServer, kind, "http", label], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+/**
+ * A peer server (KIND: high, low or fastmcp) on Streamable HTTP, on a free port of 127.0.0.1; its endpoint is /mcp.
+ * `flags`: --stateless (no Mcp-Session-Id), --changing (test/python/mcp_peer_server.py).
+ */
+export async function peerServerOverHttp(python: string, kind: string, label: string, flags: ("--stateless" | "--changing")[] = []) {
+  const child = spawn(python, [peerServer, kind, "http", label, ...flags], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
   const { match, stderr } = await started(child, /Uvicorn running on (http:\/\/127\.0\.0\.1:\d+)/, `the ${kind} Python MCP server`);
   return { url: `${match[1]}/mcp`, stderr, stop: () => stopped(child) };
 }

@@ -66,6 +66,13 @@ class _Entry:
     event: ToolgateEvent
     json: str | None
     size: int
+    #: the tool's schema registered when the event was recorded (_schema_of), whose version the event names
+    schema: str | None = None
+
+
+def _schema_of(tool: Mapping[str, Any]) -> str:
+    """A tool's name, description and parameters as one string: what ``tools.register`` gives a version to."""
+    return canonical_json({"name": tool["name"], "description": tool.get("description", ""), "parameters": tool["parameters"]})
 
 
 @dataclass
@@ -143,6 +150,8 @@ class Reporter:
         self._in_flight_bytes = 0
         self._registered: dict[str, str] = {}
         self._pending_tools: dict[str, dict[str, Any]] = {}
+        #: _schema_of -> the version the server gave that schema: an event names the version of the schema its tool had
+        #: here when it was recorded, not a later one's, nor an earlier one's while the new one is sent
         self._versions: dict[str, str] = {}
         self._sent = self._dropped = self._retried = self._rejected = 0
         self._closed = False
@@ -208,7 +217,7 @@ class Reporter:
         """Registers tool schemas with ``tools.register`` before the next batch; unchanged ones are not sent again."""
         with self._lock:
             for tool in tools:
-                key = canonical_json({"description": tool.get("description", ""), "parameters": tool["parameters"]})
+                key = _schema_of(tool)
                 if self._registered.get(tool["name"]) == key:
                     continue
                 self._registered[tool["name"]] = key
@@ -394,8 +403,11 @@ class Reporter:
                 if self._pending_tools.get(tool["name"]) is tool:
                     del self._pending_tools[tool["name"]]
             if answer.kind == "ok" and isinstance(answer.data, dict):
+                sent = {tool["name"]: _schema_of(tool) for tool in tools}
                 for registered in answer.data.get("tools") or []:
-                    self._versions[registered["name"]] = registered["version"]
+                    schema = sent.get(registered["name"])
+                    if schema is not None:
+                        self._versions[schema] = registered["version"]
             if answer.kind == "refused":
                 for tool in tools:
                     self._registered.pop(tool["name"], None)
@@ -486,15 +498,15 @@ class Reporter:
         """The event as sent, serialized once (a retry sends the same bytes), naming the schema version registered for its tool."""
         if entry.json is None:
             event: Mapping[str, Any] = entry.event
-            version = self._versions.get(entry.event["tool"]) if "toolVersion" not in entry.event else None
+            version = self._versions.get(entry.schema) if "toolVersion" not in entry.event and entry.schema is not None else None
             if version is not None:
                 event = {**entry.event, "toolVersion": version}
             entry.json = json.dumps(event, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         return entry.json
 
     def _entry_of(self, event: ToolgateEvent) -> _Entry:
-        entry = _Entry(event, None, 0)
-        final = "toolVersion" in event or event["tool"] in self._versions or event["tool"] not in self._registered
+        entry = _Entry(event, None, 0, self._registered.get(event["tool"]))
+        final = "toolVersion" in event or entry.schema is None or entry.schema in self._versions
         text = self._json_of(entry) if final else json.dumps(event, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         entry.size = len(text) + 1
         return entry

@@ -15,6 +15,7 @@ const bench = (name: string, file: string, ...args: string[]): Phase => ({
 const BENCHMARKS: Phase[] = [
   bench("bench:schema", "schema-compile.ts"),
   bench("bench:sdk", "sdk.ts"),
+  bench("bench:sdk-reporter", "sdk-reporter.ts"),
   bench("bench:mcp", "mcp.ts"),
   bench("bench:query", "query.ts"),
   bench("bench:retention", "retention.ts"),

@@ -114,6 +114,8 @@ export class Reporter {
   private failures = 0;
   private retryAt = 0;
   private removeExitHook: () => void = () => {};
+  /** Aborts the request under way: a flush's deadline is the caller's, not the request timeout's. */
+  private inFlight: AbortController | null = null;
 
   constructor(options: ReporterOptions) {
     // a key that cannot be sent would fail every request as "cannot reach" and be retried for ever
@@ -139,7 +141,8 @@ export class Reporter {
         // once per new event: an exit flush that could not reach the server is not repeated forever
         if (this.closed || flushedAt === this.recorded || (this.queue.length === 0 && this.pendingTools.size === 0)) return;
         flushedAt = this.recorded;
-        void this.flush({ timeoutMs: this.options.exitFlushTimeoutMs });
+        // at the deadline a request still under way is given up, so that it does not hold the process (the events stay queued)
+        void this.flush({ timeoutMs: this.options.exitFlushTimeoutMs }).then(() => this.inFlight?.abort());
       });
     }
   }
@@ -207,7 +210,9 @@ export class Reporter {
     this.wake?.(); // a retry sleeping in the background now works under this deadline
     try {
       while (!this.closed && (this.queue.length > 0 || this.pendingTools.size > 0) && (until === null || Date.now() < until)) {
-        await this.kick();
+        // a request under way when the deadline comes goes on in the background (shutdown gives it up)
+        if (until === null) await this.kick();
+        else if (!(await settlesBefore(until, this.kick()))) break;
         // the server asked to wait past the deadline: nothing more to do before it (no request until then)
         if (this.deadline !== null && this.retryAt >= this.deadline) break;
       }
@@ -223,6 +228,7 @@ export class Reporter {
       await this.flush({ timeoutMs: options.timeoutMs ?? 10_000 });
       this.closed = true;
       this.wake?.(); // a retry sleeping in the background gives up now
+      this.inFlight?.abort(); // and a request under way: its events are counted as dropped below
       this.removeExitHook();
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -390,6 +396,7 @@ export class Reporter {
       }
       const started = Date.now();
       const answer = await this.attempt(procedure, text);
+      if (this.closed) return null; // shut down while it was out (and given up): its events were counted as dropped
       if (answer.kind !== "retry") {
         this.failures = 0;
         return answer;
@@ -427,14 +434,16 @@ export class Reporter {
 
   private async attempt(procedure: string, body: string): Promise<Answer> {
     let response: Response;
+    const request = (this.inFlight = new AbortController());
     try {
       response = await this.fetch(`${this.options.url}/api/trpc/${procedure}`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: this.authorization },
         body,
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.options.requestTimeoutMs), request.signal]),
       });
     } catch (error) {
+      if (this.inFlight === request) this.inFlight = null;
       if ((error as { name?: string }).name === "TimeoutError") {
         return { kind: "retry", timedOut: true, message: `${this.options.url} did not answer within ${this.options.requestTimeoutMs} ms (requestTimeoutMs)` };
       }
@@ -445,6 +454,8 @@ export class Reporter {
       payload = (await response.json()) as typeof payload;
     } catch {
       payload = undefined;
+    } finally {
+      if (this.inFlight === request) this.inFlight = null;
     }
     if (response.ok) return { kind: "ok", data: payload?.result?.data };
     const message = payload?.error?.message ?? response.statusText ?? "no message";
@@ -503,4 +514,15 @@ function messageOf(error: unknown): string {
     return cause?.code ?? cause?.message ?? error.message;
   }
   return String(error);
+}
+
+/** Whether `work` settled before the time `until` (ms since the epoch); if not, it goes on in the background. */
+async function settlesBefore(until: number, work: Promise<void>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, until - Date.now()))));
+  try {
+    return await Promise.race([work.then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

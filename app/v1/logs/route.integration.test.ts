@@ -63,6 +63,41 @@ const choice = (traceId: string, spanId: string, calls: { id: string; name: stri
     message: { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) },
   });
 
+/**
+ * A renamed retry as operation-details records (one per input, one per output item, as the
+ * Responses API path sends them): the `first` model call writes the unknown getloans; the
+ * `second`, told so, writes getloan and listopenloans.
+ */
+function renamedRetry(traceId: string, first: string, second: string) {
+  const details = (spanId: string, key: string, messages: unknown[], offsetMs: number) => ({
+    ...record("gen_ai.client.inference.operation.details", traceId, spanId, {}, offsetMs),
+    attributes: [str("event.name", "gen_ai.client.inference.operation.details"), str(key, JSON.stringify(messages))],
+  });
+  const call = (id: string, name: string) => ({ type: "tool_call", id, name, arguments: { loannumber: "4471" } });
+  const user = { role: "user", parts: [{ type: "text", content: "Balance of loan 4471, and the open loans?" }] };
+  return [
+    details(first, "gen_ai.input.messages", [user], 0),
+    details(first, "gen_ai.output.messages", [{ role: "assistant", parts: [call("fc_typo", "getloans")] }], 1),
+    details(
+      second,
+      "gen_ai.input.messages",
+      [
+        user,
+        { role: "assistant", parts: [call("fc_typo", "getloans")] },
+        { role: "tool", parts: [{ type: "tool_call_response", id: "fc_typo", response: "no tool named getloans" }] },
+      ],
+      20,
+    ),
+    details(second, "gen_ai.output.messages", [{ role: "assistant", parts: [call("fc_a", "getloan")] }], 21),
+    details(
+      second,
+      "gen_ai.output.messages",
+      [{ role: "assistant", parts: [{ type: "tool_call", id: "fc_b", name: "listopenloans", arguments: { status: "open" } }] }],
+      22,
+    ),
+  ];
+}
+
 function post(path: string, key: string | null, body: BodyInit, headers: Record<string, string> = {}) {
   return fetch(`${served.base}${path}`, {
     method: "POST",
@@ -143,33 +178,7 @@ describe("POST /v1/logs", () => {
     const p = await project();
     const traceId = hex(++counter, 32);
     const [first, second] = [hex(++counter, 16), hex(++counter, 16)];
-    const details = (spanId: string, key: string, messages: unknown[], offsetMs: number) => ({
-      ...record("gen_ai.client.inference.operation.details", traceId, spanId, {}, offsetMs),
-      attributes: [str("event.name", "gen_ai.client.inference.operation.details"), str(key, JSON.stringify(messages))],
-    });
-    const call = (id: string, name: string) => ({ type: "tool_call", id, name, arguments: { loannumber: "4471" } });
-    const user = { role: "user", parts: [{ type: "text", content: "Balance of loan 4471, and the open loans?" }] };
-    const records = [
-      details(first, "gen_ai.input.messages", [user], 0),
-      details(first, "gen_ai.output.messages", [{ role: "assistant", parts: [call("fc_typo", "getloans")] }], 1),
-      details(
-        second,
-        "gen_ai.input.messages",
-        [
-          user,
-          { role: "assistant", parts: [call("fc_typo", "getloans")] },
-          { role: "tool", parts: [{ type: "tool_call_response", id: "fc_typo", response: "no tool named getloans" }] },
-        ],
-        20,
-      ),
-      details(second, "gen_ai.output.messages", [{ role: "assistant", parts: [call("fc_a", "getloan")] }], 21),
-      details(
-        second,
-        "gen_ai.output.messages",
-        [{ role: "assistant", parts: [{ type: "tool_call", id: "fc_b", name: "listopenloans", arguments: { status: "open" } }] }],
-        22,
-      ),
-    ];
+    const records = renamedRetry(traceId, first, second);
     expect((await post("/v1/traces", p.key, JSON.stringify(traces([bareChatSpan(traceId, first), bareChatSpan(traceId, second, 20)])))).status).toBe(200);
     expect((await post("/v1/logs", p.key, JSON.stringify(logs(records)))).status).toBe(200);
     const { rows } = await sql.query(
@@ -180,6 +189,30 @@ describe("POST /v1/logs", () => {
       { call: "fc_typo", tool: "getloans", step: 0, corrects_id: null, result_summary: "no tool named getloans" },
       { call: "fc_a", tool: "getloan", step: 1, corrects_id: `otel:${traceId}:fc_typo`, result_summary: null },
       { call: "fc_b", tool: "listopenloans", step: 1, corrects_id: null, result_summary: null },
+    ]);
+  });
+
+  it.each([
+    ["spans first, then logs", ["traces", "logs"]],
+    ["logs first, then spans", ["logs", "traces"]],
+  ])("%s: model calls that started in the same millisecond take their steps in the order of the conversation their records give", async (_, order) => {
+    const p = await project();
+    const traceId = hex(++counter, 32);
+    // the later model call has the lower span id: the id must not decide
+    const [second, first] = [hex(++counter, 16), hex(++counter, 16)];
+    const records = renamedRetry(traceId, first, second);
+    for (const which of order) {
+      const body = which === "traces" ? traces([bareChatSpan(traceId, first), bareChatSpan(traceId, second)]) : logs(records);
+      expect((await post(`/v1/${which}`, p.key, JSON.stringify(body))).status).toBe(200);
+    }
+    const { rows } = await sql.query(
+      `SELECT metadata->>'otel.tool_call_id' AS call, step, corrects_id FROM tool_calls WHERE project_id = $1 ORDER BY step, call`,
+      [p.project.id],
+    );
+    expect(rows).toEqual([
+      { call: "fc_typo", step: 0, corrects_id: null },
+      { call: "fc_a", step: 1, corrects_id: `otel:${traceId}:fc_typo` },
+      { call: "fc_b", step: 1, corrects_id: null },
     ]);
   });
 

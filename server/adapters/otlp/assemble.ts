@@ -75,6 +75,11 @@ export type Assembled = {
     spanKey: string;
     spanName: string;
     startedNs: bigint;
+    /**
+     * how many assistant turns its input repeats: orders the model calls of a run that started
+     * in the same tick of the clock (JavaScript SDKs record start times to the millisecond)
+     */
+    turn: number;
     traceId: string;
     /** no conversation or session id: the run is the trace's, unless the call continues a conversation of another trace */
     implicitRun: boolean;
@@ -159,6 +164,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       spanKey: spanKey(span),
       spanName: span.name,
       startedNs: span.startNs,
+      turn: piece.turn,
       traceId: span.traceId,
       implicitRun: !piece.runId,
       // ids PostgreSQL cannot store (NUL, lone surrogates) were never stored: nothing to join by

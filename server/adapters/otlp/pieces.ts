@@ -39,6 +39,8 @@ export interface ModelCallPiece {
   continues: string[];
   /** the calls of the previous turn (those whose results this model call was given) */
   answered: WrittenCall[];
+  /** how many assistant turns its input repeats (0 when it recorded no input): its place in its conversation */
+  turn: number;
   definitions: Definition[];
 }
 
@@ -366,6 +368,7 @@ export function modelPiece(
     ...(usage ? { usage } : {}),
     continues: conversation?.continues ?? [],
     answered: conversation?.answered ?? [],
+    turn: conversation?.turn ?? 0,
     ...rest,
   };
 }

@@ -43,6 +43,7 @@ it("finds the stored run that continues a call of the export, reading only the c
         spanKey: `${TRACE}/1111111111111111`,
         spanName: "chat m",
         startedNs: BigInt(AT) * 1_000_000n,
+        turn: 0,
         traceId: TRACE,
         implicitRun: true,
         continues: [],

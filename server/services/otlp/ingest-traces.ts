@@ -310,36 +310,51 @@ function turnKeys(assembled: Assembled): string[] {
   ];
 }
 
+/**
+ * The model calls' order in their run: by start time; those that started in the same tick of the
+ * clock (JavaScript SDKs record start times to the millisecond, and an agent's steps can follow
+ * each other faster) by their place in the conversation, then by span id (stable, if arbitrary).
+ */
 const RANKED = `
-  SELECT run_id, span_key, (rank() OVER (PARTITION BY run_id ORDER BY started_ns, span_key))::int - 1 AS step
+  SELECT run_id, span_key, (rank() OVER (PARTITION BY run_id ORDER BY started_ns, turn, span_key))::int - 1 AS step
     FROM otlp_model_calls WHERE project_id = $1 AND run_id = ANY($2::text[])`;
 
 /**
- * Records the model calls and gives each its step: its rank by start time among its run's
- * model calls seen so far (0-based). Where a new model call ranks before one stored earlier,
- * the run's stored calls are renumbered, and the run is returned in `reordered` to be paired again.
+ * Records the model calls and gives each its step: its rank among its run's model calls seen so
+ * far (RANKED, 0-based). Where a new model call ranks before one stored earlier, or a stored one's
+ * place in its conversation became known (its input came later, in log records), the run's stored
+ * calls are renumbered, and the run is returned in `reordered` to be paired again.
  */
 async function numberSteps(client: PoolClient, projectId: string, modelCalls: Assembled["modelCalls"], merged: string[]) {
   const steps = new Map<string, number>();
   if (!modelCalls.length) return { steps, reordered: [] };
-  const { rows: added } = await client.query<{ run_id: string; span_key: string }>(
-    `INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns)
-     SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::int8[]) ON CONFLICT DO NOTHING RETURNING run_id, span_key`,
-    [projectId, modelCalls.map((m) => m.runId), modelCalls.map((m) => m.spanKey), modelCalls.map((m) => m.startedNs.toString())],
+  const { rows: written } = await client.query<{ run_id: string; span_key: string; added: boolean }>(
+    `WITH m AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::int8[], $5::int4[]) AS m(run_id, span_key, started_ns, turn)
+     ), placed AS (
+       UPDATE otlp_model_calls o SET turn = m.turn FROM m
+        WHERE o.project_id = $1 AND o.run_id = m.run_id AND o.span_key = m.span_key AND o.turn < m.turn
+        RETURNING o.run_id, o.span_key
+     ), added AS (
+       INSERT INTO otlp_model_calls (project_id, run_id, span_key, started_ns, turn) SELECT $1::uuid, * FROM m ON CONFLICT DO NOTHING RETURNING run_id, span_key
+     )
+     SELECT run_id, span_key, true AS added FROM added UNION ALL SELECT run_id, span_key, false FROM placed`,
+    [projectId, modelCalls.map((m) => m.runId), modelCalls.map((m) => m.spanKey), modelCalls.map((m) => m.startedNs.toString()), modelCalls.map((m) => m.turn)],
   );
   const runIds = [...new Set(modelCalls.map((m) => m.runId))];
   const { rows } = await client.query<{ run_id: string; span_key: string; step: number }>(RANKED, [projectId, runIds]);
-  const isNew = new Set(added.map((r) => `${r.run_id}\n${r.span_key}`));
+  const isNew = new Set(written.filter((r) => r.added).map((r) => `${r.run_id}\n${r.span_key}`));
   const firstNew = new Map<string, number>();
   for (const r of rows) {
     steps.set(`${r.run_id}\n${r.span_key}`, r.step);
     if (isNew.has(`${r.run_id}\n${r.span_key}`)) firstNew.set(r.run_id, Math.min(firstNew.get(r.run_id) ?? Infinity, r.step));
   }
-  // an older model call at or after the first new one has moved
-  // (and a run that took in the calls of a conversation's later traces: mergeContinuedRuns)
+  // an older model call at or after the first new one has moved (and a run where a stored model call got its
+  // place in the conversation, or that took in the calls of a conversation's later traces: mergeContinuedRuns)
   const reordered = [
     ...new Set([
       ...merged,
+      ...written.filter((r) => !r.added).map((r) => r.run_id),
       ...rows.filter((r) => !isNew.has(`${r.run_id}\n${r.span_key}`) && r.step >= (firstNew.get(r.run_id) ?? Infinity)).map((r) => r.run_id),
     ]),
   ];

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { decodeParam } from "../isomorphic/route-id";
-import { explorerHref, linkClass } from "./calls/format";
+import { explorerUrl } from "./calls/explorer-params";
+import { linkClass } from "./calls/format";
 import { Card, PageHeader } from "./ui";
 
 /** What a missing page under /p/<slug>/<section>/<id> was, and how its ids match. */
@@ -34,7 +35,7 @@ export function NotFoundInProject() {
           )}
         </p>
         <p className="mt-3 flex flex-wrap gap-4">
-          <Link href={explorerHref(slug)} className={linkClass}>
+          <Link href={explorerUrl(slug)} className={linkClass}>
             Search the calls explorer
           </Link>
           <Link href={base} className={linkClass}>

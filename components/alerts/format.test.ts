@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ALERT_METRICS } from "../../contracts/alerts";
-import { readExplorerParams } from "../calls/explorer-params";
+import { explorerUrl, readExplorerParams } from "../calls/explorer-params";
 import {
   categoryRateRows,
-  explorerHref,
   firstSeen,
   formatDuration,
   formatMetricValue,
   formatWindow,
+  incidentCalls,
   incidentWindows,
   MATCHING_CALLS,
   REGRESSION_METRIC,
@@ -57,10 +57,9 @@ describe("alerts format", () => {
   });
 
   it("links to the explorer with the scope and window", () => {
-    const href = explorerHref(
+    const href = explorerUrl(
       "acme",
-      { model: "acme-large", modelVersion: "2026-11" },
-      { from: Date.parse("2026-11-20T00:00:00Z"), to: Date.parse("2026-11-30T10:15:00Z") },
+      incidentCalls({ model: "acme-large", modelVersion: "2026-11" }, { from: Date.parse("2026-11-20T00:00:00Z"), to: Date.parse("2026-11-30T10:15:00Z") }),
     );
     expect(href).toBe("/p/acme/calls?valid=invalid&from=2026-11-20T00%3A00%3A00Z&to=2026-11-30T10%3A15%3A00Z&model=acme-large&modelVersion=2026-11");
   });
@@ -68,7 +67,7 @@ describe("alerts format", () => {
   it("links each kind of incident to the calls it is about, as the explorer reads the link back", () => {
     const window = { from: Date.parse("2026-11-30T09:15:00Z"), to: Date.parse("2026-11-30T10:15:00Z") };
     const filterOf = (metric: string, category?: string) => {
-      const href = explorerHref("acme", { tool: "get_loan" }, window, category, metric);
+      const href = explorerUrl("acme", incidentCalls({ tool: "get_loan" }, window, category, metric));
       const view = readExplorerParams(Object.fromEntries(new URL(href, "http://x").searchParams), now);
       expect(view.problems, href).toEqual([]);
       const { from, to, ...rest } = view.filter;

@@ -4,6 +4,7 @@ import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric, type AlertMetricN
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 import { checkedCalls } from "../../isomorphic/stats";
+import type { ExplorerQuery } from "../calls/explorer-params";
 
 export const REGRESSION_METRIC = "regression";
 
@@ -113,7 +114,7 @@ export function incidentWindows(incident: { windowStart: Date | string; firedAt:
  * that count every call (latency, volume, spirals) to all the calls of the window. Keyed by every
  * kind, so a new one does not build until it says which calls it is about.
  */
-export const MATCHING_CALLS: Record<AlertMetricName | typeof REGRESSION_METRIC, { filter: Record<string, string>; label: string }> = {
+export const MATCHING_CALLS: Record<AlertMetricName | typeof REGRESSION_METRIC, { filter: ExplorerQuery; label: string }> = {
   invalid_rate: { filter: { valid: "invalid" }, label: "Invalid calls" },
   category_rate: { filter: { valid: "invalid" }, label: "Invalid calls" },
   attempts_per_success: { filter: { valid: "invalid" }, label: "Invalid calls" },
@@ -129,22 +130,25 @@ export const MATCHING_CALLS: Record<AlertMetricName | typeof REGRESSION_METRIC, 
 export const matchingCalls = (metric: string) => MATCHING_CALLS[metric as keyof typeof MATCHING_CALLS] ?? MATCHING_CALLS.invalid_rate;
 
 /**
- * The calls explorer in the incident's window and scope, filtered to the calls its kind is about
- * (`metric`, default the invalid calls) and, for a category, to that category.
+ * The explorer's query for an incident (`explorerUrl` makes the link): its window and scope,
+ * filtered to the calls its kind is about (`metric`, default the invalid calls) and, for a
+ * category, to that category.
  */
-export function explorerHref(
-  slug: string,
+export function incidentCalls(
   scope: IncidentScope,
   window: { from: number; to: number },
   category?: string | null,
   metric: string = "invalid_rate",
-): string {
-  const query = new URLSearchParams({ ...matchingCalls(metric).filter, from: isoSeconds(window.from), to: isoSeconds(window.to) });
-  if (scope.tool) query.set("tool", scope.tool);
-  if (scope.model) query.set("model", scope.model);
-  if (scope.modelVersion) query.set("modelVersion", scope.modelVersion);
-  if (category) query.set("category", category);
-  return `/p/${slug}/calls?${query.toString()}`;
+): ExplorerQuery {
+  return {
+    ...matchingCalls(metric).filter,
+    from: isoSeconds(window.from),
+    to: isoSeconds(window.to),
+    tool: scope.tool ?? undefined,
+    model: scope.model ?? undefined,
+    modelVersion: scope.modelVersion ?? undefined,
+    category: category ?? undefined,
+  };
 }
 
 /** The series key of a model version in metrics.series by "modelVersion": "acme-large 2026-11". */

@@ -13,13 +13,14 @@ import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 import { regressionRate } from "../../contracts/alerts";
 import { failures, type ResultCounts } from "../../isomorphic/outcome";
 import { hasRole, type Role } from "../../contracts/roles";
+import { explorerUrl } from "../calls/explorer-params";
 import {
   categoryRateRows,
-  explorerHref,
   firstSeen,
   formatMetricValue,
   formatWindow,
   incidentAge,
+  incidentCalls,
   incidentWindows,
   isoSeconds,
   isRateMetric,
@@ -372,14 +373,14 @@ export function prepareIncident(data: IncidentData): IncidentView {
       markers,
       threshold: rateChart ? (incident.threshold ?? undefined) : undefined,
       zone,
-      explorerHref: explorerHref(slug, scope, window, rule.metric === "category_rate" ? rule.category : null, linked),
+      explorerHref: explorerUrl(slug, incidentCalls(scope, window, rule.metric === "category_rate" ? rule.category : null, linked)),
       explorerLabel: `${matchingCalls(linked).label} in the explorer →`,
     },
     tools: {
       description: `In the window: ${formatCount(windowInvalid)} of ${formatCount(windowChecked)} checked calls invalid${windowUnchecked > 0 ? ` (${formatCount(windowUnchecked)} unchecked left out)` : ""}`,
       rows: tools.slice(0, TOP).map((t) => ({
         key: t.key,
-        href: explorerHref(slug, { ...scope, tool: t.key }, window),
+        href: explorerUrl(slug, incidentCalls({ ...scope, tool: t.key }, window)),
         invalid: formatCount(t.invalid),
         checked: formatCount(checkedCalls(t)),
         // of its checked calls: unchecked ones are neither valid nor invalid
@@ -392,7 +393,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
       .map((c) => ({
         key: c.key,
         label: CATEGORY_LABELS[c.key as Category] ?? c.key,
-        href: explorerHref(slug, scope, window, c.key),
+        href: explorerUrl(slug, incidentCalls(scope, window, c.key)),
         invalid: formatCount(c.invalid),
         share: share(c.invalid, windowInvalid),
       })),

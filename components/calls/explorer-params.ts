@@ -6,19 +6,48 @@ import { resolveRange } from "../../contracts/range";
 import { OUTCOME_LABELS } from "../../isomorphic/outcome";
 
 /**
- * The calls explorer's URL: which parameters it reads, how they become a calls filter,
- * and the clean form of a query (a GET form also sends empty fields). Pure.
+ * The calls explorer's URL, both ways: which parameters it reads, how they become a calls filter,
+ * the clean form of a query (a GET form also sends empty fields), and the one builder of links
+ * into it (`explorerUrl`). Pure.
  */
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
+/** Every parameter the explorer reads, in the order its clean URL writes them. */
+export const EXPLORER_PARAMS = [
+  "range",
+  "from",
+  "to",
+  "tool",
+  "model",
+  "modelVersion",
+  "runId",
+  "q",
+  "valid",
+  "category",
+  "outcome",
+  "disagree",
+  "order",
+  "cursor",
+] as const;
+export type ExplorerParam = (typeof EXPLORER_PARAMS)[number];
+/**
+ * A query of the explorer, by the parameters it reads (an unknown or misspelt one does not
+ * typecheck). The values are as the URL writes them (`disagree: "1"`, `order: "oldest"`); an
+ * undefined or empty value is left out.
+ */
+export type ExplorerQuery = { [K in ExplorerParam]?: string | undefined };
+
+/** A link into a project's calls explorer: its path and, in the order given, the query's parameters. */
+export const explorerUrl = (slug: string, query: ExplorerQuery = {}): string => `/p/${slug}/calls${queryString(query)}`;
+
 const DEFAULT_RANGE = "7d";
 
-const TEXT_KEYS = ["tool", "model", "modelVersion", "runId", "q"] as const;
+const TEXT_KEYS = ["tool", "model", "modelVersion", "runId", "q"] as const satisfies readonly ExplorerParam[];
 
 export type ExplorerView = {
   /** the query as the explorer's links should write it (no empty values, no from/to beside a preset) */
-  params: Record<string, string>;
+  params: ExplorerQuery;
   filter: CallsFilter;
   range: { key: string; label: string; from?: string; to?: string };
   cursor?: string;
@@ -31,7 +60,7 @@ export type ExplorerView = {
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 
 export function readExplorerParams(raw: RawParams, now = new Date()): ExplorerView {
-  const params: Record<string, string> = {};
+  const params: ExplorerQuery = {};
   const problems: string[] = [];
   const filter: CallsFilter = {};
 
@@ -117,13 +146,13 @@ export function queryString(params: Record<string, string | undefined>): string 
 }
 
 /** Whether the URL carries anything the clean params drop or change (then the page redirects to the clean URL). */
-export function needsCleaning(raw: RawParams, clean: Record<string, string>): boolean {
+export function needsCleaning(raw: RawParams, clean: ExplorerQuery): boolean {
   const rawEntries = Object.entries(raw).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x] as const) : v === undefined ? [] : [[k, v] as const]));
-  const known = rawEntries.filter(([k]) => k in clean || KNOWN.has(k));
+  const known = rawEntries.filter((e): e is readonly [ExplorerParam, string] => KNOWN.has(e[0]));
   if (known.length !== Object.keys(clean).length) return true;
   return known.some(([k, v]) => clean[k] !== v);
 }
-const KNOWN = new Set(["range", "from", "to", ...TEXT_KEYS, "valid", "category", "outcome", "disagree", "order", "cursor"]);
+const KNOWN: ReadonlySet<string> = new Set(EXPLORER_PARAMS);
 
 /** The CSV export's query: the same filter, with the range as explicit from/to. */
 export function csvQuery(filter: CallsFilter): string {
@@ -132,8 +161,8 @@ export function csvQuery(filter: CallsFilter): string {
 }
 
 /** Active filters as removable chips: label and the params without it. */
-export function activeFilters(params: Record<string, string>): { key: string; label: string; without: Record<string, string> }[] {
-  const labels: Record<string, (v: string) => string> = {
+export function activeFilters(params: ExplorerQuery): { key: string; label: string; without: ExplorerQuery }[] {
+  const labels: Partial<Record<ExplorerParam, (v: string) => string>> = {
     tool: (v) => `tool: ${v}`,
     model: (v) => `model: ${v}`,
     modelVersion: (v) => `version: ${v}`,
@@ -144,7 +173,7 @@ export function activeFilters(params: Record<string, string>): { key: string; la
     q: (v) => `message contains “${v}”`,
     disagree: () => "verdicts differ",
   };
-  return Object.keys(labels)
+  return (Object.keys(labels) as ExplorerParam[])
     .filter((key) => params[key])
     .map((key) => {
       const { [key]: _removed, cursor: _cursor, ...without } = params;
@@ -155,11 +184,11 @@ export function activeFilters(params: Record<string, string>): { key: string; la
 /**
  * The explorer view a call page was opened from, carried as `?list=<the explorer's query>` so
  * the call page can link back to the same filtered list: read through the explorer's own
- * parameters (anything else is dropped), as a query string ("" for the unfiltered list).
+ * parameters (anything else is dropped; {} for the unfiltered list).
  */
-export function listQuery(list: string | undefined): string {
-  if (!list) return "";
+export function listQuery(list: string | undefined): ExplorerQuery {
+  if (!list) return {};
   const raw: RawParams = {};
   for (const [key, value] of new URLSearchParams(list)) raw[key] ??= value;
-  return queryString(readExplorerParams(raw).params);
+  return readExplorerParams(raw).params;
 }

@@ -2,17 +2,18 @@ import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { formatDateTime } from "../../isomorphic/time-zone";
 import { verdictOf } from "../../isomorphic/stats";
 import { Badge } from "../ui";
+import { queryString, type ExplorerQuery } from "./explorer-params";
 
 /** Shared bits of the calls pages: links, time and model labels, the verdict badge. */
 
 /** A call's page; `list`, the explorer query it was opened from, lets that page link back to the same list. */
-export const callHref = (slug: string, id: string, list?: string) =>
-  `/p/${slug}/calls/${encodeURIComponent(id)}${list ? `?${new URLSearchParams({ list: list.replace(/^\?/, "") })}` : ""}`;
+export function callHref(slug: string, id: string, list?: ExplorerQuery): string {
+  const query = list ? queryString(list).slice(1) : "";
+  return `/p/${slug}/calls/${encodeURIComponent(id)}${query ? `?${new URLSearchParams({ list: query })}` : ""}`;
+}
 /** The call as stored, as a JSON download (app/api/projects/[slug]/calls/[id]/raw). */
 export const rawCallHref = (slug: string, id: string) => `/api/projects/${slug}/calls/${encodeURIComponent(id)}/raw`;
 export const runHref = (slug: string, runId: string) => `/p/${slug}/runs/${encodeURIComponent(runId)}`;
-/** The calls explorer of a project, without filters. */
-export const explorerHref = (slug: string) => `/p/${slug}/calls`;
 
 const asDate = (d: Date | string) => (typeof d === "string" ? new Date(d) : d);
 

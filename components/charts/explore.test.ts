@@ -5,7 +5,7 @@ const ms = (iso: string) => Date.parse(iso);
 const query = (href: string) => Object.fromEntries(new URL(href, "http://x").searchParams);
 
 describe("chart links", () => {
-  const explore = { path: "/p/acme/calls", params: { tool: "getloan" }, series: { "acme-large 2026-11": { model: "acme-large", modelVersion: "2026-11" } } };
+  const explore = { slug: "acme", params: { tool: "getloan" }, series: { "acme-large 2026-11": { model: "acme-large", modelVersion: "2026-11" } } };
 
   it("open the explorer on one bucket of one series, with the page's scope", () => {
     const href = bucketHref(explore, "acme-large 2026-11", ms("2026-11-30T14:00:00Z"), "hour");
@@ -22,13 +22,13 @@ describe("chart links", () => {
       from: "2026-11-30T00:00:00.000Z",
       to: "2026-12-01T00:00:00.000Z",
     });
-    expect(query(bucketHref({ path: "/c", series: seriesParam("category", ["wrong_type"]) }, "wrong_type", 0, "hour"))).toMatchObject({
+    expect(query(bucketHref({ slug: "acme", series: seriesParam("category", ["wrong_type"]) }, "wrong_type", 0, "hour"))).toMatchObject({
       category: "wrong_type",
     });
   });
 
   it("open a series over a whole range", () => {
-    expect(query(rangeHref({ path: "/c", series: seriesParam("category", ["missing_argument"]) }, "missing_argument", { from: "a", to: "b" }))).toEqual({
+    expect(query(rangeHref({ slug: "acme", series: seriesParam("category", ["missing_argument"]) }, "missing_argument", { from: "a", to: "b" }))).toEqual({
       category: "missing_argument",
       from: "a",
       to: "b",

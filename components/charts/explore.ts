@@ -3,30 +3,31 @@
 
 import { BUCKET_MS, type Bucket } from "../../isomorphic/buckets";
 import { withParams } from "../../contracts/range";
+import { explorerUrl, type ExplorerParam, type ExplorerQuery } from "../calls/explorer-params";
 
 /**
- * The explorer a chart opens. `params` hold what every point shares (the page's scope: a tool,
- * a model); `series` what a series adds, by series key (its tool, model version or category).
- * A series missing from `series` adds nothing.
+ * The explorer a chart opens: the project's (`slug`). `params` hold what every point shares (the
+ * page's scope: a tool, a model); `series` what a series adds, by series key (its tool, model
+ * version or category). A series missing from `series` adds nothing.
  */
 export type Explore = {
-  path: string;
-  params?: Record<string, string>;
-  series?: Record<string, Record<string, string>>;
+  slug: string;
+  params?: ExplorerQuery;
+  series?: Record<string, ExplorerQuery>;
 };
 
 /** The explorer filtered to one series' calls in one bucket [start, start + bucket). */
 export function bucketHref(explore: Explore, seriesKey: string | undefined, start: number, bucket: Bucket): string {
-  return withParams(
-    explore.path,
-    {},
-    { ...explore.params, ...(seriesKey === undefined ? {} : explore.series?.[seriesKey]), ...bucketRange(start, start, bucket) },
-  );
+  return explorerUrl(explore.slug, {
+    ...explore.params,
+    ...(seriesKey === undefined ? {} : explore.series?.[seriesKey]),
+    ...bucketRange(start, start, bucket),
+  });
 }
 
 /** The explorer filtered to one series over a whole range (charts without a time axis). */
 export function rangeHref(explore: Explore, seriesKey: string, range: { from: string; to: string }): string {
-  return withParams(explore.path, {}, { ...explore.params, ...explore.series?.[seriesKey], from: range.from, to: range.to });
+  return explorerUrl(explore.slug, { ...explore.params, ...explore.series?.[seriesKey], from: range.from, to: range.to });
 }
 
 /** From the start of the first bucket to the end of the last, as ISO dates (either order). */
@@ -41,5 +42,5 @@ export function zoomedHref(path: string, search: string, range: { from: string; 
 }
 
 /** The explorer's `series` for charts whose series are keyed by their value of one parameter. */
-export const seriesParam = (param: string, keys: readonly string[]): Record<string, Record<string, string>> =>
+export const seriesParam = (param: ExplorerParam, keys: readonly string[]): Record<string, ExplorerQuery> =>
   Object.fromEntries(keys.map((key) => [key, { [param]: key }]));

@@ -4,6 +4,7 @@ import { stackedCategorySeries, timeSeries } from "../charts/prepare";
 import { checkedCalls } from "../../isomorphic/stats";
 import type { ResolvedRange } from "../../contracts/range";
 import type { Marker } from "../charts/chart-setup";
+import type { ExplorerQuery } from "../calls/explorer-params";
 
 type SeriesRow = { bucket: string; key: string; calls: number; invalid: number; unchecked: number };
 
@@ -93,7 +94,7 @@ export function timeMarkers(
  * name them): the model and, after the last space, the version. A key without a space is a
  * model without a version.
  */
-export function modelVersionParams(key: string): Record<string, string> {
+export function modelVersionParams(key: string): Pick<ExplorerQuery, "model" | "modelVersion"> {
   const space = key.lastIndexOf(" ");
   return space < 0 ? { model: key } : { model: key.slice(0, space), modelVersion: key.slice(space + 1) };
 }

@@ -44,4 +44,4 @@ export function previousLabel(r: ResolvedRange): string {
 }
 
 /** Only the range parameters: links to another dashboard keep the time range and nothing else. */
-export const rangeParams = (params: Params): Params => ({ range: params.range, from: params.from, to: params.to });
+export const rangeParams = (params: Params): Pick<Params, "range" | "from" | "to"> => ({ range: params.range, from: params.from, to: params.to });

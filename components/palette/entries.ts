@@ -2,6 +2,7 @@
 // for what was typed (palette.lookup). Pure.
 
 import { scopeText, type IncidentScope } from "../alerts/format";
+import { explorerUrl } from "../calls/explorer-params";
 import { callHref, runHref } from "../calls/format";
 import { formatCount } from "../dashboard/format";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
@@ -59,7 +60,7 @@ export function indexEntries(slug: string, index: PaletteIndex | undefined, zone
       kind: "model" as const,
       label: m.version ? `${m.model} ${m.version}` : m.model,
       keywords: [m.model, m.version].filter(Boolean),
-      href: `${base}/calls?${new URLSearchParams({ model: m.model, ...(m.version ? { modelVersion: m.version } : {}) })}`,
+      href: explorerUrl(slug, { model: m.model, modelVersion: m.version || undefined }),
       detail: `${calls(m.calls)} in 30 days · opens its calls`,
     })),
     ...index.incidents.map((i) => ({

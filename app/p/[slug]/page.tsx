@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { CategoryBreakdownChart, CategoryStackedChart, RateLineChart } from "@/components/charts";
+import { explorerUrl } from "@/components/calls/explorer-params";
 import { seriesParam } from "@/components/charts/explore";
 import {
   categoryBreakdown,
@@ -128,9 +129,8 @@ export default async function OverviewPage({ params, searchParams }: { params: P
   const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
   const breakdown = categoryBreakdown(categories);
   const firing = incidents.filter((i) => i.state === "firing");
-  const explorer = `${path}/calls`;
   const lineExplore = {
-    path: explorer,
+    slug: project.slug,
     series: byModel ? Object.fromEntries(selection.shown.map((key) => [key, modelVersionParams(key)])) : seriesParam("tool", selection.shown),
   };
   const lineMarkers = timeMarkers(range, { incidents, versions: byModel ? [] : definitions, tools: selection.shown });
@@ -189,7 +189,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           />
         </div>
 
-        <ExecutionCard totals={current} latency={totals.latency} outcomeHref={(outcome) => withParams(explorer, rangeParams(query), { outcome })} />
+        <ExecutionCard totals={current} latency={totals.latency} outcomeHref={(outcome) => explorerUrl(project.slug, { ...rangeParams(query), outcome })} />
 
         <Card
           title="Invalid rate over time"
@@ -252,7 +252,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
                 bucket={categoryRows.bucket}
                 markers={allMarkers}
                 zone={zone}
-                explore={{ path: explorer }}
+                explore={{ slug: project.slug }}
                 zoom
               />
             ) : (
@@ -264,7 +264,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
               <CategoryBreakdownChart
                 rows={breakdown}
                 height={Math.max(160, breakdown.length * 30 + 40)}
-                explore={{ path: explorer }}
+                explore={{ slug: project.slug }}
                 range={apiRange(range)}
               />
             ) : (

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { buttonClass, cx } from "../../ui";
+import { explorerUrl, type ExplorerQuery } from "../explorer-params";
 import { callHref } from "../format";
 
 /**
@@ -18,10 +19,10 @@ export function RunNav({
   previous: string | null;
   next: string | null;
   /** the explorer query the call was opened from (listQuery), or null */
-  list: string | null;
+  list: ExplorerQuery | null;
   runId: string;
 }) {
-  const back = list !== null ? `/p/${slug}/calls${list}` : `/p/${slug}/calls?${new URLSearchParams({ range: "all", runId })}`;
+  const back = explorerUrl(slug, list ?? { range: "all", runId });
   return (
     <div className="flex max-w-full flex-wrap items-center gap-2 sm:shrink-0">
       <Link href={back} className={buttonClass("ghost", "sm")} data-testid="back-to-list">
@@ -35,7 +36,7 @@ export function RunNav({
   );
 }
 
-function RunNavLink({ slug, id, list, label }: { slug: string; id: string | null; list: string | null; label: string }) {
+function RunNavLink({ slug, id, list, label }: { slug: string; id: string | null; list: ExplorerQuery | null; label: string }) {
   if (!id) {
     return (
       <span className={cx(buttonClass("secondary", "sm"), "pointer-events-none opacity-50")} aria-disabled="true">

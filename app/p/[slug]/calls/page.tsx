@@ -9,7 +9,16 @@ import { FilterField, OptionSelect } from "@/components/filters/fields";
 import { RangePicker } from "@/components/dashboard/range-picker";
 import { dashboardRange } from "@/components/dashboard/params";
 import { FilterForm } from "@/components/filters/filter-form";
-import { activeFilters, csvQuery, needsCleaning, queryString, readExplorerParams, type RawParams } from "@/components/calls/explorer-params";
+import {
+  activeFilters,
+  csvQuery,
+  explorerUrl,
+  needsCleaning,
+  queryString,
+  readExplorerParams,
+  type ExplorerQuery,
+  type RawParams,
+} from "@/components/calls/explorer-params";
 import { callHref, formatTime, linkClass, modelLabel, runHref, VerdictBadge } from "@/components/calls/format";
 import { Alert, buttonClass, Card, cx, Input, PageHeader, ScrollRegion, Select, th } from "@/components/ui";
 import { SortHeader } from "@/components/tables/sort-header";
@@ -30,8 +39,8 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   const { project } = await requireProject(slug);
   const raw = await searchParams;
   const view = readExplorerParams(raw);
-  const base = `/p/${project.slug}/calls`;
-  if (needsCleaning(raw, view.params)) redirect(`${base}${queryString(view.params)}`);
+  const base = explorerUrl(project.slug);
+  if (needsCleaning(raw, view.params)) redirect(explorerUrl(project.slug, view.params));
 
   const caller = await pageCaller();
   const { zone } = await pageTimeZone();
@@ -58,7 +67,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   const oldest = view.order === "oldest";
   const timeSort = { key: "time" as const, dir: oldest ? ("asc" as const) : ("desc" as const) };
   const { order: _order, ...newestFirst } = firstPage;
-  const timeSortHref = (next: { dir: "asc" | "desc" }) => `${base}${queryString(next.dir === "asc" ? { ...newestFirst, order: "oldest" } : newestFirst)}`;
+  const timeSortHref = (next: { dir: "asc" | "desc" }) => explorerUrl(project.slug, next.dir === "asc" ? { ...newestFirst, order: "oldest" } : newestFirst);
   const timeSorting = { sort: timeSort, columns: TIME_COLUMN, href: timeSortHref };
   // the shared range control, with the explorer's "all" (its custom range starts from the last 400 days)
   const range =
@@ -159,12 +168,12 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
       {failure ? (
         <Alert tone="error">
           {failure}{" "}
-          <Link href={`${base}${queryString(firstPage)}`} className="font-medium underline">
+          <Link href={explorerUrl(project.slug, firstPage)} className="font-medium underline">
             Go to the first page
           </Link>
         </Alert>
       ) : calls.length === 0 ? (
-        <EmptyResult base={base} params={p} rangeLabel={view.range.label} rangeKey={view.range.key} />
+        <EmptyResult slug={project.slug} params={p} rangeLabel={view.range.label} rangeKey={view.range.key} />
       ) : (
         <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
           <div className="flex items-center justify-between gap-4 border-b border-slate-100 px-4 py-2.5 text-slate-500">
@@ -209,7 +218,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                   >
                     <td className={cell}>
                       <Link
-                        href={callHref(project.slug, c.id, queryString(p))}
+                        href={callHref(project.slug, c.id, p)}
                         className="rounded-sm font-medium tabular-nums text-slate-800 hover:text-indigo-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
                         title={`Open call ${c.id}`}
                       >
@@ -254,7 +263,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
                     <td className={cx(cell, "text-right")}>
                       {c.correctionId && (
                         <Link
-                          href={callHref(project.slug, c.correctionId, queryString(p))}
+                          href={callHref(project.slug, c.correctionId, p)}
                           className="whitespace-nowrap text-xs font-medium text-indigo-700 hover:underline"
                           data-testid="corrected-link"
                         >
@@ -269,12 +278,12 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
           </ScrollRegion>
           <div className="flex items-center justify-end gap-2 border-t border-slate-100 px-4 py-2.5">
             {view.cursor && (
-              <Link href={`${base}${queryString(firstPage)}`} className={buttonClass("ghost", "sm")}>
+              <Link href={explorerUrl(project.slug, firstPage)} className={buttonClass("ghost", "sm")}>
                 {oldest ? "← Oldest" : "← Newest"}
               </Link>
             )}
             {result?.nextCursor ? (
-              <Link href={`${base}${queryString({ ...firstPage, cursor: result.nextCursor })}`} className={buttonClass("secondary", "sm")}>
+              <Link href={explorerUrl(project.slug, { ...firstPage, cursor: result.nextCursor })} className={buttonClass("secondary", "sm")}>
                 {oldest ? "Newer →" : "Older →"}
               </Link>
             ) : (
@@ -287,7 +296,7 @@ export default async function CallsPage({ params, searchParams }: { params: Prom
   );
 }
 
-function EmptyResult({ base, params, rangeLabel, rangeKey }: { base: string; params: Record<string, string>; rangeLabel: string; rangeKey: string }) {
+function EmptyResult({ slug, params, rangeLabel, rangeKey }: { slug: string; params: ExplorerQuery; rangeLabel: string; rangeKey: string }) {
   const active = activeFilters(params);
   const { cursor: _c, ...rest } = params;
   return (
@@ -296,7 +305,7 @@ function EmptyResult({ base, params, rangeLabel, rangeKey }: { base: string; par
         {rangeKey !== "all" && (
           <p>
             Widen the time range:{" "}
-            <Link href={`${base}${queryString({ ...rest, range: "all", from: undefined, to: undefined })}`} className={linkClass}>
+            <Link href={explorerUrl(slug, { ...rest, range: "all", from: undefined, to: undefined })} className={linkClass}>
               search all time
             </Link>
             .
@@ -309,7 +318,7 @@ function EmptyResult({ base, params, rangeLabel, rangeKey }: { base: string; par
               {active.map((f) => (
                 <li key={f.key}>
                   <Link
-                    href={`${base}${queryString(f.without)}`}
+                    href={explorerUrl(slug, f.without)}
                     className="inline-flex items-center gap-1.5 rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-200 hover:bg-slate-200"
                     aria-label={`Remove filter ${f.label}`}
                   >

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { distinctivePart, flagsFor, NO_MESSAGE, overallRecovery } from "@/components/calls/error-messages";
-import { queryString, type RawParams } from "@/components/calls/explorer-params";
+import { explorerUrl, queryString, type RawParams } from "@/components/calls/explorer-params";
 import { NoScriptApply, OptionSelect } from "@/components/filters/fields";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { dashboardRange } from "@/components/dashboard/params";
@@ -217,7 +217,7 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                       <td className={cx(cell, "pr-0 text-right")}>
                         {q ? (
                           <Link
-                            href={`/p/${project.slug}/calls${queryString({ ...explorerRange, ...(tool ? { tool } : {}), valid: "invalid", q })}`}
+                            href={explorerUrl(project.slug, { ...explorerRange, tool, valid: "invalid", q })}
                             className="text-xs font-medium text-indigo-700 hover:underline"
                             aria-label={`Calls that got ${row.template}`}
                           >

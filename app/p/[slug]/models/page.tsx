@@ -14,6 +14,7 @@ import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } 
 import { RowLinks } from "@/components/tables/row-links";
 import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
+import { explorerUrl } from "@/components/calls/explorer-params";
 import { withParams } from "@/contracts/range";
 import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
@@ -92,7 +93,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const sorting = { sort, columns: MODEL_COLUMNS, href: sortHref };
   const keep = rangeParams(query);
   const callsHref = (v: { model: string; version?: string }, invalidOnly = false, outcome?: string) =>
-    withParams(`/p/${project.slug}/calls`, keep, { model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined, outcome });
+    explorerUrl(project.slug, { ...keep, model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined, outcome });
   const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, checkedCalls(v))]));
   const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
 
@@ -252,7 +253,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
               height={240}
               markers={timeMarkers(range, { incidents })}
               zone={zone}
-              explore={{ path: `/p/${project.slug}/calls`, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) }}
+              explore={{ slug: project.slug, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) }}
               zoom
             />
           ) : (

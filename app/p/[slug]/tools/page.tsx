@@ -19,6 +19,7 @@ import { p95Text } from "@/components/tools/execution-view";
 import { emptyResultRate, failures, toolErrorRate } from "@/isomorphic/outcome";
 import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
+import { explorerUrl } from "@/components/calls/explorer-params";
 import { previousPeriod, withParams } from "@/contracts/range";
 import { hasRole } from "@/contracts/roles";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
@@ -65,10 +66,10 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
   const path = `/p/${project.slug}/tools`;
   const keep = rangeParams(query);
   const href = (tool: string) => withParams(`${path}/${encodeURIComponent(tool)}`, keep, {});
-  const callsHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool });
+  const callsHref = (tool: string) => explorerUrl(project.slug, { ...keep, tool });
   const errorsHref = (tool: string) => withParams(`/p/${project.slug}/errors`, keep, { tool });
-  const failedHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool, outcome: "failed" });
-  const emptyHref = (tool: string) => withParams(`/p/${project.slug}/calls`, keep, { tool, outcome: "empty" });
+  const failedHref = (tool: string) => explorerUrl(project.slug, { ...keep, tool, outcome: "failed" });
+  const emptyHref = (tool: string) => explorerUrl(project.slug, { ...keep, tool, outcome: "empty" });
   const names = new Set(versions.keys());
   const isUnknown = (t: { tool: string; topCategory: string | null }) => isUnknownTool(t, names);
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import Link from "next/link";
-import { queryString } from "@/components/calls/explorer-params";
+import { explorerUrl } from "@/components/calls/explorer-params";
 import { DetailHeader } from "@/components/calls/detail-page";
-import { callHref, explorerHref, formatClock, formatOffset, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
+import { callHref, formatClock, formatOffset, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
 import { decodeParam } from "@/isomorphic/route-id";
 import { buttonClass, cx, Table, td, th } from "@/components/ui";
 import { findByRouteId, pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
@@ -42,7 +42,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
         id={run.runId}
         description={`${models.join(", ")} · started ${formatDateTimeZoned(calls[0]!.timestamp, zone, "second")} · ${formatOffset(end - start).slice(1)} from first to last call`}
         actions={
-          <Link href={`${explorerHref(project.slug)}${queryString({ range: "all", runId: run.runId })}`} className={buttonClass("secondary")}>
+          <Link href={explorerUrl(project.slug, { range: "all", runId: run.runId })} className={buttonClass("secondary")}>
             Open in calls explorer
           </Link>
         }

@@ -26,6 +26,7 @@ import { sourceLabel, VersionList } from "@/components/tools/version-list";
 import { PageSections } from "@/components/page-sections";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
+import { explorerUrl } from "@/components/calls/explorer-params";
 import { withParams } from "@/contracts/range";
 import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
@@ -129,7 +130,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const callHref = (id: string) => `/p/${project.slug}/calls/${encodeURIComponent(id)}`;
   const patternFailures = doctor.patterns.reduce((sum, p) => sum + p.failures, 0);
   // a click opens this tool's calls of that bucket (and model version, by model); a drag zooms
-  const explore: Explore = { path: `/p/${project.slug}/calls`, params: { tool } };
+  const explore: Explore = { slug: project.slug, params: { tool } };
   const lineExplore: Explore = byModel ? { ...explore, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) } : explore;
 
   return (
@@ -186,7 +187,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
                 <ExecutionCard
                   totals={current}
                   latency={totals.latency}
-                  outcomeHref={(outcome) => withParams(`/p/${project.slug}/calls`, keep, { tool, outcome })}
+                  outcomeHref={(outcome) => explorerUrl(project.slug, { ...keep, tool, outcome })}
                   empty={{ tool, slug: project.slug, zone, examples: emptyExamples }}
                 />
 

@@ -4,11 +4,11 @@
 # (not the source tree). Options:
 #   --install   only build and install (the Python integration test, sdk-python/python.exhaustive.test.ts, calls this)
 #   --fresh     delete the virtualenv first (CI on a fresh machine gets one anyway)
-# TOOLGATE_PY_VENV: the virtualenv's place (default sdk-python/.venv-test); PYTHON: the interpreter (3.10+).
+# TOOLGATE_PY_VENV: the virtualenv's place, absolute or relative to sdk-python/ (default sdk-python/.venv-test); PYTHON: the interpreter (3.10+).
 set -euo pipefail
 cd "$(dirname "$0")/../sdk-python"
 started=$(date +%s)
-venv=${TOOLGATE_PY_VENV:-.venv-test}
+venv=$(realpath -m "${TOOLGATE_PY_VENV:-.venv-test}") # absolute: the checks below run from other folders
 python=${PYTHON:-python3}
 install_only=0
 for arg in "$@"; do
@@ -38,7 +38,7 @@ ls dist
 wheel=$(ls dist/*.whl)
 "$venv/bin/python" -m pip install -q --force-reinstall --no-deps "$wheel"
 # the tests must import the installed package, never src/
-where=$(cd tests && "../$venv/bin/python" -c "import toolgate; print(toolgate.__file__)")
+where=$(cd tests && "$venv/bin/python" -c "import toolgate; print(toolgate.__file__)")
 case $where in
   */site-packages/toolgate/*) ;;
   *) echo "toolgate imports from $where, not from the installed wheel" >&2; exit 1 ;;

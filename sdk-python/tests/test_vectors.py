@@ -79,7 +79,7 @@ def test_the_corpus_is_big_enough_and_covers_every_category() -> None:
     assert len(ALL) >= 2000
     found = {v["expected"].get("category") for v in ALL if "throws" not in v["expected"]}
     assert found == {*CATEGORIES, None} - {"not_allowed"}
-    assert {v["draft"] for v in ALL} >= {"2020-12", "draft-07", "draft-06", "draft-04"}
+    assert {v["draft"] for v in ALL} >= {"2020-12", "2019-09", "draft-07", "draft-06", "draft-04"}
 
 
 def _groups() -> dict[str, list[dict[str, Any]]]:

@@ -255,6 +255,33 @@ const FAMILIES: Family[] = [
     seeds: [{ items: [{ loannumber: "447" }] }],
   },
   {
+    // 2019-09: items as an array with additionalItems, unevaluated*, dependentRequired, maxContains and a $recursiveRef tree
+    name: "draft-2019-09",
+    parameters: {
+      $schema: "https://json-schema.org/draft/2019-09/schema",
+      type: "object",
+      properties: {
+        pair: { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false },
+        tags: { type: "array", items: [{ type: "string" }], unevaluatedItems: { type: "number" } },
+        scores: { type: "array", contains: { type: "number", minimum: 5 }, maxContains: 2 },
+        tree: { $ref: "#/$defs/node" },
+        card: { type: "string" },
+      },
+      dependentRequired: { card: ["expiry"] },
+      allOf: [{ properties: { expiry: { type: "string", pattern: "^[0-9]{2}/[0-9]{2}$" } } }],
+      unevaluatedProperties: false,
+      $defs: {
+        node: {
+          $recursiveAnchor: true,
+          type: "object",
+          properties: { value: { type: "integer" }, children: { type: "array", items: { $recursiveRef: "#" } } },
+          required: ["value"],
+        },
+      },
+    },
+    seeds: [{ pair: ["a", 1], tags: ["x", 2], scores: [5, 1], tree: { value: 1, children: [{ value: 2 }] }, card: "4111", expiry: "01/30" }],
+  },
+  {
     // draft-04: exclusive bounds are flags, `id` names a resource, const/contains/propertyNames/if are unknown (ignored)
     name: "draft-04",
     parameters: {

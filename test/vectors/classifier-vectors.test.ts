@@ -22,6 +22,6 @@ describe("the shared classifier vectors (test/vectors/classifier.jsonl)", () => 
     const categories = new Set(vectors.map((v) => ("throws" in v.expected ? "throws" : v.expected.category)));
     for (const category of CATEGORIES.filter((c) => c !== "not_allowed")) expect(categories).toContain(category);
     expect(categories).toContain(undefined); // valid calls
-    expect(new Set(vectors.map((v) => v.draft))).toEqual(new Set(["2020-12", "draft-07", "draft-06", "draft-04", null]));
+    expect(new Set(vectors.map((v) => v.draft))).toEqual(new Set(["2020-12", "2019-09", "draft-07", "draft-06", "draft-04", null]));
   });
 });

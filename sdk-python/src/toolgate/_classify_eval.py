@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft202012Validator, validators
+from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator, validators
+from jsonschema import _legacy_keywords as jsonschema_legacy
 from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
 
@@ -27,8 +28,10 @@ Validator = Any
 # jsonschema's deep equality (1 == 1.0, true != 1) and its count of the items a schema evaluates, untyped there
 _equal = cast(Callable[[Any, Any], bool], getattr(jsonschema_utils, "equal"))
 _evaluated_items = cast(Callable[[Any, list[Any], Any], list[int]], getattr(jsonschema_utils, "find_evaluated_item_indexes_by_schema"))
+# 2019-09's count: an array of `items` evaluates only the items it names, `additionalItems` the rest
+_evaluated_items_2019 = cast(Callable[[Any, list[Any], Any], list[int]], getattr(jsonschema_legacy, "find_evaluated_item_indexes_by_schema"))
 
-Draft = Literal["2020-12", "draft-07", "draft-06", "draft-04"]
+Draft = Literal["2020-12", "2019-09", "draft-07", "draft-06", "draft-04"]
 Segment = str | int
 
 
@@ -60,7 +63,7 @@ class _Finding(ValidationError):
 # ---------------------------------------------------------------------------------------------
 # Keyword order: Ajv's rule groups (any type, then number, string, array, object)
 
-_ANY = ["$dynamicRef", "$ref", "const", "enum", "not", "anyOf", "oneOf", "allOf", "if", "then", "else"]
+_ANY = ["$dynamicRef", "$recursiveRef", "$ref", "const", "enum", "not", "anyOf", "oneOf", "allOf", "if", "then", "else"]
 _NUMBER = ["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"]
 _STRING = ["maxLength", "minLength", "pattern", "format"]
 _ARRAY = {
@@ -68,12 +71,17 @@ _ARRAY = {
     "draft-06": ["maxItems", "minItems", "additionalItems", "items", "contains", "uniqueItems"],
     "draft-04": ["maxItems", "minItems", "additionalItems", "items", "uniqueItems"],
     "2020-12": ["maxItems", "minItems", "prefixItems", "items", "contains", "uniqueItems", "maxContains", "minContains", "unevaluatedItems"],
+    "2019-09": ["maxItems", "minItems", "additionalItems", "items", "contains", "uniqueItems", "maxContains", "minContains", "unevaluatedItems"],
 }
 _OBJECT = {
     "draft-07": ["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties", "patternProperties"],
     "draft-06": ["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties", "patternProperties"],
     "draft-04": ["maxProperties", "minProperties", "required", "additionalProperties", "dependencies", "properties", "patternProperties"],
     "2020-12": [
+        *["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties"],
+        *["patternProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"],
+    ],
+    "2019-09": [
         *["maxProperties", "minProperties", "required", "propertyNames", "additionalProperties", "dependencies", "properties"],
         *["patternProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"],
     ],
@@ -90,9 +98,8 @@ _LATER: dict[Draft, set[str]] = {
 
 
 def _keywords(draft: Draft) -> set[str]:
-    return {"type", *_ANY, *_NUMBER, *_STRING, *_ARRAY[draft], *_OBJECT[draft]} - (
-        {"$dynamicRef", *_LATER[draft]} if draft in _LATER else set()
-    )
+    other_dynamic = {"2020-12": {"$recursiveRef"}, "2019-09": {"$dynamicRef"}}.get(draft, {"$dynamicRef", "$recursiveRef"})
+    return {"type", *_ANY, *_NUMBER, *_STRING, *_ARRAY[draft], *_OBJECT[draft]} - other_dynamic - _LATER.get(draft, set())
 
 
 _SUBSCHEMA = {"additionalItems", "additionalProperties", "contains", "else", "if", "items", "not", "propertyNames", "then",
@@ -148,7 +155,7 @@ def prepare(schema: Any, draft: Draft) -> Any:
 # ---------------------------------------------------------------------------------------------
 # Keywords worded as Ajv words them
 
-_KNOWN: dict[Draft, set[str]] = {draft: _keywords(draft) for draft in ("2020-12", "draft-07", "draft-06", "draft-04")}
+_KNOWN: dict[Draft, set[str]] = {draft: _keywords(draft) for draft in ("2020-12", "2019-09", "draft-07", "draft-06", "draft-04")}
 
 
 def _always_valid(validator: Validator, schema: Any) -> bool:
@@ -421,7 +428,7 @@ def _contains(validator: Validator, contains: Any, instance: Any, schema: Any) -
     if not is_array(instance):
         return
     draft = cast(Draft, getattr(validator, "TOOLGATE_DRAFT"))
-    if draft == "2020-12":
+    if draft in ("2020-12", "2019-09"):
         low = schema.get("minContains", 1)
         high = schema.get("maxContains")
     else:
@@ -559,7 +566,7 @@ def _evaluated_keys(validator: Validator, instance: dict[str, Any], schema: Any)
     if not is_object(schema):
         return set()
     keys: set[str] = set()
-    for ref_keyword in ("$ref", "$dynamicRef"):
+    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
         ref = schema.get(ref_keyword)
         if isinstance(ref, str):
             resolved = validator._resolver.lookup(ref)
@@ -611,7 +618,8 @@ def _unevaluated_properties(validator: Validator, extra: Any, instance: Any, sch
 def _unevaluated_items(validator: Validator, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if not is_array(instance) or _always_valid(validator, extra):
         return
-    evaluated = set(_evaluated_items(validator, instance, schema))
+    finder = _evaluated_items_2019 if getattr(validator, "TOOLGATE_DRAFT") == "2019-09" else _evaluated_items
+    evaluated = set(finder(validator, instance, schema))
     rest = [i for i in range(len(instance)) if i not in evaluated]
     if not rest:
         return
@@ -661,6 +669,17 @@ VALIDATORS: dict[Draft, Any] = {
         {
             "items": _items_2020,
             "prefixItems": _prefix_items,
+            "dependentRequired": _dependent_required,
+            "unevaluatedProperties": _unevaluated_properties,
+            "unevaluatedItems": _unevaluated_items,
+        },
+    ),
+    "2019-09": _validator_class(
+        Draft201909Validator,
+        "2019-09",
+        {
+            "items": _items_draft7,
+            "additionalItems": _additional_items_draft7,
             "dependentRequired": _dependent_required,
             "unevaluatedProperties": _unevaluated_properties,
             "unevaluatedItems": _unevaluated_items,

@@ -310,6 +310,7 @@ _cache_lock = threading.Lock()  # the dispatcher classifies a turn's parallel ca
 
 _META_SCHEMA = {
     "2020-12": "https://json-schema.org/draft/2020-12/schema",
+    "2019-09": "https://json-schema.org/draft/2019-09/schema",
     "draft-07": "http://json-schema.org/draft-07/schema#",
     "draft-06": "http://json-schema.org/draft-06/schema#",
     "draft-04": "http://json-schema.org/draft-04/schema#",
@@ -324,6 +325,8 @@ def _schema_draft(parameters: Mapping[str, Any]) -> Draft | None:
         return None
     if "2020-12" in declared:
         return "2020-12"
+    if "2019-09" in declared:
+        return "2019-09"
     for draft in ("draft-07", "draft-06", "draft-04"):
         if draft in declared:
             return draft

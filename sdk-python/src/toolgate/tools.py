@@ -77,7 +77,7 @@ def define_tool(
     description: str | None = None,
     timeout_ms: int | None = None,
 ) -> Tool:
-    """Declares one tool from a JSON Schema dict (draft 2020-12, 07, 06 or 04) or a Pydantic model class.
+    """Declares one tool from a JSON Schema dict (draft 2020-12, 2019-09, 07, 06 or 04) or a Pydantic model class.
 
     With a dict the handler gets the arguments as a dict; with a Pydantic model, the model instance.
     A parameter annotated :class:`HandlerContext` gets the call's context.

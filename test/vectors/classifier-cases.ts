@@ -713,6 +713,11 @@ const PATTERN_EDGES: [string, string[]][] = [
   ["^\\s*$", ["", " \t", "\u00a0", "x"]],
   ["^\\p{L}+$", ["Æble", "ab1", "日本"]],
   ["^\\p{Lu}", ["Ab", "ab"]],
+  // ECMAScript's long property names, which RE2 writes short
+  ["^\\p{Letter}+$", ["Æble", "ab1"]],
+  ["^\\p{General_Category=Uppercase_Letter}\\P{gc=Nd}$", ["Ab", "A1"]],
+  ["^\\p{Script=Greek}+$", ["αβ", "ab"]],
+  ["^\\p{sc=Han}$", ["日", "a"]],
   ["^.$", ["😀", "é", "ab", "\n"]],
   ["^[\\u00e0-\\u00ff]+$", ["àé", "a"]],
   ["^\\u{1F600}$", ["😀", "😁"]],

@@ -10,6 +10,7 @@ visits them, so that the findings come out in the order Ajv reports them.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
@@ -18,6 +19,7 @@ from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft2
 from jsonschema import _legacy_keywords as jsonschema_legacy
 from jsonschema import _utils as jsonschema_utils
 from jsonschema.exceptions import ValidationError
+from referencing.jsonschema import lookup_recursive_ref
 
 from ._classify_formats import NUMBER_FORMATS, STRING_FORMATS
 from ._classify_js import is_array, is_number, is_object, js_keys, utf16_key
@@ -275,10 +277,45 @@ def translate_pattern(pattern: str) -> str:
     return "".join(out)
 
 
+# ECMAScript's long names of Unicode general categories, and RE2's (short) ones (GENERAL_CATEGORIES in
+# isomorphic/tool-schema.ts; the shared vectors' pattern edges hold them)
+_GENERAL_CATEGORIES = {
+    **{"Letter": "L", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll", "Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo"},
+    **{"Mark": "M", "Combining_Mark": "M", "Nonspacing_Mark": "Mn", "Spacing_Mark": "Mc", "Enclosing_Mark": "Me"},
+    **{"Number": "N", "Decimal_Number": "Nd", "digit": "Nd", "Letter_Number": "Nl", "Other_Number": "No"},
+    **{"Punctuation": "P", "punct": "P", "Connector_Punctuation": "Pc", "Dash_Punctuation": "Pd", "Open_Punctuation": "Ps", "Close_Punctuation": "Pe"},
+    **{"Initial_Punctuation": "Pi", "Final_Punctuation": "Pf", "Other_Punctuation": "Po"},
+    **{"Symbol": "S", "Math_Symbol": "Sm", "Currency_Symbol": "Sc", "Modifier_Symbol": "Sk", "Other_Symbol": "So"},
+    **{"Separator": "Z", "Space_Separator": "Zs", "Line_Separator": "Zl", "Paragraph_Separator": "Zp"},
+    **{"Other": "C", "Control": "Cc", "cntrl": "Cc", "Format": "Cf", "Surrogate": "Cs", "Private_Use": "Co", "Unassigned": "Cn"},
+}
+_ESCAPE = re.compile(r"\\(?:([pP])\{([^}]*)\}|[\s\S])")
+
+
+def _short_property_names(pattern: str) -> str:
+    """`\\p{Letter}`, `\\p{General_Category=Letter}`, `\\p{gc=L}`, `\\p{Script=Greek}`, `\\p{sc=Greek}` as RE2 writes
+    them (`\\p{L}`, `\\p{Greek}`); every other escape is left as it is (withShortPropertyNames on the server)."""
+
+    def short(match: re.Match[str]) -> str:
+        p, name = match.group(1), match.group(2)
+        if p is None or name is None:
+            return match.group(0)
+        key, value = name.split("=", 1) if "=" in name else (None, name)
+        if key in ("Script", "sc"):
+            named: str | None = value
+        elif key in (None, "General_Category", "gc"):
+            named = _GENERAL_CATEGORIES.get(value, value)
+        else:
+            named = None
+        return match.group(0) if named is None else f"\\{p}{{{named}}}"
+
+    return _ESCAPE.sub(short, pattern)
+
+
 def compiled_pattern(pattern: str) -> Pattern:
     compiled = _PATTERNS.get(pattern)
     if compiled is None:
-        compiled = compile_re2(translate_pattern(pattern))
+        compiled = compile_re2(translate_pattern(_short_property_names(pattern)))
         if len(_PATTERNS) > 1000:
             _PATTERNS.clear()
         _PATTERNS[pattern] = compiled
@@ -569,7 +606,8 @@ def _evaluated_keys(validator: Validator, instance: dict[str, Any], schema: Any)
     for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
         ref = schema.get(ref_keyword)
         if isinstance(ref, str):
-            resolved = validator._resolver.lookup(ref)
+            # 2019-09's $recursiveRef is resolved through the dynamic scope, as jsonschema evaluates it
+            resolved = lookup_recursive_ref(validator._resolver) if ref_keyword == "$recursiveRef" else validator._resolver.lookup(ref)
             inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
             keys |= _evaluated_keys(inner, instance, resolved.contents)
     properties = schema.get("properties")

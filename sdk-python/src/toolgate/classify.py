@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_args
 
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS  # type: ignore[import-untyped]  # jsonschema's own dependency, untyped
+
 from .event import Category
 from ._classify_eval import VALIDATORS, AjvError, Draft, finding, prepare
 from ._classify_js import (
@@ -367,6 +369,9 @@ def _compile(key: str, parameters: dict[str, Any]) -> _CompiledTool | ToolSchema
     return _CompiledTool(validator=validator, schema=prepared, draft=draft)
 
 
+_BUNDLED = {str(uri).rstrip("#") for uri in SPECIFICATIONS}
+
+
 def _unresolved_ref(validator: Any, schema: Any) -> str | None:
     """The first `$ref` that names nothing in the schema, each resolved against the `$id`s around it."""
     stack: list[tuple[Any, Any]] = [(schema, validator._resolver)]
@@ -378,8 +383,10 @@ def _unresolved_ref(validator: Any, schema: Any) -> str | None:
                 if isinstance(nested_id, str) and node is not schema:
                     resolver = resolver.lookup(nested_id).resolver
                 ref = node.get("$ref")
-                if isinstance(ref, str):
-                    resolver.lookup(ref)
+                # jsonschema always reaches the meta-schemas it bundles; the server's Ajv reaches no document but the
+                # schema's own: a reference to a meta-schema is a remote one on both sides
+                if isinstance(ref, str) and str(resolver.lookup(ref).resolver._base_uri).rstrip("#") in _BUNDLED:
+                    return ref
             except Exception:  # noqa: BLE001 - any failure to resolve is a schema that cannot be compiled
                 return str(node.get("$ref", nested_id))
             stack.extend((value, resolver) for value in node.values())

@@ -12,6 +12,9 @@ import { env } from "../env";
 import { createCaller } from "../routers/root";
 import { publicOrigin } from "../services/origins";
 import { createContext } from "../trpc/init";
+import { DomainError } from "../domain/errors";
+import { apiKeyWithinRate } from "../services/auth/api-key-rate";
+import type { KeyProject } from "../services/auth/api-keys";
 import { errorResponse } from "./error-response";
 import { readLimited } from "./read-limited";
 import packageJson from "../../package.json" with { type: "json" };
@@ -407,18 +410,19 @@ function refusal(status: number, message: string, headers: Record<string, string
  */
 export async function serveAgentMcp(req: Request): Promise<Response> {
   if (req.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
-  const caller = createCaller(createContext({ headers: req.headers, url: req.url }));
-  let project: string;
+  // the key is checked and counted once per HTTP request: the tools' procedure calls below take it from the context
+  let key: KeyProject;
   try {
-    const key = await caller.system.whoami();
-    if (key.scope !== "read")
-      return refusal(403, `This API key has the ${key.scope} scope; Toolgate's MCP server needs a key of the read scope (Settings → API keys).`);
-    project = key.project;
+    key = await apiKeyWithinRate(req.headers.get("authorization"));
   } catch (error) {
-    if (error instanceof TRPCError && error.code === "UNAUTHORIZED")
+    if (error instanceof DomainError && error.kind === "unauthorized")
       return refusal(401, `${error.message} Toolgate's MCP server needs Authorization: Bearer <a read-scope API key>.`, { "WWW-Authenticate": "Bearer" });
     return errorResponse(error, "/api/mcp");
   }
+  if (key.scope !== "read")
+    return refusal(403, `This API key has the ${key.scope} scope; Toolgate's MCP server needs a key of the read scope (Settings → API keys).`);
+  const project = key.projectSlug;
+  const caller = createCaller(createContext({ headers: req.headers, url: req.url, checkedApiKey: key }));
   const limit = env().TOOLGATE_BODY_LIMIT_BYTES;
   const body = await readLimited(req, limit);
   if (!body) return refusal(413, `Request body over the limit of ${limit} bytes (TOOLGATE_BODY_LIMIT_BYTES).`);

@@ -7,20 +7,37 @@ import { requestOrigin } from "../domain/forwarded";
 import { clientAddress } from "../domain/throttle";
 import { env } from "../env";
 import { apiKeyWithinRate } from "../services/auth/api-key-rate";
-import { checkKeyScope } from "../services/auth/api-keys";
+import { checkKeyScope, type KeyProject } from "../services/auth/api-keys";
 import { readCookie, SESSION_COOKIE, userForSession } from "../services/auth/sessions";
 import { membership } from "../services/projects";
 import { domainCause, logUnavailable, toTRPCError } from "./errors";
 
 /** What every procedure sees: the request's headers, and headers to add to the answer. */
-export type Context = { headers: Headers; resHeaders: Headers; secure: boolean; address: string };
+export type Context = {
+  headers: Headers;
+  resHeaders: Headers;
+  secure: boolean;
+  address: string;
+  /**
+   * The request's API key (of its own `Authorization` header), already checked and counted against
+   * the rate limits: an HTTP request that makes several procedure calls (/api/mcp) is one request
+   * for the limits. Set by server code only, never from the request.
+   */
+  checkedApiKey?: KeyProject;
+};
 
 /** `trustedProxies` defaults to TOOLGATE_TRUST_PROXY (see clientAddress). */
-export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string; trustedProxies?: number }): Context {
+export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string; trustedProxies?: number; checkedApiKey?: KeyProject }): Context {
   const trustedProxies = opts.trustedProxies ?? env().TOOLGATE_TRUST_PROXY;
   const secure = requestOrigin(opts.headers, trustedProxies).proto === "https" || env().TOOLGATE_PUBLIC_URL?.startsWith("https:") === true;
   const address = clientAddress(opts.headers.get("x-forwarded-for"), trustedProxies);
-  return { headers: opts.headers, resHeaders: opts.resHeaders ?? new Headers(), secure, address };
+  return {
+    headers: opts.headers,
+    resHeaders: opts.resHeaders ?? new Headers(),
+    secure,
+    address,
+    ...(opts.checkedApiKey ? { checkedApiKey: opts.checkedApiKey } : {}),
+  };
 }
 
 // No transformer: the wire is plain JSON so that any language can call it with curl.
@@ -103,7 +120,7 @@ export const projectProcedure = (minRole: Role) =>
  */
 const anyApiKeyProcedure = publicProcedure
   .use(async ({ ctx, next }) => {
-    const key = await apiKeyWithinRate(ctx.headers.get("authorization"));
+    const key = ctx.checkedApiKey ?? (await apiKeyWithinRate(ctx.headers.get("authorization")));
     return next({ ctx: { project: { id: key.projectId, slug: key.projectSlug }, apiKeyId: key.keyId, apiKey: key } });
   })
   .input(z.object({ project: projectSlugSchema.optional() }).optional())

@@ -34,28 +34,32 @@ const message = (event: IncidentEvent, over: Partial<IncidentFacts> = {}, actor:
   appUrl: APP,
 });
 
+/** The body's `incident` and `rule` for `incident()` as it is. */
+const INCIDENT_BODY = {
+  id: "4f00",
+  url: LINK,
+  state: "firing",
+  severity: "warning",
+  summary: "Invalid rate 50% is above 20% for tool getloan over 15 min (40 calls).",
+  value: 0.5,
+  threshold: 0.2,
+  calls: 40,
+  scope: { tool: "getloan", model: null, modelVersion: null },
+  firedAt: "2026-12-01T14:02:00.000Z",
+  acknowledgedAt: null,
+  resolvedAt: null,
+  assignee: null,
+  note: null,
+};
+const RULE_BODY = { id: "9a00", name: "getloan invalid", metric: "invalid_rate", condition: "threshold" };
+
 describe("webhookPayload: incident events", () => {
   it("incident.fired: the summary as Slack text with the link, the incident, rule and project; no actor or note", () => {
     expect(webhookPayload(message("incident.fired"))).toEqual({
       text: `:rotating_light: [warning] Invalid rate 50% is above 20% for tool getloan over 15 min (40 calls). — ${LINK}`,
       event: "incident.fired",
-      incident: {
-        id: "4f00",
-        url: LINK,
-        state: "firing",
-        severity: "warning",
-        summary: "Invalid rate 50% is above 20% for tool getloan over 15 min (40 calls).",
-        value: 0.5,
-        threshold: 0.2,
-        calls: 40,
-        scope: { tool: "getloan", model: null, modelVersion: null },
-        firedAt: "2026-12-01T14:02:00.000Z",
-        acknowledgedAt: null,
-        resolvedAt: null,
-        assignee: null,
-        note: null,
-      },
-      rule: { id: "9a00", name: "getloan invalid", metric: "invalid_rate", condition: "threshold" },
+      incident: INCIDENT_BODY,
+      rule: RULE_BODY,
       project: { slug: "loans", name: "Loans" },
     });
   });
@@ -80,24 +84,15 @@ describe("webhookPayload: incident events", () => {
         text: `:eyes: Acknowledged by ana@example.com: [warning] getloan invalid — ${LINK}`,
         event: "incident.acknowledged",
         incident: {
-          id: "4f00",
-          url: LINK,
+          ...INCIDENT_BODY,
           state: "acknowledged",
-          severity: "warning",
-          summary: "Invalid rate 50% is above 20% for tool getloan over 15 min (40 calls).",
-          value: 0.5,
-          threshold: 0.2,
-          calls: 40,
-          scope: { tool: "getloan", model: null, modelVersion: null },
-          firedAt: "2026-12-01T14:02:00.000Z",
           acknowledgedAt: "2026-12-01T14:05:12.000Z",
-          resolvedAt: null,
           assignee: { email: "ana@example.com", name: "Ana" },
           note: "rolling back to 2026-09",
         },
         actor: "ana@example.com",
         note: "looking at the schema",
-        rule: { id: "9a00", name: "getloan invalid", metric: "invalid_rate", condition: "threshold" },
+        rule: RULE_BODY,
         project: { slug: "loans", name: "Loans" },
       }),
     );

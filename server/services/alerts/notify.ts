@@ -23,7 +23,8 @@ const sqlValue = (v: unknown) => (v === undefined ? null : v !== null && typeof 
  * enabled endpoint when the rule names none), carrying the body the endpoint's channel builds
  * (channels.ts), in the caller's transaction: the jobs exist exactly when the change of the
  * incident commits. The job id is derived from (event, incident, endpoint), so each event of an
- * incident is sent once. A silenced incident is sent nowhere. Adds a "notified" entry to the timeline, 1 ms after `at` (the timeline sorts by time).
+ * incident is sent once. A silenced incident is sent nowhere. Adds a "notified" entry to the
+ * timeline, 1 ms after `at` (the timeline sorts by time).
  */
 export async function notifyIncident(
   tx: Tx,

@@ -9,7 +9,7 @@ import { pool, prisma } from "../../db/client";
 import { startWorker } from "../jobs/work";
 import { evaluateAlerts } from "./evaluator";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
-import { verifySignature } from "./webhooks";
+import { verifySignature } from "./channels";
 import { incidentRanges, planIncident, prepareIncident, type IncidentInput } from "../../../components/alerts/incident-view";
 import { formatDateTimeZoned } from "../../../isomorphic/time-zone";
 
@@ -268,6 +268,31 @@ describe("alert evaluation", () => {
       ["incident.acknowledged", 200],
       ["incident.resolved", 200],
     ]);
+  });
+
+  it("'Send test' POSTs one signed test message naming the project, logged without an incident", async () => {
+    const { project, asOwner } = await makeProject();
+    const owner = await asOwner();
+    const hook = await receiver();
+    cleanup.push(hook.close);
+    const endpoint = await owner.webhooks.create({ project: project.slug, name: "ops", url: hook.url });
+    expect(await owner.webhooks.sendTest({ project: project.slug, id: endpoint.id })).toEqual({ delivered: true, statusCode: 200, error: null });
+    expect(hook.received).toHaveLength(1);
+    const [{ headers, body }] = hook.received as [(typeof hook.received)[number]];
+    expect(body).toBe(
+      JSON.stringify({
+        text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`,
+        event: "test",
+        project: { id: project.id, slug: project.slug, name: project.name },
+      }),
+    );
+    expect(verifySignature(endpoint.secret, body, String(headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(true);
+    expect([headers["x-toolgate-event"], headers["content-type"], headers[DELIVERY_ID_HEADER.toLowerCase()]]).toEqual(["test", "application/json", undefined]);
+    const logged = await prisma().webhookDelivery.findMany({
+      where: { endpointId: endpoint.id },
+      select: { event: true, incidentId: true, attempt: true, statusCode: true },
+    });
+    expect(logged).toEqual([{ event: "test", incidentId: null, attempt: 1, statusCode: 200 }]);
   });
 
   it("an incident gets an assignee (a member) and a note: on its timeline, in the list, in the next webhook; a viewer or a non-member is refused", async () => {

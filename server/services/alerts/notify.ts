@@ -1,7 +1,9 @@
 import type { IncidentEvent } from "../../../contracts/alerts";
+import type { ChannelMessage } from "../../domain/notification-channels";
 import { env } from "../../env";
 import type { Prisma } from "../../db/client";
 import { jobs, QUEUES, stableUuid, type DeliveryJob, type SqlExecutor } from "../jobs/boss";
+import { endpointChannel } from "./channels";
 
 type Tx = Prisma.TransactionClient;
 
@@ -12,52 +14,17 @@ const incidentWithRule = {
   rule: { select: { id: true, name: true, metric: true, condition: true, webhookIds: true } },
   project: { select: { slug: true, name: true } },
 } satisfies Prisma.IncidentInclude;
-type IncidentWithRule = Prisma.IncidentGetPayload<{ include: typeof incidentWithRule }>;
-
-const HEADLINES: Record<IncidentEvent, (i: IncidentWithRule, actor: string | null) => string> = {
-  "incident.fired": (i) => `:rotating_light: [${i.severity}] ${i.summary}`,
-  "incident.acknowledged": (i, actor) => `:eyes: Acknowledged${actor ? ` by ${actor}` : ""}: [${i.severity}] ${i.rule.name}`,
-  "incident.resolved": (i, actor) =>
-    `:white_check_mark: Resolved${actor ? ` by ${actor}` : " (condition clear for a whole window)"}: [${i.severity}] ${i.rule.name}`,
-};
-
-/** The webhook body of an incident event (Slack-compatible `text`, plus the details as JSON); docs/api.md describes it. */
-function incidentPayload(incident: IncidentWithRule, event: IncidentEvent, actor: string | null, note: string | null) {
-  const link = `${publicUrl()}/p/${incident.project.slug}/alerts/${incident.id}`;
-  return {
-    text: `${HEADLINES[event](incident, actor)} — ${link}`,
-    event,
-    incident: {
-      id: incident.id,
-      url: link,
-      state: incident.state,
-      severity: incident.severity,
-      summary: incident.summary,
-      value: incident.value,
-      threshold: incident.threshold,
-      calls: incident.calls,
-      scope: { tool: incident.scopeTool, model: incident.scopeModel, modelVersion: incident.scopeVersion },
-      firedAt: incident.firedAt.toISOString(),
-      acknowledgedAt: incident.acknowledgedAt?.toISOString() ?? null,
-      resolvedAt: incident.resolvedAt?.toISOString() ?? null,
-      assignee: incident.assignee ? { email: incident.assignee.email, name: incident.assignee.name || null } : null,
-      note: incident.note,
-    },
-    ...(event === "incident.fired" ? {} : { actor, note }),
-    rule: { id: incident.rule.id, name: incident.rule.name, metric: incident.rule.metric, condition: incident.rule.condition },
-    project: { slug: incident.project.slug, name: incident.project.name },
-  };
-}
 
 /** pg-boss's parameters for Prisma's raw query: objects as JSON text, undefined as NULL. */
 const sqlValue = (v: unknown) => (v === undefined ? null : v !== null && typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : v);
 
 /**
  * Queues one delivery job per webhook an incident event goes to (the rule's endpoints, or every
- * enabled endpoint when the rule names none), in the caller's transaction: the jobs exist
- * exactly when the change of the incident commits. The job id is derived from (event,
- * incident, endpoint), so each event of an incident is sent once. A silenced incident is sent
- * nowhere. Adds a "notified" entry to the timeline, 1 ms after `at` (the timeline sorts by time).
+ * enabled endpoint when the rule names none), carrying the body the endpoint's channel builds
+ * (channels.ts), in the caller's transaction: the jobs exist exactly when the change of the
+ * incident commits. The job id is derived from (event, incident, endpoint), so each event of an
+ * incident is sent once. A silenced incident is sent nowhere. Adds a "notified" entry to the
+ * timeline, 1 ms after `at` (the timeline sorts by time).
  */
 export async function notifyIncident(
   tx: Tx,
@@ -73,9 +40,10 @@ export async function notifyIncident(
   );
   if (!endpoints.length) return;
   const boss = await jobs();
-  const payload = incidentPayload(incident, event, actor, note);
   const db: SqlExecutor = { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe(text, ...values.map(sqlValue)) }) };
+  const message: ChannelMessage = { event, incident, actor, note, appUrl: publicUrl() };
   for (const endpoint of endpoints) {
+    const payload = endpointChannel().payload(message);
     const deliveryId = stableUuid(event, incident.id, endpoint.id);
     const job: DeliveryJob = { projectId: ref.projectId, endpointId: endpoint.id, incidentId: incident.id, event, payload: { ...payload, deliveryId } };
     await boss.send(QUEUES.delivery, job, { id: deliveryId, db });

@@ -1,33 +1,19 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from "../../../contracts/alerts";
+import { randomBytes } from "node:crypto";
 import { notFound } from "../../domain/errors";
 import { prisma } from "../../db/client";
+import { endpointChannel } from "./channels";
 import { checkWebhookTarget, postWebhook, WebhookTargetRefused, type TargetOptions } from "./webhook-target";
-
-function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
-  const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
-  return `t=${timestamp},v1=${mac}`;
-}
-
-/** For receivers (and our tests): true when the header matches the body and is recent. */
-export function verifySignature(secret: string, body: string, header: string, toleranceSeconds = 300, now = Date.now()) {
-  const parts = Object.fromEntries(header.split(",").map((p) => p.split("=") as [string, string]));
-  const t = Number(parts.t);
-  if (!t || !parts.v1 || Math.abs(now / 1000 - t) > toleranceSeconds) return false;
-  const expected = Buffer.from(sign(secret, body, t).split("v1=")[1]!, "hex");
-  const given = Buffer.from(parts.v1, "hex");
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
 
 const newWebhookSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
 export type DeliveryOptions = { attempt?: number; deliveryId?: string; timeoutMs?: number; target?: TargetOptions };
 
 /**
- * One attempt: POSTs the payload to a target that passed the internal-address check
- * (webhook-target.ts), logs the attempt in the delivery log, and says whether it was
- * delivered (2xx) or refused (an internal target: not worth retrying). Retries are the job
- * queue's business (server/services/jobs/work.ts).
+ * One attempt, the same for every channel kind: POSTs the payload, with its channel's headers
+ * (channels.ts), to a target that passed the internal-address check (webhook-target.ts), logs
+ * the attempt in the delivery log, and says whether it was delivered (2xx) or refused (an
+ * internal target: not worth retrying). Retries are the job queue's business
+ * (server/services/jobs/work.ts).
  */
 export async function deliver(
   endpoint: { projectId: string; id: string; url: string; secret: string },
@@ -43,13 +29,7 @@ export async function deliver(
   let refused = false;
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const headers = {
-      "Content-Type": "application/json",
-      "User-Agent": "Toolgate-Webhook/1",
-      "X-Toolgate-Event": event,
-      ...(deliveryId ? { [DELIVERY_ID_HEADER]: deliveryId } : {}),
-      [SIGNATURE_HEADER]: sign(endpoint.secret, body),
-    };
+    const headers = endpointChannel().headers(endpoint, body, { event, deliveryId });
     statusCode = await postWebhook(endpoint.url, headers, body, signal, target);
   } catch (e) {
     refused = e instanceof WebhookTargetRefused;
@@ -83,23 +63,13 @@ export async function deleteWebhook(projectId: string, id: string) {
 }
 
 /** "Send test": one signed test payload, attempted once, logged like the others. */
-export async function sendTestWebhook(projectId: string, id: string, project: { slug: string; name: string }, target?: TargetOptions) {
+export async function sendTestWebhook(projectId: string, id: string, project: { id: string; slug: string; name: string }, target?: TargetOptions) {
   const endpoint = await prisma().webhookEndpoint.findFirst({
     where: { projectId, id },
     select: { projectId: true, id: true, url: true, secret: true, name: true },
   });
   if (!endpoint) throw notFound("No such webhook endpoint in this project.");
   await checkWebhookTarget(endpoint.url, target); // refused targets answer 400 with the reason, not a logged attempt
-  const result = await deliver(
-    endpoint,
-    "test",
-    {
-      text: `Toolgate test message for project ${project.name} (${project.slug}): webhooks work.`,
-      event: "test",
-      project,
-    },
-    null,
-    { target },
-  );
+  const result = await deliver(endpoint, "test", endpointChannel().payload({ event: "test", project }), null, { target });
   return { delivered: result.delivered, statusCode: result.statusCode, error: result.error };
 }

@@ -93,11 +93,14 @@ describe("formatPValue", () => {
 });
 
 describe("formatUsd", () => {
-  it("keeps cents, and two significant digits of small amounts", () => {
+  it("keeps cents, four decimals below a dollar, and two significant digits of tiny amounts", () => {
     expect(formatUsd(0)).toBe("$0.00");
     expect(formatUsd(1234.5)).toBe("$1,234.50");
-    expect(formatUsd(0.125)).toBe("$0.125");
+    expect(formatUsd(1)).toBe("$1.00");
+    expect(formatUsd(0.125)).toBe("$0.1250");
+    expect(formatUsd(0.0123)).toBe("$0.0123");
     expect(formatUsd(0.0042)).toBe("$0.0042");
+    expect(formatUsd(0.0001)).toBe("$0.0001");
     expect(formatUsd(0.00001234)).toBe("$0.000012");
     expect(formatUsd(-2)).toBe("−$2.00");
   });

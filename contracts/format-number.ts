@@ -83,15 +83,14 @@ export function formatPValue(p: Maybe): string {
   return p < 0.001 ? "< 0.001" : fixed(p, 3);
 }
 
-/** US dollars: "$1,234.56"; small amounts keep two significant digits ("$0.0042", "$0.125"). */
+/** US dollars: "$1,234.56"; below a dollar four decimals ("$0.0123", "$0.1250"), below a hundredth of a cent two significant digits ("$0.000012"). */
 export function formatUsd(v: Maybe): string {
   if (!isNumber(v)) return MISSING;
   const abs = Math.abs(v);
   if (abs === 0) return "$0.00";
   const sign = v < 0 ? MINUS : "";
-  if (abs < 0.01) return `${sign}$${abs.toPrecision(2)}`;
-  if (abs < 1) return `${sign}$${abs.toFixed(3)}`;
-  return `${sign}$${fixed(abs, 2)}`;
+  if (abs < 0.0001) return `${sign}$${abs.toPrecision(2)}`;
+  return `${sign}$${fixed(abs, abs < 1 ? 4 : 2)}`;
 }
 
 const SECOND = 1000;

@@ -4,7 +4,7 @@
 // floor so that the contracts' own messages (text limits, alert thresholds) share it.
 
 /** The one locale of every number Toolgate writes: "12,345", "6.4". */
-export const NUMBER_LOCALE = "en";
+const NUMBER_LOCALE = "en";
 
 /** What stands for a number that is missing (null, undefined, NaN, ±Infinity). */
 export const MISSING = "–";

@@ -513,7 +513,9 @@ describe("alert evaluation", () => {
     await api.ingest.batch({ events: [...checked(200, 2, "new", 6), ...Array.from({ length: 800 }, () => makeEvent({ model: v("new"), timestamp: at(6) }))] });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired.map((f) => f.summary)).toEqual([
-      expect.stringMatching(/^Regression: acme-large new has an invalid rate of 50.00% against 10.00% for old \(200 vs 300 checked calls, p (< 0\.001|= 0\.\d{3})\)\.$/),
+      expect.stringMatching(
+        /^Regression: acme-large new has an invalid rate of 50.00% against 10.00% for old \(200 vs 300 checked calls, p (< 0\.001|= 0\.\d{3})\)\.$/,
+      ),
     ]);
   });
 
@@ -552,7 +554,9 @@ describe("alert evaluation", () => {
     await api.ingest.batch({ events: batch(400, 4, "new", 6) });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired.map((f) => f.summary)).toEqual([
-      expect.stringMatching(/^Regression: acme-large new has a tool error rate of 25.00% against 5.00% for old \(400 vs 400 results, p (< 0\.001|= 0\.\d{3})\)\.$/),
+      expect.stringMatching(
+        /^Regression: acme-large new has a tool error rate of 25.00% against 5.00% for old \(400 vs 400 results, p (< 0\.001|= 0\.\d{3})\)\.$/,
+      ),
     ]);
     const [incident] = await prisma().incident.findMany({
       where: { projectId: p.project.id },
@@ -600,7 +604,9 @@ describe("alert evaluation", () => {
     await api.ingest.batch({ events: calls(400, 4, 30) });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired.map((f) => f.summary)).toEqual([
-      expect.stringMatching(/^Regression: getloan schema \w+ has a tool error rate of 25.00% against 5.00% for schema \w+ \(400 vs 400 results, p (< 0\.001|= 0\.\d{3})\)\.$/),
+      expect.stringMatching(
+        /^Regression: getloan schema \w+ has a tool error rate of 25.00% against 5.00% for schema \w+ \(400 vs 400 results, p (< 0\.001|= 0\.\d{3})\)\.$/,
+      ),
     ]);
     const incidents = await prisma().incident.findMany({ where: { projectId: p.project.id }, select: { subject: true, scopeTool: true } });
     expect(incidents).toEqual([{ subject: expect.stringMatching(/^schema:getloan:\w+:tool_error_rate$/), scopeTool: "getloan" }]);

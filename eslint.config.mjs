@@ -17,7 +17,8 @@ export const FLOORS = [
   {
     name: "contracts",
     paths: ["contracts"],
-    holds: "browser-safe zod schemas and constants shared by server, browser and SDK, and the JSON rules they check (path notation, what JSON can be stored)",
+    holds:
+      "browser-safe zod schemas and constants shared by server, browser and SDK, the JSON rules they check (path notation, what JSON can be stored), and how numbers are written (`format-number.ts`)",
     mayImport: [],
     noPackages: ["node:*"],
   },

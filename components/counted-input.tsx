@@ -2,12 +2,13 @@
 
 import { useState, type ComponentProps } from "react";
 import { Input } from "./ui";
+import { formatCount } from "../contracts/format-number";
 
 /** "12 / 80 characters", or how far over the limit the text is (counted as the server counts: ends trimmed). */
 function lengthText(length: number, max: number) {
   return length > max
-    ? `${(length - max).toLocaleString("en")} over the limit of ${max.toLocaleString("en")} characters: shorten it (nothing is cut)`
-    : `${length.toLocaleString("en")} / ${max.toLocaleString("en")} characters`;
+    ? `${formatCount(length - max)} over the limit of ${formatCount(max)} characters: shorten it (nothing is cut)`
+    : `${formatCount(length)} / ${formatCount(max)} characters`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { NOT_CHECKED_COUNTED } from "../contracts/tools";
-import { formatCount } from "./dashboard/format";
+import { formatCount } from "../contracts/format-number";
 import { formatDateTimeZoned } from "../isomorphic/time-zone";
 import type { Unregistered } from "./tools/unregistered-tools";
 import { Card, Truncated } from "./ui";

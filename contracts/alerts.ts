@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { filterText, limitedText, TEXT_LIMITS, tooLongMessage } from "./text-limits";
 import { categorySchema } from "./categories";
+import { formatCount, formatNumber, formatPercent } from "./format-number";
 
 /** What an alert rule can watch: the one list (the database stores the name as text). */
 export const ALERT_METRICS = [
@@ -107,27 +108,47 @@ export const INCIDENT_STATES = ["firing", "acknowledged", "resolved"] as const;
 /**
  * Each metric's threshold range, said in the unit the form's field uses: rates in percent
  * (the API carries them as fractions, 0.2 = 20 %, and the message shows what was sent in
- * percent too), attempts and calls as numbers.
+ * percent too), latencies in milliseconds, attempts and calls as numbers. `kind` says how a value
+ * is written (contracts/format-number.ts).
  */
-const RANGES: Record<AlertMetricName, { min: number; max: number; range: string; unit: string; show: (v: number) => string }> = {
-  invalid_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
-  category_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
-  attempts_per_success: { min: 1, max: 100, range: "from 1 to 100 attempts", unit: "attempts from 1 to 100", show: (v) => `${v}` },
-  call_volume: { min: 0, max: 1e9, range: "a number of calls from 0 up", unit: "a number of calls from 0 up", show: (v) => `${v}` },
-  tool_error_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
-  empty_result_rate: { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", show: (v) => `${+(v * 100).toFixed(2)}%` },
+type MetricKind = "rate" | "attempts" | "count" | "ms";
+const PERCENT = { min: 0, max: 1, range: "from 0% to 100%", unit: "a percentage from 0% to 100%", kind: "rate" } as const;
+const RANGES: Record<AlertMetricName, { min: number; max: number; range: string; unit: string; kind: MetricKind }> = {
+  invalid_rate: PERCENT,
+  category_rate: PERCENT,
+  attempts_per_success: { min: 1, max: 100, range: "from 1 to 100 attempts", unit: "attempts from 1 to 100", kind: "attempts" },
+  call_volume: { min: 0, max: 1e9, range: "a number of calls from 0 up", unit: "a number of calls from 0 up", kind: "count" },
+  tool_error_rate: PERCENT,
+  empty_result_rate: PERCENT,
   latency_p95: {
     min: 1,
     max: 3_600_000,
     range: "from 1 to 3,600,000 ms (1 hour)",
     unit: "milliseconds from 1 to 3,600,000, e.g. 2000 for 2 s",
-    show: (v) => `${+v.toFixed(1)} ms`,
+    kind: "ms",
   },
-  spirals: { min: 0, max: 1_000_000, range: "a number of spirals from 0 to 1,000,000", unit: "a number of spirals from 0 up, e.g. 5", show: (v) => `${v}` },
+  spirals: { min: 0, max: 1_000_000, range: "a number of spirals from 0 to 1,000,000", unit: "a number of spirals from 0 up, e.g. 5", kind: "count" },
 };
 
-/** "140%" for rates, "3.5" for the rest: how the UI shows a metric's value. */
-export const formatMetric = (metric: AlertMetricName, value: number) => RANGES[metric].show(value);
+/**
+ * How the UI and the incidents show a metric's value or threshold: "14.29%", "1.06" attempts,
+ * "1,200" calls, "2,040 ms". Finer than the dashboards (two decimals of a percent, latencies in
+ * the field's milliseconds rather than "2.0 s") so that a value just above its threshold never
+ * reads as equal to it.
+ */
+export function formatMetric(metric: AlertMetricName, value: number): string {
+  const kind = RANGES[metric].kind;
+  if (kind === "rate") return formatPercent(value, { digits: 2 });
+  if (kind === "attempts") return formatNumber(value);
+  return kind === "ms" ? `${formatCount(value)} ms` : formatCount(value);
+}
+
+/** A refused threshold as it was sent, in the unit of the form's field and unrounded: "140%", "0.5 ms", "-3". */
+function sentThreshold(metric: AlertMetricName, value: number): string {
+  const kind = RANGES[metric].kind;
+  if (kind === "rate") return `${+(value * 100).toPrecision(12)}%`;
+  return kind === "ms" ? `${value} ms` : `${value}`;
+}
 
 /** The longest rule name (docs/alerts.md): stored whole up to here, refused with a message beyond. */
 export const RULE_NAME_MAX = 200;
@@ -209,7 +230,7 @@ export const alertRuleInput = z
         ctx.addIssue({
           code: "custom",
           path: ["threshold"],
-          message: `the threshold for ${ALERT_METRIC_LABELS[rule.metric].toLowerCase()} must be ${r.range}; you sent ${r.show(rule.threshold)}`,
+          message: `the threshold for ${ALERT_METRIC_LABELS[rule.metric].toLowerCase()} must be ${r.range}; you sent ${sentThreshold(rule.metric, rule.threshold)}`,
         });
       }
     } else {

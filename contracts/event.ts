@@ -3,6 +3,7 @@ import { categorySchema } from "./categories";
 import type { PathSegment } from "./json-path";
 import { pathOf, preview, unstorableText, walkJson } from "./json-walk";
 import { EVENT_NAME_LIMITS } from "./text-limits";
+import { formatCount } from "./format-number";
 
 /**
  * One tool request a model wrote, as the harness saw it (docs/events.md explains each field).
@@ -27,7 +28,6 @@ const EVENT_LIMITS = {
 } as const;
 
 const shown = (value: unknown) => preview(value);
-const thousands = (n: number) => n.toLocaleString("en");
 
 /** Text PostgreSQL can store: no NUL, no lone surrogate. */
 function storable(what: string) {
@@ -40,14 +40,14 @@ function storable(what: string) {
 const freeText = (what: string, max: number) =>
   z
     .string({ error: (i) => `expected ${what} as a string, got ${shown(i.input)}` })
-    .max(max, `${what} is at most ${thousands(max)} characters`)
+    .max(max, `${what} is at most ${formatCount(max)} characters`)
     .superRefine(storable(what));
 
 const text = (what: string, max: number) =>
   z
     .string({ error: (i) => `expected ${what} as a string, got ${shown(i.input)}` })
     .min(1, `${what} must not be empty`)
-    .max(max, `${what} is at most ${thousands(max)} characters`)
+    .max(max, `${what} is at most ${formatCount(max)} characters`)
     .superRefine(storable(what));
 
 // ISO 8601 allows offsets up to ±23:59, PostgreSQL ±15:59 (every real time zone is within ±14:00);
@@ -76,7 +76,7 @@ const count = (what: string) =>
     .number({ error: (i) => `expected ${what} as a number, got ${shown(i.input)}` })
     .int(`${what} must be a whole number`)
     .min(0, `${what} must be 0 or more`)
-    .max(EVENT_LIMITS.int4, { error: (i) => `${what} must be at most ${thousands(EVENT_LIMITS.int4)} (a 32-bit integer), got ${shown(i.input)}` });
+    .max(EVENT_LIMITS.int4, { error: (i) => `${what} must be at most ${formatCount(EVENT_LIMITS.int4)} (a 32-bit integer), got ${shown(i.input)}` });
 
 type Problem = { path: PathSegment[]; message: string };
 
@@ -88,7 +88,7 @@ type Problem = { path: PathSegment[]; message: string };
 function argumentsProblem(args: unknown): Problem | undefined {
   const tooLong = (chars: number): Problem => ({
     path: [],
-    message: `the arguments are ${thousands(chars)} characters as JSON, more than ${thousands(EVENT_LIMITS.argumentsChars)}: send large content by reference (a file name, a URL) rather than inline`,
+    message: `the arguments are ${formatCount(chars)} characters as JSON, more than ${formatCount(EVENT_LIMITS.argumentsChars)}: send large content by reference (a file name, a URL) rather than inline`,
   });
   if (typeof args === "string") {
     const problem = unstorableText(args);
@@ -128,7 +128,7 @@ const argumentsSchema = z
   })
   .superRefine((value, ctx) => reportAt(argumentsProblem(value), ctx))
   .meta({
-    description: `The arguments as the model wrote them: a JSON object, or the raw string when they were not JSON. At most ${EVENT_LIMITS.argumentsDepth} levels deep and ${thousands(EVENT_LIMITS.argumentsChars)} characters as JSON.`,
+    description: `The arguments as the model wrote them: a JSON object, or the raw string when they were not JSON. At most ${EVENT_LIMITS.argumentsDepth} levels deep and ${formatCount(EVENT_LIMITS.argumentsChars)} characters as JSON.`,
     anyOf: [{ type: "object" }, { type: "string", maxLength: EVENT_LIMITS.argumentsChars }],
   });
 
@@ -149,7 +149,10 @@ function metadataProblem(metadata: Record<string, unknown>): Problem | undefined
       return { path: [key], message: `metadata keys are at most ${EVENT_LIMITS.metadataKeyChars} characters, got ${key.length}` };
     if (typeof value !== "string") return { path: [key], message: `expected metadata values as strings, got ${shown(value)}: send it as a string` };
     if (value.length > EVENT_LIMITS.metadataValueChars) {
-      return { path: [key], message: `metadata values are at most ${thousands(EVENT_LIMITS.metadataValueChars)} characters, got ${thousands(value.length)}` };
+      return {
+        path: [key],
+        message: `metadata values are at most ${formatCount(EVENT_LIMITS.metadataValueChars)} characters, got ${formatCount(value.length)}`,
+      };
     }
     const valueProblem = unstorableText(value);
     if (valueProblem) return { path: [key], message: `the metadata value ${shown(value)} ${valueProblem}` };
@@ -228,7 +231,7 @@ export const eventSchema = strict("the event", {
       .min(0, "usage.costUsd must be 0 or more")
       .max(EVENT_LIMITS.costUsd, {
         error: (i) =>
-          `usage.costUsd is at most ${thousands(EVENT_LIMITS.costUsd)} (US dollars for one call), got ${shown(i.input)}: send the cost of this call in dollars`,
+          `usage.costUsd is at most ${formatCount(EVENT_LIMITS.costUsd)} (US dollars for one call), got ${shown(i.input)}: send the cost of this call in dollars`,
       })
       .optional(),
   }).optional(),

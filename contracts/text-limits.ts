@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatCount } from "./format-number";
 
 /**
  * The longest names an event carries (contracts/event.ts refuses longer ones). Filters on these
@@ -41,7 +42,7 @@ export const SEARCH_TEXT_MAX = 200;
 
 /** What a refused over-long filter is told: the filter, its limit, why, and the length sent. */
 const filterTooLongMessage = (what: string, max: number, length: number) =>
-  `${what} is at most ${max.toLocaleString("en")} characters (no event carries a longer one, so nothing could match); you sent ${length.toLocaleString("en")}`;
+  `${what} is at most ${formatCount(max)} characters (no event carries a longer one, so nothing could match); you sent ${formatCount(length)}`;
 
 /** An optional filter on a name events carry (EVENT_NAME_LIMITS): refused beyond its limit with filterTooLongMessage. */
 export const filterText = (what: keyof typeof EVENT_NAME_LIMITS, max: number = EVENT_NAME_LIMITS[what]) =>
@@ -52,7 +53,7 @@ export const nameText = (what: keyof typeof EVENT_NAME_LIMITS) => filterText(wha
 
 /** What a refused over-long text is told: the field, the limit and the length sent. */
 export const tooLongMessage = (what: string, max: number, length: number) =>
-  `${what} is at most ${max.toLocaleString("en")} characters; you sent ${length.toLocaleString("en")}: shorten it (nothing is cut)`;
+  `${what} is at most ${formatCount(max)} characters; you sent ${formatCount(length)}: shorten it (nothing is cut)`;
 
 /** A trimmed text of at most `max` characters, refused beyond with tooLongMessage. */
 export const limitedText = (what: string, max: number) =>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { rangeInput } from "./metrics";
 import { filterText, nameText } from "./text-limits";
+import { formatCount } from "./format-number";
 
 /** The most tools one tools.register (or one paste in the browser) registers. */
 export const REGISTER_TOOLS_MAX = 500;
@@ -55,7 +56,7 @@ export const PASTED_TOOLS_MAX_CHARS = 1_000_000;
 
 /** The browser's form: tool definitions pasted or uploaded as JSON text, and the name for a plain JSON Schema. */
 export const registerPastedInput = z.object({
-  definitions: z.string().max(PASTED_TOOLS_MAX_CHARS, `paste at most ${PASTED_TOOLS_MAX_CHARS.toLocaleString("en")} characters of definitions at once`),
+  definitions: z.string().max(PASTED_TOOLS_MAX_CHARS, `paste at most ${formatCount(PASTED_TOOLS_MAX_CHARS)} characters of definitions at once`),
   name: filterText("tool").optional(),
 });
 

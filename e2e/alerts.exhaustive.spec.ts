@@ -127,7 +127,7 @@ test("rules: the regression guard states its test; a threshold of 140% is refuse
   await page.getByRole("button", { name: "Create rule" }).click();
   const row = page.getByTestId("rule-row");
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText("Invalid rate above 14% over 1 h");
+  await expect(row).toContainText("Invalid rate above 14.00% over 1 h");
   await page.getByRole("switch", { name: /Invalid rate too high/ }).click();
   await expect(page.getByRole("switch", { name: /Invalid rate too high/ })).toHaveAttribute("aria-checked", "false");
   await shot("rules");
@@ -208,7 +208,7 @@ test("each rule shows its state with the value and the last evaluation; the form
   await page.goto(`/p/${slug}/alerts/rules`);
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state")).toHaveAttribute("data-state", "firing");
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toHaveText(
-    /^\d+(\.\d+)?% is above 1% over the last 24 h \([\d,]+ checked calls\)\. · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+    /^\d+\.\d\d% is above 1\.00% over the last 1 d \([\d,]+ checked calls\)\. · evaluated \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
   );
   await expect(ruleRow("Never that bad").getByTestId("rule-state")).toHaveAttribute("data-state", "ok");
   await expect(ruleRow("Typo scope").getByTestId("rule-state")).toHaveAttribute("data-state", "no_data");
@@ -227,7 +227,7 @@ test("each rule shows its state with the value and the last evaluation; the form
   await evaluateNow();
   await page.goto(`/p/${slug}/alerts/rules`);
   await expect(ruleRow("Any invalid calls today").getByTestId("rule-state")).toHaveAttribute("data-state", "pending");
-  await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toContainText("resolves once it stays clear for a whole window (24 h)");
+  await expect(ruleRow("Any invalid calls today").getByTestId("rule-state-text")).toContainText("resolves once it stays clear for a whole window (1 d)");
   await shot("rule-states");
 
   // the rule's page: its state, last evaluation and the 7-day preview, server-rendered

@@ -19,7 +19,8 @@ test.afterAll(async () => {
   await page.close();
 });
 
-const percent = (text: string) => (text.trim() === "–" || text.trim() === "—" ? null : Number(text.replace("%", "")));
+/** A rate cell as a number: "–" is none, "<0.1%" and ">99.9%" count as their bound (contracts/format-number.ts). */
+const percent = (text: string) => (text.trim() === "–" ? null : Number(text.replace(/[%<>,]/g, "")));
 /** The text of column `n` (0-based) of each row. */
 const column = (rows: Locator, n: number) => rows.evaluateAll((trs, i) => trs.map((tr) => (tr.children[i] as HTMLElement).innerText.trim()), n);
 const descending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! >= x);

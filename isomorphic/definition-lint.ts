@@ -7,6 +7,7 @@
 import { formatPath, joinPath, parsePath } from "../contracts/json-path";
 import { isPlainObject, type JsonObject } from "./tool-schema";
 import { nameKey } from "./tool-names";
+import { formatPercent } from "../contracts/format-number";
 
 export type LintSeverity = "error" | "warning" | "info";
 
@@ -464,7 +465,7 @@ function parameterRules(text: ToolText, observed: ObservedCalls | undefined): Li
         id: `optional_without_default:${path}`,
         path,
         title: `Give ${code(path)} the default ${JSON.stringify(top.value)}`,
-        evidence: `${code(path)} is optional without a default, yet ${top.count} of ${observed.calls} calls (${Math.round((top.count / observed.calls) * 100)}%) sent ${JSON.stringify(top.value)}.`,
+        evidence: `${code(path)} is optional without a default, yet ${top.count} of ${observed.calls} calls (${formatPercent(top.count / observed.calls, { digits: 0 })}) sent ${JSON.stringify(top.value)}.`,
         change: `Declare "default": ${JSON.stringify(top.value)} and say it in the description; the model can then leave it out and the tool behaves the same.`,
         after: edited(text, path, (s) => {
           s.default = top.value;
@@ -649,7 +650,7 @@ function betweenRules(tool: LintInput, text: ToolText, others: readonly LintInpu
         ...rule("description_duplicate"),
         id: "description_duplicate",
         title: `The description of ${code(tool.name)} nearly repeats ${near.map((n) => code(n.name)).join(", ")}`,
-        evidence: `Word overlap ${near.map((n) => `${Math.round(n.score * 100)}% with ${code(n.name)}`).join(", ")}: the model cannot tell from the words which tool to call.`,
+        evidence: `Word overlap ${near.map((n) => `${formatPercent(n.score, { digits: 0 })} with ${code(n.name)}`).join(", ")}: the model cannot tell from the words which tool to call.`,
         change:
           "Start each description with what sets the tool apart (what it returns, its input, when to prefer it), and say when to use the other one instead.",
         unknown: "what sets the tools apart",

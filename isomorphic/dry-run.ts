@@ -1,6 +1,7 @@
 // Dry run of a schema change: each stored call's verdict now against its verdict under the
 // proposed schema, tallied into fixed (invalid → valid), broken (valid → invalid), still invalid
 // and unchanged, per category, with a few example call ids. Pure: the service feeds it pages.
+import { formatCount } from "../contracts/format-number";
 
 /**
  * Calls whose arguments are larger than this as JSON are not replayed: they are counted as
@@ -107,13 +108,16 @@ export function mergeTallies(a: DryRunTally, b: DryRunTally): DryRunTally {
 
 /** One sentence for a CI log or the panel: what the change would do to the calls replayed. */
 export function summarizeDryRun(t: DryRunTally): string {
-  const n = (x: number) => x.toLocaleString("en");
   const skipped = t.skipped
-    ? ` ${n(t.skipped)} calls skipped: their arguments are over ${DRY_RUN_MAX_ARGUMENT_BYTES / 1024} KiB, too large to replay here.`
+    ? ` ${formatCount(t.skipped)} calls skipped: their arguments are over ${DRY_RUN_MAX_ARGUMENT_BYTES / 1024} KiB, too large to replay here.`
     : "";
   if (t.scanned === 0)
     return (t.skipped ? "No call of this tool in the range could be replayed." : "No calls of this tool in the range: nothing to replay.") + skipped;
-  const parts = [`${n(t.scanned)} calls replayed`, `${n(t.fixed)} invalid calls would become valid`, `${n(t.broken)} valid calls would be refused`];
+  const parts = [
+    `${formatCount(t.scanned)} calls replayed`,
+    `${formatCount(t.fixed)} invalid calls would become valid`,
+    `${formatCount(t.broken)} valid calls would be refused`,
+  ];
   return `${parts.join(", ")}${t.broken > 0 ? " — this change breaks calls models already make." : "."}${skipped}`;
 }
 

@@ -2,6 +2,7 @@
 // the errors page): an invalid call recovered when the model tried again (its correction, the
 // stored link of docs/pairing.md) and that next attempt was valid. The rate counts only the
 // invalid calls that were tried again, so a run that is still going is not held against it.
+import { formatCount } from "../contracts/format-number";
 
 /** Invalid calls the model tried again (`followed`), and of those the ones whose next attempt was valid (`recovered`). */
 export type RecoveryCounts = { followed: number; recovered: number };
@@ -21,4 +22,4 @@ export const RECOVERED_MEANING = "Recovered: of the invalid calls the model trie
 
 /** A column title's tooltip for one row. */
 export const recoveryTitle = ({ followed, recovered }: RecoveryCounts) =>
-  followed ? `${recovered.toLocaleString("en")} of ${followed.toLocaleString("en")} next attempts were valid` : "not tried again: nothing to measure";
+  followed ? `${formatCount(recovered)} of ${formatCount(followed)} next attempts were valid` : "not tried again: nothing to measure";

@@ -10,6 +10,7 @@ import { pathOf, preview, truncate, unstorableText, walkJson, type JsonNode } fr
 import { linearFormats } from "./formats";
 import { withoutDynamicRefs } from "./dynamic-scope";
 import { eachSubschema, isPlainObject, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP, type JsonObject } from "./schema-keywords";
+import { formatCount } from "../contracts/format-number";
 
 export { isPlainObject, type JsonObject };
 
@@ -450,7 +451,7 @@ export function checkSchemaCost(parameters: JsonObject): { ok: true; bytes: numb
   if (bytes > SCHEMA_LIMITS.bytes) {
     return {
       ok: false,
-      message: `Error: parameters is ${bytes.toLocaleString("en")} bytes as JSON; a schema may be at most ${SCHEMA_LIMITS.bytes.toLocaleString("en")} bytes. Shorten descriptions and examples, split the tool into smaller tools, or define repeated parts once in $defs.`,
+      message: `Error: parameters is ${formatCount(bytes)} bytes as JSON; a schema may be at most ${formatCount(SCHEMA_LIMITS.bytes)} bytes. Shorten descriptions and examples, split the tool into smaller tools, or define repeated parts once in $defs.`,
     };
   }
   return { ok: true, bytes };

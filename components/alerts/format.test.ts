@@ -4,7 +4,6 @@ import { explorerUrl, readExplorerParams } from "../calls/explorer-params";
 import {
   categoryRateRows,
   firstSeen,
-  formatDuration,
   formatMetricValue,
   formatWindow,
   incidentCalls,
@@ -21,24 +20,24 @@ const now = new Date("2026-11-30T10:20:00Z");
 describe("alerts format", () => {
   it("says values the way rules state them", () => {
     expect(formatMetricValue("invalid_rate", 0.1234)).toBe("12.34%");
-    expect(formatMetricValue("regression", 0.2)).toBe("20%");
+    expect(formatMetricValue("regression", 0.2)).toBe("20.00%");
     expect(formatMetricValue("attempts_per_success", 1.234)).toBe("1.23");
     expect(formatMetricValue("call_volume", 12345)).toBe("12,345");
+    expect(formatMetricValue("latency_p95", 2500.4)).toBe("2,500 ms");
+    expect(formatMetricValue("spirals", 3)).toBe("3");
     expect(formatMetricValue("invalid_rate", null)).toBe("–");
   });
 
-  it("describes scopes, durations and windows", () => {
+  it("describes scopes and windows", () => {
     expect(scopeText({})).toBe("whole project");
     expect(scopeText({ tool: "get_loan", model: "acme-large", modelVersion: "2026-11" })).toBe("tool get_loan · model acme-large 2026-11");
-    expect(formatDuration(45_000)).toBe("45 s");
-    expect(formatDuration(3 * H + 5 * 60_000)).toBe("3 h 5 min");
-    expect(formatDuration(50 * H)).toBe("2 d 2 h");
     expect(formatWindow(5)).toBe("5 min");
-    expect(formatWindow(1440)).toBe("24 h");
+    expect(formatWindow(90)).toBe("1 h 30 min");
+    expect(formatWindow(1440)).toBe("1 d");
     expect(formatWindow(10080)).toBe("7 d");
     expect(
       describeRule({ metric: "invalid_rate", category: null, condition: "threshold", threshold: 0.14, factor: null, baselineMinutes: null, windowMinutes: 60 }),
-    ).toBe("Invalid rate above 14% over 1 h");
+    ).toBe("Invalid rate above 14.00% over 1 h");
   });
 
   it("puts a rule's incident in the middle of a chart of at least a day, never past now", () => {

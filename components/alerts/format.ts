@@ -2,6 +2,7 @@
 
 import { ALERT_METRIC_LABELS, alertMetricSchema, formatMetric, type AlertMetricName } from "../../contracts/alerts";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { formatDuration, MISSING } from "../../contracts/format-number";
 import { DAY_MS, HOUR_MS } from "../../contracts/metrics";
 import { checkedCalls } from "../../isomorphic/stats";
 import type { ExplorerQuery } from "../calls/explorer-params";
@@ -19,16 +20,12 @@ export function metricLabel(metric: string, category?: string | null): string {
   return metric === "category_rate" && category ? `Rate of ${CATEGORY_LABELS[category as Category] ?? category}` : label;
 }
 
-/** A metric's value as the rules state it: "14.2%" for rates, "3.5" for attempts, "1,200" for volumes. */
+/** A metric's value as the rules state it (formatMetric): "14.29%" for rates, "3.50" for attempts, "1,200" for volumes, "2,500 ms" for latencies. */
 export function formatMetricValue(metric: string, value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return "–";
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
   if (metric === REGRESSION_METRIC) return formatMetric("invalid_rate", value);
-  if (metric === "attempts_per_success") return value.toFixed(2);
-  if (metric === "call_volume" || metric === "spirals") return Math.round(value).toLocaleString("en");
-  if (metric === "latency_p95") return `${Math.round(value).toLocaleString("en")} ms`;
   const known = alertMetricSchema.safeParse(metric);
-  if (known.success) return formatMetric(known.data, value);
-  return String(value);
+  return known.success ? formatMetric(known.data, value) : String(value);
 }
 
 export type IncidentScope = { tool?: string | null; model?: string | null; modelVersion?: string | null };
@@ -42,30 +39,15 @@ export function scopeText(scope: IncidentScope): string {
   return parts.length ? parts.join(" · ") : "whole project";
 }
 
-/** "45 s", "12 min", "3 h 5 min", "2 d 4 h". */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  if (h < 24) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
-  const d = Math.floor(h / 24);
-  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
-}
-
 /** How old an incident is: open ones count to now, resolved ones to their resolution. */
 export function incidentAge(incident: { firedAt: Date | string; resolvedAt?: Date | string | null }, now: Date): string {
   const fired = new Date(incident.firedAt).getTime();
-  if (incident.resolvedAt) return `lasted ${formatDuration(new Date(incident.resolvedAt).getTime() - fired)}`;
-  return `${formatDuration(now.getTime() - fired)} ago`;
+  if (incident.resolvedAt) return `lasted ${formatDuration(Math.max(0, new Date(incident.resolvedAt).getTime() - fired))}`;
+  return `${formatDuration(Math.max(0, now.getTime() - fired))} ago`;
 }
 
-/** Minutes of a rule's window in words: "5 min", "1 h", "24 h". */
-export function formatWindow(minutes: number): string {
-  if (minutes > 1440 && minutes % 1440 === 0) return `${minutes / 1440} d`;
-  return minutes % 60 === 0 ? `${minutes / 60} h` : minutes > 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
-}
+/** Minutes of a rule's window in words: "5 min", "1 h", "1 h 30 min", "1 d". */
+export const formatWindow = (minutes: number) => formatDuration(minutes * 60_000);
 
 export const severityTone = (severity: string) => (severity === "critical" ? "red" : severity === "warning" ? "amber" : "indigo") as "red" | "amber" | "indigo";
 export const stateTone = (state: string) => (state === "firing" ? "red" : state === "acknowledged" ? "amber" : "green") as "red" | "amber" | "green";

@@ -78,7 +78,7 @@ describe("the incident page's preparer", () => {
     expect(line.values[v.chart.labels.indexOf(Date.parse("2026-11-30T10:00:00Z"))]).toBe(0.4);
     expect(line.values[0]).toBeNull();
     expect(v.chart.explorerHref).toBe("/p/acme/calls?valid=invalid&from=2026-11-30T09%3A15%3A00Z&to=2026-11-30T10%3A15%3A00Z&tool=get_loan");
-    expect(v.whatFired).toMatchObject({ valueLabel: "Invalid rate", value: "40%", thresholdLabel: "Threshold", threshold: "10%", calls: "1,234" });
+    expect(v.whatFired).toMatchObject({ valueLabel: "Invalid rate", value: "40.00%", thresholdLabel: "Threshold", threshold: "10.00%", calls: "1,234" });
     expect(v.whatFired.window).toBe("2026-11-30 09:15 UTC – 2026-11-30 10:15 UTC (1 h before it fired)");
     expect(v.age).toBe("fired 2 h 5 min ago · 2026-11-30 10:15 UTC");
   });
@@ -117,7 +117,7 @@ describe("the incident page's preparer", () => {
       "Empty results in the explorer →",
     ]);
     expect(empty.chart.explorerHref).toContain("?outcome=empty&");
-    expect(empty.whatFired).toMatchObject({ valueLabel: "Empty result rate", value: "40%" });
+    expect(empty.whatFired).toMatchObject({ valueLabel: "Empty result rate", value: "40.00%" });
   });
 
   it("shows every time in the viewer's zone when they chose local time", () => {
@@ -228,7 +228,7 @@ describe("the incident page's preparer", () => {
     expect(v.chart.markers.map((m) => m.label)).toEqual(["2026-11 first seen", "fired"]);
     expect(v.chart.threshold).toBe(0.05);
     expect(v.chart.description).toBe("acme-large, one line per version; the dashed red line is the previous version's rate · per day (UTC days)");
-    expect(v.whatFired).toMatchObject({ valueLabel: "New version", value: "20%", thresholdLabel: "Previous version", threshold: "5%" });
+    expect(v.whatFired).toMatchObject({ valueLabel: "New version", value: "20.00%", thresholdLabel: "Previous version", threshold: "5.00%" });
     expect(v.whatFired.window).toBe("2026-11-25 00:00 UTC – 2026-11-30 10:15 UTC (since 2026-11 first appeared)");
   });
 
@@ -264,7 +264,7 @@ describe("the incident page's preparer", () => {
     expect(v.chart.title).toBe("Tool error rate of a new model version around the incident");
     const value = (key: string) => v.chart.series.find((s) => s.key === key)!.values.filter((x) => x !== null);
     expect([value("acme-large 2026-09"), value("acme-large 2026-11")]).toEqual([[0.05], [0.25]]);
-    expect(v.whatFired).toMatchObject({ valueLabel: "New version's tool error rate", value: "25%", thresholdLabel: "Previous version", threshold: "5%" });
+    expect(v.whatFired).toMatchObject({ valueLabel: "New version's tool error rate", value: "25.00%", thresholdLabel: "Previous version", threshold: "5.00%" });
     expect(v.chart.explorerLabel).toBe("Failed results in the explorer →");
     expect(v.chart.explorerHref).toMatch(/\?outcome=failed&.*&model=acme-large&modelVersion=2026-11$/);
   });
@@ -325,7 +325,7 @@ describe("the incident page's preparer", () => {
     expect(v.chart.threshold).toBeUndefined();
     expect(v.chart.description).toContain("the rule watches call volume, shown above; this is the invalid rate for context");
     expect(v.whatFired).toMatchObject({ value: "12,000", threshold: "10,000" });
-    expect(v.whatFired.window).toContain("(24 h before it fired)");
+    expect(v.whatFired.window).toContain("(1 d before it fired)");
   });
 
   it("titles the timeline's events and says how each delivery went", () => {
@@ -379,7 +379,7 @@ describe("the incident page's preparer", () => {
     expect(v.deliveries.map((d) => [d.attempt, d.status, d.duration])).toEqual([
       ["#1", { text: "HTTP 503", answered: true, ok: false, title: undefined }, "120 ms"],
       ["#2", { text: "HTTP 204", answered: true, ok: true, title: undefined }, null],
-      ["#1", { text: "timed out", answered: false, ok: false, title: "timed out" }, "5000 ms"],
+      ["#1", { text: "timed out", answered: false, ok: false, title: "timed out" }, "5.0 s"],
       ["#2", { text: "no answer", answered: false, ok: false, title: undefined }, null],
     ]);
   });

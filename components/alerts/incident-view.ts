@@ -4,7 +4,7 @@
 
 import type { Marker } from "../charts";
 import { timeSeries, type RateRow, type TimeSeries } from "../charts/prepare";
-import { formatCount, formatRate } from "../dashboard/format";
+import { formatCount, formatDuration, formatPercent } from "../../contracts/format-number";
 import { checkedCalls, checkedInvalidRate } from "../../isomorphic/stats";
 import { formatDateTimeZoned, zoneName } from "../../isomorphic/time-zone";
 import type { Bucket } from "../../isomorphic/buckets";
@@ -285,7 +285,7 @@ function eventNote(event: { kind: string; note: string | null; endsAt: Time | nu
 /** Keys with invalid calls, most first (ties by key). */
 const failing = (rows: BreakdownInput) => rows.filter((r) => r.invalid > 0).sort((a, b) => b.invalid - a.invalid || a.key.localeCompare(b.key));
 
-const share = (n: number, d: number) => formatRate(d > 0 ? n / d : null);
+const share = (n: number, d: number) => formatPercent(d > 0 ? n / d : null);
 
 /** Everything the incident page shows, from what it loaded. */
 export function prepareIncident(data: IncidentData): IncidentView {
@@ -384,7 +384,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
         invalid: formatCount(t.invalid),
         checked: formatCount(checkedCalls(t)),
         // of its checked calls: unchecked ones are neither valid nor invalid
-        rate: formatRate(checkedInvalidRate(t)),
+        rate: formatPercent(checkedInvalidRate(t)),
       })),
       more: tools.length > TOP ? `${TOP} of ${tools.length} failing tools.` : null,
     },
@@ -412,7 +412,7 @@ export function prepareIncident(data: IncidentData): IncidentView {
         d.statusCode !== null
           ? { text: `HTTP ${d.statusCode}`, answered: true, ok: d.statusCode >= 200 && d.statusCode < 300, title: undefined }
           : { text: d.error ?? "no answer", answered: false, ok: false, title: d.error ?? undefined },
-      duration: d.durationMs !== null ? `${d.durationMs} ms` : null,
+      duration: d.durationMs !== null ? formatDuration(d.durationMs) : null,
       at: formatDateTimeZoned(d.at, zone),
     })),
   };

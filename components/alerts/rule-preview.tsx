@@ -1,7 +1,8 @@
 // The preview of a rule (alerts.preview): its metric over the last days against its threshold,
 // where it would have fired, and the sentence that sums it up. Plain SVG, no script needed.
 
-import { formatDuration, formatMetricValue } from "./format";
+import { formatDuration } from "../../contracts/format-number";
+import { formatMetricValue } from "./format";
 
 type Point = { at: number; value: number | null; threshold: number | null; state: string };
 export type PreviewData = { points: Point[]; fired: number; firingMinutes: number; days: number; stepMinutes: number };

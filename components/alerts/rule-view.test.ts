@@ -31,13 +31,15 @@ const row = {
 describe("ruleStateText", () => {
   it("names the call minimum that keeps a rule silent, with the calls there were", () => {
     expect(ruleStateText(ruleView(row), "UTC")).toBe(
-      "20 checked calls over the last 1 h, under the minimum of 50 checked calls: the rule stays silent (40% now).",
+      "20 checked calls over the last 1 h, under the minimum of 50 checked calls: the rule stays silent (40.00% now).",
     );
   });
   it("says the value against the threshold when firing or ok, and when a pending incident resolves", () => {
-    expect(ruleStateText(ruleView({ ...row, lastState: "firing", lastCalls: 400 }), "UTC")).toBe("40% is above 10% over the last 1 h (400 checked calls).");
+    expect(ruleStateText(ruleView({ ...row, lastState: "firing", lastCalls: 400 }), "UTC")).toBe(
+      "40.00% is above 10.00% over the last 1 h (400 checked calls).",
+    );
     expect(ruleStateText(ruleView({ ...row, lastState: "ok", lastValue: 0.02, lastCalls: 400 }), "UTC")).toBe(
-      "2% against 10% over the last 1 h (400 checked calls).",
+      "2.00% against 10.00% over the last 1 h (400 checked calls).",
     );
     expect(
       ruleStateText(ruleView({ ...row, lastState: "pending", lastValue: 0.02, lastCalls: 400, clearSince: new Date("2026-12-01T13:40:00Z") }), "UTC"),

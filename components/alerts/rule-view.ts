@@ -5,6 +5,7 @@ import type { Category } from "../../contracts/categories";
 import { CATEGORY_LABELS } from "../../contracts/categories";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { formatMetricValue, formatWindow, metricLabel, scopeText } from "./format";
+import { formatCount } from "../../contracts/format-number";
 
 export type RuleView = {
   id: string;
@@ -129,7 +130,7 @@ function sampleNoun(metric: string) {
 /** "400 calls", "1 result". */
 function counted(noun: string, n: number | null) {
   const count = Math.round(n ?? 0);
-  return `${count.toLocaleString("en")} ${count === 1 ? noun.replace(/s$/, "") : noun}`;
+  return `${formatCount(count)} ${count === 1 ? noun.replace(/s$/, "") : noun}`;
 }
 
 /**
@@ -164,7 +165,7 @@ export function ruleStateText(
           : `No ${noun} in scope over the last ${window}: the rule cannot fire until calls report them. Check the tool and model names.`;
     case "not_enough_calls":
       return baselineShort
-        ? `The baseline window has fewer calls than the ${rule.minCalls.toLocaleString("en")}-call minimum: the rule stays silent.`
+        ? `The baseline window has fewer calls than the ${formatCount(rule.minCalls)}-call minimum: the rule stays silent.`
         : `${calls(rule.lastCalls)} over the last ${window}, under the minimum of ${counted(noun, rule.minCalls)}: the rule stays silent (${value} now).`;
     case "ok":
       return `${value} against ${threshold} over the last ${window} (${calls(rule.lastCalls)}).`;

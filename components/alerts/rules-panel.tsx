@@ -11,6 +11,7 @@ import { RuleStateBadge, SeverityBadge } from "./badges";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { RuleForm } from "./rule-form";
 import { describeRule, ruleScopeText, ruleStateText, type RuleView } from "./rule-view";
+import { formatCount } from "../../contracts/format-number";
 
 type Props = {
   slug: string;
@@ -140,7 +141,7 @@ export function RulesPanel({ slug, rules, regressionTest, canManage, webhooks, t
                     </p>
                   )}
                   <p className="mt-0.5 text-xs text-slate-500">
-                    Scope: {ruleScopeText(rule)} · at least {rule.minCalls.toLocaleString("en")} calls · notifies{" "}
+                    Scope: {ruleScopeText(rule)} · at least {formatCount(rule.minCalls)} calls · notifies{" "}
                     {rule.webhookIds.length ? rule.webhookIds.map((id) => webhookName.get(id) ?? "a deleted endpoint").join(", ") : "every endpoint"}
                   </p>
                 </div>

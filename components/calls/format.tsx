@@ -1,4 +1,5 @@
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
+import { formatDuration } from "../../contracts/format-number";
 import { formatDateTime } from "../../isomorphic/time-zone";
 import { verdictOf } from "../../isomorphic/stats";
 import { Badge } from "../ui";
@@ -27,14 +28,8 @@ export function formatClock(d: Date | string, zone = "UTC"): string {
   return formatTime(d, zone).slice(11);
 }
 
-/** "+1m 05s" from the start of a run. */
-export function formatOffset(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `+${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `+${m}m ${String(s % 60).padStart(2, "0")}s`;
-  return `+${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
-}
+/** "+1 min 5 s" from the start of a run. */
+export const formatOffset = (ms: number) => `+${formatDuration(Math.max(0, ms))}`;
 
 export function modelLabel(c: { modelName: string; modelVersion: string | null }): string {
   return c.modelVersion ? `${c.modelName}@${c.modelVersion}` : c.modelName;
@@ -60,7 +55,3 @@ export function VerdictBadge({ valid, category }: { valid: boolean | null; categ
 
 export const linkClass =
   "font-medium text-indigo-700 hover:text-indigo-900 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 rounded-sm";
-
-export function formatPercent(rate: number | null): string {
-  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
-}

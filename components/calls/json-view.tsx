@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { cx } from "../ui";
 import { existingPrefix, formatPath, parsedArguments, parsePath, samePath, type PathSegment } from "../../contracts/json-path";
+import { formatCount } from "../../contracts/format-number";
 
 /**
  * What one view shows of a value at most: nesting levels, entries per object or array,
@@ -49,7 +50,7 @@ function CutNotice({ rawHref }: { rawHref?: string }) {
   const { depth, entries, stringChars } = JSON_VIEW_LIMITS;
   return (
     <p className="text-xs text-slate-500" data-testid="json-cut">
-      Large value: shown cut at {depth} levels, {entries} entries per level and {stringChars.toLocaleString("en-US")} characters per string.{" "}
+      Large value: shown cut at {depth} levels, {entries} entries per level and {formatCount(stringChars)} characters per string.{" "}
       {rawHref && (
         <a href={rawHref} download className="font-medium text-indigo-700 underline underline-offset-2" data-testid="json-raw-download">
           Download the raw JSON
@@ -85,7 +86,7 @@ export function exceedsViewLimits(value: unknown): boolean {
   return false;
 }
 
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /** Tool-call arguments: JSON when they are JSON, otherwise the raw text the model wrote (marked whole when highlighted). */
 export function ArgumentsView({

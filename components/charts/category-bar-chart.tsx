@@ -11,9 +11,9 @@ import { ChartFrame } from "./chart-frame";
 import { bucketHref, rangeHref, seriesParam, type Explore } from "./explore";
 import { categoryColor, type CountSeries } from "./prepare";
 import { useChartTheme } from "./theme";
+import { formatCount } from "../../contracts/format-number";
 
 const labelOf = (key: string) => CATEGORY_LABELS[key as Category] ?? key;
-const count = (n: number) => n.toLocaleString("en");
 
 /**
  * Failure categories as stacked bars over time (prepared by stackedCategorySeries). With
@@ -79,7 +79,7 @@ export function CategoryStackedChart({
             cells: series.map((s) => {
               const v = s.values[i];
               if (v === null || v === undefined) return null;
-              return byCategory ? { text: count(v), href: bucketHref(byCategory, s.key, start, bucket) } : { text: count(v) };
+              return byCategory ? { text: formatCount(v), href: bucketHref(byCategory, s.key, start, bucket) } : { text: formatCount(v) };
             }),
           }))
           .filter((row) => row.cells.some((c) => c !== null)),
@@ -146,7 +146,7 @@ export function CategoryBreakdownChart({
       data={{ "data-series": rows.length }}
       table={{
         columns: ["Category", "Invalid calls"],
-        rows: rows.map((r) => ({ key: r.key, label: labelOf(r.key), cells: [{ text: count(r.count), href: hrefOf(r.key) }] })),
+        rows: rows.map((r) => ({ key: r.key, label: labelOf(r.key), cells: [{ text: formatCount(r.count), href: hrefOf(r.key) }] })),
       }}
     >
       <Bar

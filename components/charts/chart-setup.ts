@@ -12,8 +12,6 @@ ChartJS.register(CategoryScale, LinearScale, PointElement, LineElement, BarEleme
 ChartJS.defaults.font.family = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', sans-serif";
 ChartJS.defaults.font.size = 12;
 
-export const percent = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "–" : `${(v * 100).toFixed(digits)}%`);
-
 /**
  * A vertical dashed line with a label on a time chart: where a schema version first appeared
  * ("schema"), where an incident fired ("incident"), or any other moment.

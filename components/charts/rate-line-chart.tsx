@@ -1,11 +1,12 @@
 "use client";
 
 import type { Chart as ChartJS } from "chart.js";
+import { formatCount, formatPercent } from "../../contracts/format-number";
 import { useRef } from "react";
 import { Line } from "react-chartjs-2";
 import { bucketLabel } from "../../isomorphic/time-zone";
 import type { Bucket } from "../../isomorphic/buckets";
-import { bucketColumn, bucketTitle, markerAnnotations, percent, type Marker } from "./chart-setup";
+import { bucketColumn, bucketTitle, markerAnnotations, type Marker } from "./chart-setup";
 import { ChartFrame } from "./chart-frame";
 import { bucketHref, type Explore } from "./explore";
 import { seriesColor, type RateSeries } from "./prepare";
@@ -58,7 +59,7 @@ export function RateLineChart({
             borderDash: [6, 3],
             label: {
               display: true,
-              content: `threshold ${percent(threshold)}`,
+              content: `threshold ${formatPercent(threshold)}`,
               position: "end" as const,
               backgroundColor: theme.threshold.labelBackground,
               color: theme.threshold.labelText,
@@ -73,7 +74,7 @@ export function RateLineChart({
   const cellOf = (s: RateSeries, i: number) => {
     const v = s.values[i];
     if (v === null || v === undefined) return null;
-    const text = `${percent(v)} of ${(s.totals[i] ?? 0).toLocaleString("en")}`;
+    const text = `${formatPercent(v)} of ${formatCount(s.totals[i] ?? 0)}`;
     return explore ? { text, href: bucketHref(explore, s.key, labels[i]!, bucket) } : { text };
   };
   const title = `${label} over time`;
@@ -121,7 +122,7 @@ export function RateLineChart({
           animation: false,
           interaction: { mode: "index", intersect: false },
           scales: {
-            y: { beginAtZero: true, ticks: { color: theme.text, callback: (v) => percent(Number(v), 0) }, grid: { color: theme.grid } },
+            y: { beginAtZero: true, ticks: { color: theme.text, callback: (v) => formatPercent(Number(v), { digits: 0 }) }, grid: { color: theme.grid } },
             x: { grid: { display: false }, ticks: { color: theme.text, maxTicksLimit: 10, maxRotation: 0 } },
           },
           plugins: {
@@ -132,7 +133,7 @@ export function RateLineChart({
                 title: (items) => (items[0] ? bucketTitle(labels[items[0].dataIndex]!, bucket, zone) : ""),
                 label: (ctx) => {
                   const total = series[ctx.datasetIndex]?.totals[ctx.dataIndex] ?? 0;
-                  return ` ${ctx.dataset.label}: ${percent(ctx.parsed.y)} of ${total.toLocaleString("en")} calls`;
+                  return ` ${ctx.dataset.label}: ${formatPercent(ctx.parsed.y)} of ${formatCount(total)} calls`;
                 },
               },
             },

@@ -15,7 +15,6 @@ import {
   verdictSplit,
   versionRef,
 } from "./derive";
-import { formatPp, formatUsd } from "./format";
 
 describe("observedAttempts", () => {
   it("counts retried invalid calls as attempts toward a success", () => {
@@ -142,13 +141,8 @@ describe("version refs", () => {
   });
 });
 
-describe("formatting", () => {
-  it("formats percentage points and money", () => {
-    expect(formatPp(0.0123)).toBe("+1.2 pp");
-    expect(formatPp(-0.004)).toBe("−0.4 pp");
-    expect(formatPp(0.0001)).toBe("±0.0 pp");
-    expect(formatUsd(1234.5)).toBe("$1,234.50");
-    expect(formatUsd(0.0042)).toBe("$0.0042");
+describe("intervalAxisMax", () => {
+  it("rounds the axis up to a readable rate", () => {
     expect(intervalAxisMax(0.07)).toBe(0.1);
     expect(intervalAxisMax(0.3)).toBe(0.5);
   });

@@ -1,7 +1,7 @@
 // Pure derivations for the dashboards (no I/O): rates, changes, attempt inflation, series
 // selection. Pages fetch rollup totals and pass them through these before rendering.
 import { likelyTool } from "../../isomorphic/tool-names";
-import { formatCount, formatPp, formatRate } from "./format";
+import { formatCount, formatPercent, formatPp } from "../../contracts/format-number";
 import { assignColors, topN } from "../charts/prepare";
 import {
   checkedCalls,
@@ -21,7 +21,8 @@ export const rateOf = (t: Pick<Counts, "calls" | "invalid" | "unchecked">) => ch
 export const allUnchecked = (t: Pick<Counts, "calls" | "invalid" | "unchecked">) => t.calls > 0 && checkedCalls(t) === 0;
 
 /** The invalid rate as every page writes it: "4.2%", "unchecked" when no call was checked, "–" without calls. */
-export const rateText = (t: Pick<Counts, "calls" | "invalid" | "unchecked">, digits = 1) => (allUnchecked(t) ? "unchecked" : formatRate(rateOf(t), digits));
+export const rateText = (t: Pick<Counts, "calls" | "invalid" | "unchecked">, digits = 1) =>
+  allUnchecked(t) ? "unchecked" : formatPercent(rateOf(t), { digits });
 
 /** "12 valid · 3 unchecked": how the calls split by verdict (the invalid ones are counted beside it). */
 export function verdictSplit(t: Pick<Counts, "calls" | "invalid" | "unchecked">): string {

@@ -1,4 +1,4 @@
-import { formatRate as percent } from "./format";
+import { formatPercent } from "../../contracts/format-number";
 
 /**
  * A rate with its 95% interval on a shared axis [0, max]: a bar from low to high and a tick at
@@ -23,8 +23,8 @@ export function IntervalBar({
     <div
       className="relative h-4 w-40"
       role="img"
-      aria-label={`${percent(rate)}, 95% interval ${percent(low)} to ${percent(high)}`}
-      title={`${percent(rate)} (95% interval ${percent(low)} – ${percent(high)})`}
+      aria-label={`${formatPercent(rate)}, 95% interval ${formatPercent(low)} to ${formatPercent(high)}`}
+      title={`${formatPercent(rate)} (95% interval ${formatPercent(low)} – ${formatPercent(high)})`}
       data-testid="interval-bar"
     >
       <div className="absolute inset-x-0 top-1/2 h-px bg-slate-200" />
@@ -42,8 +42,8 @@ export function IntervalAxis({ max }: { max: number }) {
   return (
     <div className="flex w-40 justify-between text-[10px] font-normal normal-case tracking-normal text-slate-500 tabular-nums">
       <span>0%</span>
-      <span>{percent(max / 2, (max * 50) % 1 ? 1 : 0)}</span>
-      <span>{percent(max, 0)}</span>
+      <span>{formatPercent(max / 2, { digits: (max * 50) % 1 ? 1 : 0 })}</span>
+      <span>{formatPercent(max, { digits: 0 })}</span>
     </div>
   );
 }

@@ -4,13 +4,12 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { cx } from "../ui";
 import { agoText } from "./format";
+import { formatDuration } from "../../contracts/format-number";
 
 /** Refresh intervals (seconds) to choose from; the choice is kept in the browser. */
 const REFRESH_INTERVALS = [10, 30, 60, 300] as const;
 const DEFAULT_INTERVAL = 30;
 const STORAGE_KEY = "toolgate:refresh";
-
-const intervalLabel = (s: number) => (s < 60 ? `${s} s` : `${s / 60} min`);
 
 /**
  * A dashboard that reloads its data on an interval (the page's server components render again;
@@ -71,7 +70,7 @@ export function LiveRefresh({ renderedAt }: { renderedAt: number }) {
       >
         {REFRESH_INTERVALS.map((s) => (
           <option key={s} value={s}>
-            every {intervalLabel(s)}
+            every {formatDuration(s * 1000)}
           </option>
         ))}
       </select>

@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useRef, useTransition } from "react";
 import { buttonClass, cx } from "../ui";
 import { useEscapeCloses } from "./use-escape-closes";
+import { formatCount } from "../../contracts/format-number";
 
 /**
  * Which series a chart draws, kept in the URL (`?tools=a,b`): the top N by default, any
@@ -66,7 +67,7 @@ export function SeriesPicker({
                 />
                 <span aria-hidden className="size-2.5 shrink-0 rounded-sm" style={{ background: colors[o.key] }} />
                 <span className="min-w-0 flex-1 truncate font-mono text-xs text-slate-800">{o.key}</span>
-                <span className="text-xs tabular-nums text-slate-500">{o.volume.toLocaleString("en")}</span>
+                <span className="text-xs tabular-nums text-slate-500">{formatCount(o.volume)}</span>
               </label>
             );
           })}

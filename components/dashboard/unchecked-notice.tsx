@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { formatCount } from "./format";
+import { formatCount } from "../../contracts/format-number";
 
 /**
  * What a page says when none of its calls could be checked (no schema registered, no harness

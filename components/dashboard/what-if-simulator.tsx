@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { expectedTaskAttempts, extraCallsPer1000Tasks, retryCostWithContextGrowth } from "../../isomorphic/stats";
 import { td, th } from "../ui";
-import { formatAttempts, formatCount, formatRate, formatUsd } from "./format";
+import { formatCount, formatNumber, formatPercent, formatUsd } from "../../contracts/format-number";
 
 /** Reference points (docs/attempt-inflation.md), computed by the same functions as the simulator. */
 const REFERENCES = [
@@ -124,13 +124,13 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
           <div className="rounded-md bg-indigo-50 px-3 py-2.5">
             <dt className="text-xs text-indigo-900">Attempts per task, k/(1−p)</dt>
             <dd className="text-2xl font-semibold tabular-nums text-indigo-950" data-testid="sim-attempts">
-              {formatAttempts(r.attempts)}
+              {formatNumber(r.attempts)}
             </dd>
           </div>
           <div className="rounded-md bg-slate-50 px-3 py-2.5">
             <dt className="text-xs text-slate-600">Extra model calls</dt>
             <dd className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="sim-extra">
-              {formatAttempts(extra)}
+              {formatNumber(extra)}
             </dd>
             <dd className="text-xs tabular-nums text-slate-500">{formatCount(extraCallsPer1000Tasks(p, k))} per 1,000 tasks</dd>
           </div>
@@ -147,7 +147,7 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
             </dd>
             <dd className="text-xs tabular-nums text-red-800">
               +{formatUsd(r.extraCost)}
-              {extraShare !== null && ` (+${formatRate(extraShare)})`}
+              {extraShare !== null && ` (+${formatPercent(extraShare)})`}
             </dd>
           </div>
         </dl>
@@ -175,9 +175,9 @@ export function WhatIfSimulator({ initial }: { initial: { ratePct: number; k: nu
             <tbody className="divide-y divide-slate-100">
               {REFERENCES.map((ref) => (
                 <tr key={ref.p}>
-                  <td className={`${td} tabular-nums`}>{formatRate(ref.p, 0)}</td>
+                  <td className={`${td} tabular-nums`}>{formatPercent(ref.p, { digits: 0 })}</td>
                   <td className={`${td} text-right tabular-nums`}>{ref.k}</td>
-                  <td className={`${td} text-right font-medium tabular-nums`}>{formatAttempts(expectedTaskAttempts(ref.p, ref.k))}</td>
+                  <td className={`${td} text-right font-medium tabular-nums`}>{formatNumber(expectedTaskAttempts(ref.p, ref.k))}</td>
                   <td className={`${td} text-right tabular-nums`}>{formatCount(extraCallsPer1000Tasks(ref.p, ref.k))}</td>
                 </tr>
               ))}

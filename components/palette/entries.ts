@@ -4,7 +4,7 @@
 import { scopeText, type IncidentScope } from "../alerts/format";
 import { explorerUrl } from "../calls/explorer-params";
 import { callHref, runHref } from "../calls/format";
-import { formatCount } from "../dashboard/format";
+import { formatCount } from "../../contracts/format-number";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { NAV, SUBPAGES } from "../project-pages";
 import type { Entry, EntryKind } from "./match";

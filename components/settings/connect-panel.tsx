@@ -2,7 +2,7 @@ import Link from "next/link";
 import { CodeTabs } from "../code-tabs";
 import { CopyButton } from "../copy-button";
 import { sdkQuickStarts } from "../sdk-quickstart";
-import { formatCount } from "../dashboard/format";
+import { formatCount } from "../../contracts/format-number";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Badge, Card } from "../ui";
 import { UnregisteredTools, type Unregistered } from "../tools/unregistered-tools";

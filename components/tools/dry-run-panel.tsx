@@ -10,6 +10,7 @@ import { useTRPCClient } from "../trpc-provider";
 import { DRY_RUN_EVENT } from "./try-in-dry-run";
 import { ConfirmButton } from "../confirm-button";
 import { Alert, Button, Select, Table, td, th } from "../ui";
+import { formatCount, formatPercent } from "../../contracts/format-number";
 
 type Version = { version: string; firstSeenAt: string | Date; parameters: unknown };
 /** `schema`: the edited schema the run replayed (null for a registered version), which "Register this schema" registers. */
@@ -97,7 +98,7 @@ export function DryRunPanel({
       setError(
         callsRead(state.tally) === 0
           ? `The dry run did not start: ${message}`
-          : `The dry run stopped after ${callsRead(state.tally).toLocaleString("en")} calls, so there is no result: ${message}`,
+          : `The dry run stopped after ${formatCount(callsRead(state.tally))} calls, so there is no result: ${message}`,
       );
     }
   }
@@ -187,10 +188,10 @@ export function DryRunPanel({
           <div>
             <div className="mb-1 flex justify-between text-xs text-slate-600">
               <span data-testid="dry-run-progress-text">
-                {callsRead(run.tally).toLocaleString("en")} of {run.total === null ? "…" : total.toLocaleString("en")} calls replayed
-                {run.tally.skipped > 0 && ` (${run.tally.skipped.toLocaleString("en")} skipped: arguments too large)`}
+                {formatCount(callsRead(run.tally))} of {run.total === null ? "…" : formatCount(total)} calls replayed
+                {run.tally.skipped > 0 && ` (${formatCount(run.tally.skipped)} skipped: arguments too large)`}
               </span>
-              <span>{run.done ? (run.stopped ? "stopped" : "done") : `${Math.round(progress * 100)}%`}</span>
+              <span>{run.done ? (run.stopped ? "stopped" : "done") : formatPercent(progress, { digits: 0 })}</span>
             </div>
             <div
               role="progressbar"
@@ -270,7 +271,7 @@ function DryRunResult({ tally, callHref }: { tally: DryRunTally; callHref: (id: 
           <div key={label} className="rounded-md border border-slate-200 px-3 py-2">
             <p className="text-xs text-slate-500">{label}</p>
             <p className={`text-lg font-semibold tabular-nums ${tone}`} data-testid={`dry-run-${label.split(":")[0]!.toLowerCase().replace(/ /g, "-")}`}>
-              {value.toLocaleString("en")}
+              {formatCount(value)}
             </p>
           </div>
         ))}
@@ -294,13 +295,13 @@ function DryRunResult({ tally, callHref }: { tally: DryRunTally; callHref: (id: 
                 <tr key={c.category}>
                   <td className={td}>{CATEGORY_LABELS[c.category as Category] ?? c.category}</td>
                   <td data-label="Fixed" className={`${td} text-right tabular-nums`}>
-                    {c.fixed.toLocaleString("en")}
+                    {formatCount(c.fixed)}
                   </td>
                   <td data-label="Broken" className={`${td} text-right tabular-nums ${c.broken ? "text-red-700" : ""}`}>
-                    {c.broken.toLocaleString("en")}
+                    {formatCount(c.broken)}
                   </td>
                   <td data-label="Still invalid" className={`${td} text-right tabular-nums`}>
-                    {c.stillInvalid.toLocaleString("en")}
+                    {formatCount(c.stillInvalid)}
                   </td>
                   <td className={`${td} text-xs`}>
                     {c.examples.broken.length > 0 && <span className="mr-2 text-red-700">broken: {examples(c.examples.broken)}</span>}

@@ -3,11 +3,11 @@ import type { LatencySummary } from "@/isomorphic/latency-histogram";
 import { LATENCY_RELATIVE_ERROR, MIN_TIMED_RESULTS } from "@/isomorphic/latency-histogram";
 import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { StatTile } from "../dashboard/stat-tile";
-import { formatCount, formatRate } from "../dashboard/format";
+import { formatCount, formatDuration, formatPercent } from "../../contracts/format-number";
 import { callHref } from "../calls/format";
 import { Card } from "../ui";
 import { emptyResultRate, failures, toolErrorRate } from "../../isomorphic/outcome";
-import { EMPTY_RESULT_FIX, formatLatency, nextStepText, outcomeRows, p95Text } from "./execution-view";
+import { EMPTY_RESULT_FIX, nextStepText, outcomeRows, p95Text } from "./execution-view";
 import type { EmptyResultExampleRow } from "./types";
 
 type Outcomes = Parameters<typeof outcomeRows>[0];
@@ -32,17 +32,17 @@ export function ExecutionCard({
 }) {
   const rate = toolErrorRate(totals);
   const emptyRate = emptyResultRate(totals);
-  const percentiles = latency.p95 === null ? null : `p50 ${formatLatency(latency.p50)} · p99 ${formatLatency(latency.p99)}`;
+  const percentiles = latency.p95 === null ? null : `p50 ${formatDuration(latency.p50)} · p99 ${formatDuration(latency.p99)}`;
   return (
     <Card
       title="After the gate"
-      description={`What happened when the calls that were not invalid ran · percentiles from the rollups, within ${Math.round(LATENCY_RELATIVE_ERROR * 100)} %`}
+      description={`What happened when the calls that were not invalid ran · percentiles from the rollups, within ${formatPercent(LATENCY_RELATIVE_ERROR, { digits: 0 })}`}
     >
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-3" data-testid="execution">
         <StatTile
           testId="tile-tool-error-rate"
           label="Tool error rate"
-          value={rate === null ? <span className={muted}>no results</span> : formatRate(rate)}
+          value={rate === null ? <span className={muted}>no results</span> : formatPercent(rate)}
           detail={`${formatCount(failures(totals))} of ${formatCount(totals.results)} results failed`}
         />
         <StatTile
@@ -59,10 +59,10 @@ export function ExecutionCard({
               <span className={muted}>no results</span>
             ) : totals.emptyResults > 0 ? (
               <Link href={outcomeHref("empty")} className="hover:underline">
-                {formatRate(emptyRate)}
+                {formatPercent(emptyRate)}
               </Link>
             ) : (
-              formatRate(emptyRate)
+              formatPercent(emptyRate)
             )
           }
           detail={`${formatCount(totals.emptyResults)} of ${formatCount(totals.results)} results were ok but said nothing`}

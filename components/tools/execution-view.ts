@@ -2,6 +2,7 @@
 // results over results) and latency percentiles, with "insufficient data" where the rollups
 // hold too little. Pure; the outcomes themselves are isomorphic/outcome.ts.
 import type { OutcomeFilter } from "../../contracts/event";
+import { formatDuration } from "../../contracts/format-number";
 import type { LatencySummary } from "../../isomorphic/latency-histogram";
 import { executionOutcome, failures, isEmptyResult, OUTCOME_LABELS, type ResultCounts } from "../../isomorphic/outcome";
 
@@ -11,14 +12,6 @@ type Outcomes = { calls: number; invalid: number } & ResultCounts;
 /** What a tool that answers with nothing should do instead, in plain words. */
 export const EMPTY_RESULT_FIX =
   "Make the tool say what it did not find — “No open loans for customer 118”, “No results for ‘x’” — instead of an empty answer: a model told nothing tends to invent one.";
-
-/** A latency in ms as people read it: 850 ms, 1.3 s, 2.5 min. */
-export function formatLatency(ms: number | null): string {
-  if (ms === null) return "–";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
-}
 
 /**
  * The outcome rows of a tool or a range, with their counts, for links to the calls explorer;
@@ -41,7 +34,7 @@ export function outcomeRows(t: Outcomes): { outcome: OutcomeFilter; label: strin
 /** The p95 cell: its value, or why there is none. */
 export function p95Text(latency: LatencySummary): string {
   if (latency.timed === 0) return "no latencies";
-  return latency.p95 === null ? "insufficient data" : formatLatency(latency.p95);
+  return latency.p95 === null ? "insufficient data" : formatDuration(latency.p95);
 }
 
 /** The run's next call after an empty result, as the tool page lists it (server/services/tools/empty-results.ts). */

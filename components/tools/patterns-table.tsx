@@ -2,7 +2,7 @@ import Link from "next/link";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { Sparkline } from "../charts";
 import { categoryColor } from "../charts/prepare";
-import { formatCount, formatRate } from "../dashboard/format";
+import { formatCount, formatPercent } from "../../contracts/format-number";
 import { RECOVERED_MEANING, recoveryTitle } from "../../isomorphic/recovery";
 import { Table, td, th } from "../ui";
 import { Ticks } from "./ticks";
@@ -47,7 +47,7 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
                 <div className="h-1.5 w-20 overflow-hidden rounded-full bg-slate-100">
                   <div className="h-full rounded-full bg-indigo-500" style={{ width: `${Math.max(2, p.share * 100)}%` }} />
                 </div>
-                <span className="tabular-nums text-xs text-slate-600">{formatRate(p.share, 0)}</span>
+                <span className="tabular-nums text-xs text-slate-600">{formatPercent(p.share, { digits: 0 })}</span>
               </div>
             </td>
             <td className={td}>
@@ -58,7 +58,7 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
               title={recoveryTitle(p)}
               data-testid="pattern-recovered"
             >
-              {formatRate(p.recoveryRate, 0)}
+              {formatPercent(p.recoveryRate, { digits: 0 })}
             </td>
             <td className={td}>
               <span className="flex gap-2 text-xs">

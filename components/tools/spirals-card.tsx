@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../server/routers/root";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
-import { formatCount, formatUsd } from "../dashboard/format";
+import { formatCount, formatUsd } from "../../contracts/format-number";
 import { Card, ScrollRegion } from "../ui";
 
 type SpiralsAnswer = inferRouterOutputs<AppRouter>["metrics"]["spirals"];

@@ -3,6 +3,7 @@ import { SchemaDiff } from "./schema-diff";
 import { Ticks } from "./ticks";
 import { TryInDryRun } from "./try-in-dry-run";
 import type { SuggestionRow } from "./types";
+import { formatCount } from "../../contracts/format-number";
 
 const SEVERITY_TONE = { error: "red", warning: "amber", info: "slate" } as const;
 
@@ -38,10 +39,10 @@ export function SuggestionsList({
               <Badge tone={SEVERITY_TONE[s.severity]}>{s.severity}</Badge>
               {s.calls ? (
                 <Badge tone="amber">
-                  {s.calls.supporting.toLocaleString("en")} of {s.calls.of.toLocaleString("en")} calls
+                  {formatCount(s.calls.supporting)} of {formatCount(s.calls.of)} calls
                 </Badge>
               ) : s.source === "calls" ? (
-                <Badge tone="amber">{s.failures.toLocaleString("en")} failed calls</Badge>
+                <Badge tone="amber">{formatCount(s.failures)} failed calls</Badge>
               ) : (
                 <Badge>definition lint</Badge>
               )}

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { NOT_CHECKED_COUNTED } from "../../contracts/tools";
-import { formatCount } from "../dashboard/format";
+import { formatCount } from "../../contracts/format-number";
 import { Table, td, th, Truncated } from "../ui";
 import { RecheckButton, type RecheckPlace } from "./register-tools-form";
 

@@ -1,6 +1,6 @@
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import type { VersionComparison } from "../../isomorphic/version-comparison";
-import { formatPp, formatPValue, formatRate } from "../dashboard/format";
+import { formatCount, formatPValue, formatPercent, formatPp } from "../../contracts/format-number";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
 import { Alert, Badge, Table, td, th } from "../ui";
 import { HOUR_MS } from "../../contracts/metrics";
@@ -21,7 +21,7 @@ const TONE = { better: "green", worse: "red", "no clear difference": "slate", "i
 
 function headline(impact: VersionImpact) {
   const { verdict, a, b } = impact.overall;
-  const rates = `invalid rate ${formatRate(a.rate)} before, ${formatRate(b.rate)} after`;
+  const rates = `invalid rate ${formatPercent(a.rate)} before, ${formatPercent(b.rate)} after`;
   switch (verdict) {
     case "better":
       return { tone: "success" as const, text: `The change helped: ${rates}, a clear drop (two-proportion test).` };
@@ -47,8 +47,8 @@ export function VersionVerdict({ impact, zone }: { impact: VersionImpact; zone: 
       <Alert tone={head.tone}>{head.text}</Alert>
       <p className="text-xs text-slate-500" data-testid="version-windows">
         Version <span className="font-mono">{impact.version.slice(0, 7)}</span> replaced <span className="font-mono">{impact.previousVersion.slice(0, 7)}</span>{" "}
-        on {formatDateTimeZoned(impact.marker, zone)}; compared: {span(impact.before)} against {span(impact.after)} ({impact.overall.a.n.toLocaleString("en")}{" "}
-        and {impact.overall.b.n.toLocaleString("en")} calls),{" "}
+        on {formatDateTimeZoned(impact.marker, zone)}; compared: {span(impact.before)} against {span(impact.after)} ({formatCount(impact.overall.a.n)} and{" "}
+        {formatCount(impact.overall.b.n)} calls),{" "}
         {impact.inRange ? (
           "inside the selected range."
         ) : (
@@ -74,10 +74,10 @@ export function VersionVerdict({ impact, zone }: { impact: VersionImpact; zone: 
               <tr key={c.key}>
                 <td className={td}>{CATEGORY_LABELS[c.key as Category] ?? c.key}</td>
                 <td data-label="Before" className={`${td} text-right tabular-nums`}>
-                  {formatRate(c.a.rate)}
+                  {formatPercent(c.a.rate)}
                 </td>
                 <td data-label="After" className={`${td} text-right tabular-nums`}>
-                  {formatRate(c.b.rate)}
+                  {formatPercent(c.b.rate)}
                 </td>
                 <td data-label="Change" className={`${td} text-right tabular-nums`}>
                   {formatPp(c.diff)}

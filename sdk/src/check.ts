@@ -5,6 +5,7 @@
  */
 
 import { ApiKeyError, authorizationHeader } from "./api-key";
+import { formatNumber, formatPercent } from "../../contracts/format-number";
 
 const CHECK_USAGE = `Usage: toolgate check --max-invalid-rate <5% | 0.05> [options]
 
@@ -57,7 +58,8 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "s" | "m" | "h" | "d"];
 }
 
-const pct = (rate: number | null) => (rate === null ? "n/a" : `${(rate * 100).toFixed(2)}%`);
+/** The check prints rates to the hundredth of a percent: "20.00%". */
+const pct = (rate: number | null) => formatPercent(rate, { digits: 2 });
 
 export async function runCheck(
   args: string[],
@@ -139,7 +141,7 @@ export async function runCheck(
   const what = [options.model, options.tool, options["run-prefix"] ? `runs ${options["run-prefix"]}*` : ""].filter(Boolean).join(", ") || "all calls";
   print(`Toolgate check: ${what}, ${summary.range.from} to ${summary.range.to}`);
   print(
-    `  ${totals.calls} calls, ${totals.invalid} invalid: invalid rate ${pct(totals.invalidRate)} (limit ${pct(maxRate)}), attempts per success ${totals.attemptsPerSuccess?.toFixed(2) ?? "n/a"}`,
+    `  ${totals.calls} calls, ${totals.invalid} invalid: invalid rate ${pct(totals.invalidRate)} (limit ${pct(maxRate)}), attempts per success ${formatNumber(totals.attemptsPerSuccess)}`,
   );
 
   const failures: string[] = [];
@@ -149,7 +151,11 @@ export async function runCheck(
   if (totals.invalidRate !== null && totals.invalidRate > maxRate) failures.push(`invalid rate ${pct(totals.invalidRate)} is over ${pct(maxRate)}`);
   const maxAttempts = options["max-attempts-per-success"] ? Number(options["max-attempts-per-success"]) : undefined;
   if (maxAttempts !== undefined && (totals.attemptsPerSuccess === null || totals.attemptsPerSuccess > maxAttempts)) {
-    failures.push(`attempts per success ${totals.attemptsPerSuccess?.toFixed(2) ?? "n/a (no success)"} is over ${maxAttempts}`);
+    failures.push(
+      totals.attemptsPerSuccess === null
+        ? `no call succeeded, so attempts per success has no bound (limit ${maxAttempts})`
+        : `attempts per success ${formatNumber(totals.attemptsPerSuccess)} is over ${maxAttempts}`,
+    );
   }
 
   const failing = summary.tools.filter((t) => t.invalid > 0).sort((a, b) => b.invalid - a.invalid || a.tool.localeCompare(b.tool));

@@ -25,6 +25,7 @@ import {
   type ToolText,
 } from "../../isomorphic/definition-lint";
 import type { FailurePattern } from "./failure-patterns";
+import { formatCount, formatPercent } from "../../contracts/format-number";
 
 export type SuggestionKind =
   "digits_as_string" | "state_type" | "name_enum_values" | "alias_name" | "state_limit" | "missing_required" | "extra_argument" | LintRule;
@@ -43,8 +44,7 @@ export type SuggestionWithEffect = Suggestion & { changesVerdicts: boolean };
 /** A pattern needs this many failures before a suggestion is made from it. */
 export const MIN_FAILURES = 3;
 
-const percent = (share: number) => `${Math.round(share * 100)}%`;
-const times = (n: number) => `${n.toLocaleString("en")} time${n === 1 ? "" : "s"}`;
+const times = (n: number) => `${formatCount(n)} time${n === 1 ? "" : "s"}`;
 
 /** The words that show a description names a type: the type's name, or the words TYPE_WORDS uses for it ("true or false", not "boolean"). */
 const NAMED_BY: Record<string, string[]> = { boolean: ["true or false"], integer: ["integer", "whole number"] };
@@ -87,7 +87,10 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
     before: text,
   });
   const seen = (group: FailurePattern[]) =>
-    `sent ${times(group.reduce((s, p) => s + p.failures, 0))} (${percent(group.reduce((s, p) => s + p.share, 0))} of the tool's failures)`;
+    `sent ${times(group.reduce((s, p) => s + p.failures, 0))} (${formatPercent(
+      group.reduce((s, p) => s + p.share, 0),
+      { digits: 0 },
+    )} of the tool's failures)`;
   const labels = (group: FailurePattern[]) => group.map((p) => p.label).join("; ");
   const frequent = patterns.filter((p) => p.failures >= MIN_FAILURES);
 
@@ -183,7 +186,11 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
       path: "",
       title: `Accept ${aliases.map((p) => code(p.kind)).join(", ")} as ${aliases.length > 1 ? "aliases" : "an alias"} of ${code(tool)}`,
       evidence:
-        aliases.map((p) => `${code(p.kind)} ×${p.failures}`).join(", ") + ` (${percent(aliases.reduce((s, p) => s + p.share, 0))} of the tool's failures).`,
+        aliases.map((p) => `${code(p.kind)} ×${p.failures}`).join(", ") +
+        ` (${formatPercent(
+          aliases.reduce((s, p) => s + p.share, 0),
+          { digits: 0 },
+        )} of the tool's failures).`,
       change: `Route ${aliases.length > 1 ? "these names" : "this name"} to ${tool} in the harness, or rename the tool to the spelling models use (e.g. ${code(aliases[0]!.kind)}) and keep the old name as the alias. Saying the exact name in the description also helps.`,
       after: { ...text, description: appendSentence(text.description, `Call this tool exactly as "${tool}".`) },
     });
@@ -219,7 +226,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
       kind: "missing_required",
       path: p.path,
       title: `Make ${code(p.path)} optional with a default, or say it is required`,
-      evidence: `${code(p.path)} left out ${times(p.failures)} (${percent(p.share)} of the tool's failures).`,
+      evidence: `${code(p.path)} left out ${times(p.failures)} (${formatPercent(p.share, { digits: 0 })} of the tool's failures).`,
       change: `If most calls would use one value, give ${code(p.path)} a default and drop it from "required". Otherwise start its description with "Required:" and say where the value comes from.`,
       after: schema
         ? edited(text, p.path, (s) => (s.description = `Required: ${descriptionOf(s) || `the ${parentOf(text.parameters, p.path)?.name ?? p.path}`}`))
@@ -236,7 +243,7 @@ function fromPatterns({ tool, text, patterns }: Context): Suggestion[] {
       kind: "extra_argument",
       path: p.path,
       title: `Models keep sending ${code(p.path)}: does ${code(tool)} lack it?`,
-      evidence: `${code(p.path)} sent ${times(p.failures)} though the schema has no such argument (${percent(p.share)} of the tool's failures).`,
+      evidence: `${code(p.path)} sent ${times(p.failures)} though the schema has no such argument (${formatPercent(p.share, { digits: 0 })} of the tool's failures).`,
       change: `If the tool could use it, add ${code(place.name)} to the schema (below it accepts any value; give it its type and description). If not, say in the description what the tool does not take, e.g. "Takes only ${Object.keys(isPlainObject(place.parent.properties) ? place.parent.properties : {}).join(", ")}."`,
       after: edited(text, place.parentPath, (s) => {
         s.properties = { ...(isPlainObject(s.properties) ? s.properties : {}), [place.name]: {} };

@@ -18,6 +18,7 @@ import type { KeyProject } from "../services/auth/api-keys";
 import { errorResponse } from "./error-response";
 import { readLimited } from "./read-limited";
 import packageJson from "../../package.json" with { type: "json" };
+import { formatCount, formatDuration, formatPercent } from "../../contracts/format-number";
 
 // Toolgate for agents: an MCP server over the read API, so that an engineer can ask a coding agent
 // "which tools fail most this week, why, and what should I change?". Every tool calls a read-scope
@@ -34,7 +35,6 @@ const days = (defaultDays: number, what: string) =>
 const toolName = z.string().min(1).max(200).describe("The tool's name exactly as registered in Toolgate (as failing_tools lists it).");
 const lastDays = (n: number) => ({ from: new Date(Date.now() - n * DAY_MS).toISOString(), to: new Date().toISOString() });
 
-const percent = (share: number | null) => (share === null ? "n/a" : `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`);
 const label = (category: string | null) => (category ? (CATEGORY_LABELS[category as Category] ?? category) : "none");
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 const json = (value: unknown, max = 300) => clip(JSON.stringify(value) ?? "undefined", max);
@@ -101,11 +101,11 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
         rows.sort((a, b) => (sort === "invalid_rate" ? b.interval.low - a.interval.low || b.invalid - a.invalid : b.invalid - a.invalid || b.calls - a.calls));
         const shown = rows.filter((t) => t.calls > 0).slice(0, limit);
         return text([
-          `Project ${links.project}, last ${n} day${n === 1 ? "" : "s"}${model ? `, model ${model}` : ""}: ${s.totals.calls} calls, ${s.totals.invalid} invalid (${percent(s.totals.invalidRate)} of checked calls)${s.totals.unchecked ? `, ${s.totals.unchecked} unchecked (no schema, neither valid nor invalid)` : ""}, ${s.totals.corrected} corrected.`,
+          `Project ${links.project}, last ${n} day${n === 1 ? "" : "s"}${model ? `, model ${model}` : ""}: ${s.totals.calls} calls, ${s.totals.invalid} invalid (${formatPercent(s.totals.invalidRate)} of checked calls)${s.totals.unchecked ? `, ${s.totals.unchecked} unchecked (no schema, neither valid nor invalid)` : ""}, ${s.totals.corrected} corrected.`,
           shown.length ? `Tools by ${sort === "invalid_rate" ? "invalid rate" : "invalid calls"}:` : "No calls in this window.",
           ...shown.map(
             (t, i) =>
-              `${i + 1}. ${t.tool}: ${t.invalid}/${t.checked} checked calls invalid = ${percent(t.invalidRate)} (95% CI ${percent(t.interval.low)}–${percent(t.interval.high)})${t.unchecked ? `, ${t.unchecked} unchecked` : ""}, ` +
+              `${i + 1}. ${t.tool}: ${t.invalid}/${t.checked} checked calls invalid = ${formatPercent(t.invalidRate)} (95% CI ${formatPercent(t.interval.low)}–${formatPercent(t.interval.high)})${t.unchecked ? `, ${t.unchecked} unchecked` : ""}, ` +
               `${t.corrected} corrected, top category: ${label(t.topCategory)}. ${toolPage(links, t.tool)}`,
           ),
           rows.length > shown.length && `(${rows.length - shown.length} more tools not shown; raise limit to see them.)`,
@@ -141,7 +141,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
             .slice(0, limit)
             .map(
               (p, i) =>
-                `${i + 1}. ${p.label}: ${p.failures} calls (${percent(p.share)} of the failures), recovered on the next call ${p.recovered}/${p.followed} (${percent(p.recoveryRate)}).` +
+                `${i + 1}. ${p.label}: ${p.failures} calls (${formatPercent(p.share)} of the failures), recovered on the next call ${p.recovered}/${p.followed} (${formatPercent(p.recoveryRate)}).` +
                 (p.examples.length ? ` Example calls: ${p.examples.join(", ")}.` : ""),
             ),
           d.patterns.some((p) => p.examples.length) && `Each call's page: ${callPage(links, "<id>")} (or get_call with the id).`,
@@ -186,7 +186,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
             .slice(0, limit)
             .map(
               (m, i) =>
-                `${i + 1}. sent ${m.count}×, next call valid ${percent(m.recoveryRate)}: ${json(m.template, 240)}${m.example !== m.template ? ` e.g. ${json(m.example, 240)}` : ""}`,
+                `${i + 1}. sent ${m.count}×, next call valid ${formatPercent(m.recoveryRate)}: ${json(m.template, 240)}${m.example !== m.template ? ` e.g. ${json(m.example, 240)}` : ""}`,
             ),
         ]);
       }),
@@ -211,7 +211,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
     ({ tool, days: n, limit }) =>
       answer(async () => {
         const { pairs, truncated, readLimit } = await caller.tools.confusable({ range: lastDays(n), ...(tool ? { tool } : {}) });
-        const read = truncated ? ` (from the newest ${readLimit.toLocaleString("en")} calls of the window only)` : "";
+        const read = truncated ? ` (from the newest ${formatCount(readLimit)} calls of the window only)` : "";
         return text([
           pairs.length
             ? `${pairs.length} pair${pairs.length === 1 ? "" : "s"} of tools models mix up${tool ? ` with ${tool}` : ""}, last ${n} days${read}, most evidence first:`
@@ -224,7 +224,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
                 `. ${toolPage(links, p.tools[0])}`,
               ...p.directions.map(
                 (d) =>
-                  `   ${d.from} → ${d.to}: ${d.switches} runs (${percent(d.switchRate)} of ${d.from}'s failures; after a success ${percent(d.afterSuccessRate)}), shared arguments: ${d.sharedArguments.join(", ")}`,
+                  `   ${d.from} → ${d.to}: ${d.switches} runs (${formatPercent(d.switchRate)} of ${d.from}'s failures; after a success ${formatPercent(d.afterSuccessRate)}), shared arguments: ${d.sharedArguments.join(", ")}`,
               ),
               p.runs.length > 0 &&
                 `   Runs: ${p.runs.map((r) => `${r.runId} (${r.failedId} → ${r.switchedId})`).join(", ")}; each run's page: ${runPage(links, "<runId>")}`,
@@ -317,7 +317,8 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
           `Call ${c.id}: ${c.tool} by ${c.modelName}${c.modelVersion ? ` ${c.modelVersion}` : ""} at ${c.timestamp}, ${verdict(c.valid, c.category)}. ${callPage(links, c.id)}`,
           `Arguments: ${json(c.arguments, 1000)}`,
           c.message && `Message sent to the model: ${c.message}${c.checkedPath ? ` (at ${c.checkedPath})` : ""}`,
-          c.resultStatus && `Result: ${c.resultStatus}${c.resultSummary ? `: ${c.resultSummary}` : ""}${c.latencyMs !== null ? `, ${c.latencyMs} ms` : ""}`,
+          c.resultStatus &&
+            `Result: ${c.resultStatus}${c.resultSummary ? `: ${c.resultSummary}` : ""}${c.latencyMs !== null ? `, ${formatDuration(c.latencyMs)}` : ""}`,
           c.correction
             ? `Corrected by ${c.correction.id} (${c.correction.tool}, ${verdict(c.correction.valid, c.correction.category)}): ${json(c.correction.arguments, 500)}`
             : c.valid === false && "The model did not correct this call.",

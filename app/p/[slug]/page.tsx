@@ -23,7 +23,7 @@ import {
   selectSeries,
   verdictSplit,
 } from "@/components/dashboard/derive";
-import { formatAttempts, formatCount, formatPp, formatRate, formatRelative, formatUsd } from "@/components/dashboard/format";
+import { formatChange, formatCount, formatNumber, formatPercent, formatPp, formatUsd } from "@/contracts/format-number";
 import { LoadDemoButton } from "@/components/dashboard/load-demo-button";
 import { OpenDemoProjectButton } from "@/components/dashboard/open-demo-project";
 import { apiRange, dashboardRange, includesNow, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
@@ -155,7 +155,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
             testId="tile-calls"
             label="Tool calls"
             value={formatCount(current.calls)}
-            delta={callsChange === null ? undefined : { text: `${formatRelative(callsChange)} ${versus}`, tone: "neutral" }}
+            delta={callsChange === null ? undefined : { text: `${formatChange(callsChange)} ${versus}`, tone: "neutral" }}
             detail={`${verdictSplit(current)} · ${formatCount(current.invalid)} invalid`}
           />
           <StatTile
@@ -174,9 +174,9 @@ export default async function OverviewPage({ params, searchParams }: { params: P
           <StatTile
             testId="tile-attempts"
             label="Attempts per successful call"
-            value={formatAttempts(expectedAttemptsOrNull(p), 3)}
+            value={formatNumber(expectedAttemptsOrNull(p), { digits: 3 })}
             unit="expected"
-            delta={{ text: `${formatAttempts(observedAttempts(current), 3)} observed`, tone: "neutral" }}
+            delta={{ text: `${formatNumber(observedAttempts(current), { digits: 3 })} observed`, tone: "neutral" }}
             detail="Expected 1/(1−p); observed over runs (see below)"
           />
           <StatTile
@@ -185,7 +185,7 @@ export default async function OverviewPage({ params, searchParams }: { params: P
             value={formatCount(current.invalid)}
             unit="invalid calls"
             delta={{ text: `${formatUsd(invalidCost)} spent on them`, tone: invalidCost > 0 ? "bad" : "neutral" }}
-            detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of all ${formatUsd(current.costUsd)}` : "no cost reported"}
+            detail={current.costUsd > 0 ? `${formatPercent(invalidCost / current.costUsd)} of all ${formatUsd(current.costUsd)}` : "no cost reported"}
           />
         </div>
 

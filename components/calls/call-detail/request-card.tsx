@@ -5,6 +5,7 @@ import { formatDateTimeZoned } from "../../../isomorphic/time-zone";
 import { linkClass, modelLabel, runHref } from "../format";
 import type { CallDetail } from "./types";
 import { metadataEntries, resultTone, usageText } from "./view";
+import { formatDuration } from "../../../contracts/format-number";
 
 /** What the harness reported with the call: tool, model, time, run, result, usage and metadata. */
 export function RequestCard({ call, slug, unknownTool, zone }: { call: CallDetail; slug: string; unknownTool: boolean; zone: string }) {
@@ -37,7 +38,7 @@ export function RequestCard({ call, slug, unknownTool, zone }: { call: CallDetai
         {(call.resultStatus || call.latencyMs !== null) && (
           <Item label="Result">
             {call.resultStatus && <Badge tone={resultTone(call.resultStatus)}>{call.resultStatus}</Badge>}
-            {call.latencyMs !== null && <span className="ml-1.5 tabular-nums text-slate-600">{call.latencyMs} ms</span>}
+            {call.latencyMs !== null && <span className="ml-1.5 tabular-nums text-slate-600">{formatDuration(call.latencyMs)}</span>}
             {call.resultSummary && <span className="mt-1 block text-slate-600">{call.resultSummary}</span>}
           </Item>
         )}

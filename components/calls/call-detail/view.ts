@@ -2,6 +2,7 @@ import { CATEGORY_DESCRIPTIONS, type Category } from "../../../contracts/categor
 import { categoryLabel } from "../format";
 import { exceedsViewLimits } from "../json-view";
 import type { CallDetail } from "./types";
+import { formatCount, formatUsd } from "../../../contracts/format-number";
 
 /**
  * What the call page shows, decided from the stored call: which value to mark, which cards
@@ -74,9 +75,9 @@ export function resultTone(status: string): "green" | "red" | "amber" {
 /** "1,868 in · 62 out · $0.0065", or null when the call reported neither input tokens nor a cost. */
 export function usageText(call: Pick<CallDetail, "inputTokens" | "outputTokens" | "costUsd">): string | null {
   const parts = [
-    call.inputTokens !== null ? `${call.inputTokens.toLocaleString("en-US")} in` : null,
-    call.outputTokens !== null ? `${call.outputTokens.toLocaleString("en-US")} out` : null,
-    call.costUsd !== null ? `$${call.costUsd.toFixed(4)}` : null,
+    call.inputTokens !== null ? `${formatCount(call.inputTokens)} in` : null,
+    call.outputTokens !== null ? `${formatCount(call.outputTokens)} out` : null,
+    call.costUsd !== null ? formatUsd(call.costUsd) : null,
   ].filter((part) => part !== null);
   return parts.length ? parts.join(" · ") : null;
 }

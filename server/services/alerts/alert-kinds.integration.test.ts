@@ -111,12 +111,12 @@ describe("alert rules on tool errors, empty results, latency and spirals", () =>
 
       const report = await evaluateAlerts({ projectId: p.project.id });
       expect(report?.fired.map((f) => f.summary).sort()).toEqual([
-        "Empty result rate 24.39% is above 20% for tool getloan over 15 min (41 results).",
-        "Empty result rate 24.39% is above 20% for tool getloan over 60 min (41 results).",
-        expect.stringMatching(/^Latency p95 2\d{3}(\.\d)? ms is above 2000 ms for tool getloan over 60 min \(41 timed results\)\.$/),
+        "Empty result rate 24.39% is above 20.00% for tool getloan over 1 h (41 results).",
+        "Empty result rate 24.39% is above 20.00% for tool getloan over 15 min (41 results).",
+        expect.stringMatching(/^Latency p95 2,\d{3} ms is above 2,000 ms for tool getloan over 1 h \(41 timed results\)\.$/),
         "Retry spirals of 3+ failed attempts 1 is above 0 for tool getloan over 15 min (45 calls).",
-        "Tool error rate 48.78% is above 30% for tool getloan over 15 min (41 results).",
-        "Tool error rate 48.78% is above 30% for tool getloan over 60 min (41 results).",
+        "Tool error rate 48.78% is above 30.00% for tool getloan over 1 h (41 results).",
+        "Tool error rate 48.78% is above 30.00% for tool getloan over 15 min (41 results).",
       ]);
       const states = await prisma().alertRule.findMany({
         where: { projectId: p.project.id, builtIn: false },

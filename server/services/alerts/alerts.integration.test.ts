@@ -95,7 +95,7 @@ describe("alert evaluation", () => {
     expect(verifySignature("whsec_wrong", body, String(headers[SIGNATURE_HEADER.toLowerCase()]))).toBe(false);
     const payload = JSON.parse(body);
     expect(payload.deliveryId).toBe(headers[DELIVERY_ID_HEADER.toLowerCase()]);
-    expect(payload.text).toMatch(/Invalid rate 50% is above 20% for tool getloan/);
+    expect(payload.text).toMatch(/Invalid rate 50.00% is above 20.00% for tool getloan/);
     expect(payload.incident).toMatchObject({ id: incidents[0]!.id, value: 0.5, threshold: 0.2, scope: { tool: "getloan" } });
     expect(payload.incident.url).toMatch(new RegExp(`/p/${p.project.slug}/alerts/${incidents[0]!.id}$`));
 
@@ -502,7 +502,7 @@ describe("alert evaluation", () => {
     const twenty = await owner.alerts.createRule({ project: slug, rule: { ...GETLOAN_INVALID_RULE, name: "twenty", minCalls: 20 } });
 
     const report = await evaluateAlerts({ now, projectId: p.project.id });
-    expect(report?.fired.map((f) => f.summary)).toEqual(["Invalid rate 100% is above 20% for tool getloan over 15 min (12 checked calls)."]);
+    expect(report?.fired.map((f) => f.summary)).toEqual(["Invalid rate 100.00% is above 20.00% for tool getloan over 15 min (12 checked calls)."]);
     const state = (id: string) => owner.alerts.rule({ project: slug, id }) as Promise<Record<string, unknown>>;
     expect(await state(getloan.id)).toMatchObject({ lastState: "firing", lastValue: 1, lastCalls: 12 });
     expect(await state(unchecked.id)).toMatchObject({ lastState: "no_data", lastValue: null, lastCalls: 0 });
@@ -538,7 +538,9 @@ describe("alert evaluation", () => {
     await api.ingest.batch({ events: [...checked(200, 2, "new", 6), ...Array.from({ length: 800 }, () => makeEvent({ model: v("new"), timestamp: at(6) }))] });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired.map((f) => f.summary)).toEqual([
-      expect.stringMatching(/^Regression: acme-large new has an invalid rate of 50% against 10% for old \(200 vs 300 checked calls, p = /),
+      expect.stringMatching(
+        /^Regression: acme-large new has an invalid rate of 50.00% against 10.00% for old \(200 vs 300 checked calls, p (< 0\.001|= 0\.\d{3})\)\.$/,
+      ),
     ]);
   });
 
@@ -577,7 +579,9 @@ describe("alert evaluation", () => {
     await api.ingest.batch({ events: batch(400, 4, "new", 6) });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired.map((f) => f.summary)).toEqual([
-      expect.stringMatching(/^Regression: acme-large new has a tool error rate of 25% against 5% for old \(400 vs 400 results, p = /),
+      expect.stringMatching(
+        /^Regression: acme-large new has a tool error rate of 25.00% against 5.00% for old \(400 vs 400 results, p (< 0\.001|= 0\.\d{3})\)\.$/,
+      ),
     ]);
     const [incident] = await prisma().incident.findMany({
       where: { projectId: p.project.id },
@@ -606,7 +610,7 @@ describe("alert evaluation", () => {
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     const schemaIncidents = report!.fired.filter((f) => f.summary.includes("schema"));
     expect(schemaIncidents).toHaveLength(1);
-    expect(schemaIncidents[0]!.summary).toMatch(/^Regression: getloan schema \w+ has an invalid rate of 50% against 5% for schema \w+/);
+    expect(schemaIncidents[0]!.summary).toMatch(/^Regression: getloan schema \w+ has an invalid rate of 50.00% against 5.00% for schema \w+/);
   });
 
   it("the regression guard flags a tool schema version whose calls pass the gate but fail more when they run", async () => {
@@ -625,7 +629,9 @@ describe("alert evaluation", () => {
     await api.ingest.batch({ events: calls(400, 4, 30) });
     const report = await evaluateAlerts({ now, projectId: p.project.id });
     expect(report?.fired.map((f) => f.summary)).toEqual([
-      expect.stringMatching(/^Regression: getloan schema \w+ has a tool error rate of 25% against 5% for schema \w+ \(400 vs 400 results, p = /),
+      expect.stringMatching(
+        /^Regression: getloan schema \w+ has a tool error rate of 25.00% against 5.00% for schema \w+ \(400 vs 400 results, p (< 0\.001|= 0\.\d{3})\)\.$/,
+      ),
     ]);
     const incidents = await prisma().incident.findMany({ where: { projectId: p.project.id }, select: { subject: true, scopeTool: true } });
     expect(incidents).toEqual([{ subject: expect.stringMatching(/^schema:getloan:\w+:tool_error_rate$/), scopeTool: "getloan" }]);

@@ -30,6 +30,7 @@ import { emptyResultSql, statusesOf } from "../../../isomorphic/outcome";
 import { latencies } from "../metrics/call-figures";
 import { readSpirals } from "../metrics/spirals";
 import { FAILED_COUNT_COLUMNS, HAS_RESULT, hasResultOf } from "../rollups/tables";
+import { formatCount, formatDuration, formatPValue } from "../../../contracts/format-number";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
 type Scope = { tool?: string | null; model?: string | null; version?: string | null };
@@ -261,13 +262,13 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
     if (transition.action === "fire") {
       const { metric } = spec;
       const what = metric === "spirals" ? ` of ${rule.spiralLength ?? SPIRAL_LENGTH.default}+ failed attempts` : rule.category ? ` (${rule.category})` : "";
-      const summary = `${ALERT_METRIC_LABELS[metric]}${what} ${formatMetric(metric, check.value ?? 0)} is above ${formatMetric(metric, check.threshold ?? 0)} for ${describeScope(scope)} over ${rule.windowMinutes} min (${Math.round(check.calls)} ${SAMPLE_NOUNS[metric]}).`;
+      const summary = `${ALERT_METRIC_LABELS[metric]}${what} ${formatMetric(metric, check.value ?? 0)} is above ${formatMetric(metric, check.threshold ?? 0)} for ${describeScope(scope)} over ${formatDuration(rule.windowMinutes * 60_000)} (${formatCount(check.calls)} ${SAMPLE_NOUNS[metric]}).`;
       const incident = await openIncident(rule, check, at, "", scope, summary);
       fired.push(incident);
       open = { id: incident.id };
       clearSince = null;
     } else if (transition.action === "resolve" && open) {
-      await resolveIncident(rule.projectId, open.id, at, null, `Condition clear for a whole window (${rule.windowMinutes} min).`);
+      await resolveIncident(rule.projectId, open.id, at, null, `Condition clear for a whole window (${formatDuration(rule.windowMinutes * 60_000)}).`);
       resolved++;
       open = null;
       clearSince = null;
@@ -312,7 +313,8 @@ async function fireRegressions(
     if (!check.breach) continue;
     const subject = regressionSubject(of, name, newVersion, rate);
     if (await prisma().incident.findFirst({ where: { projectId: rule.projectId, ruleId: rule.id, subject }, select: { id: true } })) continue;
-    const summary = `Regression: ${name} ${versionWord}${newVersion} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for ${versionWord}${oldVersion} (${Math.round(counts[`new_${all}`])} vs ${Math.round(counts[`old_${all}`])} ${nouns[rate]}, p = ${check.pValue.toExponential(1)}).`;
+    const pText = formatPValue(check.pValue);
+    const summary = `Regression: ${name} ${versionWord}${newVersion} has ${RATE_PHRASES[rate]} of ${formatMetric(rate, check.value ?? 0)} against ${formatMetric(rate, check.threshold ?? 0)} for ${versionWord}${oldVersion} (${formatCount(counts[`new_${all}`])} vs ${formatCount(counts[`old_${all}`])} ${nouns[rate]}, p ${pText.startsWith("<") ? pText : `= ${pText}`}).`;
     fired.push(await openIncident(rule, check, now, subject, scope, summary));
   }
 }

@@ -7,6 +7,7 @@ import { inTransaction } from "../../db/transaction";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
 import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
+import { formatCount } from "../../../contracts/format-number";
 
 type Registry = ReturnType<typeof registryResolver>;
 
@@ -76,7 +77,7 @@ export async function ingestCalls(
 export async function ingestBatch(projectId: string, events: unknown[]): Promise<IngestResult> {
   if (events.length > MAX_EVENTS_PER_BATCH) {
     throw invalid(
-      `A batch holds at most ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} events; this one has ${events.length.toLocaleString("en")}. Split it into batches of ${MAX_EVENTS_PER_BATCH.toLocaleString("en")} or fewer.`,
+      `A batch holds at most ${formatCount(MAX_EVENTS_PER_BATCH)} events; this one has ${formatCount(events.length)}. Split it into batches of ${formatCount(MAX_EVENTS_PER_BATCH)} or fewer.`,
     );
   }
   const checked = await checkEvents(events, registryResolver(await loadToolVersions(projectId)));

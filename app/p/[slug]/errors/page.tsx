@@ -9,7 +9,8 @@ import { dashboardRange } from "@/components/dashboard/params";
 import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { FilterForm } from "@/components/filters/filter-form";
-import { formatPercent, linkClass } from "@/components/calls/format";
+import { linkClass } from "@/components/calls/format";
+import { formatCount, formatPercent } from "@/contracts/format-number";
 import { Alert, Badge, cx, PageHeader, ScrollRegion, th } from "@/components/ui";
 import { RECOVERED_MEANING, recoveryTitle } from "@/isomorphic/recovery";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
@@ -108,8 +109,8 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
             {tool && <span className="font-normal text-slate-500"> · {tool}</span>}
           </h2>
           <p className="text-slate-500">
-            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {totalSent.toLocaleString("en-US")} sent · recovered overall{" "}
-            <span className="tabular-nums">{formatPercent(overall)}</span>
+            {sorted.length} {sorted.length === 1 ? "message" : "messages"} · {formatCount(totalSent)} sent · recovered overall{" "}
+            <span className="tabular-nums">{formatPercent(overall, { digits: 0 })}</span>
           </p>
         </header>
         {sorted.length === 0 ? (
@@ -200,16 +201,16 @@ export default async function ErrorsPage({ params, searchParams }: { params: Pro
                             <span>
                               {flags.opaque
                                 ? "Name the argument, what was sent and the rule."
-                                : `Below the overall ${formatPercent(overall)}: say what was wrong and how to fix it.`}
+                                : `Below the overall ${formatPercent(overall, { digits: 0 })}: say what was wrong and how to fix it.`}
                             </span>
                           </p>
                         )}
                       </td>
                       <td data-label="Sent" className={cx(cell, "text-right tabular-nums")}>
-                        {row.count.toLocaleString("en-US")}
+                        {formatCount(row.count)}
                       </td>
                       <td data-label="Followed" className={cx(cell, "text-right tabular-nums")} title="invalid calls the model tried again">
-                        {row.followed.toLocaleString("en-US")}
+                        {formatCount(row.followed)}
                       </td>
                       <td className={cell}>
                         <RecoveryBar rate={row.recoveryRate} low={flags.lowRecovery} title={recoveryTitle(row)} />
@@ -270,7 +271,7 @@ function RecoveryBar({ rate, low, title }: { rate: number | null; low: boolean; 
         <span className={cx("block h-full rounded-full", low ? "bg-amber-500" : "bg-emerald-500")} style={{ width: `${Math.round(rate * 100)}%` }} />
       </span>
       <span className={cx("w-10 text-right tabular-nums", low ? "font-medium text-amber-800" : "text-slate-700")} data-testid="recovery">
-        {formatPercent(rate)}
+        {formatPercent(rate, { digits: 0 })}
       </span>
     </span>
   );

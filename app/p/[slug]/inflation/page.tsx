@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { inflation, isUnknownTool, parseK, versionLabel, type Counts, type InflationRow } from "@/components/dashboard/derive";
-import { formatAttempts, formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
+import { formatCount, formatNumber, formatPercent, formatUsd } from "@/contracts/format-number";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { WhatIfSimulator } from "@/components/dashboard/what-if-simulator";
@@ -77,9 +77,9 @@ export default async function InflationPage({ params, searchParams }: { params: 
                 "No calls in this range."
               ) : (
                 <>
-                  At an invalid rate of <strong className="tabular-nums">{formatRate(overall.p)}</strong>, a successful call takes{" "}
-                  <strong className="tabular-nums">{formatAttempts(overall.expected, 3)}</strong> attempts on average, so a {k}-call task takes{" "}
-                  <strong className="tabular-nums">{formatAttempts(overall.taskAttempts)}</strong>: about{" "}
+                  At an invalid rate of <strong className="tabular-nums">{formatPercent(overall.p)}</strong>, a successful call takes{" "}
+                  <strong className="tabular-nums">{formatNumber(overall.expected, { digits: 3 })}</strong> attempts on average, so a {k}-call task takes{" "}
+                  <strong className="tabular-nums">{formatNumber(overall.taskAttempts)}</strong>: about{" "}
                   <strong className="tabular-nums">{formatCount(overall.extraPer1000 ?? 0)}</strong> extra model calls per 1,000 tasks, costing about{" "}
                   <strong className="tabular-nums">{formatUsd(overall.extraCostPer1000)}</strong> at this range’s {formatUsd(overall.costPerCall)} per call.
                 </>
@@ -147,16 +147,16 @@ function InflationTable({
         {formatCount(r.calls)}
       </td>
       <td data-label="Invalid rate" className={cx(td, num, r.p !== null && r.p >= 0.1 && "text-red-700")}>
-        {formatRate(r.p)}
+        {formatPercent(r.p)}
       </td>
       <td data-label="Expected attempts" className={`${td} ${num}`}>
-        {r.p === 1 ? <span title="every call was invalid">∞</span> : formatAttempts(r.expected, 3)}
+        {r.p === 1 ? <span title="every call was invalid">∞</span> : formatNumber(r.expected, { digits: 3 })}
       </td>
       <td data-label="Observed attempts" className={`${td} ${num}`}>
-        {formatAttempts(r.observed, 3)}
+        {formatNumber(r.observed, { digits: 3 })}
       </td>
       <td data-label="Task attempts" className={`${td} ${num}`}>
-        {r.p === 1 ? "∞" : formatAttempts(r.taskAttempts)}
+        {r.p === 1 ? "∞" : formatNumber(r.taskAttempts)}
       </td>
       <td data-label="Extra calls per 1,000 tasks" className={`${td} ${num}`}>
         {r.extraPer1000 === null ? "–" : formatCount(r.extraPer1000)}

@@ -8,7 +8,7 @@ import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { allUnchecked, intervalAxisMax, parseVersionRef, rateOf, rateText, versionLabel, versionRef } from "@/components/dashboard/derive";
 import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
 import { hasRole } from "@/contracts/roles";
-import { formatCount, formatPp, formatPValue, formatRate } from "@/components/dashboard/format";
+import { formatCount, formatPValue, formatPercent, formatPp } from "@/contracts/format-number";
 import { IntervalAxis, IntervalBar } from "@/components/dashboard/interval-bar";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RowLinks } from "@/components/tables/row-links";
@@ -312,7 +312,7 @@ function ExecutionCells({ figures, failedHref }: { figures: ResultCounts & { cal
       <td data-label="Tool error rate" className={`${td} ${num}`} data-testid="model-error-rate">
         {figures.results > 0 ? (
           <Link href={failedHref} className="hover:underline" title={`${formatCount(failures(figures))} of ${formatCount(figures.results)} results failed`}>
-            {formatRate(toolErrorRate(figures))}
+            {formatPercent(toolErrorRate(figures))}
           </Link>
         ) : (
           <span className="text-xs text-slate-500">no results</span>
@@ -353,7 +353,7 @@ function Side({ side }: { side: { rate: number | null; n: number } }) {
   if (side.n === 0) return <span className="text-slate-500">no calls</span>;
   return (
     <>
-      {formatRate(side.rate)} <span className="text-xs text-slate-500">of {formatCount(side.n)}</span>
+      {formatPercent(side.rate)} <span className="text-xs text-slate-500">of {formatCount(side.n)}</span>
     </>
   );
 }
@@ -460,5 +460,5 @@ function ComparisonTable({
 
 /** The 95% interval as text; "–" without a checked call (an interval over nothing is 0–100 %, which says nothing). */
 function IntervalText({ interval, counts }: { interval: { low: number; high: number }; counts: Pick<Version, "calls" | "invalid" | "unchecked"> }) {
-  return rateOf(counts) === null ? <span title="no call was checked">–</span> : `${formatRate(interval.low)} – ${formatRate(interval.high)}`;
+  return rateOf(counts) === null ? <span title="no call was checked">–</span> : `${formatPercent(interval.low)} – ${formatPercent(interval.high)}`;
 }

@@ -4,7 +4,7 @@ import { Sparkline } from "@/components/charts";
 import { assignColors } from "@/components/charts/prepare";
 import { rateSeries } from "@/components/dashboard/chart-data";
 import { allUnchecked, closestTool, isUnknownTool, rateChange, rateChangeLabel, rateOf, rateText } from "@/components/dashboard/derive";
-import { formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
+import { formatCount, formatPercent, formatUsd } from "@/contracts/format-number";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RowLinks } from "@/components/tables/row-links";
 import { SortHeader } from "@/components/tables/sort-header";
@@ -216,7 +216,7 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                             className="hover:underline"
                             title={`${formatCount(failures(t))} of ${formatCount(t.results)} results failed`}
                           >
-                            {formatRate(toolErrorRate(t))}
+                            {formatPercent(toolErrorRate(t))}
                           </Link>
                         ) : (
                           <span className="text-xs text-slate-500">no results</span>
@@ -234,10 +234,10 @@ export default async function ToolsPage({ params, searchParams }: { params: Prom
                             className="font-medium text-amber-800 hover:underline"
                             title={`${formatCount(t.emptyResults)} of ${formatCount(t.results)} results said nothing: make the tool answer “not found” or “no results for …” instead`}
                           >
-                            {formatRate(emptyResultRate(t))}
+                            {formatPercent(emptyResultRate(t))}
                           </Link>
                         ) : (
-                          formatRate(0)
+                          formatPercent(0)
                         )}
                       </td>
                       <td data-label="Cost" className={`${td} ${num}`}>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { explorerUrl } from "@/components/calls/explorer-params";
 import { DetailHeader } from "@/components/calls/detail-page";
 import { callHref, formatClock, formatOffset, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
+import { formatDuration, formatNumber } from "@/contracts/format-number";
 import { decodeParam } from "@/isomorphic/route-id";
 import { buttonClass, cx, Table, td, th } from "@/components/ui";
 import { findByRouteId, pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
@@ -40,7 +41,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
       <DetailHeader
         kind="run"
         id={run.runId}
-        description={`${models.join(", ")} · started ${formatDateTimeZoned(calls[0]!.timestamp, zone, "second")} · ${formatOffset(end - start).slice(1)} from first to last call`}
+        description={`${models.join(", ")} · started ${formatDateTimeZoned(calls[0]!.timestamp, zone, "second")} · ${formatDuration(end - start)} from first to last call`}
         actions={
           <Link href={explorerUrl(project.slug, { range: "all", runId: run.runId })} className={buttonClass("secondary")}>
             Open in calls explorer
@@ -57,7 +58,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
         )}
         <Stat
           label="Attempts per success"
-          value={perSuccess === null ? "—" : perSuccess.toFixed(2)}
+          value={formatNumber(perSuccess)}
           hint={
             perSuccess === null
               ? run.successes + run.invalid === 0

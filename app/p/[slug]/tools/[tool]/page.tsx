@@ -6,7 +6,7 @@ import { assignColors } from "@/components/charts/prepare";
 import { categoryBreakdown, categorySeries, modelVersionParams, rateSeries, volumes } from "@/components/dashboard/chart-data";
 import type { Explore } from "@/components/charts/explore";
 import { allUnchecked, expectedAttemptsOrNull, observedAttempts, rateChange, rateChangeLabel, rateText, verdictSplit } from "@/components/dashboard/derive";
-import { formatAttempts, formatCount, formatRate, formatUsd } from "@/components/dashboard/format";
+import { formatCount, formatNumber, formatPercent, formatUsd } from "@/contracts/format-number";
 import { formatDateTimeZoned } from "@/isomorphic/time-zone";
 import { apiRange, dashboardRange, previousLabel, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { RangePicker } from "@/components/dashboard/range-picker";
@@ -172,15 +172,15 @@ export default async function ToolPage({ params, searchParams }: Props) {
                   <StatTile
                     testId="tile-attempts"
                     label="Attempts per successful call"
-                    value={formatAttempts(expectedAttemptsOrNull(change.current), 3)}
+                    value={formatNumber(expectedAttemptsOrNull(change.current), { digits: 3 })}
                     unit="expected"
-                    delta={{ text: `${formatAttempts(observedAttempts(current), 3)} observed`, tone: "neutral" }}
+                    delta={{ text: `${formatNumber(observedAttempts(current), { digits: 3 })} observed`, tone: "neutral" }}
                   />
                   <StatTile
                     testId="tile-extra"
                     label="Cost of invalid calls"
                     value={formatUsd(invalidCost)}
-                    detail={current.costUsd > 0 ? `${formatRate(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
+                    detail={current.costUsd > 0 ? `${formatPercent(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
                   />
                 </div>
 
@@ -279,7 +279,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
                           </div>
                           <div className="w-24 shrink-0 text-right tabular-nums" title={recoveryTitle(e)}>
                             <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
-                              {formatRate(e.recoveryRate, 0)}
+                              {formatPercent(e.recoveryRate, { digits: 0 })}
                             </p>
                             <p className="text-xs text-slate-500">recovered</p>
                           </div>

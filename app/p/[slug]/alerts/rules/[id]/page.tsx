@@ -12,6 +12,7 @@ import { buttonClass, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { loadByIdOr404 } from "@/components/alerts/load-by-id";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
+import { formatCount } from "@/contracts/format-number";
 
 export const metadata: Metadata = { title: "Alert rule" };
 
@@ -74,7 +75,7 @@ export default async function AlertRulePage({
             <dt className="text-slate-600">Scope</dt>
             <dd className="text-slate-900">{ruleScopeText(rule)}</dd>
             <dt className="text-slate-600">Minimum calls</dt>
-            <dd className="text-slate-900">{rule.minCalls.toLocaleString("en")} in the window</dd>
+            <dd className="text-slate-900">{formatCount(rule.minCalls)} in the window</dd>
             <dt className="text-slate-600">Last evaluated</dt>
             <dd className="text-slate-900" data-testid="rule-last-evaluated">
               {rule.lastEvaluatedAt ? formatDateTimeZoned(rule.lastEvaluatedAt, zone) : "not yet"}

@@ -102,17 +102,26 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 // the exporter reads OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_HEADERS
 const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
 provider.register();`;
-  const vercel = `// with the Node SDK set up as above (or @vercel/otel in a Next.js instrumentation.ts)
-import { generateText, stepCountIs } from "ai";
+  const vercel = `// ai 7: npm install @ai-sdk/otel; with the Node SDK set up as above (or @vercel/otel in a Next.js instrumentation.ts)
+import { OpenTelemetry } from "@ai-sdk/otel";
+import { generateText, registerTelemetry, stepCountIs } from "ai";
+
+// one run per conversation: the conversation id on every span (without one, each trace is a run)
+registerTelemetry(new OpenTelemetry({
+  enrichSpan: ({ runtimeContext }) => ({ "gen_ai.conversation.id": runtimeContext?.sessionId }),
+}));
 
 const result = await generateText({
   model,
   tools,
   prompt,
   stopWhen: stepCountIs(5),
-  // one run per conversation; without a sessionId each trace is a run
-  experimental_telemetry: { isEnabled: true, metadata: { sessionId: conversationId } },
-});`;
+  runtimeContext: { sessionId: conversationId },
+  telemetry: { includeRuntimeContext: { sessionId: true } },
+});
+
+// ai 6: no registration; in the call
+//   experimental_telemetry: { isEnabled: true, metadata: { sessionId: conversationId } }`;
   const openllmetry = `# pip install traceloop-sdk
 from traceloop.sdk import Traceloop
 

@@ -100,7 +100,7 @@ describe("dispatcher: provider shapes", () => {
     expect(results[1]).toMatchObject({ content: expect.stringContaining("Did you mean 'getloan'?") });
   });
 
-  it("Vercel AI SDK tool calls (ai v6 ToolCallPart) answer ToolResultParts", async () => {
+  it("Vercel AI SDK tool calls (ai v7 ToolCallPart; v5 and v6 have the same shape) answer ToolResultParts", async () => {
     const { toolgate } = gate();
     const calls: ToolCallPart[] = [
       { type: "tool-call", toolCallId: "t1", toolName: "getloan", input: { loannumber: "9" } },

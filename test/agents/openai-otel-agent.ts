@@ -1,4 +1,4 @@
-// A small agent instrumented with the official @opentelemetry/instrumentation-openai, run as
+// A small agent instrumented with the official @opentelemetry/instrumentation-openai (on openai 6), run as
 // its own Node process by app/v1/logs/otel-openai.exhaustive.test.ts. It knows nothing of
 // Toolgate: the exporters read OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL, and the
 // model is whatever OpenAI-compatible server OPENAI_BASE_URL names. Content capture is the
@@ -22,8 +22,14 @@ instrumentation.setTracerProvider(tracerProvider);
 instrumentation.setLoggerProvider(loggerProvider);
 instrumentation.enable();
 
-// loaded after the instrumentation is enabled, through require, which its hook patches
-const { default: OpenAI } = createRequire(import.meta.url)("openai") as typeof import("openai");
+// The instrumentation (0.21.0, and 0.22.0, the newest) hooks `openai` >=4.19 <7 only, and its hook
+// knows a package by its folder's name: the project's `openai` is 7, so the agent loads 6.30.1
+// (the alias `openai-6`) and hands it to the patch the hook would run on an `openai` 6.
+const require = createRequire(import.meta.url);
+const openai6 = require("openai-6") as typeof import("openai-6");
+const { VERSION } = require("openai-6/version") as typeof import("openai-6/version");
+for (const definition of instrumentation.getModuleDefinitions()) definition.patch?.(openai6, VERSION);
+const { default: OpenAI } = openai6;
 
 /** The harness's tools: a wrong argument is answered as an error the model can correct. */
 function runTool(name: string, args: string): string {

@@ -4,7 +4,7 @@ import { describe, it } from "vitest";
 import { ANTHROPIC_EXPECTED, instrumentedRuns, anthropicConversation } from "@/test/scripted-model";
 
 /**
- * @arizeai/openinference-instrumentation-anthropic 0.2.8 around @anthropic-ai/sdk 1.15.0, unmodified (see openinference-openai's test).
+ * @arizeai/openinference-instrumentation-anthropic 0.2.8 around @anthropic-ai/sdk 1.17.0, unmodified (see openinference-openai's test).
  * The SDK traces each request itself too (a GenAI `chat` span without messages by default) to the
  * same provider, as it does to a harness's global one.
  */

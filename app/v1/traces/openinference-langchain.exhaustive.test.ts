@@ -6,7 +6,7 @@ import { instrumentedRuns, langChainAgent, OPENAI_EXPECTED } from "@/test/script
 
 /**
  * @arizeai/openinference-instrumentation-langchain 4.1.1 around @langchain/core 1.4.0 and
- * @langchain/openai 1.3.0 (the newest that runs on Node 20), unmodified, exporting through the
+ * @langchain/openai 1.6.0 (openai 7.60.0), unmodified, exporting through the
  * OTLP exporter set up only by the three OTEL_EXPORTER_OTLP_* variables, against a scripted
  * model on 127.0.0.1 (test/scripted-model.ts). LangChain puts an unparsable call in
  * `invalid_tool_calls` and the tool's answer in a serialised ToolMessage.

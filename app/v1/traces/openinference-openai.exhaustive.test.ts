@@ -4,7 +4,7 @@ import { describe, it } from "vitest";
 import { instrumentedRuns, OPENAI_EXPECTED, openAiAgent } from "@/test/scripted-model";
 
 /**
- * @arizeai/openinference-instrumentation-openai 4.2.7 around openai 6.30.1, unmodified,
+ * @arizeai/openinference-instrumentation-openai 4.2.7 around openai 7.60.0, unmodified,
  * exporting through the OTLP exporter set up only by the three OTEL_EXPORTER_OTLP_* variables,
  * against a scripted model on 127.0.0.1 (test/scripted-model.ts).
  */

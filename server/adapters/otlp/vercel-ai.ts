@@ -29,6 +29,13 @@ import type { Attributes, OtlpSpan } from "./wire";
  */
 const operationOf = (span: OtlpSpan) => str(span.attributes, "ai.operationId") ?? (span.name.startsWith("ai.") ? span.name : undefined);
 
+/**
+ * Where the run id is: v6 and earlier `experimental_telemetry.metadata` (`ai.telemetry.metadata.*`);
+ * v7, which removed `metadata`, the `runtimeContext` properties named in
+ * `telemetry.includeRuntimeContext` (`ai.settings.context.*`).
+ */
+const RUN_ID_KEYS = ["sessionId", "conversationId"].flatMap((key) => [`ai.telemetry.metadata.${key}`, `ai.settings.context.${key}`]);
+
 function usage(a: Attributes): Usage | undefined {
   // ai@6.0.119 renamed promptTokens/completionTokens to inputTokens/outputTokens
   return usageOf({
@@ -103,7 +110,7 @@ export function mapVercelAi(span: OtlpSpan): Mapped {
   const version = first(a, "ai.response.model", "gen_ai.response.model");
   const conversation = readConversation(conversationOf(a));
   return modelPiece("vercel_ai", span, {
-    runId: first(a, "ai.telemetry.metadata.sessionId", "ai.telemetry.metadata.conversationId"),
+    runId: first(a, ...RUN_ID_KEYS),
     model: { name, ...(provider ? { provider } : {}), ...(version ? { version } : {}) },
     usage: usage(a),
     calls: callsOf(a),

@@ -2,6 +2,16 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "../db/client";
 import { codeOf, makeProject, makeUser, signedIn, unique } from "../../test/fixtures";
 
+/**
+ * One of two owners acting on each other at once gets through and the other is refused: as the
+ * last owner (400) when its request reached the locked check first, or as no longer an owner or
+ * member (403) when the other's change was committed before its role was read. Never both.
+ */
+function expectOneRefused(codes: string[]) {
+  expect(codes.filter((code) => code === "OK")).toHaveLength(1);
+  expect(["BAD_REQUEST", "FORBIDDEN"]).toContain(codes.find((code) => code !== "OK"));
+}
+
 describe("races on projects resolved in the database", () => {
   it("concurrent projects.create with one slug: one project, 409 CONFLICT to every other, never 500", async () => {
     const slug = unique("race");
@@ -23,7 +33,7 @@ describe("races on projects resolved in the database", () => {
         codeOf(first.members.changeRole({ project: p.project.slug, userId: second.user.id, role: "viewer" })),
         codeOf(second.members.changeRole({ project: p.project.slug, userId: p.owner.id, role: "viewer" })),
       ]);
-      expect(codes.sort()).toEqual(["BAD_REQUEST", "OK"]);
+      expectOneRefused(codes);
       expect(await prisma().membership.count({ where: { projectId: p.project.id, role: "owner" } })).toBe(1);
     }
   });
@@ -37,7 +47,7 @@ describe("races on projects resolved in the database", () => {
         codeOf(first.members.remove({ project: p.project.slug, userId: second.user.id })),
         codeOf(second.members.remove({ project: p.project.slug, userId: p.owner.id })),
       ]);
-      expect(codes.sort()).toEqual(["BAD_REQUEST", "OK"]);
+      expectOneRefused(codes);
       expect(await prisma().membership.count({ where: { projectId: p.project.id, role: "owner" } })).toBe(1);
     }
   });

@@ -323,3 +323,75 @@ describe("`toolgate lint` from the tarball", () => {
     }
   });
 });
+
+describe("`toolgate mcp-server` from the tarball", () => {
+  it(
+    "serves Toolgate's MCP server over stdio to the MCP SDK client: the tools of /api/mcp, answers on demo data, nothing of another project",
+    { timeout: 240_000 },
+    async () => {
+      const dir = installed();
+      linkBin(dir, "toolgate", "../@toolgate/sdk/dist/cli.js");
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+      const { startHttpApp } = await import("../test/http-app");
+      const { makeProject } = await import("../test/fixtures");
+      const { loadDemoData } = await import("../server/services/demo/load-demo");
+      const { prisma } = await import("../server/db/client");
+      const app = await startHttpApp();
+      const clients: InstanceType<typeof Client>[] = [];
+      try {
+        const demo = await makeProject();
+        await loadDemoData(demo.project, { now: new Date(), days: 1, runsPerDay: 40 });
+        const call = await prisma().toolCall.findFirstOrThrow({ where: { projectId: demo.project.id, tool: "getloan", valid: false }, select: { id: true } });
+        const readKey = (await demo.key("agent", "read")).key;
+        const otherKey = (await (await makeProject()).key("agent", "read")).key;
+        /** As an MCP client starts it (docs/agents.md): the package's bin through npx, the key in the environment, npm kept off the network. */
+        const overStdio = async (apiKey: string) => {
+          const transport = new StdioClientTransport({
+            command: "npx",
+            args: ["--no-install", "toolgate", "mcp-server"],
+            cwd: dir,
+            env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? work, npm_config_offline: "true", TOOLGATE_URL: app.url, TOOLGATE_API_KEY: apiKey },
+            stderr: "pipe",
+          });
+          let stderr = "";
+          transport.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+          const client = new Client({ name: "packed-agent-test", version: "1.0.0" });
+          await client.connect(transport).catch((error: Error) => {
+            throw new Error(`${error.message} (stderr: ${stderr})`);
+          });
+          clients.push(client);
+          return client;
+        };
+        const text = async (client: InstanceType<typeof Client>, name: string, args: Record<string, unknown>) => {
+          const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+          return { isError: result.isError === true, text: result.content.map((c) => c.text).join("\n") };
+        };
+
+        const client = await overStdio(readKey);
+        expect(client.getServerVersion()?.name).toBe("toolgate");
+        const direct = new Client({ name: "packed-agent-test-http", version: "1.0.0" });
+        await direct.connect(
+          new StreamableHTTPClientTransport(new URL(`${app.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${readKey}` } } }),
+        );
+        clients.push(direct);
+        const tools = (await client.listTools()).tools;
+        expect(tools.map((t) => t.name)).toContain("failing_tools");
+        expect(tools).toEqual((await direct.listTools()).tools); // the same tools, schemas and all, as /api/mcp
+        const failing = await text(client, "failing_tools", { days: 2 });
+        expect(failing.isError, failing.text).toBe(false);
+        expect(failing.text).toMatch(/^Project proj-\S+, last 2 days: \d+ calls, \d+ invalid/);
+        expect(failing.text).toContain(`${app.url}/p/${demo.project.slug}/tools/getloan`);
+        expect(await text(client, "get_call", { id: call.id })).toMatchObject({ isError: false, text: expect.stringContaining(`Call ${call.id}: getloan`) });
+
+        const other = await overStdio(otherKey);
+        expect((await text(other, "failing_tools", { days: 2 })).text).toContain("No calls in this window.");
+        expect(await text(other, "get_call", { id: call.id })).toEqual({ isError: true, text: `NOT_FOUND: No call "${call.id}" in this project.` });
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+        await app.stop();
+      }
+    },
+  );
+});

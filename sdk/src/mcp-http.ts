@@ -4,7 +4,8 @@ import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 import { McpGateway, type GatewayOptions } from "./mcp";
-import { LOOPBACK_HOSTS, passedOn, rebindingRefusal } from "./mcp-http-headers";
+import { LOOPBACK_HOSTS, rebindingRefusal } from "../../isomorphic/rebinding";
+import { passedOn } from "./mcp-http-headers";
 import { advertisedMetadata, isOriginPath, isProtectedResourceMetadata, rewriteChallenge, rewriteMetadata, upstreamMetadataUrl } from "./mcp-http-oauth";
 
 /**

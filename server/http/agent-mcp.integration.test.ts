@@ -218,6 +218,31 @@ describe("Toolgate's MCP server refuses", () => {
     await expect(overStdio(demo.ingestKey)).rejects.toThrow(/needs a key of the read scope/);
   });
 
+  it("a browser's request from an origin other than this machine's, even with a read key (403: DNS rebinding)", async () => {
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "page", version: "1" } },
+    };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${app.app.url}/api/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${demo.readKey}`, ...headers },
+        body: JSON.stringify(initialize),
+      });
+    // a page on evil.example.com, whose name the attacker points at 127.0.0.1: Host and Origin are its own
+    const rebound = await post({ host: "evil.example.com", origin: "http://evil.example.com" });
+    expect(rebound.status).toBe(403);
+    expect(((await rebound.json()) as { error: { message: string } }).error.message).toBe(
+      "Invalid Origin: http://evil.example.com. Toolgate's MCP server answers browsers only from this machine (localhost, 127.0.0.1, [::1]) or from TOOLGATE_PUBLIC_URL (not set); MCP clients send no Origin.",
+    );
+    expect((await post({ origin: "null" })).status).toBe(403);
+    expect((await post({ origin: "https://toolgate.example.com" })).status).toBe(403);
+    for (const origin of [app.app.url, "http://localhost:3000", "http://[::1]:3000"]) expect((await post({ origin })).status, origin).toBe(200);
+    expect((await post({})).status).toBe(200); // MCP clients send no Origin
+  });
+
   it("a tool that does not exist: the server has no tool that writes", async () => {
     const client = await overHttp(demo.readKey);
     const result = await client.callTool({ name: "register_tools", arguments: { tools: [] } });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CATEGORY_LABELS, type Category } from "../../contracts/categories";
 import { checkedCalls, verdictOf, wilsonInterval } from "../../isomorphic/stats";
 import { findingDiff, lintTools, schemaAt, scoreTools, SEVERITIES } from "../../isomorphic/definition-lint";
+import { LOOPBACK_HOSTS, originRefusal } from "../../isomorphic/rebinding";
 import { likelyTool } from "../../isomorphic/tool-names";
 import { whileRequestOpen } from "../db/cancel";
 import { env } from "../env";
@@ -407,9 +408,19 @@ function refusal(status: number, message: string, headers: Record<string, string
 /**
  * POST /api/mcp: one stateless Streamable HTTP exchange (JSON answers, no session, no server-sent
  * stream: GET and DELETE answer 405 as the transport's spec allows). The key in `Authorization`
- * must be a read-scope key; it decides the project every tool answers for.
+ * must be a read-scope key; it decides the project every tool answers for. A request with an
+ * `Origin` (a browser's) of neither loopback nor TOOLGATE_PUBLIC_URL is refused with 403 first.
  */
 export async function serveAgentMcp(req: Request): Promise<Response> {
+  // DNS rebinding: a page whose name resolves to this machine sends its own Origin (the transport's spec: 403)
+  const configured = env().TOOLGATE_PUBLIC_URL;
+  const origins = [...LOOPBACK_HOSTS, ...(configured ? [new URL(configured).origin] : [])];
+  const foreign = originRefusal(req.headers.get("origin") ?? undefined, origins);
+  if (foreign)
+    return refusal(
+      403,
+      `${foreign}. Toolgate's MCP server answers browsers only from this machine (${LOOPBACK_HOSTS.join(", ")}) or from TOOLGATE_PUBLIC_URL${configured ? ` (${new URL(configured).origin})` : " (not set)"}; MCP clients send no Origin.`,
+    );
   if (req.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
   // the key is checked and counted once per HTTP request: the tools' procedure calls below take it from the context
   let key: KeyProject;

@@ -10,11 +10,16 @@ import net from "node:net";
 if (/conformance/.test(process.argv[1] ?? "") && process.env.NODE_OPTIONS)
   process.env.NODE_OPTIONS = process.env.NODE_OPTIONS.replace(/--import[= ]\S*loopback\.mjs/, "").trim();
 const pool = [];
+// every port this process has pooled: a random pick may repeat one that is in the pool or handed
+// out and not bound yet (two scenario servers once got 22475: EADDRINUSE), so none is pooled twice
+const pooled = new Set();
 // below Linux's ephemeral range (32768 and up): a process binding port 0 (a gateway, a client)
 // never gets one of these while it waits in the pool
 async function refill(n) {
   while (n > 0) {
     const port = 20000 + Math.floor(Math.random() * 12000);
+    if (pooled.has(port)) continue;
+    pooled.add(port);
     const probe = net.createServer();
     const free = await new Promise((resolve) => {
       probe.once("error", () => resolve(false));

@@ -52,6 +52,7 @@ try {
     { file: "overview", path: "/p/demo?range=30d" },
     { file: "call-detail", path: `/p/demo/calls/${encodeURIComponent(call.id)}` },
     { file: "schema-doctor", path: "/p/demo/tools/getloan?range=30d#patterns", from: "Failure patterns", height: 1900 }, // the tool page opens that tab
+    { file: "after-the-gate", path: "/p/demo/tools/getloan?range=30d", from: "After the gate", height: 1000 },
     { file: "connect", path: "/p/demo/settings/connect" },
   ];
   const shots = allDir ? await everyPage(call) : readme;

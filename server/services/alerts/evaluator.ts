@@ -22,14 +22,15 @@ import {
   type WindowCounts,
 } from "../../domain/alert-rules";
 import { pool, prisma } from "../../db/client";
-import { filterSql, rollupRows } from "../rollups/read";
-import { CALL_ROLLUPS } from "../rollups/tables";
+import { filterSql } from "../rollups/read";
+import { analytics } from "../analytics";
+import type { VersionCounts } from "../analytics/port";
 import { matchingSilence, notifyIncident } from "./notify";
 import { HOUR_MS } from "../../../contracts/metrics";
-import { emptyResultSql, statusesOf } from "../../../isomorphic/outcome";
+import { emptyResultSql, failures, statusesOf } from "../../../isomorphic/outcome";
 import { latencies } from "../metrics/call-figures";
 import { readSpirals } from "../metrics/spirals";
-import { FAILED_COUNT_COLUMNS, HAS_RESULT, hasResultOf } from "../rollups/tables";
+import { HAS_RESULT, hasResultOf } from "../rollups/tables";
 import { formatCount, formatDuration, formatPValue } from "../../../contracts/format-number";
 
 type Rule = Awaited<ReturnType<typeof loadRules>>[number];
@@ -64,9 +65,9 @@ const toCounts = (r: CountRow): WindowCounts => ({
 });
 
 /**
- * The results, the failed ones and the empty ones (the tool error and empty result rates' counts),
- * over raw calls and over rollup rows. Both spellings derive from isomorphic/outcome.ts
- * (statusesOf, emptyResultSql) as the rollups' own columns do (rollups/tables.ts).
+ * The results, the failed ones and the empty ones (the tool error and empty result rates' counts)
+ * over raw calls. They derive from isomorphic/outcome.ts (statusesOf, emptyResultSql) as the
+ * rollups' own columns do (rollups/tables.ts).
  */
 const FAILED_STATUSES = statusesOf("failed")
   .map((status) => `'${status}'`)
@@ -74,44 +75,55 @@ const FAILED_STATUSES = statusesOf("failed")
 const RAW_RESULTS = `(count(*) FILTER (WHERE ${HAS_RESULT}))::float8 AS results,
   (count(*) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${FAILED_STATUSES})))::float8 AS failed_results,
   (count(*) FILTER (WHERE ${HAS_RESULT} AND ${emptyResultSql("result_status", "result_summary")}))::float8 AS empty_results`;
-const ROLLUP_RESULTS = `coalesce(sum(results), 0)::float8 AS results, coalesce(sum(${FAILED_COUNT_COLUMNS.join(" + ")}), 0)::float8 AS failed_results,
-  coalesce(sum(empty_results), 0)::float8 AS empty_results`;
 
 /**
  * Counts over [from, to): windows under an hour read the raw calls (indexed by time),
- * longer ones the rollups (whole hours, so up to one hour more than the window). With
+ * longer ones the analytics port (whole hours, so up to one hour more than the window). With
  * `byBucket`, one row per minute (raw) or per hour (rollups) instead of one in all: the
  * rule preview (preview.ts) adds them up as these reads would.
  */
-async function countRows(projectId: string, from: Date, to: Date, scope: Scope, category: string | null | undefined, raw: boolean, byBucket: boolean) {
-  const params: unknown[] = [];
+async function countRows(
+  projectId: string,
+  from: Date,
+  to: Date,
+  scope: Scope,
+  category: string | null | undefined,
+  raw: boolean,
+  byBucket: boolean,
+): Promise<{ bucket: Date | null; counts: WindowCounts }[]> {
+  if (!raw) {
+    const rows = await analytics.windowTotals(projectId, { from, to }, metricsScope(scope), { perHour: byBucket, category: category ?? "" });
+    return rows.map((r) => ({
+      bucket: r.bucket,
+      counts: {
+        calls: r.calls,
+        invalid: r.invalid,
+        unchecked: r.unchecked,
+        corrected: r.corrected,
+        categoryCalls: r.categoryCalls,
+        results: r.results,
+        failedResults: failures(r),
+        emptyResults: r.emptyResults,
+      },
+    }));
+  }
+  const params: unknown[] = [projectId, from, to, category ?? ""];
   const filters = { tool: scope.tool, model_name: scope.model, model_version: scope.version };
-  let sql: string;
-  if (raw) {
-    params.push(projectId, from, to, category ?? "");
-    sql = `SELECT ${byBucket ? "date_trunc('minute', timestamp)" : "NULL::timestamptz"} AS bucket,
+  let sql = `SELECT ${byBucket ? "date_trunc('minute', timestamp)" : "NULL::timestamptz"} AS bucket,
                   count(*)::float8 AS calls, (count(*) FILTER (WHERE valid = false))::float8 AS invalid,
                   (count(*) FILTER (WHERE valid IS NULL))::float8 AS unchecked,
                   (count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL))::float8 AS corrected,
                   (count(*) FILTER (WHERE category = $4))::float8 AS category_calls, ${RAW_RESULTS}
              FROM tool_calls WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3${filterSql(filters, params)}`;
-  } else {
-    const rows = rollupRows(CALL_ROLLUPS, projectId, { from, to }, filters, params, byBucket);
-    sql = `SELECT ${byBucket ? "hour" : "NULL::timestamptz"} AS bucket,
-                  coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(invalid), 0)::float8 AS invalid,
-                  coalesce(sum(unchecked), 0)::float8 AS unchecked, coalesce(sum(corrected), 0)::float8 AS corrected,
-                  coalesce(sum(calls) FILTER (WHERE category = $${params.push(category ?? "")}), 0)::float8 AS category_calls, ${ROLLUP_RESULTS}
-             FROM ${rows}`;
-  }
   if (byBucket) sql += " GROUP BY 1";
-  return (await pool().query<CountRow>(sql, params)).rows;
+  return (await pool().query<CountRow>(sql, params)).rows.map((r) => ({ bucket: r.bucket, counts: toCounts(r) }));
 }
 
 export const readsRaw = (from: Date, to: Date) => to.getTime() - from.getTime() < HOUR_MS;
 
 export async function windowCounts(projectId: string, from: Date, to: Date, scope: Scope, category?: string | null): Promise<WindowCounts> {
   const [row] = await countRows(projectId, from, to, scope, category, readsRaw(from, to), false);
-  return toCounts(row!);
+  return row!.counts;
 }
 
 /** The counts of [from, to) in buckets: minutes from the raw calls, or hours from the rollups. */
@@ -124,7 +136,7 @@ export async function bucketCounts(
   raw: boolean,
 ): Promise<CountsBucket[]> {
   const rows = await countRows(projectId, from, to, scope, category, raw, true);
-  return rows.map((r) => ({ start: r.bucket!.getTime(), counts: toCounts(r) }));
+  return rows.map((r) => ({ start: r.bucket!.getTime(), counts: r.counts }));
 }
 
 /** The latency p95 of [from, to) in scope, from the rollups' histograms (metrics/call-figures.ts `latencies`: whole hours). */
@@ -284,8 +296,6 @@ async function evaluateRule(rule: Rule, now: Date, fired: Fired[]) {
 }
 
 type Side = "new" | "old";
-/** A version pair's counts, each side's: its (checked) calls, the invalid ones, its results, the failed ones. */
-type VersionCounts = Record<`${Side}_${"calls" | "invalid" | "results" | "failed"}`, number>;
 const RATE_PHRASES: Record<RegressionRate, string> = { invalid_rate: "an invalid rate", tool_error_rate: "a tool error rate" };
 
 /**
@@ -326,39 +336,15 @@ async function fireRegressions(
  * (the previous version's before the new one appeared).
  */
 async function evaluateRegressions(rule: Rule, now: Date, fired: Fired[]) {
-  const sums = (side: Side) => {
-    const where = side === "new" ? "r.model_version = p.new_version AND r.hour >= p.first" : "r.model_version = p.old_version AND r.hour < p.first";
-    const sum = (expression: string, as: string) => `coalesce(sum(${expression}) FILTER (WHERE ${where}), 0)::float8 AS ${side}_${as}`;
-    return [
-      sum("r.calls - r.unchecked", "calls"),
-      sum("r.invalid", "invalid"),
-      sum("r.results", "results"),
-      sum(FAILED_COUNT_COLUMNS.map((c) => `r.${c}`).join(" + "), "failed"),
-    ];
-  };
-  const { rows } = await pool().query<{ model_name: string; new_version: string; old_version: string; first: Date } & VersionCounts>(
-    `WITH v AS (
-       SELECT model_name, model_version, min(hour) AS first FROM call_rollups_hourly
-        WHERE project_id = $1 AND model_version <> '' AND hour <= $2 GROUP BY 1, 2
-     ), ranked AS (
-       SELECT *, row_number() OVER (PARTITION BY model_name ORDER BY first DESC, model_version DESC) AS rank FROM v
-     ), pairs AS (
-       SELECT n.model_name, n.model_version AS new_version, o.model_version AS old_version, n.first
-         FROM ranked n JOIN ranked o ON o.model_name = n.model_name AND o.rank = 2 WHERE n.rank = 1
-     )
-     SELECT p.model_name, p.new_version, p.old_version, p.first, ${[...sums("new"), ...sums("old")].join(", ")}
-       FROM pairs p JOIN call_rollups_hourly r ON r.project_id = $1 AND r.model_name = p.model_name AND r.hour <= $2
-      GROUP BY 1, 2, 3, 4`,
-    [rule.projectId, now],
-  );
+  const rows = await analytics.modelVersionPairs(rule.projectId, now);
   for (const row of rows)
     await fireRegressions(
       rule,
       now,
       fired,
-      { of: "model", name: row.model_name, newVersion: row.new_version, oldVersion: row.old_version, counts: row },
+      { of: "model", name: row.model, newVersion: row.newVersion, oldVersion: row.oldVersion, counts: row.counts },
       SAMPLE_NOUNS,
-      { model: row.model_name, version: row.new_version },
+      { model: row.model, version: row.newVersion },
     );
 }
 

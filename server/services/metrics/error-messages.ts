@@ -1,8 +1,6 @@
 import { groupByTemplate, schemaNames } from "../../domain/message-templates";
 import { pool } from "../../db/client";
-import { runRollupRows } from "../rollups/rebuild";
-import { rollupRows } from "../rollups/read";
-import { ERROR_MESSAGE_ROLLUPS } from "../rollups/tables";
+import { analytics } from "../analytics";
 
 /**
  * Distinct messages returned to models over a range, grouped by template, with how often the
@@ -11,17 +9,8 @@ import { ERROR_MESSAGE_ROLLUPS } from "../rollups/tables";
  * here, at read time (server/domain/message-templates.ts), so stored rollups follow any change of them.
  */
 export async function errorMessages(projectId: string, range: { from: Date; to: Date }, tool?: string, runIdPrefix?: string) {
-  const params: unknown[] = [];
-  const from = runIdPrefix
-    ? runRollupRows("messages", projectId, range, { tool }, params, runIdPrefix)
-    : rollupRows(ERROR_MESSAGE_ROLLUPS, projectId, range, { tool }, params);
-  const [{ rows }, schemas] = await Promise.all([
-    pool().query<{ message: string; count: number; followed: number; recovered: number }>(
-      `SELECT CASE WHEN message = '' THEN '(no message)' ELSE message END AS message,
-              sum(sent)::int AS count, sum(followed)::int AS followed, sum(recovered)::int AS recovered
-         FROM ${from} GROUP BY message ORDER BY 2 DESC, 1 LIMIT 2000`,
-      params,
-    ),
+  const [rows, schemas] = await Promise.all([
+    analytics.errorMessages(projectId, range, { tool, runIdPrefix }, 2000),
     // the names templates keep: every version's, as older messages name older arguments
     pool().query<{ name: string; parameters: unknown }>(`SELECT name, parameters FROM tool_definitions WHERE project_id = $1`, [projectId]),
   ]);

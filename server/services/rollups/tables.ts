@@ -1,6 +1,7 @@
 // The rollup tables (docs/rollups.md): their catalogue and bucket expressions. This folder owns
 // everything about them: the catalogue (here), the incremental writes of ingestion (write.ts),
-// the computation from raw calls (rebuild.ts) and the range reads of the dashboards and alerts (read.ts).
+// the computation from raw calls (rebuild.ts), the range reader (read.ts) and the statements that
+// answer the analytics read port over them (analytics.ts: what the dashboards and alerts read).
 import { latencyBucketSql } from "../../../isomorphic/latency-histogram";
 import { emptyResultSql, FAILED_OUTCOMES, statusesOf, type FailedOutcome } from "../../../isomorphic/outcome";
 

@@ -1,8 +1,7 @@
 import { confusablePairs, type ConfusablePair } from "../../domain/confusable-tools";
 import { runOrderSql } from "../../domain/run-order";
 import { pool } from "../../db/client";
-import { rollupRows } from "../rollups/read";
-import { CALL_ROLLUPS } from "../rollups/tables";
+import { analytics } from "../analytics";
 import { listTools } from "./registry";
 
 type Range = { from: Date; to: Date };
@@ -58,12 +57,10 @@ export async function confusableTools(
   tool?: string,
   readLimit = CONFUSABLE_READ_LIMIT,
 ): Promise<{ pairs: ConfusablePair[]; truncated: boolean; readLimit: number }> {
-  const unknownParams: unknown[] = [];
-  const unknownFrom = rollupRows(CALL_ROLLUPS, projectId, range, { category: "unknown_tool" }, unknownParams);
   const [tools, read, unknown] = await Promise.all([
     listTools(projectId),
     pool().query<{ switched: SwitchRow[]; transitions: TransitionRow[] }>(ONE_PASS(readLimit), [projectId, range.from, range.to]),
-    pool().query<{ name: string; calls: number }>(`SELECT tool AS name, sum(invalid)::int AS calls FROM ${unknownFrom} GROUP BY 1`, unknownParams),
+    analytics.breakdown(projectId, range, "tool", { category: "unknown_tool" }),
   ]);
   const { switched, transitions } = read.rows[0]!;
   const counts = new Map<string, { tool: string; failed: number; succeeded: number }>();
@@ -89,7 +86,7 @@ export async function confusableTools(
       .filter((t) => !t.failed && t.next_tool !== null && t.next_tool !== t.tool)
       .map((t) => ({ tool: t.tool, next: t.next_tool!, calls: t.calls })),
     counts: [...counts.values()],
-    unknownNames: unknown.rows,
+    unknownNames: unknown.map((r) => ({ name: r.key, calls: r.invalid })),
   });
   const readCalls = transitions.reduce((n, t) => n + t.calls, 0);
   return { pairs: tool ? pairs.filter((p) => p.tools.includes(tool)) : pairs, truncated: readCalls > readLimit, readLimit };

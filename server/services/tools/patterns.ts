@@ -5,8 +5,8 @@ import { toolSetTokens } from "../../domain/context-cost";
 import { suggestSchemaChanges } from "../../domain/schema-suggestions";
 import { daysOf, encodePattern, groupPatterns, type FailurePattern, type PatternDayRow } from "../../domain/failure-patterns";
 import { pool } from "../../db/client";
-import { rollupRows } from "../rollups/read";
-import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, recoveredSql } from "../rollups/tables";
+import { analytics } from "../analytics";
+import { dayOf, recoveredSql } from "../rollups/tables";
 import { latestDefinitions, listTools } from "./registry";
 
 export type Range = { from: Date; to: Date };
@@ -96,12 +96,11 @@ async function ownPatternDays(projectId: string, tool: string, range: Range): Pr
 /** Unknown tool names that are a likely misspelling of `tool` (the classifier's own rule), per day, from the call rollups. */
 async function misspelledNameDays(projectId: string, tool: string, range: Range, names: string[]) {
   if (!names.includes(tool)) return { rows: [], names: [] };
-  const params: unknown[] = [];
-  const from = rollupRows(CALL_ROLLUPS, projectId, range, { category: "unknown_tool" }, params);
-  const { rows } = await pool().query<{ tool: string; day: Date; failures: number }>(
-    `SELECT tool, ${dayOf("hour")} AS day, sum(invalid)::int AS failures FROM ${from} GROUP BY 1, 2`,
-    params,
-  );
+  const rows = (await analytics.series(projectId, range, "day", "tool", { category: "unknown_tool" })).map((r) => ({
+    tool: r.key,
+    day: r.bucket,
+    failures: r.invalid,
+  }));
   const registered = new Set(names);
   const close = new Map<string, boolean>();
   const isAlias = (name: string) => {
@@ -115,9 +114,9 @@ async function misspelledNameDays(projectId: string, tool: string, range: Range,
     names: aliasNames,
     rows: aliasRows.map((r) => ({
       pattern: encodePattern({ category: "unknown_tool", path: "", kind: r.tool }),
-      day: r.day.toISOString(),
+      day: r.day,
       failures: r.failures,
-      ...(recovery.get(`${r.tool}\t${r.day.toISOString()}`) ?? { followed: 0, recovered: 0 }),
+      ...(recovery.get(`${r.tool}\t${r.day}`) ?? { followed: 0, recovered: 0 }),
     })),
   };
 }
@@ -126,14 +125,8 @@ async function misspelledNameDays(projectId: string, tool: string, range: Range,
 async function aliasRecovery(projectId: string, range: Range, names: string[]) {
   const byNameDay = new Map<string, { followed: number; recovered: number }>();
   if (!names.length) return byNameDay;
-  const params: unknown[] = [];
-  const from = rollupRows(ERROR_MESSAGE_ROLLUPS, projectId, range, {}, params);
-  const { rows } = await pool().query<{ tool: string; day: Date; followed: number; recovered: number }>(
-    `SELECT tool, ${dayOf("hour")} AS day, sum(followed)::int AS followed, sum(recovered)::int AS recovered
-       FROM ${from} WHERE tool = ANY($${params.push(names)}::text[]) GROUP BY 1, 2`,
-    params,
-  );
-  for (const r of rows) byNameDay.set(`${r.tool}\t${r.day.toISOString()}`, { followed: r.followed, recovered: r.recovered });
+  for (const r of await analytics.messageFollowUpsPerDay(projectId, range, names))
+    byNameDay.set(`${r.tool}\t${r.day.toISOString()}`, { followed: r.followed, recovered: r.recovered });
   return byNameDay;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { categorySchema } from "./categories";
 import { OUTCOME_FILTERS } from "./event";
-import { filterText, SEARCH_TEXT_MAX } from "./text-limits";
+import { filterText, SEARCH_TEXT_MAX, refuseUnstorable } from "./text-limits";
 
 /** The longest range a dashboard, an export or a metric procedure covers. */
 export const MAX_RANGE_DAYS = 400;
@@ -58,6 +58,7 @@ export const callsFilterInput = z.object({
       error: (issue) =>
         `the search text is at most ${SEARCH_TEXT_MAX} characters; you sent ${String(issue.input).length}: search for a shorter part of the message or arguments`,
     })
+    .superRefine(refuseUnstorable("the search text"))
     .optional(),
   disagree: z.boolean().optional(),
   /** what happened when the call ran (isomorphic/outcome.ts); invalid calls have no outcome */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatCount } from "./format-number";
+import { unstorableText } from "./json-walk";
 
 /**
  * The longest names an event carries (contracts/event.ts refuses longer ones). Filters on these
@@ -44,9 +45,22 @@ export const SEARCH_TEXT_MAX = 200;
 const filterTooLongMessage = (what: string, max: number, length: number) =>
   `${what} is at most ${formatCount(max)} characters (no event carries a longer one, so nothing could match); you sent ${formatCount(length)}`;
 
-/** An optional filter on a name events carry (EVENT_NAME_LIMITS): refused beyond its limit with filterTooLongMessage. */
+/**
+ * Text PostgreSQL can take: no NUL, no lone surrogate. A filter with one could match nothing (no
+ * stored event holds one), and a name or note with one could not be stored; sent on, the database
+ * refused the whole statement: a 500.
+ */
+export const refuseUnstorable = (what: string) => (value: string, ctx: z.RefinementCtx) => {
+  const problem = unstorableText(value);
+  if (problem) ctx.addIssue({ code: "custom", message: `${what} ${problem}` });
+};
+
+/** An optional filter on a name events carry (EVENT_NAME_LIMITS): refused beyond its limit with filterTooLongMessage, and when it cannot be stored. */
 export const filterText = (what: keyof typeof EVENT_NAME_LIMITS, max: number = EVENT_NAME_LIMITS[what]) =>
-  z.string().max(max, { error: (issue) => filterTooLongMessage(what, max, String(issue.input).length) });
+  z
+    .string()
+    .max(max, { error: (issue) => filterTooLongMessage(what, max, String(issue.input).length) })
+    .superRefine(refuseUnstorable(what));
 
 /** A required name (a tool to read, validate or check): not empty, and at most its event limit. */
 export const nameText = (what: keyof typeof EVENT_NAME_LIMITS) => filterText(what).min(1, `name the ${what === "tool" ? "tool" : what}`);
@@ -60,4 +74,5 @@ export const limitedText = (what: string, max: number) =>
   z
     .string()
     .trim()
-    .max(max, { error: (issue) => tooLongMessage(what, max, String(issue.input).length) });
+    .max(max, { error: (issue) => tooLongMessage(what, max, String(issue.input).length) })
+    .superRefine(refuseUnstorable(what));

@@ -37,7 +37,8 @@ const META_SCHEMA: Record<SchemaDraft, string> = {
 };
 
 /** The drafts a tool's schema may name, as refusals list them. */
-export const SUPPORTED_DRAFTS_TEXT = "2020-12, 2019-09, draft-07, draft-06 or draft-04";
+const DRAFT_NAMES = Object.keys(META_SCHEMA);
+export const SUPPORTED_DRAFTS_TEXT = `${DRAFT_NAMES.slice(0, -1).join(", ")} or ${DRAFT_NAMES.at(-1)}`;
 
 /** The drafts whose `$ref` stands alone (the keywords beside it are ignored), and the keywords each lacks that a later draft added (ignored as unknown). */
 const OLDER_DRAFTS = {

@@ -310,14 +310,6 @@ _CACHE_LIMIT = 500
 _cache: OrderedDict[str, _CompiledTool | ToolSchemaError] = OrderedDict()
 _cache_lock = threading.Lock()  # the dispatcher classifies a turn's parallel calls in threads
 
-_META_SCHEMA = {
-    "2020-12": "https://json-schema.org/draft/2020-12/schema",
-    "2019-09": "https://json-schema.org/draft/2019-09/schema",
-    "draft-07": "http://json-schema.org/draft-07/schema#",
-    "draft-06": "http://json-schema.org/draft-06/schema#",
-    "draft-04": "http://json-schema.org/draft-04/schema#",
-}
-
 
 def _schema_draft(parameters: Mapping[str, Any]) -> Draft | None:
     declared = parameters.get("$schema")

@@ -6,6 +6,7 @@ import { timeSlicer } from "../time-slice";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
+import { lockRollups } from "../rollups/write";
 import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
 import { formatCount } from "../../../contracts/format-number";
 
@@ -64,6 +65,7 @@ export async function ingestCalls(
 ): Promise<IngestResult & { inserted: string[] }> {
   const { stepOf, alsoPair = [] } = options;
   const { calls } = checked;
+  await lockRollups(client, projectId, "write");
   if (stepOf) for (const { event } of calls) event.step = stepOf(event);
   const inserted = await writeCalls(client, projectId, calls);
   if (alsoPair.length) await pairRuns(client, projectId, alsoPair);

@@ -11,7 +11,7 @@ import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
-import { rollupResultCtes } from "../rollups/write";
+import { lockRollups, rollupResultCtes } from "../rollups/write";
 import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 import { joinExecutions } from "./executions";
@@ -288,6 +288,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
  * order so that two requests never wait for each other. Released at the commit.
  */
 async function takeTurn(client: PoolClient, projectId: string, keys: string[]) {
+  await lockRollups(client, projectId, "write"); // before the runs' locks (rollups/write.ts)
   if (!keys.length) return;
   await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || k, 0)) FROM unnest($2::text[]) k ORDER BY k`, [
     projectId,

@@ -76,7 +76,10 @@ export const doctorOutput = z.object({
     z.object({
       id: z.string(),
       kind: z.string(),
+      severity: z.enum(["error", "warning", "info"]),
       source: z.enum(["calls", "lint"]),
+      /** a lint finding the recorded calls support: how many of the tool's calls read (isomorphic/definition-lint.ts) */
+      calls: z.object({ supporting: count, of: count }).optional(),
       path: z.string(),
       title: z.string(),
       evidence: z.string(),

@@ -150,7 +150,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
           ...d.suggestions.slice(0, limit).flatMap((s, i) => {
             const after = s.path ? schemaAt(s.after.parameters, s.path) : undefined;
             return [
-              `${i + 1}. ${s.title} [${s.source === "calls" ? `from ${s.failures} failed calls` : "schema lint"}${s.changesVerdicts ? "" : ", description only: no verdict changes"}]`,
+              `${i + 1}. ${s.title} [${s.calls ? `${s.severity}, lint supported by ${formatCount(s.calls.supporting)} of ${formatCount(s.calls.of)} calls` : s.source === "calls" ? `from ${formatCount(s.failures)} failed calls` : `${s.severity}, schema lint`}${s.changesVerdicts ? "" : ", description only: no verdict changes"}]`,
               `   Evidence: ${s.evidence}`,
               `   Change: ${s.change}`,
               after

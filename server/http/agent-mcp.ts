@@ -19,7 +19,7 @@ import type { KeyProject } from "../services/auth/api-keys";
 import { errorResponse } from "./error-response";
 import { readLimited } from "./read-limited";
 import packageJson from "../../package.json" with { type: "json" };
-import { formatCount, formatDuration, formatPercent } from "../../contracts/format-number";
+import { formatCount, formatDuration, formatNumber, formatPercent, formatUsd } from "../../contracts/format-number";
 
 // Toolgate for agents: an MCP server over the read API, so that an engineer can ask a coding agent
 // "which tools fail most this week, why, and what should I change?". Every tool calls a read-scope
@@ -69,7 +69,7 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
       instructions:
         `Toolgate monitors the tool calls of AI agents in project "${links.project}": it checks each call against the tool's JSON Schema, ` +
         "sorts failures into categories and records whether the model recovered. Start with failing_tools, then tool_failure_patterns " +
-        "for the tool to fix, confusable_tools for tools the models mix up, lint_tool_definitions for what the definitions themselves lack, error_messages for what the model was told, get_call / get_run for evidence, and dry_run_schema before " +
+        "for the tool to fix, confusable_tools for tools the models mix up, lint_tool_definitions for what the definitions themselves lack, context_cost for what they cost in every model call, error_messages for what the model was told, get_call / get_run for evidence, and dry_run_schema before " +
         "proposing a schema change. Every tool only reads.",
     },
   );
@@ -297,6 +297,52 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
             ]),
           ]),
           rows.length > shown.length && `(${rows.length - shown.length} more tools not shown; raise limit to see them.)`,
+        ]);
+      }),
+  );
+
+  server.registerTool(
+    "context_cost",
+    {
+      title: "Context cost of the tool definitions",
+      description:
+        "Returns what the project's registered tool definitions cost in the model's context: each definition's tokens in every model " +
+        "call (counted with each model family's tokenizer, or an estimate where none is published), the whole set's tokens per call, " +
+        "and per day and in USD from the recorded calls and usage, with the tools that cost most for the least use first. Use it to " +
+        "decide which descriptions to shorten or which tools to stop offering; lint_tool_definitions says what the text lacks.",
+      inputSchema: {
+        days: days(7, "the window whose calls and usage are read"),
+        limit: z.number().int().min(1).max(50).default(10).describe("How many tools to list, costliest for the least use first (1–50, default 10)."),
+      },
+      annotations: { title: "Context cost", ...READ_ONLY },
+    },
+    ({ days: n, limit }) =>
+      answer(async () => {
+        const c = await caller.tools.contextCost({ range: lastDays(n) });
+        const usd = (v: number | null) => (v === null ? "no price (no usage figures)" : formatUsd(v));
+        return text([
+          `${c.tools.length} registered tool definitions: ${formatCount(c.total.tokens)} tokens in every model call (o200k_base), ` +
+            `${formatCount(Math.round(c.total.tokensPerDay))} tokens a day over the last ${n} days' calls, ${usd(c.total.usdPerDay)} a day. ${page(links, "/definitions")}`,
+          ...c.models.map(
+            (m) =>
+              `- ${m.model}: ${formatCount(m.setTokens)} tokens a call with ${m.tokenizer.encoding}${m.tokenizer.exact ? "" : " (an estimate: no tokenizer of this family runs offline)"}, ` +
+              `${formatNumber(m.callsPerDay, { digits: 1 })} calls a day${m.inputShare !== null ? `, ${formatPercent(m.inputShare)} of its input tokens` : ""}, ${usd(m.setUsdPerDay)} a day` +
+              (m.price ? ` (input price ${m.price.method === "fit" ? "fitted" : "at most"} ${formatUsd(m.price.usd * 1e6)} per million tokens)` : ""),
+          ),
+          c.tools.length > 0 && "Tools, costliest for the least use first:",
+          ...c.tools
+            .slice(0, limit)
+            .map(
+              (t, i) =>
+                `${i + 1}. ${t.name}: ${formatCount(t.tokens)} tokens a call, ${usd(t.usdPerDay)} a day, called ${formatCount(t.uses)} times` +
+                (t.usdPerUse !== null
+                  ? ` (${formatUsd(t.usdPerUse)} of context per call of it)`
+                  : t.uses === 0
+                    ? " (carried in every call, never called)"
+                    : "") +
+                `. ${toolPage(links, t.name)}`,
+            ),
+          c.tools.length > limit && `(${c.tools.length - limit} more tools not shown; raise limit to see them.)`,
         ]);
       }),
   );

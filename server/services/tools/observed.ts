@@ -9,7 +9,7 @@ type Range = { from: Date; to: Date };
  * them (string_closed_set and optional_without_default need 20 calls; a share of 90% or a set of at
  * most 10 values shows as well in 2,000).
  */
-export const OBSERVED_CALLS = 2000;
+const OBSERVED_CALLS = 2000;
 /** Values kept per parameter, the most frequent first: one more than a closed set may have, so that a wider one reads as such. */
 const VALUES_PER_PARAMETER = 11;
 

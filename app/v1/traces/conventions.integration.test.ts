@@ -116,18 +116,21 @@ describe("OpenTelemetry GenAI spans", () => {
       });
     const question = { role: "user", parts: [{ type: "text", content: "Weather and time in Paris?" }] };
     const asked = { role: "assistant", parts: [toolCall("p_1", "get_weather", { city: "Paris" }), toolCall("p_2", "get_time", { zone: "Europe/Paris" })] };
-    chat(0, [question], [asked]);
-    chat(
-      1,
-      [
-        question,
-        asked,
-        // the harness answered the first without its call id (the second still names its own)
-        { role: "tool", parts: [{ type: "tool_call_response", response: "21 °C" }] },
-        { role: "tool", parts: [{ type: "tool_call_response", id: "p_2", response: "14:05" }] },
-      ],
-      [{ role: "assistant", parts: [{ type: "text", content: "21 °C, 14:05." }] }],
-    );
+    recorder.tracer.startActiveSpan("invoke_agent", { startTime: at(0), attributes: { "gen_ai.operation.name": "invoke_agent" } }, (agent) => {
+      chat(0, [question], [asked]);
+      chat(
+        1,
+        [
+          question,
+          asked,
+          // the harness answered the first without its call id (the second still names its own)
+          { role: "tool", parts: [{ type: "tool_call_response", response: "21 °C" }] },
+          { role: "tool", parts: [{ type: "tool_call_response", id: "p_2", response: "14:05" }] },
+        ],
+        [{ role: "assistant", parts: [{ type: "text", content: "21 °C, 14:05." }] }],
+      );
+      agent.end(at(20));
+    });
     expect((await exportSpans(exporter("json", served.url, p.key), recorder.spans())).code).toBe(0);
     const calls = await callsByToolCallId(sql, p.project.id);
     expect(["p_1", "p_2"].map((id) => calls.get(id)).map((c) => [c?.step, c?.turn, c?.result_summary, c?.result_id_kept])).toEqual([

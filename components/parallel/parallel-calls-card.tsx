@@ -8,7 +8,7 @@ import { parallelCells, type ParallelFigures } from "./figures";
 type ModelsAnswer = inferRouterOutputs<AppRouter>["parallel"]["models"];
 
 const DESCRIPTION = "Calls one model response requested together (the same turn of a run)";
-const cut = (f: Pick<ParallelFigures, "truncated">) => (f.truncated ? " · the newest 2,000 calls with a turn of the range" : "");
+const cut = (f: Pick<ParallelFigures, "truncated">) => (f.truncated ? " · the newest 500 calls with a turn of the range" : "");
 const NO_TURNS = "No call in this range reported its turn: the SDKs and OpenTelemetry ingestion record it, ingest.batch takes it as the event's turn.";
 
 /** A tool's parallel calls (parallel.tool): three figures, each with what it is a share of. */

@@ -63,7 +63,8 @@ describe("generateDemoEvents", () => {
   });
 
   it("has the collections bot request its loan lookups together: parallel turns, some where one call is refused while another answers", () => {
-    const turns = Map.groupBy(events, (e) => `${e.runId} ${e.turn}`);
+    const turns = new Map<string, ToolCallEvent[]>();
+    for (const e of events) turns.set(`${e.runId} ${e.turn}`, [...(turns.get(`${e.runId} ${e.turn}`) ?? []), e]);
     const parallel = [...turns.values()].filter((calls) => calls.length > 1);
     expect(parallel.length).toBeGreaterThan(100);
     // loan lookups of the collections bot (a first attempt may misspell the name: "getLoan")

@@ -7,7 +7,9 @@ import { MIN_PARALLEL_GROUPS, parallelShares, summarizeParallel, type ParallelSu
 import { pool } from "../../db/client";
 
 /** The most calls of one scope a read takes (the newest of the range); a read that reaches it says so. */
-const PARALLEL_READ_LIMIT = 2000;
+const PARALLEL_READ_LIMIT = 500;
+/** The most calls of one turn read (far more than any model requests at once). */
+const TURN_LIMIT = 1000;
 
 type Range = { from: Date; to: Date };
 type Row = {
@@ -32,7 +34,9 @@ const membersSql = (sampled: string) => `
   SELECT c.run_id, c.turn, c.tool, c.model_name, c.model_version, c.valid, c.result_status, c.result_id_kept, c.timestamp AS at,
          (SELECT count(*) FROM sampled)::int AS read
     FROM turns t
-    JOIN LATERAL (SELECT * FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = t.run_id AND c.turn = t.turn AND c.turn IS NOT NULL) c ON true`;
+    -- the LIMIT keeps the lookup a descent of tool_calls_turn_group_idx per turn (without it the planner may hash-join a scan of the project)
+    JOIN LATERAL (SELECT run_id, turn, tool, model_name, model_version, valid, result_status, result_id_kept, timestamp
+                    FROM tool_calls c WHERE c.project_id = $1 AND c.run_id = t.run_id AND c.turn = t.turn AND c.turn IS NOT NULL LIMIT ${TURN_LIMIT}) c ON true`;
 
 const member = (r: Row, sampled: boolean): TurnMember => ({
   runId: r.run_id,

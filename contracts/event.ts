@@ -198,6 +198,8 @@ export const eventSchema = strict("the event", {
   id: text("id", EVENT_NAME_LIMITS.id),
   runId: text("runId", EVENT_NAME_LIMITS.runId),
   step: count("step").optional(),
+  /** Which model response of the run wrote the call: calls with the same turn were requested together (in parallel). */
+  turn: count("turn").optional(),
   timestamp: isoWithOffset,
   model: strict("model", {
     provider: text("model.provider", EVENT_NAME_LIMITS.modelProvider).optional(),

@@ -102,6 +102,43 @@ function genAiRun(tracer: Tracer, conversation: string) {
 }
 
 describe("OpenTelemetry GenAI spans", () => {
+  it("parallel calls whose tool messages lost an id: one turn, answered by position, the lost id marked", async () => {
+    const p = await project();
+    const recorder = recordingTracer();
+    const chat = (turn: number, input: unknown[], output: unknown[]) =>
+      span(recorder.tracer, "chat gpt-4o", turn * 10, turn * 10 + 2, {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": "gpt-4o",
+        "gen_ai.conversation.id": "parallel-conv",
+        "gen_ai.input.messages": JSON.stringify(input),
+        "gen_ai.output.messages": JSON.stringify(output),
+        "gen_ai.tool.definitions": JSON.stringify([WEATHER, TIME]),
+      });
+    const question = { role: "user", parts: [{ type: "text", content: "Weather and time in Paris?" }] };
+    const asked = { role: "assistant", parts: [toolCall("p_1", "get_weather", { city: "Paris" }), toolCall("p_2", "get_time", { zone: "Europe/Paris" })] };
+    recorder.tracer.startActiveSpan("invoke_agent", { startTime: at(0), attributes: { "gen_ai.operation.name": "invoke_agent" } }, (agent) => {
+      chat(0, [question], [asked]);
+      chat(
+        1,
+        [
+          question,
+          asked,
+          // the harness answered the first without its call id (the second still names its own)
+          { role: "tool", parts: [{ type: "tool_call_response", response: "21 °C" }] },
+          { role: "tool", parts: [{ type: "tool_call_response", id: "p_2", response: "14:05" }] },
+        ],
+        [{ role: "assistant", parts: [{ type: "text", content: "21 °C, 14:05." }] }],
+      );
+      agent.end(at(20));
+    });
+    expect((await exportSpans(exporter("json", served.url, p.key), recorder.spans())).code).toBe(0);
+    const calls = await callsByToolCallId(sql, p.project.id);
+    expect(["p_1", "p_2"].map((id) => calls.get(id)).map((c) => [c?.step, c?.turn, c?.result_summary, c?.result_id_kept])).toEqual([
+      [0, 0, "21 °C", false],
+      [0, 0, "14:05", true],
+    ]);
+  });
+
   for (const kind of ["proto", "json"] as const) {
     it(`over ${kind === "proto" ? "protobuf" : "JSON"}: calls, verdicts, corrections, results, model and usage land once`, async () => {
       const p = await project();
@@ -132,6 +169,14 @@ describe("OpenTelemetry GenAI spans", () => {
         latency_ms: 1000,
       });
       expect(c4).toMatchObject({ valid: true, result_status: "error", result_summary: "clock service down", latency_ms: 2000 });
+      // parallel calls: the two calls of each model response share its turn (docs/events.md, "Parallel calls");
+      // the next turn's tool messages named both refused calls' ids, the executed ones had none
+      expect([c1, c2, c3, c4].map((c) => [c.turn, c.result_id_kept])).toEqual([
+        [0, true],
+        [0, true],
+        [1, null],
+        [1, null],
+      ]);
       // corrections: each refused call is linked to the corrected call of the same tool
       expect(c1.correction_id).toBe(c3.id);
       expect(c2.correction_id).toBe(c4.id);

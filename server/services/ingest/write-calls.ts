@@ -13,6 +13,7 @@ const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
   ["id", "text", (c) => c.event.id],
   ["run_id", "text", (c) => c.event.runId],
   ["step", "int4", (c) => c.event.step ?? null],
+  ["turn", "int4", (c) => c.event.turn ?? null],
   ["timestamp", "timestamptz", (c) => c.event.timestamp],
   ["model_provider", "text", (c) => c.event.model.provider ?? null],
   ["model_name", "text", (c) => c.event.model.name],

@@ -88,12 +88,24 @@ export default async function DefinitionsPage({ params, searchParams }: { params
                         {t.name}
                       </Link>
                     </td>
-                    <td data-label="Tokens a call" className={`${td} ${num}`}>{formatCount(t.tokens)}</td>
-                    <td data-label="a day" className={`${td} ${num}`}>{formatCount(Math.round(t.tokensPerDay))}</td>
-                    <td data-label="Cost a day" className={`${td} ${num}`}>{usd(t.usdPerDay)}</td>
-                    <td data-label="Its calls" className={`${td} ${num}`}>{formatCount(t.uses)}</td>
-                    <td data-label="Per call of it" className={`${td} ${num}`}>{t.uses ? usd(t.usdPerUse) : "never called"}</td>
-                    <td data-label="Lint" className={`${td} ${num}`}>{score.get(t.name) ?? "–"}/100</td>
+                    <td data-label="Tokens a call" className={`${td} ${num}`}>
+                      {formatCount(t.tokens)}
+                    </td>
+                    <td data-label="a day" className={`${td} ${num}`}>
+                      {formatCount(Math.round(t.tokensPerDay))}
+                    </td>
+                    <td data-label="Cost a day" className={`${td} ${num}`}>
+                      {usd(t.usdPerDay)}
+                    </td>
+                    <td data-label="Its calls" className={`${td} ${num}`}>
+                      {formatCount(t.uses)}
+                    </td>
+                    <td data-label="Per call of it" className={`${td} ${num}`}>
+                      {t.uses ? usd(t.usdPerUse) : "never called"}
+                    </td>
+                    <td data-label="Lint" className={`${td} ${num}`}>
+                      {score.get(t.name) ?? "–"}/100
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -60,8 +60,9 @@ export interface LinkedCall {
  * How many attempts the run needed to get this call right, following the stored links: back
  * from `call` through the earlier non-valid calls whose correction it is, then forward through
  * corrections up to and including the first valid call. `run` must be in run order.
- * A call with an unknown verdict counts as an attempt but never as the success.
- * Returns null when the chain never reaches a valid call.
+ * A call with an unknown verdict counts as an attempt but never as the success. Parallel calls of
+ * one turn may share a correction (docs/pairing.md): the walk back follows the latest of them, so
+ * a turn counts as one attempt. Returns null when the chain never reaches a valid call.
  */
 export function attemptsUntilSuccess(call: LinkedCall, run: readonly LinkedCall[]): number | null {
   const byId = new Map(run.map((c) => [c.id, c]));

@@ -104,7 +104,7 @@ WITH new AS (
   UNION SELECT (SELECT c.ctid FROM tool_calls c WHERE c.project_id = $1 AND c.id = new.corrects_id) FROM new WHERE corrects_id IS NOT NULL
   UNION SELECT tid FROM before_new
   UNION SELECT unnest(array(SELECT s.ctid FROM tool_calls s WHERE s.project_id = $1 AND s.run_id = p.run_id AND s.turn = p.turn AND s.tool = p.tool))
-          FROM before_new p WHERE p.new_may_correct
+          FROM before_new p WHERE p.turn IS NOT NULL AND p.new_may_correct
   UNION SELECT ctid FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
 ), links AS MATERIALIZED (
   SELECT t.ctid AS tid, t.tool, t.timestamp, t.correction_id AS previous,

@@ -14,6 +14,9 @@ export type Range = { from: Date; to: Date };
 export type CallScope = { tool?: string; model?: string; modelVersion?: string; category?: string; runIdPrefix?: string };
 export type Bucket = "hour" | "day";
 
+/** A model version's key in latencyHistograms' answer per model version: its name and version ('' for none). */
+export const modelVersionKey = (model: string, version: string) => JSON.stringify([model, version]);
+
 /**
  * Calls, invalid calls and their corrections, usage, and the execution outcomes of the calls
  * that ran (isomorphic/outcome.ts): `results` reported, of which `toolErrors`, `notFound`,
@@ -59,8 +62,11 @@ export interface AnalyticsReads {
   toolTotals(projectId: string, range: Range, scope?: CallScope): Promise<(Totals & { tool: string; topCategory: string | null })[]>;
   /** Per tool or category: invalid calls and checked calls (per category: all checked calls of the scope). */
   checkedCounts(projectId: string, range: Range, scope: CallScope, dimension: "tool" | "category"): Promise<{ key: string; invalid: number; total: number }[]>;
-  /** The summed latency histograms (isomorphic/latency-histogram.ts) of the results, per tool or in all (key ''). */
-  latencyHistograms(projectId: string, range: Range, dimension: "tool" | "none", scope?: CallScope): Promise<Map<string, number[]>>;
+  /**
+   * The summed latency histograms (isomorphic/latency-histogram.ts) of the results, per tool, per
+   * model version (key: modelVersionKey(name, version), the version '' for none) or in all (key '').
+   */
+  latencyHistograms(projectId: string, range: Range, dimension: "tool" | "modelVersion" | "none", scope?: CallScope): Promise<Map<string, number[]>>;
   /** The messages returned to models (an empty one as "(no message)"), most sent first, at most `limit`. */
   errorMessages(
     projectId: string,

@@ -1,7 +1,7 @@
 import type { SeriesDimension } from "../../../contracts/metrics";
 import { analytics } from "../analytics";
-import type { Bucket as AnalyticsBucket, CallScope, Range as AnalyticsRange } from "../analytics/port";
-import { latencySummary, type LatencySummary } from "../../../isomorphic/latency-histogram";
+import { modelVersionKey, type Bucket as AnalyticsBucket, type CallScope, type Range as AnalyticsRange } from "../analytics/port";
+import { addHistograms, latencySummary, type LatencySummary } from "../../../isomorphic/latency-histogram";
 
 /** Dashboards read only the aggregates (the analytics port: whole UTC days and hours), never raw calls. */
 export type Range = AnalyticsRange;
@@ -39,17 +39,17 @@ export async function toolTable(projectId: string, range: Range, scope?: Scope) 
 
 /**
  * Per model version: totals (as `breakdown` by model gives them) and the percentiles of its
- * results' latencies; and per model of several versions, the percentiles over all of them. Read
- * with `latencies` scoped to each (one read each; a project has few models).
+ * results' latencies; and per model of several versions, the percentiles over all of them (its
+ * versions' histograms summed: the model's own). Two reads side by side, whatever the number of models.
  */
 export async function modelTable(projectId: string, range: Range) {
-  const rows = await breakdown(projectId, range, "model");
-  const latencyOf = (scope: Scope) => latencies(projectId, range, "none", scope).then((m) => m.get("") ?? latencySummary([]));
+  const [rows, histograms] = await Promise.all([breakdown(projectId, range, "model"), analytics.latencyHistograms(projectId, range, "modelVersion")]);
+  const versions = rows.map((r) => ({ ...r, latency: latencySummary(histograms.get(modelVersionKey(r.key, r.version)) ?? []) }));
   const several = [...new Set(rows.map((r) => r.key))].filter((model) => rows.filter((r) => r.key === model).length > 1);
-  const [versions, models] = await Promise.all([
-    Promise.all(rows.map(async (r) => ({ ...r, latency: await latencyOf({ model: r.key, modelVersion: r.version }) }))),
-    Promise.all(several.map(async (model) => ({ model, latency: await latencyOf({ model }) }))),
-  ]);
+  const models = several.map((model) => ({
+    model,
+    latency: latencySummary(addHistograms(...rows.filter((r) => r.key === model).map((r) => histograms.get(modelVersionKey(r.key, r.version)) ?? []))),
+  }));
   return { versions, models };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RESULT_STATUSES } from "../../../contracts/event";
-import { histogramOf, histogramPercentile, LATENCY_RELATIVE_ERROR } from "../../../isomorphic/latency-histogram";
+import { histogramOf, histogramPercentile, LATENCY_RELATIVE_ERROR, latencySummary } from "../../../isomorphic/latency-histogram";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { rollupsDifferFromRaw } from "../../../test/rollups";
@@ -106,5 +106,30 @@ describe("execution outcomes through ingest.batch", () => {
       { proname: "toolgate_hist_add", lanname: "plpgsql" },
       { proname: "toolgate_hist_of", lanname: "plpgsql" },
     ]);
+  });
+
+  it("gives the models page each model version's own percentiles, and a model of several versions those of all its results", async () => {
+    const { api, owner, q } = await project();
+    // three versions of acme-large (one without a version), far apart in speed, and one version of another model
+    const latencies: [string, string | undefined, number[]][] = [
+      ["acme-large", "2026-09", Array.from({ length: 30 }, (_, i) => 10 + i)],
+      ["acme-large", "2026-10", Array.from({ length: 25 }, (_, i) => 2_000 + 40 * i)],
+      ["acme-large", undefined, Array.from({ length: 20 }, (_, i) => 300 + i)],
+      ["acme-small", "2026-10", Array.from({ length: 40 }, (_, i) => 60 + 3 * i)],
+    ];
+    const events = latencies.flatMap(([name, version, ms]) =>
+      ms.map((latencyMs, i) =>
+        makeEvent({ timestamp: at(1 + (i % 2), 9, i % 60), model: { name, ...(version ? { version } : {}) }, result: { status: "ok", latencyMs } }),
+      ),
+    );
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: events.length, rejected: [] });
+
+    const { versions, models } = await owner.metrics.models(q);
+    const byVersion = new Map(versions.map((v) => [`${v.key} ${v.version}`, v.latency]));
+    for (const [name, version, ms] of latencies) expect(byVersion.get(`${name} ${version ?? ""}`)).toEqual(latencySummary(histogramOf(ms)));
+    expect(byVersion.size).toBe(4);
+    // per model only where it has several versions: its three versions' results together
+    expect(models).toEqual([{ model: "acme-large", latency: latencySummary(histogramOf(latencies.slice(0, 3).flatMap(([, , ms]) => ms))) }]);
+    expect(models[0]!.latency.p50).not.toBe(byVersion.get("acme-large 2026-09")!.p50);
   });
 });

@@ -2,7 +2,7 @@
 // read of the rollup tables by the dashboards, tools pages and alerts is one of these statements.
 import type { SeriesDimension } from "../../../contracts/metrics";
 import { pool } from "../../db/client";
-import type { AnalyticsReads, CallScope, Range, Totals, VersionCounts } from "../analytics/port";
+import { modelVersionKey, type AnalyticsReads, type CallScope, type Range, type Totals, type VersionCounts } from "../analytics/port";
 import { runRollupRows } from "./rebuild";
 import { rollupRows } from "./read";
 import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, FAILED_COUNT_COLUMNS, OUTCOME_COUNT_COLUMNS } from "./tables";
@@ -132,17 +132,19 @@ export const rollupAnalytics: AnalyticsReads = {
 
   async latencyHistograms(projectId, range, dimension, scope) {
     const r = rows(projectId, range, scope);
+    const [key, version] = ({ tool: ["tool", "''"], modelVersion: ["model_name", "model_version"], none: ["''", "''"] } as const)[dimension];
     // Each row's histogram as stored, added up here: unnesting and grouping every element in SQL
     // cost PostgreSQL ~20 µs a row (30 days of 2 million calls: 149 ms a read, docs/PERFORMANCE.md).
     // A histogram starts at its first non-empty bucket, whose 1-based index is the array's lower bound.
-    const result = await pool().query<{ key: string; first: number; counts: string }>(
-      `SELECT ${dimension === "tool" ? "tool" : "''"} AS key, array_lower(r.latency_hist, 1) - 1 AS first, array_to_string(r.latency_hist, ',') AS counts
+    const result = await pool().query<{ key: string; version: string; first: number; counts: string }>(
+      `SELECT ${key} AS key, ${version} AS version, array_lower(r.latency_hist, 1) - 1 AS first, array_to_string(r.latency_hist, ',') AS counts
          FROM ${r.from} WHERE r.results > 0 AND cardinality(r.latency_hist) > 0`,
       r.params,
     );
     const histograms = new Map<string, number[]>();
     for (const row of result.rows) {
-      const histogram = histograms.get(row.key) ?? histograms.set(row.key, []).get(row.key)!;
+      const rowKey = dimension === "modelVersion" ? modelVersionKey(row.key, row.version) : row.key;
+      const histogram = histograms.get(rowKey) ?? histograms.set(rowKey, []).get(rowKey)!;
       row.counts.split(",").forEach((n, i) => {
         const bucket = row.first + i;
         while (histogram.length <= bucket) histogram.push(0);

@@ -22,9 +22,9 @@ export { findByRouteId } from "./trpc/route-id";
 /** Set by proxy.ts on page requests: the path (and query) being rendered, for ?next=. */
 const PATH_HEADER = "x-toolgate-path";
 
-/** A tRPC caller with this request's headers (cookie, forwarded address). */
+/** A tRPC caller with this request's headers (cookie, forwarded address); its queries read the session and membership once (Context.authReads). */
 export async function pageCaller() {
-  return createCaller(createContext({ headers: new Headers(await headers()) }));
+  return createCaller(createContext({ headers: new Headers(await headers()), shareAuth: true }));
 }
 
 const sessionUser = cache(async (): Promise<SessionUser | null> => {

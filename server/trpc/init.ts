@@ -24,10 +24,23 @@ export type Context = {
    * for the limits. Set by server code only, never from the request.
    */
   checkedApiKey?: KeyProject;
+  /**
+   * A page's render only (server/page-session.ts pageCaller, `shareAuth`): its queries, a dozen
+   * side by side on the tool page, read the session and the membership once instead of once
+   * each (four statements a query). A mutation reads both afresh and forgets what was kept.
+   */
+  authReads?: Map<string, Promise<unknown>>;
 };
 
 /** `trustedProxies` defaults to TOOLGATE_TRUST_PROXY (see clientAddress). */
-export function createContext(opts: { headers: Headers; resHeaders?: Headers; url?: string; trustedProxies?: number; checkedApiKey?: KeyProject }): Context {
+export function createContext(opts: {
+  headers: Headers;
+  resHeaders?: Headers;
+  url?: string;
+  trustedProxies?: number;
+  checkedApiKey?: KeyProject;
+  shareAuth?: boolean;
+}): Context {
   const trustedProxies = opts.trustedProxies ?? env().TOOLGATE_TRUST_PROXY;
   const secure = requestOrigin(opts.headers, trustedProxies).proto === "https" || env().TOOLGATE_PUBLIC_URL?.startsWith("https:") === true;
   const address = clientAddress(opts.headers.get("x-forwarded-for"), trustedProxies);
@@ -37,7 +50,24 @@ export function createContext(opts: { headers: Headers; resHeaders?: Headers; ur
     secure,
     address,
     ...(opts.checkedApiKey ? { checkedApiKey: opts.checkedApiKey } : {}),
+    ...(opts.shareAuth ? { authReads: new Map() } : {}),
   };
+}
+
+/** `read()`, or what a query of the same context already read under `key` (Context.authReads). */
+function sharedAuthRead<T>(ctx: Context, type: "query" | "mutation" | "subscription", key: string, read: () => Promise<T>): Promise<T> {
+  const kept = ctx.authReads;
+  if (!kept) return read();
+  if (type !== "query") {
+    kept.clear();
+    return read();
+  }
+  if (!kept.has(key)) {
+    const reading = read();
+    kept.set(key, reading);
+    reading.catch(() => kept.delete(key));
+  }
+  return kept.get(key) as Promise<T>;
 }
 
 // No transformer: the wire is plain JSON so that any language can call it with curl.
@@ -83,8 +113,8 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapErrors);
 
 /** Signed in, possibly still with the one-time password the ops CLI gave the account: only for choosing one's own. */
-export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const user = await userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE));
+export const sessionProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
+  const user = await sharedAuthRead(ctx, type, "session", () => userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE)));
   if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: no valid session." });
   return next({ ctx: { user } });
 });
@@ -102,8 +132,8 @@ export const userProcedure = sessionProcedure.use(({ ctx, next }) => {
 
 /** Signed in and a member of the input's `project` (slug) with at least `minRole`. */
 export const projectProcedure = (minRole: Role) =>
-  userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, next }) => {
-    const member = await membership(ctx.user.id, input.project);
+  userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, type, next }) => {
+    const member = await sharedAuthRead(ctx, type, `member\t${ctx.user.id}\t${input.project}`, () => membership(ctx.user.id, input.project));
     if (!member) throw new TRPCError({ code: "FORBIDDEN", message: `You are not a member of project "${input.project}".` });
     if (!hasRole(member.role, minRole)) {
       throw new TRPCError({

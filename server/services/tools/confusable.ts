@@ -37,8 +37,10 @@ const ONE_PASS = (readLimit: number) => `WITH ordered AS MATERIALIZED (
     FROM ordered WHERE failed AND next_tool IS NOT NULL AND next_tool <> tool
    ORDER BY timestamp DESC, id LIMIT ${MAX_SWITCHES}
 ), transitions AS (
-  SELECT tool, CASE WHEN NOT failed AND jsonb_typeof(arguments) = 'object' AND jsonb_typeof(next_arguments) = 'object'
-                     AND EXISTS (SELECT 1 FROM jsonb_object_keys(arguments) k WHERE next_arguments ? k) THEN next_tool END AS next_tool,
+  -- the next tool only where it is another one that took an argument of the same name (the only
+  -- transitions after a success that the rule reads); otherwise null, counted all the same
+  SELECT tool, CASE WHEN NOT failed AND next_tool <> tool AND jsonb_typeof(arguments) = 'object' AND jsonb_typeof(next_arguments) = 'object'
+                     AND arguments ?| ARRAY(SELECT jsonb_object_keys(next_arguments)) THEN next_tool END AS next_tool,
          failed, count(*)::int AS calls
     FROM ordered GROUP BY 1, 2, 3
 )

@@ -32,6 +32,18 @@ const num = "text-right tabular-nums";
 const MODEL_COLUMNS: SortColumns<"model" | "calls" | "invalid" | "rate"> = { model: "asc", calls: "desc", invalid: "desc", rate: "desc" };
 type Version = { model: string; version: string; calls: number; invalid: number; unchecked: number } & ResultCounts & { latency: LatencySummary };
 
+/** Models by volume; each model's versions in version order (oldest first). */
+function versionsByModel(versions: readonly (Omit<Version, "model"> & { key: string })[]): Map<string, Version[]> {
+  const models = new Map<string, Version[]>();
+  for (const r of versions) {
+    const list = models.get(r.key) ?? [];
+    list.push({ ...r, model: r.key });
+    models.set(r.key, list);
+  }
+  for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
+  return models;
+}
+
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
@@ -42,25 +54,27 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const input = { project: slug, range: apiRange(range) };
   const spiralsRead = api.metrics.spirals(input);
   spiralsRead.catch(() => {}); // awaited below
-  const [table, lines, incidents] = await Promise.all([
-    api.metrics.models(input),
+  const tableRead = api.metrics.models(input);
+  const modelsRead = tableRead.then((table) => versionsByModel(table.versions));
+  // parallel calls per version (its own bounded read, started as soon as the versions are known, awaited where its card is drawn)
+  const parallelRead = modelsRead.then((models) =>
+    api.parallel.models({
+      ...input,
+      versions: [...models.values()]
+        .flat()
+        .slice(0, 20)
+        .map((v) => ({ model: v.model, version: v.version })),
+    }),
+  );
+  parallelRead.catch(() => {});
+  const [table, models, lines, incidents] = await Promise.all([
+    tableRead,
+    modelsRead,
     api.metrics.series({ ...input, dimension: "modelVersion" }),
     api.alerts.incidents({ project: slug }),
   ]);
-
-  // models by volume; each model's versions in version order (oldest first), its total before them
-  const models = new Map<string, Version[]>();
-  for (const r of table.versions) {
-    const list = models.get(r.key) ?? [];
-    list.push({ ...r, model: r.key });
-    models.set(r.key, list);
-  }
   const modelLatency = new Map(table.models.map((m) => [m.model, m.latency]));
-  for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
   const all: Version[] = [...models.values()].flat();
-  // parallel calls per version (its own bounded read, awaited where its card is drawn)
-  const parallelRead = api.parallel.models({ ...input, versions: all.slice(0, 20).map((v) => ({ model: v.model, version: v.version })) });
-  parallelRead.catch(() => {});
   // by volume, versions in version order; sorted by a header: the models by their totals, each model's versions by the same figure
   const sort = readSort(query, MODEL_COLUMNS, "calls");
   const sortVersions = query.sort !== undefined && sort.key !== "model";

@@ -30,12 +30,22 @@ export function tokenizerFor(modelName: string): Tokenizer {
 
 type Definition = { name: string; description?: string; parameters: unknown };
 
+/** Token counts of definition texts already counted: the same definitions are counted on every tool page (~0.2 ms each). */
+const counted = new Map<string, number>();
+const COUNTED_MAX = 10_000;
+
 /** The definition as OpenAI's API carries it ({"type":"function","function":{…}}), in tokens; the provider's own wrapping adds a few per tool. */
 export function definitionTokens(tool: Definition, encoding: Encoding = "o200k_base"): number {
+  const text = JSON.stringify({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.parameters } });
+  const key = `${encoding}\n${text}`;
+  const known = counted.get(key);
+  if (known !== undefined) return known;
   let encoder = encoders.get(encoding);
   if (!encoder) encoders.set(encoding, (encoder = new Tiktoken(RANKS[encoding])));
-  const text = JSON.stringify({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.parameters } });
-  return encoder.encode(text).length;
+  const tokens = encoder.encode(text).length;
+  if (counted.size >= COUNTED_MAX) counted.clear();
+  counted.set(key, tokens);
+  return tokens;
 }
 
 /** A tool set's tokens per model call, and each tool's, the costliest first. */

@@ -5,11 +5,11 @@ type Range = { from: Date; to: Date };
 
 /**
  * The newest calls of a tool read for the values they sent: through the (project, tool, time)
- * index, so the read is bounded whatever the range (a few ms), and enough for the rules that read
- * them (string_closed_set and optional_without_default need 20 calls; a share of 90% or a set of at
- * most 10 values shows as well in 2,000).
+ * index, so the read is bounded whatever the range, and enough for the rules that read them
+ * (string_closed_set and optional_without_default need 20 calls; a share of 90% or a set of at
+ * most 10 values shows in 500 as well). 2,000 cost the tool page ~9 ms more of PostgreSQL CPU.
  */
-const OBSERVED_CALLS = 2000;
+const OBSERVED_CALLS = 500;
 /** Values kept per parameter, the most frequent first: one more than a closed set may have, so that a wider one reads as such. */
 const VALUES_PER_PARAMETER = 11;
 

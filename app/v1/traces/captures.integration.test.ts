@@ -122,6 +122,9 @@ describe("a JavaScript agent without a span around its conversations (OpenInfere
     expect(whole.rows.filter((r) => r.correction_id).length).toBe(8);
     for (const r of whole.rows) expect(r.result_summary, `${r.tool_call_id} has its result`).not.toBeNull();
     const expected = await storedState(sql, whole.projectId);
+    // each conversation's messages are in its one run, its last answer (a trace that wrote no call) included
+    expect(new Set(expected.conversation.map((m) => m.run_id))).toEqual(new Set(whole.rows.map((r) => r.run_id)));
+    expect(expected.conversation.filter((m) => m.output && m.calls.length === 0)).toHaveLength(9);
 
     const spans = spansOf(fixture(NAME));
     for (const order of [[...spans].reverse(), shuffled(spans, 7)]) {

@@ -3,6 +3,7 @@ import { langChainInput, langChainOutput, langChainToolMessage } from "./langcha
 import {
   definitionFrom,
   definitionsOnce,
+  displayText,
   flattenedMessage,
   first,
   indexed,
@@ -61,12 +62,12 @@ function anthropicRequest(value: AttrValue | undefined): InputMessage[] | undefi
           ? [{ ...(typeof p.id === "string" ? { callId: p.id } : {}), name: p.name, arguments: writtenArguments(p.input) }]
           : [],
       );
-      return [{ kind: "assistant", calls }];
+      return [{ kind: "assistant", calls, text: displayText(m.content) }];
     }
     const results = toolResultParts(content);
     return results.length
       ? results.map((r) => ({ kind: "result" as const, ...r }))
-      : [{ kind: "other", content: typeof m.content === "string" ? m.content : "" }];
+      : [{ kind: "other", content: typeof m.content === "string" ? m.content : "", ...(typeof m.role === "string" ? { role: m.role } : {}) }];
   });
 }
 
@@ -121,10 +122,10 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
   if (!model) return { rejected: `LLM span "${span.name.slice(0, 60)}" without llm.model_name` };
 
   // LangChain JS records no tool call ids in the flattened input; its serialised input has them
-  const conversation = readConversation(
-    langChainInput(a["input.value"]) ?? anthropicRequest(a["input.value"]) ?? indexed(a, "llm.input_messages.").flatMap(flattenedInput),
-  );
-  const flatCalls = indexed(a, "llm.output_messages.").flatMap(flattenedCalls);
+  const input = langChainInput(a["input.value"]) ?? anthropicRequest(a["input.value"]) ?? indexed(a, "llm.input_messages.").flatMap(flattenedInput);
+  const conversation = readConversation(input);
+  const outputMessages = indexed(a, "llm.output_messages.");
+  const flatCalls = outputMessages.flatMap(flattenedCalls);
   const calls = withCallIds(output ? mergeCalls(flatCalls, output.calls) : flatCalls, conversation);
 
   const definitions = indexed(a, "llm.tools.").flatMap((t) =>
@@ -134,6 +135,12 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
     }),
   );
   return modelPiece("openinference", span, {
+    input,
+    outputText:
+      outputMessages
+        .map((m) => displayText(m["message.content"]))
+        .filter(Boolean)
+        .join("\n") || output?.text,
     runId: str(a, "session.id"),
     model,
     usage: usageOf({ inputTokens: num(a, "llm.token_count.prompt"), outputTokens: num(a, "llm.token_count.completion"), costUsd: num(a, "llm.cost.total") }),

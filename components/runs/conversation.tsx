@@ -20,7 +20,7 @@ export function ConversationSection({ slug, data, calls, zone }: { slug: string;
         <p className="text-slate-500">
           {data.messages.length
             ? "What the model was given and answered, as its instrumentation sent it over OpenTelemetry, with the tool calls each turn wrote."
-            : "The messages of this run were not delivered."}
+            : "No messages were delivered for this run."}
         </p>
       </header>
       {data.messages.length === 0 ? (
@@ -90,7 +90,11 @@ function Message({ slug, item, zone }: { slug: string; item: MessageItem; zone: 
         )}
         {message.error && <span className="font-medium text-red-700">marked as an error</span>}
       </p>
-      {message.text ? <Text fold={fold} text={message.text} /> : !calls.length && <p className="text-xs text-slate-500">(no text)</p>}
+      {message.text ? (
+        <Text fold={fold} text={message.text} mono={message.role === "tool"} />
+      ) : (
+        !calls.length && <p className="text-xs text-slate-500">(no text)</p>
+      )}
       {fold.cutFrom !== undefined && (
         <p className="mt-1 text-xs text-amber-800" data-testid="conversation-cut">
           Cut when stored: the first {formatCount(message.text.length)} of {formatCount(fold.cutFrom)} characters.
@@ -112,8 +116,9 @@ function Message({ slug, item, zone }: { slug: string; item: MessageItem; zone: 
   );
 }
 
-function Text({ fold, text }: { fold: Fold; text: string }) {
-  const pre = "whitespace-pre-wrap font-sans text-sm text-slate-800 [overflow-wrap:anywhere]";
+/** A message's text, folded when long; a tool result's in monospace (it is often JSON). */
+function Text({ fold, text, mono }: { fold: Fold; text: string; mono: boolean }) {
+  const pre = cx("whitespace-pre-wrap text-slate-800 [overflow-wrap:anywhere]", mono ? "font-mono text-[13px]" : "font-sans text-sm");
   if (!fold.folded) return <pre className={pre}>{text}</pre>;
   return (
     <details className="group" data-testid="conversation-fold">

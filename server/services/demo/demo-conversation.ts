@@ -8,7 +8,7 @@ import { DEMO_MODELS } from "./demo-data";
  * section has something to show. Its first call sends the loan number as a number (invalid), the
  * tool's refusal goes back to the model, which corrects it; the loan's record is long enough to fold.
  */
-const DEMO_CONVERSATION_RUN = "demo-conversation-4471";
+export const DEMO_CONVERSATION_RUN = "demo-conversation-4471";
 
 const TRACE = `de${"0".repeat(26)}4471`;
 const SYSTEM =
@@ -108,7 +108,7 @@ export function demoConversationSpans(now: Date): OtlpSpan[] {
         "gen_ai.operation.name": "chat",
         "gen_ai.provider.name": model.provider!,
         "gen_ai.request.model": model.name,
-        "gen_ai.response.model": `${model.name}-${model.version}`,
+        "gen_ai.response.model": model.version!, // the version the SDK events name (the regression guard compares versions)
         "gen_ai.conversation.id": DEMO_CONVERSATION_RUN,
         "gen_ai.system_instructions": JSON.stringify([{ type: "text", content: SYSTEM }]),
         "gen_ai.input.messages": JSON.stringify(input),

@@ -11,7 +11,8 @@ const served = servedTraces();
 const { sql } = served;
 
 const TRACE = "c".repeat(32);
-const spans = [chatSpan({ id: "call_1", name: "lookup" }, {}, { traceId: TRACE }), toolSpan("call_1", "found", 7_000_000n, { traceId: TRACE })];
+const prompt = { "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "look it up" }] }]) };
+const spans = [chatSpan({ id: "call_1", name: "lookup" }, prompt, { traceId: TRACE }), toolSpan("call_1", "found", 7_000_000n, { traceId: TRACE })];
 
 it("deleting a project removes its OTLP steps, results and messages with its calls, and leaves another project's", async () => {
   const [gone, kept] = [await makeProject(), await makeProject()];
@@ -30,8 +31,8 @@ it("deleting a project removes its OTLP steps, results and messages with its cal
     for (const table of tables) out[table] = (await sql.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [projectId])).rows[0].n;
     return out;
   };
-  expect(await counts(gone.project.id)).toEqual({ tool_calls: 1, otlp_model_calls: 1, otlp_results: 1, otlp_messages: 1 });
+  expect(await counts(gone.project.id)).toEqual({ tool_calls: 1, otlp_model_calls: 1, otlp_results: 1, otlp_messages: 2 });
   await (await gone.asOwner()).projects.delete({ project: gone.project.slug });
   expect(await counts(gone.project.id)).toEqual({ tool_calls: 0, otlp_model_calls: 0, otlp_results: 0, otlp_messages: 0 });
-  expect(await counts(kept.project.id)).toEqual({ tool_calls: 1, otlp_model_calls: 1, otlp_results: 1, otlp_messages: 1 });
+  expect(await counts(kept.project.id)).toEqual({ tool_calls: 1, otlp_model_calls: 1, otlp_results: 1, otlp_messages: 2 });
 });

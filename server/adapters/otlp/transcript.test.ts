@@ -73,6 +73,17 @@ describe("a run's conversation from its model calls", () => {
     expect(messageRows([{ runId: "other", spanKey: "t/2", startedNs: 1n, messages: [{ role: "user", text: "go", calls: [] }] }])[0]!.runId).toBe("other");
   });
 
+  it("keeps the answers of model calls whose input was not recorded apart, even when they read alike", () => {
+    const answer: TranscriptMessage = { role: "assistant", text: "Looking it up.", calls: [{ name: "getloan" }], output: true };
+    const rows = messageRows([
+      { runId: "r", spanKey: "t/1", startedNs: 1n, messages: [answer] },
+      { runId: "r", spanKey: "t/2", startedNs: 2n, messages: [answer] },
+    ]);
+    expect(rows.map((r) => r.spanKey)).toEqual(["t/1", "t/2"]);
+    // an answer that is only tool calls, without input: the stored calls hold all of it
+    expect(messageRows([{ runId: "r", spanKey: "t/3", startedNs: 3n, messages: [{ ...answer, text: "" }] }])).toEqual([]);
+  });
+
   it("cuts a long text to MESSAGE_TEXT_CHARS, keeps its length, and makes it storable", () => {
     const long = `${"a".repeat(MESSAGE_TEXT_CHARS - 1)}😀 and more`;
     const [row] = messageRows([{ runId: "r", spanKey: "t/1", startedNs: 1n, messages: [{ role: "tool", text: long, calls: [] }] }]);

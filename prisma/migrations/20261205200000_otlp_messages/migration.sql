@@ -24,3 +24,9 @@ CREATE TABLE "otlp_messages" (
 
 -- CreateIndex
 CREATE INDEX "otlp_messages_call_id_idx" ON "otlp_messages"("project_id", "call_id") WHERE (call_id IS NOT NULL);
+
+-- The order GenAI log records arrived in: a span's messages in the order they were emitted where
+-- their times are equal (server/services/otlp/log-content.ts). Rows already kept are numbered in
+-- no particular order.
+-- AlterTable
+ALTER TABLE "otlp_log_records" ADD COLUMN     "seq" BIGSERIAL NOT NULL;

@@ -23,7 +23,12 @@ export type ToolMessage = { callId: string; content: string; error: boolean };
 export type InputMessage =
   | { kind: "assistant"; calls: WrittenCall[]; /** its text, for the conversation view (transcript.ts) */ text?: string }
   | { kind: "result"; callId?: string; content: string; error: boolean }
-  | { kind: "other"; content?: string; /** `system`, `user`, …: for the conversation view */ role?: string };
+  | {
+      kind: "other";
+      content?: string;
+      /** `system`, `user`, …, and its text where `content` lacks it: for the conversation view */ role?: string;
+      text?: string;
+    };
 export type Usage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
 /** A tool definition in a shape `tools.register` accepts: { name, description?, parameters }. */
 export type Definition = { name: string; description?: string; parameters: Record<string, unknown> };
@@ -222,14 +227,21 @@ export function toolResultParts(content: unknown): ToolMessage[] {
  * calls it wrote, a tool result (role `tool`, or any role with a tool call id, as OpenInference's
  * Anthropic instrumentation sends them), Anthropic `tool_result` parts, or anything else.
  */
-export function flattenedMessage(fields: { role?: string; callId?: string; content: AttrValue | undefined; calls: () => WrittenCall[] }): InputMessage[] {
-  const { role, callId, content } = fields;
-  if (role === "assistant") return [{ kind: "assistant", calls: fields.calls(), text: displayText(content) }];
+export function flattenedMessage(fields: {
+  role?: string;
+  callId?: string;
+  content: AttrValue | undefined;
+  calls: () => WrittenCall[];
+  /** the text to show where `content` has none (a message sent as parts) */
+  text?: string;
+}): InputMessage[] {
+  const { role, callId, content, text } = fields;
+  if (role === "assistant") return [{ kind: "assistant", calls: fields.calls(), text: displayText(content) || (text ?? "") }];
   if (role === "tool" || callId) return [{ kind: "result", ...(callId ? { callId } : {}), content: textOf(textBlocks(content) ?? content), error: false }];
   const parts = toolResultParts(content);
   return parts.length
     ? parts.map((p) => ({ kind: "result" as const, ...p }))
-    : [{ kind: "other", content: typeof content === "string" ? content : "", ...(role ? { role } : {}) }];
+    : [{ kind: "other", content: typeof content === "string" ? content : "", ...(role ? { role } : {}), ...(text ? { text } : {}) }];
 }
 
 /** A message's content as text to show: text blocks joined, a string as it is, nothing else. */

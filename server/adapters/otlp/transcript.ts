@@ -31,7 +31,7 @@ export const MESSAGE_TEXT_CHARS = 10_000;
 function inputTranscript(m: InputMessage): TranscriptMessage {
   if (m.kind === "assistant") return { role: "assistant", text: m.text ?? "", calls: m.calls.map(callRef) };
   if (m.kind === "result") return { role: "tool", text: m.content, calls: [], ...(m.callId ? { callId: m.callId } : {}), ...(m.error ? { error: true } : {}) };
-  return { role: m.role ?? "user", text: displayText(m.content), calls: [] };
+  return { role: m.role ?? "user", text: displayText(m.content) || (m.text ?? ""), calls: [] };
 }
 
 const callRef = (c: WrittenCall) => ({ ...(c.callId ? { id: c.callId } : {}), name: c.name });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { makeProject } from "@/test/fixtures";
 import { servedTraces, shuffled } from "@/test/otlp";
 import { storedState } from "@/test/otlp-state";
-import { pastedAfterTheCalls } from "@/test/scripted-model";
+import { expectConversations, pastedAfterTheCalls } from "@/test/scripted-model";
 import { TOOLS } from "@/test/scripted-tools";
 
 /**
@@ -105,33 +105,9 @@ describe("replayed Python captures", () => {
         else expect(r).toMatchObject({ result_status: c.refusedStatus ?? "ok", result_summary: expect.stringMatching(/^Error: /) });
       }
       expect((await storedState(sql, projectId)).rollupsDifferFromRaw).toEqual({});
-      // each run's conversation, each message once: the system prompt and the request, then per step the
-      // model's turn with its calls and their results, then its answer (Anthropic's request body lacks the
-      // system prompt, and its answers come as parts: both are read from the flattened messages)
-      const { rows: conversation } = await sql.query(
-        `SELECT run_id, role, output, call_id, calls FROM otlp_messages WHERE project_id = $1 ORDER BY run_id, started_ns, depth`,
-        [projectId],
-      );
-      for (const run of new Set(rows.map((r) => r.run_id))) {
-        const calls = rows.filter((r) => r.run_id === run);
-        const steps = [...new Set(calls.map((r) => r.step as number))].sort((a, b) => a - b);
-        const expected = [
-          ["system", false, ""],
-          ["user", false, ""],
-          ...steps.flatMap((step) => {
-            const ids = calls
-              .filter((r) => r.step === step)
-              .map((r) => r.tool_call_id as string)
-              .sort();
-            return [["assistant", true, ids.join(",")], ...ids.map((id) => ["tool", false, id])];
-          }),
-          ["assistant", true, ""],
-        ];
-        const stored = conversation
-          .filter((m) => m.run_id === run)
-          .map((m) => [m.role, m.output, m.call_id ?? m.calls.map((k: { id: string }) => k.id).join(",")]);
-        expect(stored, `${c.name}, run ${run}`).toEqual(expected);
-      }
+      // each run's conversation, each message once (Anthropic's request body lacks the system prompt, and
+      // its answers come as parts: both are read from the flattened messages)
+      await expectConversations(sql, projectId, rows);
     });
   }
 });

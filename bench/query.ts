@@ -19,6 +19,10 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { groupByTemplate, schemaNames } from "../server/domain/message-templates";
+import { latencyBucketSql, latencySummary } from "../isomorphic/latency-histogram";
+import { statusesOf } from "../isomorphic/outcome";
+import { runOrderSql } from "../server/domain/run-order";
+import { attemptFailed, findSpirals, type SpiralCall } from "../server/domain/spirals";
 import { applyMigrations } from "../server/db/migrate";
 import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/rollups/rebuild";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
@@ -617,6 +621,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const { errorMessages } = await import("../server/services/metrics/error-messages");
   const { windowCounts } = await import("../server/services/alerts/evaluator");
   const { failurePatterns } = await import("../server/services/tools/patterns");
+  const { readSpirals } = await import("../server/services/metrics/spirals");
   const dryRuns = await import("../server/services/tools/dry-run");
 
   const plainClient = new pg.Client({ connectionString: url });
@@ -779,6 +784,60 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
         ),
       size: length,
     },
+    {
+      // after the gate (issue 33): per tool, the calls that ran with a result, their failed
+      // outcomes, and p50/p95/p99 of their latencies from the rollups' histograms
+      name: "toolHealth 30d",
+      reads: "rollup",
+      run: () => rollups.toolTable(projectId, d30),
+      plain: async () => {
+        const ran = `${RAW_RANGE} AND valid IS DISTINCT FROM false AND result_status IS NOT NULL`;
+        const failed = (outcome: Parameters<typeof statusesOf>[0]) =>
+          `(count(*) FILTER (WHERE result_status IN (${statusesOf(outcome)
+            .map((s) => `'${s}'`)
+            .join(", ")})))::float8`;
+        const [counts, buckets] = await Promise.all([
+          plainClient.query<{ tool: string; results: number; tool_errors: number; not_found: number }>(
+            `SELECT tool, count(*)::float8 AS results, ${failed("tool_error")} AS tool_errors, ${failed("not_found")} AS not_found
+               FROM tool_calls WHERE ${ran} GROUP BY 1`,
+            [projectId, d30.from, d30.to],
+          ),
+          plainClient.query<{ tool: string; bucket: number; n: number }>(
+            `SELECT tool, ${latencyBucketSql("latency_ms")} - 1 AS bucket, count(*)::int AS n
+               FROM tool_calls WHERE ${ran} AND latency_ms IS NOT NULL GROUP BY 1, 2`,
+            [projectId, d30.from, d30.to],
+          ),
+        ]);
+        const histograms = new Map<string, number[]>();
+        for (const b of buckets.rows) {
+          const h = histograms.get(b.tool) ?? histograms.set(b.tool, []).get(b.tool)!;
+          while (h.length <= b.bucket) h.push(0);
+          h[b.bucket] = b.n;
+        }
+        return counts.rows.map((c) => ({ ...c, latency: latencySummary(histograms.get(c.tool) ?? []) }));
+      },
+      norm: (r) =>
+        sortedLines(
+          (
+            r as {
+              tool: string;
+              results: number;
+              toolErrors?: number;
+              tool_errors?: number;
+              notFound?: number;
+              not_found?: number;
+              latency: ReturnType<typeof latencySummary>;
+            }[]
+          )
+            .filter((x) => x.results > 0)
+            .map((x) =>
+              [x.tool, x.results, x.toolErrors ?? x.tool_errors, x.notFound ?? x.not_found, x.latency.timed, x.latency.p50, x.latency.p95, x.latency.p99].join(
+                "|",
+              ),
+            ),
+        ),
+      size: length,
+    },
     ...(["tool", "category"] as const).map((dimension): Case => ({
       name: `versionCounts ${dimension} 30d`,
       reads: "rollup",
@@ -883,6 +942,49 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
         ),
       size: length,
     })),
+    // Retry spirals of one tool (the tool page's card): the service reads the range's failed
+    // attempts and their neighbours; plainly, every call of the runs that hold one, in run order,
+    // through the same detector, a failure outside the range breaking a streak as the service's does.
+    // (small data sets hold few spirals: their whole 30 days are read)
+    ...[
+      CALLS < 1_000_000 ? ["30d top tool", d30, ranked[0]!.tool] : ["24h top tool", h24, ranked[0]!.tool],
+      CALLS < 1_000_000 ? ["30d tool #10", d30, sampleTool] : ["7d tool #10", d7, sampleTool],
+    ].map(([label, range, tool]): Case => {
+      const { from, to } = range as { from: Date; to: Date };
+      const describe = (spirals: { tool: string; attempts: string[]; endedBy: string | null }[]) =>
+        sortedLines(spirals.map((x) => `${x.attempts.join(",")}|${x.endedBy ?? "-"}`));
+      return {
+        name: `spirals ${label as string}`,
+        reads: "index",
+        run: async () => (await readSpirals(projectId, { from, to }, { tool: tool as string })).spirals,
+        plain: async () => {
+          const { rows } = await plainClient.query<{ id: string; run_id: string; tool: string; valid: boolean | null; result_status: string | null; at: Date }>(
+            `SELECT id, run_id, tool, valid, result_status, timestamp AS at FROM tool_calls
+              WHERE project_id = $1 AND run_id IN (
+                SELECT run_id FROM tool_calls WHERE project_id = $1 AND tool = $2 AND timestamp >= $3 AND timestamp < $4
+                   AND (valid = false OR result_status IN (${statusesOf("failed")
+                     .map((x) => `'${x}'`)
+                     .join(", ")})))
+              ORDER BY run_id, ${runOrderSql()}`,
+            [projectId, tool, from, to],
+          );
+          const gap: SpiralCall = { id: "", tool: "", valid: true, resultStatus: "ok" };
+          const spirals = [];
+          for (let i = 0; i < rows.length;) {
+            const run: SpiralCall[] = [];
+            for (const runId = rows[i]!.run_id; i < rows.length && rows[i]!.run_id === runId; i++) {
+              const r = rows[i]!;
+              const call = { id: r.id, tool: r.tool, valid: r.valid, resultStatus: r.result_status };
+              run.push(attemptFailed(call) && (r.at < from || r.at >= to) ? gap : call);
+            }
+            spirals.push(...findSpirals(run).filter((x) => x.tool === tool));
+          }
+          return spirals;
+        },
+        norm: (r) => describe(r as { tool: string; attempts: string[]; endedBy: string | null }[]),
+        size: length,
+      };
+    }),
   ];
 
   const loadBefore = os.loadavg();

@@ -4,6 +4,7 @@
 export const NAV = [
   { label: "Overview", path: "", key: "o" },
   { label: "Tools", path: "/tools", key: "t" },
+  { label: "Definitions", path: "/definitions", key: "d" },
   { label: "Models", path: "/models", key: "m" },
   { label: "Inflation", path: "/inflation", key: "i" },
   { label: "Calls", path: "/calls", key: "c" },

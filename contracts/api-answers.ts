@@ -76,7 +76,10 @@ export const doctorOutput = z.object({
     z.object({
       id: z.string(),
       kind: z.string(),
+      severity: z.enum(["error", "warning", "info"]),
       source: z.enum(["calls", "lint"]),
+      /** a lint finding the recorded calls support: how many of the tool's calls read (isomorphic/definition-lint.ts) */
+      calls: z.object({ supporting: count, of: count }).optional(),
       path: z.string(),
       title: z.string(),
       evidence: z.string(),
@@ -158,6 +161,25 @@ export const confusableOutput = z.object({
   readLimit: count,
 });
 
+const usd = z.number().nonnegative().nullable();
+/** tools.contextCost: what the registered definitions cost in every model call and a day (server/domain/context-cost.ts). */
+export const contextCostOutput = z.object({
+  days: z.number(),
+  models: z.array(
+    z.object({
+      model: z.string(),
+      tokenizer: z.object({ encoding: z.string(), family: z.string(), exact: z.boolean() }),
+      setTokens: count,
+      callsPerDay: z.number(),
+      inputShare: z.number().nullable(),
+      price: z.object({ usd: z.number(), method: z.enum(["fit", "upper bound"]) }).nullable(),
+      setUsdPerDay: usd,
+    }),
+  ),
+  tools: z.array(z.object({ name: z.string(), tokens: count, tokensPerDay: z.number(), usdPerDay: usd, uses: count, usdPerUse: usd })),
+  total: z.object({ tokens: count, tokensPerDay: z.number(), usdPerDay: usd }),
+});
+
 export const definitionsOutput = z.object({ project: z.string(), tools: z.array(z.object({ name: z.string(), ...toolText.shape })) });
 
 export const whoamiOutput = z.object({ project: z.string(), scope: apiKeyScopeSchema });
@@ -171,6 +193,7 @@ export const API_KEY_ANSWERS = {
   "tools.dryRun": dryRunOutput,
   "tools.doctor": doctorOutput,
   "tools.confusable": confusableOutput,
+  "tools.contextCost": contextCostOutput,
   "calls.get": callOutput,
   "calls.getRun": runOutput,
   "tools.definitions": definitionsOutput,

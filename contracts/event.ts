@@ -2,7 +2,7 @@ import { z } from "zod";
 import { categorySchema } from "./categories";
 import type { PathSegment } from "./json-path";
 import { pathOf, preview, unstorableText, walkJson } from "./json-walk";
-import { EVENT_NAME_LIMITS } from "./text-limits";
+import { EVENT_NAME_LIMITS, refuseUnstorable } from "./text-limits";
 import { formatCount } from "./format-number";
 
 /**
@@ -29,26 +29,18 @@ const EVENT_LIMITS = {
 
 const shown = (value: unknown) => preview(value);
 
-/** Text PostgreSQL can store: no NUL, no lone surrogate. */
-function storable(what: string) {
-  return (value: string, ctx: z.RefinementCtx) => {
-    const problem = unstorableText(value);
-    if (problem) ctx.addIssue({ code: "custom", message: `${what} ${shown(value)} ${problem}` });
-  };
-}
-
 const freeText = (what: string, max: number) =>
   z
     .string({ error: (i) => `expected ${what} as a string, got ${shown(i.input)}` })
     .max(max, `${what} is at most ${formatCount(max)} characters`)
-    .superRefine(storable(what));
+    .superRefine(refuseUnstorable(what));
 
 const text = (what: string, max: number) =>
   z
     .string({ error: (i) => `expected ${what} as a string, got ${shown(i.input)}` })
     .min(1, `${what} must not be empty`)
     .max(max, `${what} is at most ${formatCount(max)} characters`)
-    .superRefine(storable(what));
+    .superRefine(refuseUnstorable(what));
 
 // ISO 8601 allows offsets up to ±23:59, PostgreSQL ±15:59 (every real time zone is within ±14:00);
 // and years 0001 to 9999 of the 4-digit form (it refuses year 0000).
@@ -206,6 +198,8 @@ export const eventSchema = strict("the event", {
   id: text("id", EVENT_NAME_LIMITS.id),
   runId: text("runId", EVENT_NAME_LIMITS.runId),
   step: count("step").optional(),
+  /** Which model response of the run wrote the call: calls with the same turn were requested together (in parallel). */
+  turn: count("turn").optional(),
   timestamp: isoWithOffset,
   model: strict("model", {
     provider: text("model.provider", EVENT_NAME_LIMITS.modelProvider).optional(),

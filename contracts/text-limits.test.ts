@@ -49,7 +49,7 @@ describe("text limits: stored whole up to the limit, refused beyond with the fie
     expect(messages(schema, input(`  ${"n".repeat(max)}  `))).toEqual([]);
     // what PostgreSQL cannot store is refused with where it is, not sent on to fail the statement
     expect(messages(schema, input("a\u0000b"))).toContain(
-      `${field} contains a NUL character (\\u0000) at character 2, which PostgreSQL cannot store: remove it, or send binary data as base64`,
+      `${field} "a\\u0000b" contains a NUL character (\\u0000) at character 2, which PostgreSQL cannot store: remove it, or send binary data as base64`,
     );
   });
 
@@ -106,17 +106,17 @@ describe("filters on names: taken up to the longest name an event carries, refus
     "%s: a NUL or a lone surrogate, which no stored event holds, is refused with where it is (PostgreSQL refused the statement: a 500)",
     (_, schema, input, name, path) => {
       expect(messages(schema, input("get\u0000loan"))).toEqual([
-        `${path}: ${name} contains a NUL character (\\u0000) at character 4, which PostgreSQL cannot store: remove it, or send binary data as base64`,
+        `${path}: ${name} "get\\u0000loan" contains a NUL character (\\u0000) at character 4, which PostgreSQL cannot store: remove it, or send binary data as base64`,
       ]);
       expect(messages(schema, input("loan\ud83d"))[0]).toMatch(
-        new RegExp(`^${path.replace(".", "\\.")}: ${name} contains a lone UTF-16 surrogate \\(\\\\ud83d\\) at character 5`),
+        new RegExp(`^${path.replace(".", "\\.")}: ${name} "loan\\\\ud83d" contains a lone UTF-16 surrogate \\(\\\\ud83d\\) at character 5`),
       );
     },
   );
 
   it("the search text says what to do", () => {
     expect(messages(callsFilterInput, { q: "a\u0000b" })).toEqual([
-      "q: the search text contains a NUL character (\\u0000) at character 2, which PostgreSQL cannot store: remove it, or send binary data as base64",
+      'q: the search text "a\\u0000b" contains a NUL character (\\u0000) at character 2, which PostgreSQL cannot store: remove it, or send binary data as base64',
     ]);
     expect(messages(callsFilterInput, { q: "q".repeat(201) })).toEqual([
       "q: the search text is at most 200 characters; you sent 201: search for a shorter part of the message or arguments",

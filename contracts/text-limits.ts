@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatCount } from "./format-number";
-import { unstorableText } from "./json-walk";
+import { preview, unstorableText } from "./json-walk";
 
 /**
  * The longest names an event carries (contracts/event.ts refuses longer ones). Filters on these
@@ -46,13 +46,14 @@ const filterTooLongMessage = (what: string, max: number, length: number) =>
   `${what} is at most ${formatCount(max)} characters (no event carries a longer one, so nothing could match); you sent ${formatCount(length)}`;
 
 /**
- * Text PostgreSQL can take: no NUL, no lone surrogate. A filter with one could match nothing (no
- * stored event holds one), and a name or note with one could not be stored; sent on, the database
- * refused the whole statement: a 500.
+ * Text PostgreSQL can take: no NUL, no lone surrogate; refused saying what was sent, what is wrong
+ * where, and what to do. An event's field with one could not be stored, nor a name or a note; a
+ * filter with one could match nothing (no stored event holds one). Sent on, the database refused
+ * the whole statement: a 500.
  */
 export const refuseUnstorable = (what: string) => (value: string, ctx: z.RefinementCtx) => {
   const problem = unstorableText(value);
-  if (problem) ctx.addIssue({ code: "custom", message: `${what} ${problem}` });
+  if (problem) ctx.addIssue({ code: "custom", message: `${what} ${preview(value)} ${problem}` });
 };
 
 /** An optional filter on a name events carry (EVENT_NAME_LIMITS): refused beyond its limit with filterTooLongMessage, and when it cannot be stored. */

@@ -26,6 +26,9 @@ export const doctorInput = z.object({ tool: nameText("tool"), range: rangeInput.
 /** tools.confusable (read keys): the pairs of tools models mix up over a range (default: the last 30 days), all or those with `tool`. */
 export const confusableInput = z.object({ tool: nameText("tool").optional(), range: rangeInput.optional() });
 
+/** tools.contextCost (read keys): the registered definitions' context cost over a range (default: the last 7 days). */
+export const contextCostInput = z.object({ range: rangeInput.optional() });
+
 /** The schema to try: pasted (`parameters`) or a registered version of the tool. */
 const proposal = {
   tool: nameText("tool"),

@@ -89,6 +89,7 @@ const SIGNED_IN: PageState[] = [
   { name: "tools", path: () => `${base()}/tools` },
   { name: "a tool", path: () => demo.toolHref },
   { name: "models", path: () => `${base()}/models` },
+  { name: "definitions", path: () => `${base()}/definitions` },
   { name: "inflation", path: () => `${base()}/inflation` },
   { name: "calls explorer", path: () => `${base()}/calls` },
   { name: "a call", path: () => `${base()}/calls/${encodeURIComponent(demo.callId)}` },

@@ -204,6 +204,7 @@ for (const mode of MODES) {
         `${base}/tools`,
         `${base}/tools/${encodeURIComponent(tool)}`,
         `${base}/models`,
+        `${base}/definitions`,
         `${base}/inflation`,
         `${base}/runs/${encodeURIComponent(runId)}`,
         incidentPath,
@@ -292,6 +293,7 @@ for (const scheme of ["light", "dark"] as const) {
         ["calls", `${base}/calls`],
         ["tools", `${base}/tools`],
         ["models", `${base}/models?range=30d`],
+        ["definitions", `${base}/definitions?range=30d`],
         ["alerts", `${base}/alerts`],
         ["connect", `${base}/settings/connect`],
       ] as const) {

@@ -99,6 +99,13 @@ describe("lintTool", () => {
       { id: "limit_unstated:code:length", title: "State the limit of `code` in words: at most 8 characters" },
     ]);
     expect(only("limit_unstated", withProperty("code", { type: "string", maxLength: 8, description: "The code, up to 8 characters." }))).toEqual([]);
+    // a number written with thousands separators is stated; another number that begins or ends with its digits is not
+    const rows = (description: string) => only("limit_unstated", withProperty("rows", { type: "integer", minimum: 1, maximum: 100000, description }));
+    expect(rows("Rows to read, 1 to 100,000.")).toEqual([]);
+    expect(rows("Rows to read, 1 to 100000.")).toEqual([]);
+    expect(rows("Rows to read, 1 to 100,000,000.")).toHaveLength(1);
+    expect(rows("Rows to read, 1.5 to 100000.")).toHaveLength(1);
+    expect(rows("Rows to read, 1 to 100000.5")).toHaveLength(1);
   });
 
   it("number_unbounded: a number or integer without minimum or maximum", () => {

@@ -204,10 +204,17 @@ function patternWords(pattern: string): string {
   return `matching the pattern ${pattern}`;
 }
 
+/** How a description may write a number: as JSON does (100000, 0.5) or with thousands separators (100,000). */
+function spellings(x: number): string[] {
+  const plain = String(x);
+  const grouped = x.toLocaleString("en-US", { maximumFractionDigits: 20 });
+  return [...new Set([plain, grouped])].map((n) => n.replace(/[.]/g, "\\."));
+}
+
 /** Whether a description already states a limit: its numbers, or for a pattern or format some words about it. */
 export function stated(description: string, limit: Limit): boolean {
   const text = description.toLowerCase();
-  if (limit.numbers.length) return limit.numbers.every((x) => new RegExp(`(^|[^0-9.])${String(x).replace(".", "\\.")}([^0-9]|$)`).test(text));
+  if (limit.numbers.length) return limit.numbers.every((x) => new RegExp(`(?<![0-9.,])(${spellings(x).join("|")})(?![0-9]|[.,][0-9])`).test(text));
   switch (limit.keyword) {
     case "pattern":
       return /digit|pattern|format|e\.g\.|for example|such as|hh:mm|yyyy/.test(text);

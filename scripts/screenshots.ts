@@ -3,9 +3,10 @@
 // README shows the one of the reader's scheme).
 //
 // npm run screenshots -- --all <folder>: instead, every main page (overview, tools, a tool,
-// models, errors, calls, a call, a run, a run with its conversation, incidents, an incident, the rules and the rule form,
-// connect, the empty project, sign-in) in both schemes, at desktop and phone width, full
-// length, into <folder>: to look at after a change to the layout or the theme.
+// models, errors, definitions, calls, a call, a run, a run with its conversation, incidents, an
+// incident, the rules and the rule form, connect, the empty project, sign-in) in both schemes, at
+// desktop and phone width, full length, into <folder>: to look at after a change to the layout or
+// the theme.
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { chromium, type Page } from "@playwright/test";
@@ -101,6 +102,7 @@ try {
       { file: "tool", path: "/p/demo/tools/getloan" },
       { file: "models", path: "/p/demo/models" },
       { file: "errors", path: "/p/demo/errors" },
+      { file: "definitions", path: "/p/demo/definitions" },
       { file: "calls", path: "/p/demo/calls" },
       { file: "call", path: `/p/demo/calls/${encodeURIComponent(call.id)}` },
       { file: "run", path: `/p/demo/runs/${encodeURIComponent(call.runId)}` },

@@ -86,6 +86,15 @@ describe("the ops CLI is scriptable while the app runs", { timeout: 240_000 }, (
     expect(retention.code).toBe(0);
     expect(JSON.parse(retention.stdout)).toEqual({ project: "default", callsDays: 30, rollupsDays: 400 });
 
+    const rebuilt = await cli("rollups", "rebuild", "--project", "default", "--json");
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.stderr).toContain("Recomputing the rollups of default");
+    expect(JSON.parse(rebuilt.stdout)).toEqual({
+      project: "default",
+      ms: expect.any(Number),
+      tables: { call_rollups_hourly: 0, call_rollups_daily: 0, error_message_rollups_hourly: 0, error_message_rollups_daily: 0 },
+    });
+
     const user = await cli("users", "create", "--email", "Ops@Example.com", "--role", "member", "--project", "default", "--json");
     expect(user.code).toBe(0);
     expect(JSON.parse(user.stdout)).toEqual({ project: "default", email: "ops@example.com", role: "member", oneTimePassword: expect.any(String) });

@@ -5,6 +5,7 @@
 // failed (database unreachable, no such key, …), 2 the command line was wrong.
 import { parseArgs } from "node:util";
 import { API_KEY_SCOPES, retentionInput, type ApiKeyScope } from "../contracts/accounts";
+import { formatCount, formatDuration } from "../contracts/format-number";
 import { ROLES, type Role } from "../contracts/roles";
 import { parseEnv } from "../server/env";
 import { applyMigrations } from "../server/db/migrate";
@@ -23,6 +24,9 @@ const USAGE = `Usage: npm run toolgate -- <command> [options] [--json]
   projects list                                    list projects
   projects retention --project <slug> [--calls-days <n>] [--rollups-days <n>]
                                                    show or set how long raw calls and rollups are kept (days)
+  rollups rebuild --project <slug>                 recompute the project's rollups from the raw calls it keeps
+                                                   (rows from before an upgrade that added rollup columns);
+                                                   the project's ingestion waits meanwhile, nothing is lost
 
   --json       the answer as one JSON document on standard output
   Standard output holds only the answer; messages go to standard error.
@@ -70,7 +74,7 @@ function need(name: keyof typeof values): string {
 }
 
 const command = positionals.join(" ");
-const commands = ["keys create", "keys list", "keys revoke", "users create", "projects list", "projects retention"];
+const commands = ["keys create", "keys list", "keys revoke", "users create", "projects list", "projects retention", "rollups rebuild"];
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
@@ -155,6 +159,19 @@ await runAndExit(
           say("Changed: applied by the next hourly sweep.");
           showRetention(parsed.data);
         } else showRetention(current);
+      } else if (command === "rollups rebuild") {
+        const project = await projectBySlug();
+        const { rebuildProjectRollups } = await import("../server/services/rollups/rebuild");
+        say(`Recomputing the rollups of ${project.slug} from its raw calls; its ingestion waits until this is done.`);
+        const started = performance.now();
+        const tables = await rebuildProjectRollups(project.id);
+        const ms = performance.now() - started;
+        answer(
+          { project: project.slug, ms: Math.round(ms), tables },
+          `${project.slug}: rollups recomputed in ${formatDuration(ms)} (${Object.entries(tables)
+            .map(([table, rows]) => `${table} ${formatCount(rows)} rows`)
+            .join(", ")}).`,
+        );
       } else if (command === "projects list") {
         const projects = await prisma().project.findMany({ select: { slug: true, name: true, createdAt: true }, orderBy: { slug: "asc" } });
         answer(projects, projects);

@@ -46,6 +46,6 @@ describe("SHORTCUT_LIST", () => {
   it("lists every go-to letter once", () => {
     const letters = SHORTCUT_LIST.filter((s) => s.then).map((s) => s.keys[1]);
     expect(new Set(letters).size).toBe(letters.length);
-    expect(letters.length).toBe(8);
+    expect(letters.length).toBe(9);
   });
 });

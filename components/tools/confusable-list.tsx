@@ -1,14 +1,17 @@
 import Link from "next/link";
 import type { ConfusablePairRow } from "./types";
 
-/** The tool page's "Confused with": each pair with this tool, its evidence (switches, ambiguous names, runs) and what to change. */
+/**
+ * The tool page's "Confused with": each pair with this tool, its evidence (switches, ambiguous
+ * names, runs) and what to change; without a tool (the definitions page), every pair by both names.
+ */
 export function ConfusableList({
   tool,
   pairs,
   toolHref,
   runHref,
 }: {
-  tool: string;
+  tool?: string;
   pairs: ConfusablePairRow[];
   toolHref: (name: string) => string;
   runHref: (id: string) => string;
@@ -16,13 +19,18 @@ export function ConfusableList({
   return (
     <ul className="space-y-4">
       {pairs.map((p) => {
-        const other = p.tools[0] === tool ? p.tools[1] : p.tools[0];
+        const shown = tool === undefined ? p.tools : [p.tools[0] === tool ? p.tools[1] : p.tools[0]];
         return (
-          <li key={other} className="space-y-1">
+          <li key={p.tools.join("\t")} className="space-y-1" data-testid="confusable-pair">
             <p className="font-medium break-words">
-              <Link href={toolHref(other)} className="font-mono text-indigo-700 hover:underline">
-                {other}
-              </Link>{" "}
+              {shown.map((name, i) => (
+                <span key={name}>
+                  {i > 0 && " ↔ "}
+                  <Link href={toolHref(name)} className="font-mono text-indigo-700 hover:underline">
+                    {name}
+                  </Link>
+                </span>
+              ))}{" "}
               <span className="font-normal text-slate-600">
                 — {p.switches} switch{p.switches === 1 ? "" : "es"} after a refused or failed call
                 {p.ambiguousNames.length ? `; names as close to either: ${p.ambiguousNames.map((n) => `${n.name} (${n.calls}×)`).join(", ")}` : ""}

@@ -176,10 +176,13 @@ def test_a_correction_links_to_the_call_it_corrects_and_usage_goes_on_the_turns_
         [openai_call("a", '{"loannumber": "12a"}'), openai_call("b", "{}", name="listopenloans")],
         usage={"input_tokens": 10, "output_tokens": 5},
     )
+    run.handle_sync([])  # a response without tool calls is no turn of calls
     run.handle_sync([openai_call("c", '{"loannumber": "12"}')], usage={"inputTokens": 20, "costUsd": 0.01})
     bad, unknown, fixed = events
     assert fixed["correctsId"] == bad["id"] and "correctsId" not in unknown
     assert [e["step"] for e in events] == [0, 1, 2] and {e["runId"] for e in events} == {"loan-run"}
+    # the calls of one response share its turn (docs/events.md, "Parallel calls")
+    assert [e["turn"] for e in events] == [0, 0, 1]
     assert bad["usage"] == {"inputTokens": 10, "outputTokens": 5} and "usage" not in unknown
     assert fixed["usage"] == {"inputTokens": 20, "costUsd": 0.01}
     assert fixed["metadata"] == {"user": "u1"}

@@ -10,6 +10,8 @@ export interface ToolgateEvent {
   id: string;
   runId: string;
   step?: number;
+  /** Which model response of the run wrote the call: the calls of one `dispatch` share it. */
+  turn?: number;
   timestamp: string;
   model: { provider?: string; name: string; version?: string };
   tool: string;

@@ -222,7 +222,7 @@ describe("dispatcher: running handlers", () => {
 });
 
 describe("dispatcher: events", () => {
-  it("one contract-valid event per call: run, steps, model, arguments as written, usage on the turn's first call", async () => {
+  it("one contract-valid event per call: run, steps, turns, model, arguments as written, usage on the turn's first call", async () => {
     const { toolgate, events } = gate();
     const run = toolgate.run({ runId: "run-7", metadata: { user: "u1" } });
     await run.handle(
@@ -232,12 +232,14 @@ describe("dispatcher: events", () => {
       ],
       { usage: { inputTokens: 120, outputTokens: 30, costUsd: 0.002 } },
     );
+    await run.handle([]); // a response without tool calls is no turn of calls
     await run.handle({ id: "c", function: { name: "getloan", arguments: '{"loannumber":"2"}' } }, { model: { name: "acme-small" } });
     for (const event of events.all()) expect(eventSchema.safeParse(event).error).toBeUndefined();
-    expect(events.map((e) => [e.runId, e.step, e.model.name, e.arguments, e.usage?.inputTokens, e.metadata?.user])).toEqual([
-      ["run-7", 0, "acme-large", { loannumber: "1" }, 120, "u1"],
-      ["run-7", 1, "acme-large", "not json", undefined, "u1"],
-      ["run-7", 2, "acme-small", { loannumber: "2" }, undefined, "u1"],
+    // the two calls of one response share its turn (docs/events.md, "Parallel calls")
+    expect(events.map((e) => [e.runId, e.step, e.turn, e.model.name, e.arguments, e.usage?.inputTokens, e.metadata?.user])).toEqual([
+      ["run-7", 0, 0, "acme-large", { loannumber: "1" }, 120, "u1"],
+      ["run-7", 1, 0, "acme-large", "not json", undefined, "u1"],
+      ["run-7", 2, 1, "acme-small", { loannumber: "2" }, undefined, "u1"],
     ]);
     expect(new Set(events.map((e) => e.id)).size).toBe(3);
     expect(events.all()[0]!.result).toMatchObject({ status: "ok", latencyMs: expect.any(Number) });

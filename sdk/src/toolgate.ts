@@ -111,6 +111,8 @@ export class Toolgate {
 export class Run {
   readonly runId: string;
   private step = 0;
+  /** The model responses dispatched so far: the calls of one share its turn (docs/events.md, "Parallel calls"). */
+  private turns = 0;
   /** tool name → the last invalid call of it not yet followed by another call of that tool. */
   private readonly uncorrected = new Map<string, string>();
   /** The previous turn's calls of unknown tools: the next turn's first calls of known tools correct them. */
@@ -133,6 +135,7 @@ export class Run {
   async dispatch(calls: unknown, turn: TurnOptions = {}): Promise<CallOutcome[]> {
     const normalized = normalizeCalls(calls);
     const model = turn.model ?? this.run.model ?? this.options.model;
+    const turnNumber = normalized.length ? this.turns++ : this.turns;
     // Verdicts and links first, in the calls' order; a correction answers an earlier turn's message.
     const earlier = new Map(this.uncorrected);
     const planned = normalized.map((call, index) => {
@@ -142,6 +145,7 @@ export class Run {
         id: crypto.randomUUID(),
         runId: this.runId,
         step: this.step++,
+        turn: turnNumber,
         timestamp: new Date().toISOString(),
         model,
         tool: call.tool,

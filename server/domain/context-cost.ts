@@ -1,29 +1,175 @@
 // Context cost: the tokens a tool's definition takes in every model call that carries it, counted
-// with a real tokenizer (js-tiktoken, its ranks bundled: nothing is downloaded at run time). Pure.
+// with a real tokenizer (js-tiktoken, its ranks bundled: nothing is downloaded at run time), what
+// the registered set costs per model call and per day from the recorded usage, and which tools
+// cost most for the least use. Pure. docs/definition-lint.md, "Context cost".
 
 import { Tiktoken } from "js-tiktoken/lite";
+import cl100kBase from "js-tiktoken/ranks/cl100k_base";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
 
-/**
- * The encoding counted with: OpenAI's o200k_base (GPT-4o, GPT-4.1, o-series, GPT-5). Other
- * families (Claude, Gemini, Llama) do not publish theirs for offline use; for them the count is
- * an estimate of the same text.
- */
-const TOKENIZER = "o200k_base";
+export type Encoding = "o200k_base" | "cl100k_base";
+/** The tokenizer a model family is counted with, and whether it is that family's own (`exact`) or an estimate. */
+export type Tokenizer = { encoding: Encoding; family: string; exact: boolean };
 
-let encoder: Tiktoken | undefined;
+const RANKS = { o200k_base: o200kBase, cl100k_base: cl100kBase };
+const encoders = new Map<Encoding, Tiktoken>();
+
+/**
+ * A model's tokenizer, by its name (a provider prefix such as "openai/" set aside): OpenAI's
+ * o200k_base for GPT-4o, GPT-4.1, GPT-4.5, GPT-5, the o-series and gpt-oss, cl100k_base for GPT-4
+ * and GPT-3.5. Other families (Claude, Gemini, Llama, …) publish no tokenizer of their current
+ * models that runs offline: their figures are o200k_base's, marked as an estimate.
+ */
+export function tokenizerFor(modelName: string): Tokenizer {
+  const name = modelName.slice(modelName.lastIndexOf("/") + 1).toLowerCase();
+  if (/^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o[1-9](-|$)|gpt-oss)/.test(name))
+    return { encoding: "o200k_base", family: "OpenAI GPT-4o and later", exact: true };
+  if (/^(gpt-4|gpt-3\.5|gpt-35)/.test(name)) return { encoding: "cl100k_base", family: "OpenAI GPT-4 and GPT-3.5", exact: true };
+  return { encoding: "o200k_base", family: "other (estimated with o200k_base)", exact: false };
+}
 
 type Definition = { name: string; description?: string; parameters: unknown };
 
 /** The definition as OpenAI's API carries it ({"type":"function","function":{…}}), in tokens; the provider's own wrapping adds a few per tool. */
-export function definitionTokens(tool: Definition): number {
-  encoder ??= new Tiktoken(o200kBase);
+export function definitionTokens(tool: Definition, encoding: Encoding = "o200k_base"): number {
+  let encoder = encoders.get(encoding);
+  if (!encoder) encoders.set(encoding, (encoder = new Tiktoken(RANKS[encoding])));
   const text = JSON.stringify({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.parameters } });
   return encoder.encode(text).length;
 }
 
 /** A tool set's tokens per model call, and each tool's, the costliest first. */
-export function toolSetTokens(tools: readonly Definition[]): { tokenizer: string; total: number; tools: { name: string; tokens: number }[] } {
-  const each = tools.map((t) => ({ name: t.name, tokens: definitionTokens(t) })).sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1));
-  return { tokenizer: TOKENIZER, total: each.reduce((s, t) => s + t.tokens, 0), tools: each };
+export function toolSetTokens(
+  tools: readonly Definition[],
+  encoding: Encoding = "o200k_base",
+): { tokenizer: string; total: number; tools: { name: string; tokens: number }[] } {
+  const each = tools.map((t) => ({ name: t.name, tokens: definitionTokens(t, encoding) })).sort((a, b) => b.tokens - a.tokens || (a.name < b.name ? -1 : 1));
+  return { tokenizer: encoding, total: each.reduce((s, t) => s + t.tokens, 0), tools: each };
+}
+
+type Usage = { inputTokens: number; outputTokens: number; costUsd: number };
+
+/**
+ * What one input token costs, from usage rows (hours of one model): the least-squares fit of
+ * cost = a · input + b · output when the rows tell the two prices apart (`fit`), else the cost over
+ * the input tokens, which counts the output as input (`upper bound`). Null without usage figures.
+ */
+export function inputTokenPrice(rows: readonly Usage[]): { usd: number; method: "fit" | "upper bound" } | null {
+  const rated = rows.filter((r) => r.inputTokens > 0 && r.costUsd > 0);
+  const input = rated.reduce((s, r) => s + r.inputTokens, 0);
+  if (!input) return null;
+  let [xx, xy, yy, xc, yc] = [0, 0, 0, 0, 0];
+  for (const r of rated) {
+    xx += r.inputTokens * r.inputTokens;
+    xy += r.inputTokens * r.outputTokens;
+    yy += r.outputTokens * r.outputTokens;
+    xc += r.inputTokens * r.costUsd;
+    yc += r.outputTokens * r.costUsd;
+  }
+  const det = xx * yy - xy * xy;
+  // rows whose output is a fixed share of their input cannot tell the prices apart
+  if (det > 1e-6 * xx * yy) {
+    const a = (xc * yy - yc * xy) / det;
+    const b = (yc * xx - xc * xy) / det;
+    if (a > 0 && b >= 0) return { usd: a, method: "fit" };
+  }
+  return { usd: rated.reduce((s, r) => s + r.costUsd, 0) / input, method: "upper bound" };
+}
+
+/** One model's recorded usage over the range: its calls (one model call each), their usage, and per hour for the price. */
+export type ModelUsage = { model: string; name: string; calls: number; hours: readonly Usage[] } & Usage;
+
+export type ContextCost = {
+  days: number;
+  /** per model: its tokenizer, the registered set's tokens in each of its calls, its calls a day and what the set costs it a day */
+  models: {
+    model: string;
+    tokenizer: Tokenizer;
+    setTokens: number;
+    callsPerDay: number;
+    /** the set's share of the model's recorded input tokens (null without usage figures) */
+    inputShare: number | null;
+    price: ReturnType<typeof inputTokenPrice>;
+    setUsdPerDay: number | null;
+  }[];
+  /** per tool, costliest for the least use first: tokens per call (o200k_base), a day over every model's calls, USD a day, its own calls, USD per call of it */
+  tools: { name: string; tokens: number; tokensPerDay: number; usdPerDay: number | null; uses: number; usdPerUse: number | null }[];
+  /** the set's tokens in one model call (o200k_base) and a day, and USD a day where prices are known */
+  total: { tokens: number; tokensPerDay: number; usdPerDay: number | null };
+};
+
+/**
+ * The context cost of a project's registered definitions over a range of `days`: every recorded
+ * call is taken as one model call that carried the whole registered set (Toolgate does not record
+ * which definitions a request carried; parallel calls of one turn count once each, an overcount).
+ * Tools are listed by cost a day per call of the tool itself, highest first: a tool never called
+ * but carried in every request first, by its cost a day.
+ */
+export function contextCost(input: {
+  definitions: readonly Definition[];
+  models: readonly ModelUsage[];
+  uses: readonly { tool: string; calls: number }[];
+  days: number;
+}): ContextCost {
+  const days = Math.max(input.days, 1 / 24);
+  const tokens = new Map<Encoding, Map<string, number>>();
+  const tokensOf = (encoding: Encoding) => {
+    if (!tokens.has(encoding)) tokens.set(encoding, new Map(input.definitions.map((d) => [d.name, definitionTokens(d, encoding)])));
+    return tokens.get(encoding)!;
+  };
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((s, n) => s + n, 0);
+  const models = input.models
+    .filter((m) => m.calls > 0)
+    .map((m) => {
+      const tokenizer = tokenizerFor(m.name);
+      const setTokens = sum(tokensOf(tokenizer.encoding));
+      const price = inputTokenPrice(m.hours);
+      const callsPerDay = m.calls / days;
+      return {
+        model: m.model,
+        tokenizer,
+        setTokens,
+        callsPerDay,
+        inputShare: m.inputTokens > 0 ? Math.min(1, (setTokens * m.calls) / m.inputTokens) : null,
+        price,
+        setUsdPerDay: price ? setTokens * callsPerDay * price.usd : null,
+      };
+    });
+  const priced = models.some((m) => m.price);
+  const uses = new Map(input.uses.map((u) => [u.tool, u.calls]));
+  const tools = input.definitions
+    .map((d) => {
+      let tokensPerDay = 0;
+      let usd = 0;
+      for (const m of models) {
+        const own = tokensOf(m.tokenizer.encoding).get(d.name)!;
+        tokensPerDay += own * m.callsPerDay;
+        usd += m.price ? own * m.callsPerDay * m.price.usd : 0;
+      }
+      const used = uses.get(d.name) ?? 0;
+      const usdPerDay = priced ? usd : null;
+      return {
+        name: d.name,
+        tokens: tokensOf("o200k_base").get(d.name)!,
+        tokensPerDay,
+        usdPerDay,
+        uses: used,
+        usdPerUse: usdPerDay !== null && used > 0 ? (usdPerDay * days) / used : null,
+      };
+    })
+    .sort((a, b) => {
+      const weight = (t: typeof a) => t.usdPerDay ?? t.tokensPerDay;
+      const perUse = (t: typeof a) => (t.uses ? weight(t) / t.uses : Infinity);
+      return perUse(b) - perUse(a) || weight(b) - weight(a) || (a.name < b.name ? -1 : 1);
+    });
+  return {
+    days,
+    models,
+    tools,
+    total: {
+      tokens: sum(tokensOf("o200k_base")),
+      tokensPerDay: tools.reduce((s, t) => s + t.tokensPerDay, 0),
+      usdPerDay: priced ? tools.reduce((s, t) => s + (t.usdPerDay ?? 0), 0) : null,
+    },
+  };
 }

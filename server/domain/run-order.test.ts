@@ -24,6 +24,12 @@ describe("attemptsUntilSuccess", () => {
     expect(attemptsUntilSuccess(bad, [bad, call("good", true)])).toBe(2);
   });
 
+  it("counts parallel calls that share a correction once: two invalid siblings, then their correction", () => {
+    const [a1, a2, a3] = [call("a1", false, "a3"), call("a2", false, "a3"), call("a3", false, "ok")];
+    const parallel = [a1, a2, a3, call("ok", true)];
+    for (const c of [a1, a2, a3]) expect(attemptsUntilSuccess(c, parallel)).toBe(3);
+  });
+
   it("is null when the chain ends without a valid call", () => {
     const bad = call("bad", false, "bad2");
     expect(attemptsUntilSuccess(bad, [bad, call("bad2", false)])).toBeNull();

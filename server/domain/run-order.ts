@@ -25,10 +25,13 @@ export const runOrderSql = (alias = "") => `${alias && `${alias}.`}step NULLS LA
  * per lookup (docs/PERFORMANCE.md). A row comparison never matches a null step, hence the
  * separate unstepped lookups. With `sameTool` false, the neighbour whatever its tool, one
  * descent each of (project_id, run_id, step, timestamp) (retry spirals: server/services/metrics/spirals.ts).
+ * `also`, a further condition on the neighbour `n` (pairing: not of `c`'s turn), is a filter of
+ * that descent: it reads past the calls that fail it, so it must fail only a few of the calls
+ * next to `c` (pairing's: `c`'s own parallel calls of the tool, docs/pairing.md).
  */
-export function sameToolNeighbourSql(c: string, direction: "next" | "previous", column: "id" | "ctid" = "id", sameTool = true): string {
+export function sameToolNeighbourSql(c: string, direction: "next" | "previous", column: "id" | "ctid" = "id", sameTool = true, also = ""): string {
   const [cmp, dir, nulls] = direction === "next" ? [">", "ASC", "LAST"] : ["<", "DESC", "FIRST"];
-  const tool = sameTool ? ` AND n.tool = ${c}.tool` : "";
+  const tool = (sameTool ? ` AND n.tool = ${c}.tool` : "") + (also && ` AND ${also}`);
   const lookup = (where: string, order: string) =>
     `(SELECT n.${column} FROM tool_calls n WHERE n.project_id = $1 AND n.run_id = ${c}.run_id${tool} AND ${where} ORDER BY ${order} LIMIT 1)`;
   const byStep = `n.step ${dir} NULLS ${nulls}, n.timestamp ${dir}, n.id ${dir}`;
@@ -57,8 +60,9 @@ export interface LinkedCall {
  * How many attempts the run needed to get this call right, following the stored links: back
  * from `call` through the earlier non-valid calls whose correction it is, then forward through
  * corrections up to and including the first valid call. `run` must be in run order.
- * A call with an unknown verdict counts as an attempt but never as the success.
- * Returns null when the chain never reaches a valid call.
+ * A call with an unknown verdict counts as an attempt but never as the success. Parallel calls of
+ * one turn may share a correction (docs/pairing.md): the walk back follows the latest of them, so
+ * a turn counts as one attempt. Returns null when the chain never reaches a valid call.
  */
 export function attemptsUntilSuccess(call: LinkedCall, run: readonly LinkedCall[]): number | null {
   const byId = new Map(run.map((c) => [c.id, c]));

@@ -21,6 +21,7 @@ const TOOLS = [
   "tool_failure_patterns",
   "confusable_tools",
   "lint_tool_definitions",
+  "context_cost",
   "error_messages",
   "get_call",
   "get_run",
@@ -88,6 +89,7 @@ async function everyTool(client: Client) {
     confusable: await call("confusable_tools", { days: 3 }),
     lint: await call("lint_tool_definitions", { min_severity: "info", limit: 50 }),
     lintOne: await call("lint_tool_definitions", { tool: "getloan" }),
+    cost: await call("context_cost", { days: 3, limit: 3 }),
     call: await call("get_call", { id: demo.callId }),
     run: await call("get_run", { runId: demo.runId }),
     dryRun: await call("dry_run_schema", { tool: "listopenloans", parameters: { type: "object", properties: { status: { type: "string" } } }, days: 3 }),
@@ -156,6 +158,14 @@ describe.each([
     expect(answers.lint.text).toMatch(/^ {5}Change: /m);
     expect(answers.lint.text).toMatch(/^ {5}\+ /m); // the changed schema or description
     expect(answers.lintOne.text).toMatch(/^Tool getloan: definition score \d+\/100 \(the project's \d+ tools: \d+\/100\)/);
+    expect(answers.cost.text).toMatch(
+      /^8 registered tool definitions: [\d,]+ tokens in every model call \(o200k_base\), [\d,]+ tokens a day over the last 3 days' calls, \$[\d.]+ a day\./,
+    );
+    expect(answers.cost.text).toMatch(
+      /^- acme-large 2026-11: [\d,]+ tokens a call with o200k_base \(an estimate: .*\), [\d.]+ calls a day, [\d.]+% of its input tokens, \$[\d.]+ a day \(input price fitted \$[\d.]+ per million tokens\)$/m,
+    );
+    expect(answers.cost.text).toMatch(/^1\. \S+: [\d,]+ tokens a call, \$[\d.]+ a day, called [\d,]+ times \(\$[\d.]+ of context per call of it\)\. /m);
+    expect(answers.cost.text).toContain("(5 more tools not shown; raise limit to see them.)");
     expect(answers.call.text).toContain(`Call ${demo.callId}: getloan`);
     expect(answers.call.text).toContain("Corrected by");
     expect(answers.call.text).toContain(`${base}/runs/${demo.runId}`);

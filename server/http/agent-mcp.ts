@@ -19,7 +19,7 @@ import type { KeyProject } from "../services/auth/api-keys";
 import { errorResponse } from "./error-response";
 import { readLimited } from "./read-limited";
 import packageJson from "../../package.json" with { type: "json" };
-import { formatCount, formatDuration, formatPercent } from "../../contracts/format-number";
+import { formatCount, formatDuration, formatNumber, formatPercent, formatUsd } from "../../contracts/format-number";
 
 // Toolgate for agents: an MCP server over the read API, so that an engineer can ask a coding agent
 // "which tools fail most this week, why, and what should I change?". Every tool calls a read-scope
@@ -33,7 +33,8 @@ type Links = { origin: string; project: string };
 const DAY_MS = 86_400_000;
 const days = (defaultDays: number, what: string) =>
   z.number().int().min(1).max(90).default(defaultDays).describe(`How many days back from now to look at (1–90, default ${defaultDays}): ${what}.`);
-const toolName = z.string().min(1).max(200).describe("The tool's name exactly as registered in Toolgate (as failing_tools lists it).");
+const NAME_WORDS = "1 to 200 characters";
+const toolName = z.string().min(1).max(200).describe(`The tool's name exactly as registered in Toolgate (as failing_tools lists it), ${NAME_WORDS}.`);
 const lastDays = (n: number) => ({ from: new Date(Date.now() - n * DAY_MS).toISOString(), to: new Date().toISOString() });
 
 const label = (category: string | null) => (category ? (CATEGORY_LABELS[category as Category] ?? category) : "none");
@@ -61,14 +62,14 @@ async function answer(work: () => Promise<CallToolResult>): Promise<CallToolResu
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** The server for one request, answering for the project of the key in `headers` (links point at `origin`). */
-function agentMcpServer(caller: Caller, links: Links): McpServer {
+export function agentMcpServer(caller: Caller, links: Links): McpServer {
   const server = new McpServer(
     { name: "toolgate", title: "Toolgate", version: packageJson.version },
     {
       instructions:
         `Toolgate monitors the tool calls of AI agents in project "${links.project}": it checks each call against the tool's JSON Schema, ` +
         "sorts failures into categories and records whether the model recovered. Start with failing_tools, then tool_failure_patterns " +
-        "for the tool to fix, confusable_tools for tools the models mix up, lint_tool_definitions for what the definitions themselves lack, error_messages for what the model was told, get_call / get_run for evidence, and dry_run_schema before " +
+        "for the tool to fix, confusable_tools for tools the models mix up, lint_tool_definitions for what the definitions themselves lack, context_cost for what they cost in every model call, error_messages for what the model was told, get_call / get_run for evidence, and dry_run_schema before " +
         "proposing a schema change. Every tool only reads.",
     },
   );
@@ -89,7 +90,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
           .describe(
             "Order: invalid_calls (most failures first, default) or invalid_rate (highest rate first; tools with few calls rank by their rate's low bound).",
           ),
-        model: z.string().min(1).max(200).optional().describe("Only calls of this model name (e.g. acme-large); default: all models."),
+        model: z.string().min(1).max(200).optional().describe(`Only calls of this model name (e.g. acme-large), ${NAME_WORDS}; default: all models.`),
         limit: z.number().int().min(1).max(50).default(10).describe("How many tools to list (1–50, default 10)."),
       },
       annotations: { title: "Failing tools", ...READ_ONLY },
@@ -120,7 +121,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
     {
       title: "A tool's failure patterns and schema fixes",
       description:
-        "For one tool: its invalid calls grouped by what went wrong where (category, argument path, kind of value sent), each with its " +
+        "Returns, for one tool, its invalid calls grouped by what went wrong where (category, argument path, kind of value sent), each with its " +
         "share of the failures, how often the model recovered on its next call and example call ids; then the changes to the tool's " +
         "newest schema that would prevent them (from the calls, and from a lint of the schema), each with its evidence and the " +
         "changed JSON Schema. Use it to answer why a tool fails and what to change; check a change with dry_run_schema before proposing it.",
@@ -150,7 +151,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
           ...d.suggestions.slice(0, limit).flatMap((s, i) => {
             const after = s.path ? schemaAt(s.after.parameters, s.path) : undefined;
             return [
-              `${i + 1}. ${s.title} [${s.source === "calls" ? `from ${s.failures} failed calls` : "schema lint"}${s.changesVerdicts ? "" : ", description only: no verdict changes"}]`,
+              `${i + 1}. ${s.title} [${s.calls ? `${s.severity}, lint supported by ${formatCount(s.calls.supporting)} of ${formatCount(s.calls.of)} calls` : s.source === "calls" ? `from ${formatCount(s.failures)} failed calls` : `${s.severity}, schema lint`}${s.changesVerdicts ? "" : ", description only: no verdict changes"}]`,
               `   Evidence: ${s.evidence}`,
               `   Change: ${s.change}`,
               after
@@ -172,7 +173,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
         "the model's next call was valid (its recovery rate) and an example. A message with a low recovery rate does not tell the model " +
         "how to fix its call: rewrite it or the schema. Use it to judge the messages of one tool or of the whole project.",
       inputSchema: {
-        tool: toolName.optional().describe("Only the messages of this tool; default: every tool."),
+        tool: toolName.optional().describe(`Only the messages of this tool (its registered name, ${NAME_WORDS}); default: every tool.`),
         days: days(7, "the window the messages cover"),
         limit: z.number().int().min(1).max(50).default(10).describe("How many message templates to list (1–50, default 10)."),
       },
@@ -198,12 +199,12 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
     {
       title: "Tools models mix up",
       description:
-        "Pairs of the project's tools that models confuse, ranked: runs where a call to one tool was refused or failed and the model " +
+        "Returns the pairs of the project's tools that models confuse, ranked: runs where a call to one tool was refused or failed and the model " +
         "switched to the other with the same argument names (more often than after a successful call), and unknown tool names about as " +
         "close to either. Each pair comes with example runs and what to change in the names or descriptions. Use it when a tool's " +
         "failures look like the model picked the wrong tool.",
       inputSchema: {
-        tool: toolName.optional().describe("Only the pairs with this tool; default: every pair of the project."),
+        tool: toolName.optional().describe(`Only the pairs with this tool (its registered name, ${NAME_WORDS}); default: every pair of the project.`),
         days: days(30, "the window of runs read"),
         limit: z.number().int().min(1).max(20).default(5).describe("How many pairs to show (1–20, default 5)."),
       },
@@ -246,7 +247,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
         "description, and each tool with a score out of 100 (the set's score is their mean), worst first. Use it to review definitions " +
         "before models see them; tool_failure_patterns adds what the recorded calls show, and dry_run_schema checks a change.",
       inputSchema: {
-        tool: toolName.optional().describe("Only this tool's findings; default: every registered tool."),
+        tool: toolName.optional().describe(`Only this tool's findings (its registered name, ${NAME_WORDS}); default: every registered tool.`),
         min_severity: z
           .enum(SEVERITIES)
           .default("warning")
@@ -301,13 +302,61 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
   );
 
   server.registerTool(
+    "context_cost",
+    {
+      title: "Context cost of the tool definitions",
+      description:
+        "Returns what the project's registered tool definitions cost in the model's context: each definition's tokens in every model " +
+        "call (counted with each model family's tokenizer, or an estimate where none is published), the whole set's tokens per call, " +
+        "and per day and in USD from the recorded calls and usage, with the tools that cost most for the least use first. Use it to " +
+        "decide which descriptions to shorten or which tools to stop offering; lint_tool_definitions says what the text lacks.",
+      inputSchema: {
+        days: days(7, "the window whose calls and usage are read"),
+        limit: z.number().int().min(1).max(50).default(10).describe("How many tools to list, costliest for the least use first (1–50, default 10)."),
+      },
+      annotations: { title: "Context cost", ...READ_ONLY },
+    },
+    ({ days: n, limit }) =>
+      answer(async () => {
+        const c = await caller.tools.contextCost({ range: lastDays(n) });
+        const usd = (v: number | null) => (v === null ? "no price (no usage figures)" : formatUsd(v));
+        return text([
+          `${c.tools.length} registered tool definitions: ${formatCount(c.total.tokens)} tokens in every model call (o200k_base), ` +
+            `${formatCount(Math.round(c.total.tokensPerDay))} tokens a day over the last ${n} days' calls, ${usd(c.total.usdPerDay)} a day. ${page(links, "/definitions")}`,
+          ...c.models.map(
+            (m) =>
+              `- ${m.model}: ${formatCount(m.setTokens)} tokens a call with ${m.tokenizer.encoding}${m.tokenizer.exact ? "" : " (an estimate: no tokenizer of this family runs offline)"}, ` +
+              `${formatNumber(m.callsPerDay, { digits: 1 })} calls a day${m.inputShare !== null ? `, ${formatPercent(m.inputShare)} of its input tokens` : ""}, ${usd(m.setUsdPerDay)} a day` +
+              (m.price ? ` (input price ${m.price.method === "fit" ? "fitted" : "at most"} ${formatUsd(m.price.usd * 1e6)} per million tokens)` : ""),
+          ),
+          c.tools.length > 0 && "Tools, costliest for the least use first:",
+          ...c.tools
+            .slice(0, limit)
+            .map(
+              (t, i) =>
+                `${i + 1}. ${t.name}: ${formatCount(t.tokens)} tokens a call, ${usd(t.usdPerDay)} a day, called ${formatCount(t.uses)} times` +
+                (t.usdPerUse !== null
+                  ? ` (${formatUsd(t.usdPerUse)} of context per call of it)`
+                  : t.uses === 0
+                    ? " (carried in every call, never called)"
+                    : "") +
+                `. ${toolPage(links, t.name)}`,
+            ),
+          c.tools.length > limit && `(${c.tools.length - limit} more tools not shown; raise limit to see them.)`,
+        ]);
+      }),
+  );
+
+  server.registerTool(
     "get_call",
     {
       title: "One call",
       description:
-        "One recorded tool call by its id: tool, arguments, verdict, category, the message the model was sent, the model's corrected " +
+        "Returns one recorded tool call by its id: tool, arguments, verdict, category, the message the model was sent, the model's corrected " +
         "call if any, and its place in its run. Use it to look at an example id that another tool listed.",
-      inputSchema: { id: z.string().min(1).max(128).describe("The call's id (an example id from tool_failure_patterns, or an event id).") },
+      inputSchema: {
+        id: z.string().min(1).max(128).describe("The call's id (an example id from tool_failure_patterns, or an event id), 1 to 128 characters."),
+      },
       annotations: { title: "One call", ...READ_ONLY },
     },
     ({ id }) =>
@@ -333,10 +382,10 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
     {
       title: "One run",
       description:
-        "One agent run by its id: its tool calls in order with each verdict and the message the model was sent. Use it to see what a " +
+        "Returns one agent run by its id: its tool calls in order with each verdict and the message the model was sent. Use it to see what a " +
         "model did before and after a failure; for a single call use get_call.",
       inputSchema: {
-        runId: z.string().min(1).max(256).describe("The run's id (as get_call shows it, or the harness's run id)."),
+        runId: z.string().min(1).max(256).describe("The run's id (as get_call shows it, or the harness's run id), 1 to 256 characters."),
         limit: z.number().int().min(1).max(200).default(50).describe("How many calls to show from the start of the run (1–200, default 50)."),
       },
       annotations: { title: "One run", ...READ_ONLY },
@@ -363,7 +412,7 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
       title: "Dry run of a proposed schema",
       description:
         "Replays a tool's recent recorded calls against a proposed JSON Schema (or a registered version) without changing anything, and " +
-        "says how many invalid calls it would fix and how many valid calls it would break, by category, with example call ids. Use it " +
+        "returns how many invalid calls it would fix and how many valid calls it would break, by category, with example call ids. Use it " +
         "before proposing a schema change: a change that breaks calls models already make needs another look.",
       inputSchema: {
         tool: toolName,
@@ -371,7 +420,12 @@ function agentMcpServer(caller: Caller, links: Links): McpServer {
           .record(z.string(), z.unknown())
           .optional()
           .describe("The proposed JSON Schema of the tool's arguments (an object schema). Give this or version, not both."),
-        version: z.string().min(1).max(100).optional().describe("A registered schema version of the tool to replay against instead of parameters."),
+        version: z
+          .string()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe("A registered schema version of the tool to replay against instead of parameters, 1 to 100 characters."),
         days: days(30, "the window of calls replayed"),
         limit: z.number().int().min(1).max(100_000).default(10_000).describe("At most this many of the newest calls are replayed (1–100,000, default 10,000)."),
       },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { unstorableText } from "../../contracts/json-walk";
+import { refuseUnstorable } from "../../contracts/text-limits";
 import { lookupIds, paletteIndex } from "../services/search/palette";
 import { projectProcedure, router } from "../trpc/init";
 
@@ -16,7 +16,7 @@ export const paletteRouter = router({
           .trim()
           .min(1, "Type at least one character of the id.")
           .max(256, "Ids are at most 256 characters.")
-          .refine((text) => !unstorableText(text), "Ids hold no NUL or lone surrogate: paste the id as the call or run page shows it."),
+          .superRefine(refuseUnstorable("the id")),
       }),
     )
     .query(({ ctx, input }) => lookupIds(ctx.project.id, input.text)),

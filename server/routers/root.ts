@@ -7,6 +7,7 @@ import { ingestRouter } from "./ingest";
 import { membersRouter } from "./members";
 import { metricsRouter } from "./metrics";
 import { otlpRouter } from "./otlp";
+import { parallelRouter } from "./parallel";
 import { paletteRouter } from "./palette";
 import { projectsRouter } from "./projects";
 import { systemRouter } from "./system";
@@ -29,6 +30,7 @@ export const appRouter = router({
   demo: demoRouter,
   otlp: otlpRouter,
   palette: paletteRouter,
+  parallel: parallelRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,10 +1,19 @@
 import { z } from "zod";
-import { confusableOutput, definitionsOutput, doctorOutput, dryRunOutput, registerToolsOutput, validateCallOutput } from "../../contracts/api-answers";
+import {
+  confusableOutput,
+  contextCostOutput,
+  definitionsOutput,
+  doctorOutput,
+  dryRunOutput,
+  registerToolsOutput,
+  validateCallOutput,
+} from "../../contracts/api-answers";
 import { rangeInput } from "../../contracts/metrics";
 import { rangeOrLastDays } from "../../contracts/range";
 import { nameText } from "../../contracts/text-limits";
 import {
   confusableInput,
+  contextCostInput,
   doctorInput,
   dryRunInput,
   dryRunPageInput,
@@ -18,6 +27,7 @@ import { impactWindows } from "../domain/schema-change";
 import { breakdown, totals } from "../services/metrics/call-figures";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { confusableTools } from "../services/tools/confusable";
+import { projectContextCost } from "../services/tools/context-cost";
 import { emptyResultExamples } from "../services/tools/empty-results";
 import { toolDoctor } from "../services/tools/patterns";
 import { recheckCalls } from "../services/tools/recheck";
@@ -84,6 +94,19 @@ export const toolsRouter = router({
     .query(({ ctx, input }) =>
       withProjectShare(ctx.project, "tools.confusable", () => confusableTools(ctx.project.id, rangeOrLastDays(input.range, 30), input.tool)),
     ),
+  /** For read keys: the registered definitions' tokens in every model call, a day and in USD, costliest for the least use first (last 7 days unless a range is given). */
+  contextCost: apiKeyProcedure("read")
+    .input(contextCostInput)
+    .output(contextCostOutput)
+    .query(({ ctx, input }) => withProjectShare(ctx.project, "tools.contextCost", () => projectContextCost(ctx.project.id, rangeOrLastDays(input.range, 7)))),
+  /** The definitions page's context cost over its range. */
+  projectContextCost: projectProcedure("viewer")
+    .input(z.object({ range: rangeInput }))
+    .query(({ ctx, input }) => projectContextCost(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) })),
+  /** The definitions page's confusable pairs: every pair of the project over its range. */
+  projectConfusable: projectProcedure("viewer")
+    .input(z.object({ range: rangeInput }))
+    .query(({ ctx, input }) => confusableTools(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) })),
   /** The tool page's empty results: the newest ones of the range, each with the run's next call. */
   emptyResults: projectProcedure("viewer")
     .input(z.object({ tool: nameText("tool"), range: rangeInput }))

@@ -101,7 +101,85 @@ function genAiRun(tracer: Tracer, conversation: string) {
   span(tracer, "GET /health", 1, 2, { "http.request.method": "GET", "url.path": "/health" });
 }
 
+/** A conversation's chat spans without usage: `chat(turn, input, output)`. */
+const chatSpans = (tracer: Tracer, conversation: string) => (turn: number, input: unknown[], output: unknown[]) =>
+  span(tracer, "chat gpt-4o", turn * 10, turn * 10 + 2, {
+    "gen_ai.operation.name": "chat",
+    "gen_ai.request.model": "gpt-4o",
+    "gen_ai.conversation.id": conversation,
+    "gen_ai.input.messages": JSON.stringify(input),
+    "gen_ai.output.messages": JSON.stringify(output),
+    "gen_ai.tool.definitions": JSON.stringify([WEATHER, TIME]),
+  });
+
 describe("OpenTelemetry GenAI spans", () => {
+  it("parallel calls whose tool messages lost an id: one turn, answered by position, the lost id marked", async () => {
+    const p = await project();
+    const recorder = recordingTracer();
+    const chat = chatSpans(recorder.tracer, "parallel-conv");
+    const question = { role: "user", parts: [{ type: "text", content: "Weather and time in Paris?" }] };
+    const asked = { role: "assistant", parts: [toolCall("p_1", "get_weather", { city: "Paris" }), toolCall("p_2", "get_time", { zone: "Europe/Paris" })] };
+    recorder.tracer.startActiveSpan("invoke_agent", { startTime: at(0), attributes: { "gen_ai.operation.name": "invoke_agent" } }, (agent) => {
+      chat(0, [question], [asked]);
+      chat(
+        1,
+        [
+          question,
+          asked,
+          // the harness answered the first without its call id (the second still names its own)
+          { role: "tool", parts: [{ type: "tool_call_response", response: "21 °C" }] },
+          { role: "tool", parts: [{ type: "tool_call_response", id: "p_2", response: "14:05" }] },
+        ],
+        [{ role: "assistant", parts: [{ type: "text", content: "21 °C, 14:05." }] }],
+      );
+      agent.end(at(20));
+    });
+    expect((await exportSpans(exporter("json", served.url, p.key), recorder.spans())).code).toBe(0);
+    const calls = await callsByToolCallId(sql, p.project.id);
+    expect(["p_1", "p_2"].map((id) => calls.get(id)).map((c) => [c?.step, c?.turn, c?.result_summary, c?.result_id_kept])).toEqual([
+      [0, 0, "21 °C", false],
+      [0, 0, "14:05", true],
+    ]);
+  });
+
+  it("parallel calls of one tool: a sibling of the refused call is not its correction, the next model call's call is (docs/pairing.md)", async () => {
+    const recorder = recordingTracer();
+    const chat = chatSpans(recorder.tracer, "parallel-fix");
+    const question = { role: "user", parts: [{ type: "text", content: "Weather in Paris and Lyon?" }] };
+    // one model call asks for the weather twice: the first refused, its sibling (written alongside, before any error) valid
+    const asked = { role: "assistant", parts: [toolCall("w_1", "get_weather", { town: "Paris" }), toolCall("w_2", "get_weather", { city: "Lyon" })] };
+    const fixed = { role: "assistant", parts: [toolCall("w_3", "get_weather", { city: "Paris" })] };
+    recorder.tracer.startActiveSpan("invoke_agent", { startTime: at(0), attributes: { "gen_ai.operation.name": "invoke_agent" } }, (agent) => {
+      chat(0, [question], [asked]);
+      const answers = [
+        { role: "tool", parts: [{ type: "tool_call_response", id: "w_1", response: "Error: unknown argument 'town'" }] },
+        { role: "tool", parts: [{ type: "tool_call_response", id: "w_2", response: "17 °C" }] },
+      ];
+      chat(1, [question, asked, ...answers], [fixed]);
+      chat(
+        2,
+        [question, asked, ...answers, fixed, { role: "tool", parts: [{ type: "tool_call_response", id: "w_3", response: "21 °C" }] }],
+        [{ role: "assistant", parts: [{ type: "text", content: "21 °C and 17 °C." }] }],
+      );
+      agent.end(at(30));
+    });
+    const spans = recorder.spans();
+    // in one request, and one span per request from the last to the first (the pairing after renumbering)
+    for (const order of [[spans], [...spans].reverse().map((s) => [s])]) {
+      const p = await project();
+      for (const request of order) expect((await exportSpans(exporter("json", served.url, p.key), request)).code).toBe(0);
+      const calls = await callsByToolCallId(sql, p.project.id);
+      const [w1, w2, w3] = ["w_1", "w_2", "w_3"].map((id) => calls.get(id)!);
+      expect([w1, w2, w3].map((c) => [c.step, c.turn, c.valid])).toEqual([
+        [0, 0, false],
+        [0, 0, true],
+        [1, 1, true],
+      ]);
+      expect(w1.correction_id).toBe(w3.id);
+      expect((await storedState(sql, p.project.id)).rollupsDifferFromRaw).toEqual({});
+    }
+  });
+
   for (const kind of ["proto", "json"] as const) {
     it(`over ${kind === "proto" ? "protobuf" : "JSON"}: calls, verdicts, corrections, results, model and usage land once`, async () => {
       const p = await project();
@@ -132,6 +210,14 @@ describe("OpenTelemetry GenAI spans", () => {
         latency_ms: 1000,
       });
       expect(c4).toMatchObject({ valid: true, result_status: "error", result_summary: "clock service down", latency_ms: 2000 });
+      // parallel calls: the two calls of each model response share its turn (docs/events.md, "Parallel calls");
+      // the next turn's tool messages named both refused calls' ids, the executed ones had none
+      expect([c1, c2, c3, c4].map((c) => [c.turn, c.result_id_kept])).toEqual([
+        [0, true],
+        [0, true],
+        [1, null],
+        [1, null],
+      ]);
       // corrections: each refused call is linked to the corrected call of the same tool
       expect(c1.correction_id).toBe(c3.id);
       expect(c2.correction_id).toBe(c4.id);

@@ -205,6 +205,8 @@ class Run:
         self.model = model
         self.metadata = dict(metadata) if metadata else None
         self._step = 0
+        #: The model responses dispatched so far: the calls of one share its turn (docs/events.md, "Parallel calls").
+        self._turns = 0
         #: tool name → the last invalid call of it not yet followed by another call of that tool.
         self._uncorrected: dict[str, str] = {}
         #: The previous turn's calls of unknown tools: the next turn's first calls of known tools correct them.
@@ -231,6 +233,9 @@ class Run:
         normalized = normalize_calls(calls)
         chosen = model or self.model or self.gate.model
         earlier = dict(self._uncorrected)
+        turn = self._turns
+        if normalized:
+            self._turns += 1
         planned: list[_Planned] = []
         for index, call in enumerate(normalized):
             verdict, unchecked, may_run = self._check(call)
@@ -238,6 +243,7 @@ class Run:
                 "id": str(uuid.uuid4()),
                 "runId": self.run_id,
                 "step": self._step,
+                "turn": turn,
                 "timestamp": _now(),
                 "model": chosen,
                 "tool": call.tool,

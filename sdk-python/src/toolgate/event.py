@@ -69,6 +69,8 @@ class _EventRequired(TypedDict):
 
 class ToolgateEvent(_EventRequired, total=False):
     step: int
+    #: Which model response of the run wrote the call: the calls of one ``dispatch`` share it.
+    turn: int
     outcome: Outcome
     result: Result
     correctsId: str

@@ -235,6 +235,9 @@ class McpGate:
             _call_next.reset(token)
         event: ToolgateEvent = outcome.event
         event["tool"] = self.tool_name(outcome.call.tool)
+        # a server is sent one call at a time: which calls one model response asked for together is not known
+        # here, so no turn (as sdk/src/mcp.ts records none)
+        event.pop("turn", None)
         event["metadata"] = {**self.metadata(protocol_version, client_info), **event.get("metadata", {})}
         if answers:  # the server answered (an error too): its answer is the call's result, and the client gets it as it is
             event["result"] = {**result_of(answers[0]), "latencyMs": event.get("result", {}).get("latencyMs", 0)}

@@ -64,6 +64,8 @@ export type AssembledResult = {
   status: ResultStatus;
   summary?: string;
   latencyMs?: number;
+  /** a tool message's: whether it named its call's tool call id (pieces.ts, ToolMessage) */
+  idKept?: boolean;
   /** the span it was read from: its trace (that of the call too) and its name (for a rejection) */
   traceId: string;
   spanName: string;
@@ -225,6 +227,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
         priority: 1,
         status: message.error ? "error" : "ok",
         summary: message.content, // "" when the tool message said nothing: an empty result
+        ...(message.idKept !== undefined ? { idKept: message.idKept } : {}),
       });
     }
   }

@@ -68,7 +68,7 @@ describe("OpenTelemetry GenAI", () => {
       ),
     );
     expect(piece.calls).toEqual([{ callId: "call_1", name: "w", arguments: { city: "P" } }]);
-    expect(piece.toolMessages).toEqual([{ callId: "call_0", content: "not allowed", error: true }]);
+    expect(piece.toolMessages).toEqual([{ callId: "call_0", content: "not allowed", error: true, idKept: true }]);
     expect(piece.definitions).toEqual([{ name: "w", parameters: SCHEMA }]);
   });
 
@@ -131,7 +131,7 @@ describe("Vercel AI SDK", () => {
     expect(piece.calls).toEqual([{ callId: "t1", name: "w", arguments: '{"city": ' }]);
     expect(piece.usage).toEqual({ inputTokens: 10, outputTokens: 4 });
     expect(piece.definitions).toEqual([{ name: "w", parameters: SCHEMA }]);
-    expect(piece.toolMessages).toEqual([{ callId: "t0", content: "bad", error: true }]);
+    expect(piece.toolMessages).toEqual([{ callId: "t0", content: "bad", error: true, idKept: true }]);
   });
 
   it("v5/v6 shapes: input, inputSchema, error-text outputs; the enclosing ai.generateText span is not a model call", () => {
@@ -152,7 +152,7 @@ describe("Vercel AI SDK", () => {
     );
     expect(piece.calls[0]!.arguments).toEqual({ city: "P" });
     expect(piece.definitions).toEqual([{ name: "w", parameters: SCHEMA }]);
-    expect(piece.toolMessages).toEqual([{ callId: "t0", content: "Invalid input", error: true }]);
+    expect(piece.toolMessages).toEqual([{ callId: "t0", content: "Invalid input", error: true, idKept: true }]);
     expect(mapVercelAi(span("ai.generateText", { "ai.usage.inputTokens": 100 }))).toBe("nothing");
     expect(tool(mapVercelAi(span("ai.toolCall", { "ai.toolCall.name": "w", "ai.toolCall.id": "t1", "ai.toolCall.result": '{"ok":1}' })))).toMatchObject({
       callId: "t1",
@@ -366,7 +366,7 @@ describe("conversations: results of every shape, calls without ids", () => {
       {},
     );
     expect(piece.model).toEqual({ name: "m", version: "m-2026" });
-    expect(piece.toolMessages).toEqual([{ callId: "t1", content: "Error: no", error: false }]);
+    expect(piece.toolMessages).toEqual([{ callId: "t1", content: "Error: no", error: false, idKept: true }]);
     expect(piece.continues).toEqual(["t1"]);
   });
 
@@ -384,6 +384,7 @@ describe("conversations: results of every shape, calls without ids", () => {
       { "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "w" },
     );
     expect(first.calls[0]!.callId).toMatch(/^#\w+\.0\.0$/);
+    // neither the call nor its result had an id: whether the harness kept one cannot be known (no idKept)
     expect(next.toolMessages).toEqual([{ callId: first.calls[0]!.callId, content: "sunny", error: false }]);
     expect(next.calls[0]!.callId).not.toBe(first.calls[0]!.callId);
     // another conversation in the same trace does not collide
@@ -392,6 +393,30 @@ describe("conversations: results of every shape, calls without ids", () => {
       { "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "w" },
     );
     expect(other.calls[0]!.callId).not.toBe(first.calls[0]!.callId);
+  });
+
+  it("parallel calls with ids answered by messages without one: paired by position, and the lost ids are marked", () => {
+    const piece = llm(
+      {
+        "llm.input_messages.0.message.role": "user",
+        "llm.input_messages.0.message.content": "two loans?",
+        "llm.input_messages.1.message.role": "assistant",
+        "llm.input_messages.1.message.tool_calls.0.tool_call.id": "p1",
+        "llm.input_messages.1.message.tool_calls.0.tool_call.function.name": "getloan",
+        "llm.input_messages.1.message.tool_calls.1.tool_call.id": "p2",
+        "llm.input_messages.1.message.tool_calls.1.tool_call.function.name": "getloan",
+        "llm.input_messages.2.message.role": "tool",
+        "llm.input_messages.2.message.content": "first",
+        "llm.input_messages.3.message.role": "tool",
+        "llm.input_messages.3.message.tool_call_id": "p2",
+        "llm.input_messages.3.message.content": "second",
+      },
+      {},
+    );
+    expect(piece.toolMessages).toEqual([
+      { callId: "p1", content: "first", error: false, idKept: false },
+      { callId: "p2", content: "second", error: false, idKept: true },
+    ]);
   });
 
   it("Anthropic tool_result parts in OpenLLMetry's indexed prompts, with is_error", () => {
@@ -409,8 +434,8 @@ describe("conversations: results of every shape, calls without ids", () => {
       ),
     );
     expect(piece.toolMessages).toEqual([
-      { callId: "a", content: "Error: bad", error: true },
-      { callId: "b", content: "ok", error: false },
+      { callId: "a", content: "Error: bad", error: true, idKept: true },
+      { callId: "b", content: "ok", error: false, idKept: true },
     ]);
   });
 

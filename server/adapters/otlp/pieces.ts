@@ -14,7 +14,12 @@ export type Family = "gen_ai" | "vercel_ai" | "openinference" | "openllmetry";
 
 export type ToolArguments = Record<string, unknown> | string;
 export type WrittenCall = { callId?: string; name: string; arguments: ToolArguments };
-export type ToolMessage = { callId: string; content: string; error: boolean };
+/**
+ * A tool result of the input. `idKept`: true when the message named its call's tool call id, false
+ * when it named none and answered its call (which had one) by position; absent when the call had
+ * no id either (a positional one), so nothing could be kept.
+ */
+export type ToolMessage = { callId: string; content: string; error: boolean; idKept?: boolean };
 /**
  * One message of a model call's input, as the families flatten them: an assistant turn with
  * the calls it wrote, or a tool result (role `tool`, or role `user` with a tool call id, as
@@ -211,6 +216,7 @@ export function definitionFrom(raw: unknown): Definition | null {
  * a duplicate and the next turn's tool message still finds its call.
  */
 const positionalCallId = (conversation: string, turn: number, position: number) => `#${conversation}.${turn}.${position}`;
+const isPositional = (callId: string) => callId.startsWith("#");
 
 /** Tool results parts in Anthropic's shape (`{type: "tool_result", tool_use_id, content, is_error}`) inside a message's content. */
 export function toolResultParts(content: unknown): ToolMessage[] {
@@ -298,7 +304,8 @@ export function readConversation(messages: InputMessage[]): Conversation {
       const callId = m.callId ?? pending[0];
       if (!callId) continue;
       pending = pending.filter((id) => id !== callId);
-      toolMessages.push({ callId, content: m.content, error: m.error });
+      const idKept = m.callId !== undefined ? true : isPositional(callId) ? undefined : false;
+      toolMessages.push({ callId, content: m.content, error: m.error, ...(idKept !== undefined ? { idKept } : {}) });
     }
   }
   return { toolMessages, continues: [...new Set(continues)], answered, turn, conversation };

@@ -6,6 +6,7 @@ export const callSelect = {
   id: true,
   runId: true,
   step: true,
+  turn: true,
   timestamp: true,
   receivedAt: true,
   modelProvider: true,

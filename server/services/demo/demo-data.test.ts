@@ -42,21 +42,35 @@ describe("generateDemoEvents", () => {
     expect(events.every((e) => Date.parse(e.timestamp) <= now.getTime() && Date.parse(e.timestamp) > now.getTime() - 30 * 86_400_000)).toBe(true);
   });
 
-  it("makes runs of consecutive steps, seconds apart, with context growing step by step", () => {
+  it("makes runs of consecutive steps and turns, seconds apart, with context growing turn by turn", () => {
     const runs = runsOf(events);
     const broken = runs.filter((run) =>
       run.some((e, i) => {
         const before = run[i - 1];
         if (e.step !== i) return true;
-        if (!before) return false;
+        if (!before) return e.turn !== 0;
+        // a call of the same model response: its time, and no usage of its own (the response's went with the first)
+        if (e.turn === before.turn) return e.timestamp !== before.timestamp || e.usage !== undefined;
+        const turnBefore = run.findLast((x) => x.turn === before.turn && x.usage)!;
         const gap = Date.parse(e.timestamp) - Date.parse(before.timestamp);
-        return gap < 2000 || gap > 60_000 || e.usage!.inputTokens! <= before.usage!.inputTokens!;
+        return e.turn !== before.turn! + 1 || gap < 2000 || gap > 60_000 || e.usage!.inputTokens! <= turnBefore.usage!.inputTokens!;
       }),
     );
     expect(broken).toEqual([]);
     const lengths = runs.map((r) => r.length);
     expect(Math.min(...lengths)).toBe(3);
     expect(lengths.filter((n) => n <= 9).length / lengths.length).toBeGreaterThan(0.99);
+  });
+
+  it("has the collections bot request its loan lookups together: parallel turns, some where one call is refused while another answers", () => {
+    const turns = new Map<string, ToolCallEvent[]>();
+    for (const e of events) turns.set(`${e.runId} ${e.turn}`, [...(turns.get(`${e.runId} ${e.turn}`) ?? []), e]);
+    const parallel = [...turns.values()].filter((calls) => calls.length > 1);
+    expect(parallel.length).toBeGreaterThan(100);
+    // loan lookups of the collections bot (a first attempt may misspell the name: "getLoan")
+    expect(parallel.every((calls) => calls.every((c) => c.tool.toLowerCase().startsWith("get") && c.metadata!.agent === "collections-bot"))).toBe(true);
+    const refused = (c: ToolCallEvent) => verdicts.get(c.id)!.valid === false;
+    expect(parallel.filter((calls) => calls.some(refused) && calls.some((c) => !refused(c) && c.result?.status === "ok")).length).toBeGreaterThan(10);
   });
 
   it("yields every failure category once classified", () => {

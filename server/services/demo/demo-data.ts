@@ -528,9 +528,14 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
   const events: ToolCallEvent[] = [];
   let time = at.start;
 
-  /** `previous`: the invalid call this one retries. */
-  const emit = (call: Call, verdict: { category: Category; message?: string } | null, previous: ToolCallEvent | undefined) => {
+  let turn = -1;
+  /**
+   * `previous`: the invalid call this one retries. `together`: requested by the same model response
+   * as the call before it (its turn, its time; the response's usage went with the first call).
+   */
+  const emit = (call: Call, verdict: { category: Category; message?: string } | null, previous: ToolCallEvent | undefined, together = false) => {
     const step = events.length;
+    if (!together) turn++;
     // Pairing follows the tool name; a retry under another name (after or as an unknown tool) names its call explicitly.
     const correctsId = previous && previous.tool !== call.tool ? previous.id : undefined;
     const [inPrice, outPrice] = m.price;
@@ -542,53 +547,78 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
       id: `${runId}-${step}`,
       runId,
       step,
-      timestamp: new Date(time).toISOString(),
+      turn,
+      timestamp: together ? events.at(-1)!.timestamp : new Date(time).toISOString(),
       model: m.model,
       tool: call.tool,
       arguments: call.arguments,
       ...(invalidOutcome ? { outcome: { valid: false, category: verdict!.category, message: verdict!.message } } : {}),
       ...(verdict ? {} : resultFor(rng, call.tool)),
       ...(correctsId ? { correctsId } : {}),
-      usage: { inputTokens, outputTokens, costUsd: Math.round(inputTokens * inPrice + outputTokens * outPrice) / 1e6 },
+      ...(together ? {} : { usage: { inputTokens, outputTokens, costUsd: Math.round(inputTokens * inPrice + outputTokens * outPrice) / 1e6 } }),
       ...(agent === "collections-bot" && known ? { toolVersion: known } : {}),
       metadata: { environment, agent },
     };
     events.push(event);
-    time += int(rng, 2, 12) * 1000 + (event.result?.latencyMs ?? 5);
+    if (!together) time += int(rng, 2, 12) * 1000 + (event.result?.latencyMs ?? 5);
     return event;
   };
 
-  for (const tool of tools) {
+  /** One tool's attempts until a valid call (or MAX_ATTEMPTS): where it stands. */
+  type Attempts = { tool: string; valid: Args; invalid: boolean; confused: boolean; previous?: ToolCallEvent; attempt: number; done: boolean };
+  const begin = (tool: string): Attempts => {
     const valid = VALID[tool]!(rng, ctx);
-    let invalid = draw(`${m.key} first`, q);
+    const invalid = draw(`${m.key} first`, q);
     // Before the schema fix, the loan number often goes out as a number (see SCHEMA_FIX_DAYS_AGO).
     const confused = tool === DEMO_SCHEMA_FIX.name && at.daysAgo > SCHEMA_FIX_DAYS_AGO && !invalid && rng() < LOAN_NUMBER_CONFUSION;
-    invalid ||= confused;
-    let previous: ToolCallEvent | undefined;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (!invalid) {
-        // The demo's confusable pair (server/domain/confusable-tools.ts): after a refused getcustomer, every third run's
-        // model calls getloan with the customer id instead (the same draws as the call it replaces, so the rest is unchanged).
-        // Not after a misspelled name: that call's retry under the right name is its correction.
-        const mixUp = tool === "getcustomer" && previous?.tool === "getcustomer" && at.index % 3 === 0;
-        emit(mixUp ? { tool: "getloan", arguments: { customerid: ctx.customerid } } : { tool, arguments: valid }, null, mixUp ? undefined : previous);
-        break;
-      }
-      const asNumber = confused && attempt === 0;
-      const category: Category = asNumber
-        ? "wrong_type"
-        : weighted(
-            rng,
-            categoriesFor(tool).map((c) => [c, CATEGORY_WEIGHTS[c] * (m.leans?.[c] ?? 1)] as const),
-          );
-      const says422 = category !== "not_allowed" && draw(`${m.key} 422`, m.error422 ?? 0);
-      const message = category === "not_allowed" ? REFUND_POLICY_MESSAGE : says422 ? ERROR_422 : undefined;
-      const call = asNumber ? { tool, arguments: { ...valid, loannumber: Number(valid.loannumber) } } : corrupt(tool, valid, category, rng);
-      previous = emit(call, { category, ...(message ? { message } : {}) }, previous);
-      invalid = says422 ? draw(`${m.key} after 422`, 1 - FIX_RATE.error422) : draw(`${m.key} after message`, 1 - FIX_RATE.goodMessage);
+    return { tool, valid, invalid: invalid || confused, confused, attempt: 0, done: false };
+  };
+  /** The next attempt of a tool; `together`: in the same model response as the call before it. */
+  const next = (a: Attempts, together = false) => {
+    const { tool, valid, previous } = a;
+    if (!a.invalid) {
+      // The demo's confusable pair (server/domain/confusable-tools.ts): after a refused getcustomer, every third run's
+      // model calls getloan with the customer id instead (the same draws as the call it replaces, so the rest is unchanged).
+      // Not after a misspelled name: that call's retry under the right name is its correction.
+      const mixUp = tool === "getcustomer" && previous?.tool === "getcustomer" && at.index % 3 === 0;
+      emit(mixUp ? { tool: "getloan", arguments: { customerid: ctx.customerid } } : { tool, arguments: valid }, null, mixUp ? undefined : previous, together);
+      a.done = true;
+      return;
     }
+    const asNumber = a.confused && a.attempt === 0;
+    const category: Category = asNumber
+      ? "wrong_type"
+      : weighted(
+          rng,
+          categoriesFor(tool).map((c) => [c, CATEGORY_WEIGHTS[c] * (m.leans?.[c] ?? 1)] as const),
+        );
+    const says422 = category !== "not_allowed" && draw(`${m.key} 422`, m.error422 ?? 0);
+    const message = category === "not_allowed" ? REFUND_POLICY_MESSAGE : says422 ? ERROR_422 : undefined;
+    const call = asNumber ? { tool, arguments: { ...valid, loannumber: Number(valid.loannumber) } } : corrupt(tool, valid, category, rng);
+    a.previous = emit(call, { category, ...(message ? { message } : {}) }, previous, together);
+    a.invalid = says422 ? draw(`${m.key} after 422`, 1 - FIX_RATE.error422) : draw(`${m.key} after message`, 1 - FIX_RATE.goodMessage);
+    a.done = ++a.attempt >= MAX_ATTEMPTS;
+  };
+
+  // a sweep's loan lookups are requested together, in one model response (parallel calls, docs/events.md);
+  // each invalid one is then retried in turns of its own
+  for (const group of parallelGroups(tools, agent)) {
+    const attempts = group.map(begin);
+    attempts.forEach((a, i) => next(a, i > 0));
+    for (const a of attempts) while (!a.done) next(a);
   }
   return events;
+}
+
+/** The plan's tools as the model requests them: the collections bot's consecutive getloan calls in one response. */
+function parallelGroups(tools: readonly string[], agent: string): string[][] {
+  const groups: string[][] = [];
+  for (const tool of tools) {
+    const last = groups.at(-1);
+    if (agent === "collections-bot" && tool === "getloan" && last?.[0] === "getloan") last.push(tool);
+    else groups.push([tool]);
+  }
+  return groups;
 }
 
 /** Tools that fail now and then, with what they say (a share of their calls, drawn from the same number as the rest). */

@@ -6,6 +6,7 @@ import { timeSlicer } from "../time-slice";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
+import { lockRollups } from "../rollups/write";
 import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
 import { formatCount } from "../../../contracts/format-number";
 
@@ -52,7 +53,7 @@ export async function checkEvents(events: unknown[], registry: Registry): Promis
 /**
  * Writes checked events in the caller's transaction (calls, rollups, pairing). Options:
  * `stepOf` gives each event the step only the transaction knows (OTLP: its model call's rank
- * in the run), set on the checked event itself (a copy the gate made: no second copy of every
+ * in the run), which is also its turn, set on the checked event itself (a copy the gate made: no second copy of every
  * event); `alsoPair` names runs whose order changed without a new call (they are paired again).
  * Also returns the ids of the calls that were new.
  */
@@ -64,7 +65,9 @@ export async function ingestCalls(
 ): Promise<IngestResult & { inserted: string[] }> {
   const { stepOf, alsoPair = [] } = options;
   const { calls } = checked;
-  if (stepOf) for (const { event } of calls) event.step = stepOf(event);
+  await lockRollups(client, projectId, "write");
+  // the calls of one model call share its rank: that is their turn too (they were requested together)
+  if (stepOf) for (const { event } of calls) event.step = event.turn = stepOf(event);
   const inserted = await writeCalls(client, projectId, calls);
   if (alsoPair.length) await pairRuns(client, projectId, alsoPair);
   return { accepted: inserted.length, duplicates: checked.duplicates + calls.length - inserted.length, rejected: checked.rejected, inserted };

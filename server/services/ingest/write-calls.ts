@@ -13,6 +13,7 @@ const COLUMNS: [string, string, (c: PreparedCall) => unknown][] = [
   ["id", "text", (c) => c.event.id],
   ["run_id", "text", (c) => c.event.runId],
   ["step", "int4", (c) => c.event.step ?? null],
+  ["turn", "int4", (c) => c.event.turn ?? null],
   ["timestamp", "timestamptz", (c) => c.event.timestamp],
   ["model_provider", "text", (c) => c.event.model.provider ?? null],
   ["model_name", "text", (c) => c.event.model.name],
@@ -61,19 +62,26 @@ WITH ins AS (
 ), ${rollupInsertCtes}
 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 
+/** Whether call `n` may be the correction of call `c` by the turns: not when both are of one turn (one model response). */
+const notOfTurnSql = (n: string, c: string) => `(${n}.turn = ${c}.turn) IS NOT TRUE`;
+
 /**
  * Links invalid calls to their next corrected call (docs/pairing.md): the earliest call, in
  * run order, naming it in corrects_id, otherwise the next call of its run, in run order, that
- * names the same tool. This is the only place the rule is applied: every read follows the
- * stored `correction_id`. Each change of a link is applied to the rollups: `corrected`
- * (calls) and `followed`/`recovered` (messages).
+ * names the same tool and is not of its turn (`notOfTurnSql`: a call written in the same model
+ * response was written before the model saw the error). This is the only place the rule is
+ * applied: every read follows the stored `correction_id`. Each change of a link is applied to
+ * the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
  *
  * Only the links a batch can change are recomputed, which is what keeps a batch's cost
  * independent of the length of the runs it touches: the new invalid calls ($2), the calls the
- * new ones name in corrects_id, and the call right before each new one among its run's calls
- * of the same tool (its next same-tool call may now be the new one). A correction that arrives
- * before, with or after the invalid call thus ends up linked the same way. `$3` names runs to
- * recompute whole (OTLP renumbers a run's steps, which may move any of its calls).
+ * new ones name in corrects_id, and, for each new call, the call right before it among its
+ * run's calls of the same tool (its next same-tool call may now be the new one) with, when the
+ * new call is not of that call's turn, that turn's other calls of the tool (a call between
+ * them and the new one was of their turn, so the new one may be their correction too: turn 0's
+ * invalid a1 and a2 are both corrected by turn 1's a3). A correction that arrives before, with
+ * or after the invalid call thus ends up linked the same way. `$3` names runs to recompute
+ * whole (OTLP renumbers a run's steps, which may move any of its calls).
  *
  * The plan must not depend on the table's statistics, which for a new project (or new runs)
  * predate its rows (docs/PERFORMANCE.md): the rows to re-link are found and updated by their
@@ -81,20 +89,27 @@ SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}
  * them, all within the project), never by an id or project the planner could look up through
  * the wrong index: a list of ctids leaves it only a TID scan; every neighbour
  * lookup is one index descent ordered by the run order (sameToolNeighbourSql), planned with
- * sorting disabled (pair()).
+ * sorting disabled (pair()), which the turn condition only makes read past the invalid call's
+ * own parallel calls of the tool; a turn's calls are read from the partial index
+ * (project_id, run_id, turn), the only one that holds all three.
  */
 const pairSql = (answer: string) => `
 WITH new AS (
-  SELECT ctid AS tid, id, run_id, tool, step, timestamp, corrects_id, valid FROM tool_calls WHERE ctid = ANY($2::tid[])
+  SELECT ctid AS tid, id, run_id, tool, step, turn, timestamp, corrects_id, valid FROM tool_calls WHERE ctid = ANY($2::tid[])
+), before_new AS (
+  SELECT p.tid, p.turn, new.run_id, new.tool, ${notOfTurnSql("new", "p")} AS new_may_correct
+    FROM new, LATERAL (SELECT ctid AS tid, turn FROM tool_calls WHERE ctid = ${sameToolNeighbourSql("new", "previous", "ctid")}) p
 ), targets AS (
   SELECT tid FROM new WHERE valid = false
   UNION SELECT (SELECT c.ctid FROM tool_calls c WHERE c.project_id = $1 AND c.id = new.corrects_id) FROM new WHERE corrects_id IS NOT NULL
-  UNION SELECT ${sameToolNeighbourSql("new", "previous", "ctid")} FROM new
+  UNION SELECT tid FROM before_new
+  UNION SELECT unnest(array(SELECT s.ctid FROM tool_calls s WHERE s.project_id = $1 AND s.run_id = p.run_id AND s.turn = p.turn AND s.tool = p.tool))
+          FROM before_new p WHERE p.turn IS NOT NULL AND p.new_may_correct
   UNION SELECT ctid FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
 ), links AS MATERIALIZED (
   SELECT t.ctid AS tid, t.tool, t.timestamp, t.correction_id AS previous,
          coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),
-                  ${sameToolNeighbourSql("t", "next")}) AS correction
+                  ${sameToolNeighbourSql("t", "next", "id", true, notOfTurnSql("n", "t"))}) AS correction
     FROM tool_calls t
    WHERE t.ctid = ANY(array(SELECT tid FROM targets WHERE tid IS NOT NULL)) AND t.valid = false
 ), changed AS (

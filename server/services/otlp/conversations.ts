@@ -125,8 +125,8 @@ export async function mergeContinuedRuns(client: PoolClient, projectId: string, 
   // results that arrived before the calls they answer (the next turn, a trace of its own, came first)
   const waiting = writers.flatMap((m) => m.wrote.map((id) => [waitingKey(id), eventId(m.traceId, id, "", 0)]));
   await client.query(
-    `INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms)
-     SELECT $1, ids.new_id, r.priority, r.status, r.summary, r.latency_ms
+    `INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms, id_kept)
+     SELECT $1, ids.new_id, r.priority, r.status, r.summary, r.latency_ms, r.id_kept
        FROM unnest($2::text[], $3::text[]) AS ids(old_id, new_id) JOIN otlp_results r ON r.project_id = $1 AND r.call_id = ids.old_id
      ON CONFLICT DO NOTHING`,
     [projectId, waiting.map(([old]) => old), waiting.map(([, now]) => now)],
@@ -146,8 +146,8 @@ export async function mergeContinuedRuns(client: PoolClient, projectId: string, 
     await client.query(
       `WITH ids AS (SELECT * FROM unnest($2::text[], $3::text[]) AS i(old_id, new_id)),
        copied AS (
-         INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms)
-         SELECT $1, ids.new_id, r.priority, r.status, r.summary, r.latency_ms FROM otlp_results r JOIN ids ON r.call_id = ids.old_id
+         INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms, id_kept)
+         SELECT $1, ids.new_id, r.priority, r.status, r.summary, r.latency_ms, r.id_kept FROM otlp_results r JOIN ids ON r.call_id = ids.old_id
           WHERE r.project_id = $1 ON CONFLICT DO NOTHING)
        UPDATE tool_calls t SET corrects_id = ids.new_id FROM ids WHERE t.project_id = $1 AND t.corrects_id = ids.old_id`,
       [projectId, ids.map(([old]) => old), ids.map(([, now]) => now)],

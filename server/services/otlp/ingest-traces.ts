@@ -11,7 +11,7 @@ import { pool } from "../../db/client";
 import { inTransaction } from "../../db/transaction";
 import { registryResolver } from "../../domain/verdicts";
 import { checkEvents, ingestCalls } from "../ingest/ingest-batch";
-import { rollupResultCtes } from "../rollups/write";
+import { lockRollups, rollupResultCtes } from "../rollups/write";
 import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 import { joinExecutions } from "./executions";
@@ -290,6 +290,7 @@ async function registerDefinitions(projectId: string, definitions: { definition:
  * order so that two requests never wait for each other. Released at the commit.
  */
 async function takeTurn(client: PoolClient, projectId: string, keys: string[]) {
+  await lockRollups(client, projectId, "write"); // before the runs' locks (rollups/write.ts)
   if (!keys.length) return;
   await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || k, 0)) FROM unnest($2::text[]) k ORDER BY k`, [
     projectId,
@@ -362,10 +363,10 @@ async function numberSteps(client: PoolClient, projectId: string, modelCalls: As
   ];
   if (reordered.length) {
     await client.query(
-      `UPDATE tool_calls t SET step = s.step FROM (${RANKED}) s
+      `UPDATE tool_calls t SET step = s.step, turn = s.step FROM (${RANKED}) s
         WHERE t.project_id = $1 AND t.run_id = ANY($2::text[]) AND t.run_id = s.run_id
           AND s.span_key = (t.metadata->>'otel.trace_id') || '/' || (t.metadata->>'otel.span_id')
-          AND t.step IS DISTINCT FROM s.step`,
+          AND (t.step IS DISTINCT FROM s.step OR t.turn IS DISTINCT FROM s.step)`,
       [projectId, reordered],
     );
   }
@@ -377,7 +378,8 @@ async function numberSteps(client: PoolClient, projectId: string, modelCalls: As
  * each touched call onto the stored call: the calls of this request (a result may have come
  * first) and the calls of this request's results (stored earlier). A call `inserted` by this
  * request was written with its best result of the request, so it is updated only when a stored
- * result outranks that one. The call rollups count results and their latencies, so the update moves
+ * result outranks that one. Whether the next turn's tool message named the call's id is copied
+ * too (result_id_kept), whichever result wins. The call rollups count results and their latencies, so the update moves
  * each changed call's old result out of them and its new one in, in the same statement.
  */
 async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[], inserted: string[]) {
@@ -385,13 +387,13 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
   if (!ids.length) return;
   await client.query(
     `WITH new AS (
-       SELECT * FROM unnest($2::text[], $3::int2[], $4::text[], $5::text[], $6::int4[]) AS n(call_id, priority, status, summary, latency_ms)
+       SELECT * FROM unnest($2::text[], $3::int2[], $4::text[], $5::text[], $6::int4[], $9::bool[]) AS n(call_id, priority, status, summary, latency_ms, id_kept)
      ), kept AS (
-       INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms) SELECT $1::uuid, * FROM new ON CONFLICT DO NOTHING
+       INSERT INTO otlp_results (project_id, call_id, priority, status, summary, latency_ms, id_kept) SELECT $1::uuid, * FROM new ON CONFLICT DO NOTHING
      ), best AS (
        SELECT DISTINCT ON (call_id) call_id, status, summary, latency_ms, stored
          FROM (SELECT call_id, priority, status, summary, latency_ms, true AS stored FROM otlp_results WHERE project_id = $1 AND call_id = ANY($7::text[])
-               UNION ALL SELECT *, false FROM new) r
+               UNION ALL SELECT call_id, priority, status, summary, latency_ms, false FROM new) r
         ORDER BY call_id, priority DESC, stored DESC
      ), changes AS (
        SELECT * FROM best WHERE stored OR NOT call_id = ANY($8::text[])
@@ -417,7 +419,17 @@ async function recordResults(client: PoolClient, projectId: string, results: Ass
       results.map((x) => x.latencyMs ?? null),
       ids,
       inserted,
+      results.map((x) => x.idKept ?? null),
     ],
+  );
+  // whether the tool message that answered each touched call named its id (a second statement: the
+  // one above may already update the same rows, and a row is updated once per statement)
+  await client.query(
+    `UPDATE tool_calls t SET result_id_kept = r.id_kept
+       FROM (SELECT call_id, id_kept FROM otlp_results WHERE project_id = $1 AND call_id = ANY($2::text[]) AND priority = 1) r
+      WHERE t.project_id = $1 AND t.id = ANY(array(SELECT call_id FROM otlp_results WHERE project_id = $1 AND call_id = ANY($2::text[]) AND priority = 1))
+        AND t.id = r.call_id AND t.result_id_kept IS DISTINCT FROM r.id_kept`,
+    [projectId, ids],
   );
 }
 

@@ -132,20 +132,25 @@ export const rollupAnalytics: AnalyticsReads = {
 
   async latencyHistograms(projectId, range, dimension, scope) {
     const r = rows(projectId, range, scope);
-    const result = await pool().query<{ key: string; bucket: number; n: number }>(
-      // a histogram starts at its first non-empty bucket, whose 1-based index is the array's lower bound
-      `SELECT ${dimension === "tool" ? "tool" : "''"} AS key, (u.i + array_lower(r.latency_hist, 1) - 2)::int4 AS bucket, sum(u.n)::float8 AS n
-         FROM ${r.from} CROSS JOIN LATERAL unnest(r.latency_hist) WITH ORDINALITY AS u(n, i)
-        WHERE r.results > 0 AND u.n <> 0 GROUP BY 1, 2`,
+    // Each row's histogram as stored, added up here: unnesting and grouping every element in SQL
+    // cost PostgreSQL ~20 µs a row (30 days of 2 million calls: 149 ms a read, docs/PERFORMANCE.md).
+    // A histogram starts at its first non-empty bucket, whose 1-based index is the array's lower bound.
+    const result = await pool().query<{ key: string; first: number; counts: string }>(
+      `SELECT ${dimension === "tool" ? "tool" : "''"} AS key, array_lower(r.latency_hist, 1) - 1 AS first, array_to_string(r.latency_hist, ',') AS counts
+         FROM ${r.from} WHERE r.results > 0 AND cardinality(r.latency_hist) > 0`,
       r.params,
     );
     const histograms = new Map<string, number[]>();
     for (const row of result.rows) {
-      const histogram = histograms.get(row.key) ?? [];
-      histogram[row.bucket] = row.n;
-      histograms.set(row.key, histogram);
+      const histogram = histograms.get(row.key) ?? histograms.set(row.key, []).get(row.key)!;
+      row.counts.split(",").forEach((n, i) => {
+        const bucket = row.first + i;
+        while (histogram.length <= bucket) histogram.push(0);
+        histogram[bucket]! += Number(n);
+      });
     }
-    return new Map([...histograms].map(([key, histogram]) => [key, Array.from(histogram, (n) => n ?? 0)]));
+    for (const histogram of histograms.values()) while (histogram.at(-1) === 0) histogram.pop(); // results taken out may leave zeros
+    return histograms;
   },
 
   async errorMessages(projectId, range, { tool, runIdPrefix }, limit) {

@@ -1,5 +1,7 @@
 import type { ClientBase } from "pg";
+import { inTransaction } from "../../db/transaction";
 import { filterSql, type Filters } from "./read";
+import { lockRollups } from "./write";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql } from "./tables";
 
 const callRollup = (bucket: string, where = "project_id = $1") => `
@@ -45,6 +47,18 @@ export async function rebuildRollups(client: ClientBase, projectId: string): Pro
   }
   return written;
 }
+
+/**
+ * Recomputes a project's rollups from the raw calls it keeps, while the app runs: for rows
+ * written before a rollup column existed (their outcomes, latencies and empty results count
+ * none), or after a restore. One transaction: the project's ingestion waits for it (and it for
+ * the batches under way), other projects' does not. Answers the rows written per table.
+ */
+export const rebuildProjectRollups = (projectId: string) =>
+  inTransaction(async (client) => {
+    await lockRollups(client, projectId, "rebuild");
+    return rebuildRollups(client, projectId);
+  });
 
 /**
  * Rollup rows (as `rollupRows` gives them: an `hour` column and the rollup's columns) of the calls

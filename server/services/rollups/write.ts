@@ -1,8 +1,21 @@
 // The incremental writes of the rollups, as data-modifying CTEs for ingestion's statements
 // (server/services/ingest/write-calls.ts): one per rollup table, hourly and daily.
+import type { ClientBase } from "pg";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates } from "./tables";
 
 const MESSAGE_KEY = messageKey("message");
+
+/**
+ * A project's rollups are written by many transactions at once (each adds its calls), and
+ * recomputed from the raw calls by one alone (rebuild.ts): the writers hold this lock shared and
+ * a rebuild holds it exclusively, until their commit. A writer takes it first in its
+ * transaction, before any other lock, so that no transaction holding it ever waits for one that
+ * queues for it (a rebuild waits for the writers under way, and the writers that come after it
+ * wait for the rebuild).
+ */
+export async function lockRollups(client: ClientBase, projectId: string, use: "write" | "rebuild") {
+  await client.query(`SELECT pg_advisory_xact_lock${use === "write" ? "_shared" : ""}(hashtextextended('toolgate:rollups/' || $1::text, 0))`, [projectId]);
+}
 
 type Granularity = ReturnType<typeof granularities>[number];
 

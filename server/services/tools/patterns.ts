@@ -7,6 +7,7 @@ import { daysOf, encodePattern, groupPatterns, type FailurePattern, type Pattern
 import { pool } from "../../db/client";
 import { analytics } from "../analytics";
 import { dayOf, recoveredSql } from "../rollups/tables";
+import { observedValues } from "./observed";
 import { latestDefinitions, listTools } from "./registry";
 
 export type Range = { from: Date; to: Date };
@@ -53,7 +54,10 @@ export async function toolDoctor(projectId: string, tool: string, range: Range) 
   const versions = await listTools(projectId); // newest first per name
   const latest = versions.find((v) => v.name === tool);
   const names = [...new Set(versions.map((v) => v.name))];
-  const patterns = await failurePatterns(projectId, tool, range, { names, parameters: latest?.parameters });
+  const [patterns, observed] = await Promise.all([
+    failurePatterns(projectId, tool, range, { names, parameters: latest?.parameters }),
+    observedValues(projectId, tool, range),
+  ]);
   const parameters = latest && isPlainObject(latest.parameters) ? latest.parameters : undefined;
   const definitions = latestDefinitions(versions);
   const own = definitions.find((d) => d.name === tool);
@@ -61,7 +65,7 @@ export async function toolDoctor(projectId: string, tool: string, range: Range) 
   return {
     version: latest?.version ?? null,
     patterns,
-    /** the newest definition's lint score and its tokens in every model call, beside the whole registered set's */
+    /** the newest definition's lint score (from the definition alone, as `toolgate lint` gives it) and its tokens in every model call, beside the whole registered set's */
     definition: own
       ? {
           score: scoreTool(lintTool(own, { others: definitions })).score,
@@ -71,8 +75,9 @@ export async function toolDoctor(projectId: string, tool: string, range: Range) 
           tokenizer: set.tokenizer,
         }
       : null,
-    /** what to change in the newest schema version, from these patterns and a lint of the schema */
-    suggestions: latest && parameters ? suggestSchemaChanges({ tool, description: latest.description, parameters, patterns, others: definitions }) : [],
+    /** what to change in the newest schema version, from these patterns, the values its newest calls sent and a lint of the schema */
+    suggestions:
+      latest && parameters ? suggestSchemaChanges({ tool, description: latest.description, parameters, patterns, others: definitions, observed }) : [],
   };
 }
 

@@ -6,6 +6,7 @@ import { registryResolver, verdictFor, type CallVerdict } from "../../domain/ver
 import { inTransaction } from "../../db/transaction";
 import { relinkCalls } from "../ingest/write-calls";
 import { rebuildRollupSlices } from "../rollups/rebuild";
+import { lockRollups } from "../rollups/write";
 import { timeSlicer } from "../time-slice";
 import { CLASSIFY_SLICE_MS, DRY_RUN_MAX_CALLS, readCallPage, throughPages, type CallRow, type Range } from "./dry-run";
 import { loadToolVersions } from "./registry";
@@ -68,6 +69,7 @@ const COLUMNS: [string, string, (v: CallVerdict, row: CallRow, tool: string) => 
 async function writeVerdicts(projectId: string, tool: string, changes: { row: CallRow; verdict: CallVerdict }[]) {
   if (!changes.length) return;
   await inTransaction(async (client) => {
+    await lockRollups(client, projectId, "rebuild"); // its slices are recomputed from the raw calls
     const sets = COLUMNS.map(([name], i) => `"${name}" = n.c${i}`).join(", ");
     const unnest = COLUMNS.map(([, type], i) => `$${i + 3}::${type}[]`).join(", ");
     const aliases = COLUMNS.map((_, i) => `c${i}`).join(", ");

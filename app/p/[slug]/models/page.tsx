@@ -24,6 +24,7 @@ import { latencySummary, type LatencySummary } from "@/isomorphic/latency-histog
 import { p95Text } from "@/components/tools/execution-view";
 import { failures, RESULT_COUNT_KEYS, toolErrorRate, type ResultCounts } from "@/isomorphic/outcome";
 import { SpiralsCard } from "@/components/tools/spirals-card";
+import { ParallelCallsByModel } from "@/components/parallel/parallel-calls-card";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -57,6 +58,9 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const modelLatency = new Map(table.models.map((m) => [m.model, m.latency]));
   for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
   const all: Version[] = [...models.values()].flat();
+  // parallel calls per version (its own bounded read, awaited where its card is drawn)
+  const parallelRead = api.parallel.models({ ...input, versions: all.slice(0, 20).map((v) => ({ model: v.model, version: v.version })) });
+  parallelRead.catch(() => {});
   // by volume, versions in version order; sorted by a header: the models by their totals, each model's versions by the same figure
   const sort = readSort(query, MODEL_COLUMNS, "calls");
   const sortVersions = query.sort !== undefined && sort.key !== "model";
@@ -262,6 +266,8 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
         </Card>
 
         <SpiralsCard spirals={await spiralsRead} by="model" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
+
+        <ParallelCallsByModel versions={await parallelRead} />
 
         <Card
           title="Compare two versions"

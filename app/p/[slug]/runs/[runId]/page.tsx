@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import Link from "next/link";
+import { Fragment } from "react";
 import { explorerUrl } from "@/components/calls/explorer-params";
 import { DetailHeader } from "@/components/calls/detail-page";
 import { ConversationSection } from "@/components/runs/conversation";
@@ -10,6 +11,8 @@ import { decodeParam } from "@/isomorphic/route-id";
 import { buttonClass, cx, Table, td, th } from "@/components/ui";
 import { findByRouteId, pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { formatDateTimeZoned, zoneName } from "@/isomorphic/time-zone";
+import { ParallelHeaderRow } from "@/components/runs/parallel-header-row";
+import { groupTurns } from "@/components/runs/turns";
 
 export async function generateMetadata({ params }: { params: Promise<{ runId: string }> }): Promise<Metadata> {
   const { runId } = await params;
@@ -78,7 +81,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
             {run.successes} successful {run.successes === 1 ? "call" : "calls"} took {run.successes + run.invalid}{" "}
             {run.successes + run.invalid === 1 ? "attempt" : "attempts"}
             {run.unchecked > 0 ? ` (and ${run.unchecked} unchecked ${run.unchecked === 1 ? "call" : "calls"}, neither valid nor invalid)` : ""}. Invalid calls
-            are marked red.
+            are marked red; calls one model response requested together are grouped as one turn.
           </p>
         </header>
         <div className="px-4">
@@ -93,57 +96,69 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {calls.map((c, i) => {
-                const invalid = c.valid === false;
-                const correction = c.correctionId ? calls.find((x) => x.id === c.correctionId) : undefined;
-                const retries = retryOf.get(c.id);
-                return (
-                  <tr key={c.id} data-testid="run-row" data-valid={c.valid === null ? "unknown" : String(c.valid)} className={cx(invalid && "bg-red-50/50")}>
-                    <td
-                      className={cx(
-                        "stack-inline whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums",
-                        invalid ? "border-red-500" : "border-transparent",
-                      )}
-                    >
-                      <Link href={callHref(project.slug, c.id)} className={linkClass} title={`Call ${c.id}`}>
-                        {c.step !== null ? c.step : `#${i + 1}`}
-                      </Link>
-                    </td>
-                    <td className={cx(td, "tabular-nums")}>
-                      {formatClock(c.timestamp, zone)}{" "}
-                      <span className="text-xs text-slate-500">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
-                    </td>
-                    <td className={td}>
-                      <span className={cx("font-mono text-[13px] [overflow-wrap:anywhere]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>
-                      {retries && <span className="ml-1.5 text-xs text-slate-500">retry of {where(retries.id)}</span>}
-                    </td>
-                    <td className={td}>
-                      <VerdictBadge valid={c.valid} category={c.category} />
-                    </td>
-                    <td className={cx(td, "stack-full max-w-[24rem] whitespace-normal")}>
-                      {invalid && c.message && (
-                        <span className="block truncate font-mono text-xs text-slate-600" title={c.message}>
-                          {c.message}
-                        </span>
-                      )}
-                      {invalid &&
-                        (c.correctionId && !position.has(c.correctionId) ? (
-                          <span className="text-xs text-slate-500">→ retried by call {c.correctionId}, no longer stored (retention)</span>
-                        ) : c.correctionId ? (
-                          <Link
-                            href={callHref(project.slug, c.correctionId)}
-                            className="text-xs font-medium text-indigo-700 hover:underline"
-                            data-testid="run-correction"
-                          >
-                            → {correction?.valid === false ? `retried at ${where(c.correctionId)}, invalid again` : `corrected by ${where(c.correctionId)}`}
+              {groupTurns(calls).map((group) => (
+                <Fragment key={group.calls[0]!.call.id}>
+                  {group.calls.length > 1 && <ParallelHeaderRow calls={group.calls.map((g) => g.call)} />}
+                  {group.calls.map(({ call: c, index: i }) => {
+                    const invalid = c.valid === false;
+                    const parallel = group.calls.length > 1;
+                    const correction = c.correctionId ? calls.find((x) => x.id === c.correctionId) : undefined;
+                    const retries = retryOf.get(c.id);
+                    return (
+                      <tr
+                        key={c.id}
+                        data-testid="run-row"
+                        data-valid={c.valid === null ? "unknown" : String(c.valid)}
+                        data-turn={parallel ? c.turn! : undefined}
+                        className={cx(invalid ? "bg-red-50/50" : parallel && "bg-indigo-50/40")}
+                      >
+                        <td
+                          className={cx(
+                            "stack-inline whitespace-nowrap border-l-2 py-2.5 pl-2 pr-3 align-middle tabular-nums",
+                            invalid ? "border-red-500" : parallel ? "border-indigo-300" : "border-transparent",
+                          )}
+                        >
+                          <Link href={callHref(project.slug, c.id)} className={linkClass} title={`Call ${c.id}`}>
+                            {c.step !== null ? c.step : `#${i + 1}`}
                           </Link>
-                        ) : (
-                          <span className="text-xs font-medium text-red-700">never corrected in this run</span>
-                        ))}
-                    </td>
-                  </tr>
-                );
-              })}
+                        </td>
+                        <td className={cx(td, "tabular-nums")}>
+                          {formatClock(c.timestamp, zone)}{" "}
+                          <span className="text-xs text-slate-500">{i > 0 ? formatOffset(c.timestamp.getTime() - start) : ""}</span>
+                        </td>
+                        <td className={td}>
+                          <span className={cx("font-mono text-[13px] [overflow-wrap:anywhere]", invalid ? "text-red-900" : "text-slate-900")}>{c.tool}</span>
+                          {retries && <span className="ml-1.5 text-xs text-slate-500">retry of {where(retries.id)}</span>}
+                        </td>
+                        <td className={td}>
+                          <VerdictBadge valid={c.valid} category={c.category} />
+                        </td>
+                        <td className={cx(td, "stack-full max-w-[24rem] whitespace-normal")}>
+                          {invalid && c.message && (
+                            <span className="block truncate font-mono text-xs text-slate-600" title={c.message}>
+                              {c.message}
+                            </span>
+                          )}
+                          {invalid &&
+                            (c.correctionId && !position.has(c.correctionId) ? (
+                              <span className="text-xs text-slate-500">→ retried by call {c.correctionId}, no longer stored (retention)</span>
+                            ) : c.correctionId ? (
+                              <Link
+                                href={callHref(project.slug, c.correctionId)}
+                                className="text-xs font-medium text-indigo-700 hover:underline"
+                                data-testid="run-correction"
+                              >
+                                → {correction?.valid === false ? `retried at ${where(c.correctionId)}, invalid again` : `corrected by ${where(c.correctionId)}`}
+                              </Link>
+                            ) : (
+                              <span className="text-xs font-medium text-red-700">never corrected in this run</span>
+                            ))}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </Fragment>
+              ))}
             </tbody>
           </Table>
         </div>

@@ -17,6 +17,7 @@ import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
 import { ConfusableList } from "@/components/tools/confusable-list";
 import { ExecutionCard } from "@/components/tools/execution-card";
 import { SpiralsCard } from "@/components/tools/spirals-card";
+import { ParallelCallsCard } from "@/components/parallel/parallel-calls-card";
 import { DryRunPanel } from "@/components/tools/dry-run-panel";
 import { PatternsTable } from "@/components/tools/patterns-table";
 import { RegisterToolsForm } from "@/components/tools/register-tools-form";
@@ -83,6 +84,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const byModel = query.by === "model";
   const spiralsRead = api.metrics.spirals(input);
   spiralsRead.catch(() => {}); // awaited below; a page that ends before (not found) leaves no unhandled rejection
+  const parallelRead = api.parallel.tool({ project: slug, range: apiRange(range), tool });
+  parallelRead.catch(() => {}); // the same
 
   const [totals, lines, categoryRows, categories, definitions, errors, doctor, impact, confusable, emptyExamples] = await Promise.all([
     api.metrics.totals(input),
@@ -192,6 +195,8 @@ export default async function ToolPage({ params, searchParams }: Props) {
                 />
 
                 <SpiralsCard spirals={await spiralsRead} by="tool" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
+
+                <ParallelCallsCard figures={await parallelRead} />
 
                 <Card
                   title="Invalid rate over time"

@@ -94,6 +94,12 @@ const SIGNED_IN: PageState[] = [
   { name: "calls explorer", path: () => `${base()}/calls` },
   { name: "a call", path: () => `${base()}/calls/${encodeURIComponent(demo.callId)}` },
   { name: "a run", path: () => demo.runHref },
+  // the demo's run sent over OTLP, with its conversation, a long tool result opened
+  {
+    name: "a run's conversation",
+    path: () => `${base()}/runs/demo-conversation-4471`,
+    then: (page) => page.getByTestId("conversation-fold").first().locator("summary").click(),
+  },
   { name: "errors", path: () => `${base()}/errors` },
   { name: "incidents", path: () => `${base()}/alerts` },
   { name: "an incident", path: () => demo.incidentHref },

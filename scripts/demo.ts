@@ -19,6 +19,7 @@ await runAndExit(
     const { prisma } = client;
     const { loadDemoData } = await import("../server/services/demo/load-demo");
     const { DEMO_PROJECT_NAME } = await import("../server/services/demo/demo-project");
+    const { DEMO_CONVERSATION_RUN } = await import("../server/services/demo/demo-conversation");
 
     console.log(`Database: ${db.description}`);
     const applied = await applyMigrations(db.url);
@@ -50,6 +51,7 @@ await runAndExit(
     console.log(
       admin ? `Open /p/${SLUG} in Toolgate.` : `Open /p/${SLUG} in Toolgate. No user yet: finish /setup first, then run npm run demo again to get access.`,
     );
+    console.log(`A run with its conversation (sent over OpenTelemetry): /p/${SLUG}/runs/${DEMO_CONVERSATION_RUN}`);
   },
   async () => {
     await client

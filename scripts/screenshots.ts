@@ -3,9 +3,10 @@
 // README shows the one of the reader's scheme).
 //
 // npm run screenshots -- --all <folder>: instead, every main page (overview, tools, a tool,
-// models, errors, definitions, calls, a call, a run, incidents, an incident, the rules and the rule form,
-// connect, the empty project, sign-in) in both schemes, at desktop and phone width, full
-// length, into <folder>: to look at after a change to the layout or the theme.
+// models, errors, definitions, calls, a call, a run, a run with its conversation, incidents, an
+// incident, the rules and the rule form, connect, the empty project, sign-in) in both schemes, at
+// desktop and phone width, full length, into <folder>: to look at after a change to the layout or
+// the theme.
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { chromium, type Page } from "@playwright/test";
@@ -105,6 +106,8 @@ try {
       { file: "calls", path: "/p/demo/calls" },
       { file: "call", path: `/p/demo/calls/${encodeURIComponent(call.id)}` },
       { file: "run", path: `/p/demo/runs/${encodeURIComponent(call.runId)}` },
+      // the demo's run sent over OTLP with its conversation (server/services/demo/demo-conversation.ts)
+      { file: "run-conversation", path: "/p/demo/runs/demo-conversation-4471" },
       { file: "incidents", path: "/p/demo/alerts" },
       ...(incidents[0] ? [{ file: "incident", path: `/p/demo/alerts/${incidents[0].id}` }] : []),
       { file: "rules", path: "/p/demo/alerts/rules" },

@@ -18,7 +18,18 @@ export async function storedState(sql: pg.Pool, projectId: string) {
     `SELECT hour, tool, message, sent::int, followed::int, recovered::int FROM error_message_rollups_hourly WHERE project_id = $1 ORDER BY 1, 2, 3`,
     [projectId],
   );
-  return { calls: calls.rows, rollups: rollups.rows, messages: messages.rows, rollupsDifferFromRaw: await rollupsDifferFromRaw(sql, projectId) };
+  // the runs' conversations (otlp_messages), each message with the model call that delivered it first
+  const conversation = await sql.query(
+    `SELECT run_id, key, depth, role, text, chars, calls, call_id, error, span_key, started_ns::text, output FROM otlp_messages WHERE project_id = $1 ORDER BY run_id, key`,
+    [projectId],
+  );
+  return {
+    calls: calls.rows,
+    rollups: rollups.rows,
+    messages: messages.rows,
+    conversation: conversation.rows,
+    rollupsDifferFromRaw: await rollupsDifferFromRaw(sql, projectId),
+  };
 }
 
 /** The project's calls keyed by the tool call id the instrumentation gave them. */

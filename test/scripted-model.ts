@@ -297,6 +297,40 @@ async function expectScriptsLanded(sql: pg.Pool, projectId: string, expected: Ex
     expect(r.checked_version, `${r.tool_call_id} checked`).not.toBeNull();
     if (!expected.paste) expect(r.tool_version, `${r.tool_call_id} pinned`).toBe(r.checked_version);
   }
+  await expectConversations(sql, projectId, rows);
+}
+
+/**
+ * Each run's conversation as stored (otlp_messages, docs/otlp.md "The conversation"), each message
+ * once: what came before the model's first turn (the request, and a system prompt where the agent
+ * gave one), then per step the model's turn with its calls and their results, then its answer.
+ */
+export async function expectConversations(sql: pg.Pool, projectId: string, calls: Row[]) {
+  const { rows } = await sql.query<Row>(
+    `SELECT run_id, role, output, call_id, calls FROM otlp_messages WHERE project_id = $1 ORDER BY run_id, started_ns, depth`,
+    [projectId],
+  );
+  for (const run of new Set(calls.map((r) => r.run_id))) {
+    const ofRun = calls.filter((r) => r.run_id === run);
+    const stored = rows
+      .filter((m) => m.run_id === run)
+      .map((m) => [m.role, m.output, (m.call_id as string | null) ?? (m.calls as { id?: string }[]).map((k) => k.id).join(",")]);
+    const opening = stored.findIndex((m) => m[0] === "assistant");
+    expect(
+      stored.slice(0, opening).map((m) => m[0]),
+      `run ${run as string}: before the first turn`,
+    ).toEqual(stored[0]?.[0] === "system" ? ["system", "user"] : ["user"]);
+    const steps = [...new Set(ofRun.map((r) => r.step as number))].sort((a, b) => a - b);
+    const ids = (step: number) =>
+      ofRun
+        .filter((r) => r.step === step)
+        .map((r) => r.tool_call_id as string)
+        .sort();
+    expect(stored.slice(opening), `run ${run as string}`).toEqual([
+      ...steps.flatMap((step) => [["assistant", true, ids(step).join(",")], ...ids(step).map((id) => ["tool", false, id])]),
+      ["assistant", true, ""],
+    ]);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { eventSchema } from "../../contracts/event";
 import { callById } from "../services/calls/call-detail";
 import { listCalls, runTimeline } from "../services/calls/call-list";
 import { notFound } from "../domain/errors";
+import { runConversation } from "../services/runs/conversation";
 import { callOutput, runOutput } from "../../contracts/api-answers";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
@@ -30,6 +31,10 @@ export const callsRouter = router({
   run: projectProcedure("viewer")
     .input(runId)
     .query(({ ctx, input }) => run(ctx.project.id, input.runId)),
+  /** A run's conversation (the messages its model calls were given and answered, as OTLP delivered them), for the run page. */
+  conversation: projectProcedure("viewer")
+    .input(runId)
+    .query(({ ctx, input }) => runConversation(ctx.project.id, input.runId)),
   /** For read API keys (an agent, Toolgate's MCP server): one call with the model's correction, as the call page shows it. */
   get: apiKeyProcedure("read")
     .input(callId)

@@ -38,8 +38,8 @@ export async function renameProject(projectId: string, name: string) {
 }
 
 /**
- * The project and all it holds; its rollups and the OTLP step and result rows have no foreign
- * key (ingestion writes them in bulk), so they go by hand.
+ * The project and all it holds; its rollups and the OTLP step, result and message rows have no
+ * foreign key (ingestion writes them in bulk), so they go by hand.
  */
 export async function deleteProject(projectId: string) {
   const where = { where: { projectId } };
@@ -50,6 +50,7 @@ export async function deleteProject(projectId: string) {
     prisma().errorMessageRollupDaily.deleteMany(where),
     prisma().otlpModelCall.deleteMany(where),
     prisma().otlpResult.deleteMany(where),
+    prisma().otlpMessage.deleteMany(where),
     prisma().project.delete({ where: { id: projectId } }),
   ]);
 }

@@ -80,6 +80,28 @@ describe("@opentelemetry/instrumentation-openai (content in log records)", () =>
       )
     ).rows;
     expect(correction.call).toBe("call_fixed");
+
+    // the conversation, from the log records: each message once, the model's text from its choices
+    const { rows: messages } = await sql.query(
+      `SELECT role, text, calls, call_id AS "callId", output FROM otlp_messages WHERE project_id = $1 AND run_id = $2 ORDER BY started_ns, depth`,
+      [p.project.id, rows[0].run_id],
+    );
+    // in the order the records were emitted: by time, records of equal times as they arrived (they were read in no order before)
+    expect(messages.map((m) => [m.role, m.output, m.callId ?? m.calls.map((c: { id: string }) => c.id).join(",")])).toEqual([
+      ["system", false, ""],
+      ["user", false, ""],
+      ["assistant", true, "call_wrong"],
+      ["tool", false, "call_wrong"],
+      ["assistant", true, "call_fixed"],
+      ["tool", false, "call_fixed"],
+      ["assistant", true, "call_par_a,call_par_b"],
+      ["tool", false, "call_par_a"],
+      ["tool", false, "call_par_b"],
+      ["assistant", true, ""],
+    ]);
+    expect(messages[3].text).toBe("Error: loannumber must be a string");
+    // the last answer's text, from its gen_ai.choice record
+    expect(messages[9].text).toMatch(/^Loan 4471 has a balance of 12,300/);
   });
 
   it("an unknown tool's retry under the right name is paired with it: the earlier turn comes as a gen_ai.assistant.message record", async () => {

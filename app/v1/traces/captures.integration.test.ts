@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { makeProject } from "@/test/fixtures";
 import { servedTraces, shuffled } from "@/test/otlp";
 import { storedState } from "@/test/otlp-state";
-import { pastedAfterTheCalls } from "@/test/scripted-model";
+import { expectConversations, pastedAfterTheCalls } from "@/test/scripted-model";
 import { TOOLS } from "@/test/scripted-tools";
 
 /**
@@ -105,6 +105,9 @@ describe("replayed Python captures", () => {
         else expect(r).toMatchObject({ result_status: c.refusedStatus ?? "ok", result_summary: expect.stringMatching(/^Error: /) });
       }
       expect((await storedState(sql, projectId)).rollupsDifferFromRaw).toEqual({});
+      // each run's conversation, each message once (Anthropic's request body lacks the system prompt, and
+      // its answers come as parts: both are read from the flattened messages)
+      await expectConversations(sql, projectId, rows);
     });
   }
 });
@@ -122,6 +125,9 @@ describe("a JavaScript agent without a span around its conversations (OpenInfere
     expect(whole.rows.filter((r) => r.correction_id).length).toBe(8);
     for (const r of whole.rows) expect(r.result_summary, `${r.tool_call_id} has its result`).not.toBeNull();
     const expected = await storedState(sql, whole.projectId);
+    // each conversation's messages are in its one run, its last answer (a trace that wrote no call) included
+    expect(new Set(expected.conversation.map((m) => m.run_id))).toEqual(new Set(whole.rows.map((r) => r.run_id)));
+    expect(expected.conversation.filter((m) => m.output && m.calls.length === 0)).toHaveLength(9);
 
     const spans = spansOf(fixture(NAME));
     for (const order of [[...spans].reverse(), shuffled(spans, 7)]) {

@@ -151,6 +151,31 @@ describe.each(WAYS)("$name", (way) => {
     expect(defs.rows).toHaveLength(1);
     expect(defs.rows[0]).toMatchObject({ name: "getloan", source: "otlp", parameters: { properties: { loannumber: { type: "string" } } } });
     expect((await storedState(sql, p.project.id)).rollupsDifferFromRaw).toEqual({});
+
+    // the conversation, each message once although every model call repeats the ones before it (docs/otlp.md)
+    const { rows: messages } = await sql.query(
+      `SELECT role, text, calls, call_id, output, span_key FROM otlp_messages WHERE project_id = $1 AND run_id = 'vercel-session' ORDER BY started_ns, depth`,
+      [p.project.id],
+    );
+    expect(messages.map((m) => [m.role, m.output])).toEqual([
+      ["user", false],
+      ["assistant", true],
+      ["tool", false],
+      ["assistant", true],
+      ["tool", false],
+      ["assistant", true],
+    ]);
+    expect(messages[0].text).toBe(prompt);
+    expect(messages[1].calls).toEqual([{ id: "tc-1", name: "getloan" }]);
+    expect(messages[2]).toMatchObject({ call_id: "tc-1" });
+    expect(messages[2].text).toContain("Invalid input for tool getloan");
+    expect(messages[3].calls).toEqual([{ id: "tc-2", name: "getloan" }]);
+    expect(messages[4]).toMatchObject({ call_id: "tc-2" });
+    expect(JSON.parse(messages[4].text)).toEqual({ loannumber: "447", status: "current" });
+    expect(messages[5]).toMatchObject({ text: "Loan 447 is current.", calls: [] });
+    // each answer is kept with the model call that wrote it: the span of its calls
+    const spanOf = (call: { metadata: Record<string, string> }) => `${call.metadata["otel.trace_id"]}/${call.metadata["otel.span_id"]}`;
+    expect([messages[1].span_key, messages[3].span_key]).toEqual([spanOf(refused), spanOf(corrected)]);
   });
 
   it.each(["generateText", "streamText"] as const)(

@@ -5,6 +5,7 @@ import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
 import { mapOpenLlmetry } from "./openllmetry";
 import { eventId, isoFromNs, withinOneExport, type Definition, type Mapped, type ModelCallPiece, type ToolExecutionPiece } from "./pieces";
+import { transcriptOf, type TranscriptMessage } from "./transcript";
 import { mapVercelAi } from "./vercel-ai";
 import type { OtlpSpan, SpanProblem } from "./wire";
 import { unstorableText } from "../../../contracts/json-walk";
@@ -88,6 +89,8 @@ export type Assembled = {
     /** the tool call ids of earlier turns its input repeats, and those of the calls it wrote */
     continues: string[];
     wrote: string[];
+    /** its input and its answer: the run's conversation (transcript.ts) */
+    messages: TranscriptMessage[];
   }[];
   results: AssembledResult[];
   /** tool executions recorded without the model's tool call id and whose call is not in this request: joined by the service (executions.ts) */
@@ -172,6 +175,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
       // ids PostgreSQL cannot store (NUL, lone surrogates) were never stored: nothing to join by
       continues: piece.continues.filter(storableId),
       wrote: piece.calls.flatMap((c) => (c.callId && storableId(c.callId) ? [c.callId] : [])),
+      messages: transcriptOf(piece.input, { text: piece.outputText, calls: piece.calls }),
     });
     // the spans of an export share the definitions they repeat (withinOneExport): each is listed once, with the first span that gave it
     for (const definition of piece.definitions) {

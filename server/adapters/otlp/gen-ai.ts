@@ -74,7 +74,7 @@ export function callsFromMessages(value: unknown): WrittenCall[] {
 /** `gen_ai.input.messages` as a conversation: assistant turns with their `tool_call` parts, `tool_call_response` parts (the spec's `response`; its example's `result` too). */
 export function inputFromMessages(value: unknown): InputMessage[] {
   return messages(value).flatMap((m): InputMessage[] => {
-    if (m.role === "assistant") return [{ kind: "assistant", calls: callsFromMessages([m]) }];
+    if (m.role === "assistant") return [{ kind: "assistant", calls: callsFromMessages([m]), text: textOfParts(m) }];
     const results = parts(m).flatMap((p) => {
       if (p.type !== "tool_call_response") return [];
       const callId = idOf(p.id);
@@ -89,9 +89,29 @@ export function inputFromMessages(value: unknown): InputMessage[] {
         content: parts(m)
           .map((p) => (typeof p.content === "string" ? p.content : ""))
           .join("\n"),
+        ...(typeof m.role === "string" ? { role: m.role } : {}),
       },
     ];
   });
+}
+
+/** The `text` parts of a message, joined (what the conversation view shows of it). */
+const textOfParts = (m: Record<string, unknown>) =>
+  parts(m)
+    .flatMap((p) => (p.type === "text" && typeof p.content === "string" ? [p.content] : []))
+    .join("\n");
+
+/** The text of `gen_ai.output.messages` (the model's answer besides its tool calls). */
+export const outputTextOf = (value: unknown) => messages(value).map(textOfParts).filter(Boolean).join("\n");
+
+/**
+ * `gen_ai.system_instructions` (v1.37 and later: the system prompt, outside the input messages) as
+ * a message of the conversation view; not part of the conversation that ids and turns are read from.
+ */
+function systemInstructions(value: unknown): InputMessage[] {
+  const parsed = structured(value as never);
+  const text = (Array.isArray(parsed) ? parsed.filter(isPlainObject) : []).flatMap((p) => (typeof p.content === "string" ? [p.content] : [])).join("\n");
+  return text ? [{ kind: "other", role: "system", content: text }] : [];
 }
 
 export function definitionsFrom(value: AttrValue | undefined): Definition[] {
@@ -149,8 +169,11 @@ export function mapGenAi(span: OtlpSpan): Mapped {
   if (!MODEL_CALL_OPERATIONS.has(operation)) return "nothing"; // invoke_agent, embeddings, …: usage there would count twice
   const model = genAiModel(a);
   if (!model) return { rejected: `${operation} span "${span.name.slice(0, 60)}" has no gen_ai.request.model` };
-  const conversation = readConversation(inputFromMessages(a["gen_ai.input.messages"]));
+  const input = inputFromMessages(a["gen_ai.input.messages"]);
+  const conversation = readConversation(input);
   return modelPiece("gen_ai", span, {
+    input: [...systemInstructions(a["gen_ai.system_instructions"]), ...input],
+    outputText: outputTextOf(a["gen_ai.output.messages"]),
     runId: str(a, "gen_ai.conversation.id"),
     model,
     usage: genAiUsage(a),

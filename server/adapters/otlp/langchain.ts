@@ -1,5 +1,5 @@
 import { isPlainObject } from "../../../isomorphic/tool-schema";
-import { structured, textOf, writtenArguments, type InputMessage, type WrittenCall } from "./pieces";
+import { displayText, structured, textOf, writtenArguments, type InputMessage, type WrittenCall } from "./pieces";
 import type { AttrValue } from "./wire";
 
 /**
@@ -46,31 +46,38 @@ function aiMessageCalls(kwargs: Record<string, unknown>): WrittenCall[] {
 
 function inputMessage(value: unknown): InputMessage {
   const message = serialised(value);
-  if (message?.kind === "AIMessage") return { kind: "assistant", calls: aiMessageCalls(message.kwargs) };
+  if (message?.kind === "AIMessage") return { kind: "assistant", calls: aiMessageCalls(message.kwargs), text: displayText(message.kwargs.content) };
   if (message?.kind === "ToolMessage") {
     const callId = idOf(message.kwargs.tool_call_id);
     return { kind: "result", ...(callId ? { callId } : {}), content: textOf(message.kwargs.content), error: message.kwargs.status === "error" };
   }
-  return { kind: "other", content: message ? textOf(message.kwargs.content) : "" };
+  const role = message && ROLES[message.kind];
+  return { kind: "other", content: message ? textOf(message.kwargs.content) : "", ...(role ? { role } : {}) };
 }
 
+/** LangChain's message classes as the roles the conversation view shows. */
+const ROLES: Record<string, string> = { HumanMessage: "user", SystemMessage: "system", ChatMessage: "user", FunctionMessage: "tool" };
+
 /** `output.value` of a chat model span: the generated AIMessage's calls and the model the response names. */
-export function langChainOutput(value: AttrValue | undefined): { calls: WrittenCall[]; responseModel?: string; provider?: string } | undefined {
+export function langChainOutput(value: AttrValue | undefined): { calls: WrittenCall[]; text: string; responseModel?: string; provider?: string } | undefined {
   const output = parsed(value);
   if (!isPlainObject(output) || !Array.isArray(output.generations)) return undefined;
   const calls: WrittenCall[] = [];
+  const texts: string[] = [];
   let responseModel: string | undefined;
   let provider: string | undefined;
   for (const generation of output.generations.flat()) {
     const message = serialised(isPlainObject(generation) ? generation.message : undefined);
     if (message?.kind !== "AIMessage") continue;
     calls.push(...aiMessageCalls(message.kwargs));
+    const text = displayText(message.kwargs.content);
+    if (text) texts.push(text);
     const metadata = message.kwargs.response_metadata;
     if (!isPlainObject(metadata)) continue;
     responseModel ??= idOf(metadata.model_name) ?? idOf(metadata.model);
     provider ??= idOf(metadata.model_provider);
   }
-  return { calls, ...(responseModel ? { responseModel } : {}), ...(provider ? { provider } : {}) };
+  return { calls, text: texts.join("\n"), ...(responseModel ? { responseModel } : {}), ...(provider ? { provider } : {}) };
 }
 
 /** `input.value` of a chat model span (`{messages: [[…]]}`): the conversation so far. */

@@ -98,7 +98,11 @@ export function spanWithLogs(span: OtlpSpan, records: LogContent[]): OtlpSpan {
   const output: unknown[] = [];
   let definitions: unknown;
   const choices = ordered.filter((r) => r.event === "gen_ai.choice").sort((a, b) => Number(object(a.body).index ?? 0) - Number(object(b.body).index ?? 0));
-  const chosen = choices.flatMap((choice) => toolCallParts(object(object(choice.body).message)));
+  const chosen = choices.flatMap((choice) => {
+    const message = object(object(choice.body).message);
+    // the answer's text too, for the conversation view (the mappers read only the tool calls of it)
+    return [...(typeof message.content === "string" && message.content ? [{ type: "text", content: message.content }] : []), ...toolCallParts(message)];
+  });
   for (const record of ordered) {
     if (record.event === "gen_ai.choice") continue;
     const body = object(record.body);

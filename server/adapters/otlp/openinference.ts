@@ -3,6 +3,7 @@ import { langChainInput, langChainOutput, langChainToolMessage } from "./langcha
 import {
   definitionFrom,
   definitionsOnce,
+  displayText,
   flattenedMessage,
   first,
   indexed,
@@ -41,9 +42,21 @@ const flattenedCalls = (message: Record<string, AttrValue>): WrittenCall[] =>
     return [{ ...(callId ? { callId } : {}), name, arguments: writtenArguments(call["tool_call.function.arguments"]) }];
   });
 
+/** The text parts of a flattened message sent as parts (`message.contents.N.message_content.text`), joined. */
+const contentsText = (m: Record<string, AttrValue>) =>
+  indexed(m, "message.contents.")
+    .flatMap((part) => (typeof part["message_content.text"] === "string" ? [part["message_content.text"]] : []))
+    .join("\n");
+
 /** One flattened input message (`llm.input_messages.N.message.*`). */
 const flattenedInput = (m: Record<string, AttrValue>): InputMessage[] =>
-  flattenedMessage({ role: str(m, "message.role"), callId: str(m, "message.tool_call_id"), content: m["message.content"], calls: () => flattenedCalls(m) });
+  flattenedMessage({
+    role: str(m, "message.role"),
+    callId: str(m, "message.tool_call_id"),
+    content: m["message.content"],
+    calls: () => flattenedCalls(m),
+    text: contentsText(m) || undefined,
+  });
 
 /**
  * The request body in `input.value`, when it is Anthropic's Messages shape: the Anthropic
@@ -61,12 +74,12 @@ function anthropicRequest(value: AttrValue | undefined): InputMessage[] | undefi
           ? [{ ...(typeof p.id === "string" ? { callId: p.id } : {}), name: p.name, arguments: writtenArguments(p.input) }]
           : [],
       );
-      return [{ kind: "assistant", calls }];
+      return [{ kind: "assistant", calls, text: displayText(m.content) }];
     }
     const results = toolResultParts(content);
     return results.length
       ? results.map((r) => ({ kind: "result" as const, ...r }))
-      : [{ kind: "other", content: typeof m.content === "string" ? m.content : "" }];
+      : [{ kind: "other", content: typeof m.content === "string" ? m.content : "", ...(typeof m.role === "string" ? { role: m.role } : {}) }];
   });
 }
 
@@ -121,10 +134,15 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
   if (!model) return { rejected: `LLM span "${span.name.slice(0, 60)}" without llm.model_name` };
 
   // LangChain JS records no tool call ids in the flattened input; its serialised input has them
-  const conversation = readConversation(
-    langChainInput(a["input.value"]) ?? anthropicRequest(a["input.value"]) ?? indexed(a, "llm.input_messages.").flatMap(flattenedInput),
-  );
-  const flatCalls = indexed(a, "llm.output_messages.").flatMap(flattenedCalls);
+  const serialised = langChainInput(a["input.value"]);
+  const body = serialised ? undefined : anthropicRequest(a["input.value"]);
+  const flattened = () => indexed(a, "llm.input_messages.").flatMap(flattenedInput);
+  const input = serialised ?? body ?? flattened();
+  // the request body leaves the system prompt out (a parameter of its own): the flattened messages have it
+  const shown = body ? [...flattened().filter((m) => m.kind === "other" && m.role === "system"), ...body] : input;
+  const conversation = readConversation(input);
+  const outputMessages = indexed(a, "llm.output_messages.");
+  const flatCalls = outputMessages.flatMap(flattenedCalls);
   const calls = withCallIds(output ? mergeCalls(flatCalls, output.calls) : flatCalls, conversation);
 
   const definitions = indexed(a, "llm.tools.").flatMap((t) =>
@@ -134,6 +152,12 @@ export function mapOpenInference(span: OtlpSpan): Mapped {
     }),
   );
   return modelPiece("openinference", span, {
+    input: shown,
+    outputText:
+      outputMessages
+        .map((m) => displayText(m["message.content"]) || contentsText(m))
+        .filter(Boolean)
+        .join("\n") || output?.text,
     runId: str(a, "session.id"),
     model,
     usage: usageOf({ inputTokens: num(a, "llm.token_count.prompt"), outputTokens: num(a, "llm.token_count.completion"), costUsd: num(a, "llm.cost.total") }),

@@ -1,4 +1,4 @@
-import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, inputFromMessages } from "./gen-ai";
+import { callsFromMessages, definitionsFrom, genAiModel, genAiUsage, inputFromMessages, outputTextOf } from "./gen-ai";
 import {
   definitionFrom,
   flattenedMessage,
@@ -47,11 +47,15 @@ export function mapOpenLlmetry(span: OtlpSpan): Mapped {
   const legacyInput = indexed(a, "gen_ai.prompt.").flatMap((m) =>
     flattenedMessage({ role: str(m, "role"), callId: str(m, "tool_call_id"), content: m.content, calls: () => legacyToolCalls(m) }),
   );
-  const conversation = readConversation([...legacyInput, ...inputFromMessages(a["gen_ai.input.messages"])]);
+  const input = [...legacyInput, ...inputFromMessages(a["gen_ai.input.messages"])];
+  const conversation = readConversation(input);
+  const legacyText = indexed(a, "gen_ai.completion.").flatMap((m) => (typeof m.content === "string" && m.content ? [m.content] : []));
   const legacyDefinitions = indexed(a, "llm.request.functions.")
     .map((f) => definitionFrom({ name: f.name, description: f.description, parameters: structured(f.parameters ?? f.arguments) }))
     .filter((d): d is Definition => d !== null);
   return modelPiece("openllmetry", span, {
+    input,
+    outputText: [...legacyText, outputTextOf(a["gen_ai.output.messages"])].filter(Boolean).join("\n"),
     model,
     usage: genAiUsage(a),
     calls: withCallIds([...legacyCalls, ...callsFromMessages(a["gen_ai.output.messages"])], conversation),

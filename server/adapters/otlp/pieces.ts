@@ -26,7 +26,14 @@ export type ToolMessage = { callId: string; content: string; error: boolean; idK
  * OpenInference's Anthropic instrumentation sends them), or anything else.
  */
 export type InputMessage =
-  { kind: "assistant"; calls: WrittenCall[] } | { kind: "result"; callId?: string; content: string; error: boolean } | { kind: "other"; content?: string };
+  | { kind: "assistant"; calls: WrittenCall[]; /** its text, for the conversation view (transcript.ts) */ text?: string }
+  | { kind: "result"; callId?: string; content: string; error: boolean }
+  | {
+      kind: "other";
+      content?: string;
+      /** `system`, `user`, …, and its text where `content` lacks it: for the conversation view */ role?: string;
+      text?: string;
+    };
 export type Usage = { inputTokens?: number; outputTokens?: number; costUsd?: number };
 /** A tool definition in a shape `tools.register` accepts: { name, description?, parameters }. */
 export type Definition = { name: string; description?: string; parameters: Record<string, unknown> };
@@ -47,6 +54,9 @@ export interface ModelCallPiece {
   /** how many assistant turns its input repeats (0 when it recorded no input): its place in its conversation */
   turn: number;
   definitions: Definition[];
+  /** its input messages and the text of its answer, as recorded: the run's conversation (transcript.ts) */
+  input: InputMessage[];
+  outputText?: string;
 }
 
 export interface ToolExecutionPiece {
@@ -223,13 +233,29 @@ export function toolResultParts(content: unknown): ToolMessage[] {
  * calls it wrote, a tool result (role `tool`, or any role with a tool call id, as OpenInference's
  * Anthropic instrumentation sends them), Anthropic `tool_result` parts, or anything else.
  */
-export function flattenedMessage(fields: { role?: string; callId?: string; content: AttrValue | undefined; calls: () => WrittenCall[] }): InputMessage[] {
-  const { role, callId, content } = fields;
-  if (role === "assistant") return [{ kind: "assistant", calls: fields.calls() }];
+export function flattenedMessage(fields: {
+  role?: string;
+  callId?: string;
+  content: AttrValue | undefined;
+  calls: () => WrittenCall[];
+  /** the text to show where `content` has none (a message sent as parts) */
+  text?: string;
+}): InputMessage[] {
+  const { role, callId, content, text } = fields;
+  if (role === "assistant") return [{ kind: "assistant", calls: fields.calls(), text: displayText(content) || (text ?? "") }];
   if (role === "tool" || callId) return [{ kind: "result", ...(callId ? { callId } : {}), content: textOf(textBlocks(content) ?? content), error: false }];
   const parts = toolResultParts(content);
-  return parts.length ? parts.map((p) => ({ kind: "result" as const, ...p })) : [{ kind: "other", content: typeof content === "string" ? content : "" }];
+  return parts.length
+    ? parts.map((p) => ({ kind: "result" as const, ...p }))
+    : [{ kind: "other", content: typeof content === "string" ? content : "", ...(role ? { role } : {}), ...(text ? { text } : {}) }];
 }
+
+/** A message's content as text to show: text blocks joined, a string as it is, nothing else. */
+export const displayText = (content: unknown): string => {
+  const blocks = typeof content === "string" ? textBlocks(content) : Array.isArray(content) ? content : undefined;
+  if (blocks) return blocks.flatMap((b) => (isPlainObject(b) && typeof b.text === "string" ? [b.text] : [])).join("\n");
+  return typeof content === "string" ? content : "";
+};
 
 /** Content sent as a JSON array of text blocks (Anthropic, OpenAI content parts); anything else is kept as sent. */
 function textBlocks(content: AttrValue | undefined): unknown[] | undefined {
@@ -364,15 +390,19 @@ export function modelPiece(
     toolMessages: ToolMessage[];
     conversation?: Conversation;
     definitions: Definition[];
+    input?: InputMessage[];
+    outputText?: string;
   },
 ): ModelCallPiece {
-  const { runId, usage, conversation, ...rest } = fields;
+  const { runId, usage, conversation, input, outputText, ...rest } = fields;
   return {
     kind: "model",
     family,
     span,
     ...(runId ? { runId } : {}),
     ...(usage ? { usage } : {}),
+    input: input ?? [],
+    ...(outputText ? { outputText } : {}),
     continues: conversation?.continues ?? [],
     answered: conversation?.answered ?? [],
     turn: conversation?.turn ?? 0,

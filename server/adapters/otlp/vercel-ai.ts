@@ -2,6 +2,7 @@ import { isPlainObject } from "../../../isomorphic/tool-schema";
 import {
   definitionFrom,
   definitionsOnce,
+  displayText,
   first,
   modelPiece,
   num,
@@ -72,7 +73,12 @@ function conversationOf(a: Attributes): InputMessage[] {
   for (const m of Array.isArray(parsed) ? parsed : []) {
     if (!isPlainObject(m)) continue;
     const content = Array.isArray(m.content) ? m.content.filter(isPlainObject) : [];
-    if (m.role === "assistant") messages.push({ kind: "assistant", calls: callsIn(content) });
+    if (m.role === "assistant")
+      messages.push({
+        kind: "assistant",
+        calls: callsIn(content),
+        text: typeof m.content === "string" ? m.content : displayText(content.filter((p) => p.type === "text")),
+      });
     else if (m.role === "tool") {
       for (const p of content) {
         if (p.type !== "tool-result" || typeof p.toolCallId !== "string") continue;
@@ -81,7 +87,12 @@ function conversationOf(a: Attributes): InputMessage[] {
         const error = output ? typeof output.type === "string" && output.type.startsWith("error") : p.isError === true;
         messages.push({ kind: "result", callId: p.toolCallId, content: summaryOf(output ? (output.value ?? output.reason ?? output) : p.result) ?? "", error });
       }
-    } else messages.push({ kind: "other", content: typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "") });
+    } else
+      messages.push({
+        kind: "other",
+        content: typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""),
+        ...(typeof m.role === "string" ? { role: m.role } : {}),
+      });
   }
   return messages;
 }
@@ -108,8 +119,11 @@ export function mapVercelAi(span: OtlpSpan): Mapped {
   if (!name) return { rejected: `${operation} span without ai.model.id` };
   const provider = first(a, "ai.model.provider", "gen_ai.system");
   const version = first(a, "ai.response.model", "gen_ai.response.model");
-  const conversation = readConversation(conversationOf(a));
+  const input = conversationOf(a);
+  const conversation = readConversation(input);
   return modelPiece("vercel_ai", span, {
+    input,
+    outputText: str(a, "ai.response.text"),
     runId: first(a, ...RUN_ID_KEYS),
     model: { name, ...(provider ? { provider } : {}), ...(version ? { version } : {}) },
     usage: usage(a),

@@ -3,6 +3,8 @@ import { prisma } from "../../db/client";
 import { schemaVersion } from "../../domain/schema-version";
 import { DEMO_SCHEMA_FIX, DEMO_TOOLS, generateDemoEvents, SCHEMA_FIX_DAYS_AGO, type DemoOptions } from "./demo-data";
 import { ingestBatch } from "../ingest/ingest-batch";
+import { ingestTraces } from "../otlp/ingest-traces";
+import { demoConversationSpans } from "./demo-conversation";
 import { registerTools } from "../tools/registry";
 import { withProjectShare, type ProjectRef } from "../tenancy/shares";
 import { DAY_MS } from "../../../contracts/metrics";
@@ -11,7 +13,8 @@ export type DemoLoadResult = { events: number; accepted: number; duplicates: num
 
 /**
  * Fills a project with demo traffic (server/domain/demo-data.ts): registers the demo tools,
- * then sends the events through the same ingestion as `ingest.batch`, 1,000 at a time.
+ * then sends the events through the same ingestion as `ingest.batch`, 1,000 at a time, and one
+ * run's model-call spans through OTLP ingestion (demo-conversation.ts: a run with its conversation).
  * Event ids are deterministic, so loading again counts duplicates instead of adding events.
  * Each step (the tools, then every batch) takes a turn of the project's share of heavy
  * operations, as the same requests from a harness would: a burst of loads (a refresh clicked
@@ -28,6 +31,12 @@ export async function loadDemoData(project: ProjectRef, options: DemoOptions): P
     total.duplicates += result.duplicates;
     total.rejected += result.rejected.length;
   }
+  // one run as an instrumented agent sends it over OTLP, with its conversation (the run page's Conversation section)
+  const conversation = await withProjectShare(project, "demo load", () => ingestTraces(projectId, { spans: demoConversationSpans(options.now), problems: [] }));
+  total.events += conversation.accepted + conversation.duplicates + conversation.rejected.length;
+  total.accepted += conversation.accepted;
+  total.duplicates += conversation.duplicates;
+  total.rejected += conversation.rejected.length;
   return total;
 }
 

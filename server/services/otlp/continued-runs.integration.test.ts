@@ -48,6 +48,7 @@ it("finds the stored run that continues a call of the export, reading only the c
         implicitRun: true,
         continues: [],
         wrote: ["call_1"],
+        messages: [],
       },
     ],
     results: [],

@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import type { Assembled } from "../../adapters/otlp/assemble";
 import { eventId } from "../../adapters/otlp/pieces";
+import { moveMessages } from "./messages";
 
 /**
  * Runs without code (docs/otlp.md, "Conversations without a parent span"). A harness that
@@ -22,6 +23,8 @@ const windowOf = (calls: ModelCall[]) => {
   const starts = calls.map((m) => Number(m.startedNs / 1_000_000n));
   return [new Date(Math.min(...starts) - JOIN_WINDOW_MS), new Date(Math.max(...starts) + JOIN_WINDOW_MS)];
 };
+
+const nsOf = (d: Date) => (BigInt(d.getTime()) * 1_000_000n).toString();
 
 /** The pool or a transaction's client. */
 export type Queryable = Pick<PoolClient, "query">;
@@ -106,12 +109,18 @@ export async function mergeContinuedRuns(client: PoolClient, projectId: string, 
   const writers = assembled.modelCalls.filter((m) => m.wrote.length);
   if (!writers.length) return [];
   const [from, to] = windowOf(writers);
-  // through tool_calls_otel_continues_idx: only the window's calls that continue a conversation are read
+  // through tool_calls_otel_continues_idx: only the window's calls that continue a conversation are read;
+  // and through otlp_messages_call_id_idx the runs of a trace's own (no conversation id: the run is the
+  // trace) that were given these calls' results, also those that wrote no call (a conversation's last answer)
   const { rows } = await client.query<{ run_id: string; trace_id: string; continues: string }>(
     `SELECT DISTINCT run_id, metadata->>'otel.trace_id' AS trace_id, metadata->>'otel.continues' AS continues
        FROM tool_calls
-      WHERE project_id = $1 AND timestamp BETWEEN $2 AND $3 AND metadata ? 'otel.continues' AND metadata->>'otel.continues' = ANY($4::text[])`,
-    [projectId, from, to, writers.flatMap((m) => m.wrote)],
+      WHERE project_id = $1 AND timestamp BETWEEN $2 AND $3 AND metadata ? 'otel.continues' AND metadata->>'otel.continues' = ANY($4::text[])
+     UNION
+     SELECT run_id, run_id, call_id FROM otlp_messages
+      WHERE project_id = $1 AND call_id = ANY($4::text[]) AND run_id = split_part(span_key, '/', 1)
+        AND started_ns BETWEEN $5 AND $6`,
+    [projectId, from, to, writers.flatMap((m) => m.wrote), nsOf(from!), nsOf(to!)],
   );
   // results that arrived before the calls they answer (the next turn, a trace of its own, came first)
   const waiting = writers.flatMap((m) => m.wrote.map((id) => [waitingKey(id), eventId(m.traceId, id, "", 0)]));
@@ -133,6 +142,7 @@ export async function mergeContinuedRuns(client: PoolClient, projectId: string, 
        UPDATE otlp_model_calls SET run_id = $3 WHERE project_id = $1 AND run_id = $2`,
       [projectId, r.run_id, writer.runId],
     );
+    await moveMessages(client, projectId, r.run_id, writer.runId);
     await client.query(
       `WITH ids AS (SELECT * FROM unnest($2::text[], $3::text[]) AS i(old_id, new_id)),
        copied AS (

@@ -15,6 +15,7 @@ import { lockRollups, rollupResultCtes } from "../rollups/write";
 import { loadToolVersions, storeTools, versionedTool } from "../tools/registry";
 import { continuesConversations, joinConversations, mergeContinuedRuns, type Queryable } from "./conversations";
 import { joinExecutions } from "./executions";
+import { recordMessages } from "./messages";
 
 export type TracesResult = {
   spans: number;
@@ -184,10 +185,11 @@ async function prepare(db: Queryable, projectId: string, spans: Assembled) {
   return { assembled, checked, rejected, definitionProblems, modelSpanOf: new Map(assembled.calls.map((c) => [c.event.id, c.modelSpan])) };
 }
 
-/** Writes prepared spans in the caller's transaction: model calls and steps, the calls (ingestCalls), the results. */
+/** Writes prepared spans in the caller's transaction: model calls and steps, their messages, the calls (ingestCalls), the results. */
 async function write(client: PoolClient, projectId: string, prepared: Prepared) {
   const { assembled, checked, modelSpanOf } = prepared;
   const merged = await mergeContinuedRuns(client, projectId, assembled);
+  await recordMessages(client, projectId, assembled.modelCalls);
   const { steps, reordered } = await numberSteps(client, projectId, assembled.modelCalls, merged);
   const written = await ingestCalls(client, projectId, checked, {
     stepOf: (event) => steps.get(`${event.runId}\n${modelSpanOf.get(event.id)}`),

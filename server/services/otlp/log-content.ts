@@ -11,7 +11,8 @@ import type { OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
 
 async function recordsOf(client: PoolClient, projectId: string, keys: string[]) {
   const { rows } = await client.query<{ span_key: string; event: string; time_ns: string; body: LogContent["body"]; attributes: LogContent["attributes"] }>(
-    `SELECT span_key, event, time_ns::text, body, attributes FROM otlp_log_records WHERE project_id = $1 AND span_key = ANY($2::text[])`,
+    // in the order they were emitted: by time, records of equal times as they arrived (the conversation's order)
+    `SELECT span_key, event, time_ns::text, body, attributes FROM otlp_log_records WHERE project_id = $1 AND span_key = ANY($2::text[]) ORDER BY time_ns, seq`,
     [projectId, keys],
   );
   const bySpan = new Map<string, LogContent[]>();

@@ -110,7 +110,7 @@ describe("a sweep with a deadline", () => {
 });
 
 describe("retention of OTLP call data", () => {
-  it("sweeps old tool results (also those whose call never arrived) and old model-call spans, keeps recent ones", async () => {
+  it("sweeps old tool results (also those whose call never arrived), old model-call spans and their messages, keeps recent ones", async () => {
     const p = await makeProject();
     const owner = await p.asOwner();
     await owner.projects.setRetention({ project: p.project.slug, callsDays: 30, rollupsDays: 400 });
@@ -127,10 +127,16 @@ describe("retention of OTLP call data", () => {
       ns(daysAgo(100)),
       ns(daysAgo(1)),
     ]);
+    await pool().query(
+      `INSERT INTO otlp_messages (project_id, run_id, key, depth, role, text, chars, calls, span_key, started_ns) VALUES
+         ($1, 'old-run', 'k1', 0, 'user', 'a 100-day-old prompt', 20, '[]', 'a', $2), ($1, 'recent-run', 'k2', 0, 'user', 'kept', 4, '[]', 'b', $3)`,
+      [id, ns(daysAgo(100)), ns(daysAgo(1))],
+    );
     await sweepProject(id, now);
     const left = async (sql: string) => (await pool().query(sql, [id])).rows.map((r) => r.k);
     expect(await left("SELECT call_id AS k FROM otlp_results WHERE project_id = $1")).toEqual(["recent-result"]);
     expect(await left("SELECT run_id AS k FROM otlp_model_calls WHERE project_id = $1")).toEqual(["recent-run"]);
+    expect(await left("SELECT run_id AS k FROM otlp_messages WHERE project_id = $1")).toEqual(["recent-run"]);
   });
 });
 

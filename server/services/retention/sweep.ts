@@ -48,6 +48,8 @@ const expiredBatch = (table: string, expired: string) =>
 const OTLP_CALL_DATA = [
   { table: "otlp_results", column: "received_at", cutoff: (ms: number) => new Date(ms) },
   { table: "otlp_model_calls", column: "started_ns", cutoff: (ms: number) => (BigInt(ms) * 1_000_000n).toString() },
+  // the runs' conversations (the messages model calls were given and answered), by the start of the model call that delivered each
+  { table: "otlp_messages", column: "started_ns", cutoff: (ms: number) => (BigInt(ms) * 1_000_000n).toString() },
   // servers' tool executions (their arguments and results are call data), by arrival
   { table: "otlp_tool_executions", column: "received_at", cutoff: (ms: number) => new Date(ms) },
   // spans and GenAI log records waiting for their other half (messages, content), by arrival

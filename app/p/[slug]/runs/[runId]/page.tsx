@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Fragment } from "react";
 import { explorerUrl } from "@/components/calls/explorer-params";
 import { DetailHeader } from "@/components/calls/detail-page";
+import { ConversationSection } from "@/components/runs/conversation";
 import { callHref, formatClock, formatOffset, linkClass, modelLabel, VerdictBadge } from "@/components/calls/format";
 import { formatDuration, formatNumber } from "@/contracts/format-number";
 import { decodeParam } from "@/isomorphic/route-id";
@@ -25,6 +26,7 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
   const caller = await pageCaller();
   const run = await findByRouteId(rawRunId, (runId) => caller.calls.run({ project: project.slug, runId }));
   if (!run) notFound();
+  const conversation = await caller.calls.conversation({ project: project.slug, runId: run.runId });
 
   const calls = run.calls;
   const start = calls[0]!.timestamp.getTime();
@@ -161,6 +163,8 @@ export default async function RunPage({ params }: { params: Promise<{ slug: stri
           </Table>
         </div>
       </section>
+
+      <ConversationSection slug={project.slug} data={conversation} calls={calls} zone={zone} />
     </>
   );
 }

@@ -65,6 +65,15 @@ export async function projectWithKey() {
   return { ...p, key };
 }
 
+/** A project whose harness registered `tools`: its ingest caller, and a read key as CI or an agent has. */
+export async function projectWithTools(tools: Parameters<ReturnType<typeof withKey>["tools"]["register"]>[0]["tools"]) {
+  const p = await makeProject();
+  const ingest = withKey((await p.key()).key);
+  const readKey = (await p.key("agent", "read")).key;
+  await ingest.tools.register({ tools });
+  return { ...p, ingest, readKey };
+}
+
 /** The tRPC error code a call ends with ("OK" when it succeeds). */
 export const codeOf = (promise: Promise<unknown>) =>
   promise.then(

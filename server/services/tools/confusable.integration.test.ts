@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeProject, withKey } from "../../../test/fixtures";
+import { makeProject, projectWithTools, withKey } from "../../../test/fixtures";
 import { loadDemoData } from "../demo/load-demo";
 import { CONFUSABLE_READ_LIMIT, confusableTools } from "./confusable";
 
@@ -32,13 +32,12 @@ function run(id: string, calls: [string, Record<string, unknown>, ("ok" | "error
   }));
 }
 
-let project: Awaited<ReturnType<typeof makeProject>>;
+let project: Awaited<ReturnType<typeof projectWithTools>>;
 let readKey: string;
 beforeAll(async () => {
-  project = await makeProject();
-  const ingest = withKey((await project.key()).key);
-  readKey = (await project.key("agent", "read")).key;
-  await ingest.tools.register({ tools: TOOLS });
+  project = await projectWithTools(TOOLS);
+  ({ readKey } = project);
+  const { ingest } = project;
   const events = [
     // refused lookup_order (a tracking number it does not take), then track_shipment by the same order id: 4 runs
     ...[1, 2, 3, 4].flatMap((i) =>

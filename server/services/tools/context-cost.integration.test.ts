@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeProject, withKey } from "../../../test/fixtures";
+import { makeProject, projectWithTools, withKey } from "../../../test/fixtures";
 import { contextCostOutput } from "../../../contracts/api-answers";
 import { definitionTokens } from "../../domain/context-cost";
 import { loadDemoData } from "../demo/load-demo";
@@ -21,13 +21,12 @@ const TOOLS = [
 
 const HOUR = 3_600_000;
 const start = Date.now() - 30 * HOUR;
-let project: Awaited<ReturnType<typeof makeProject>>;
+let project: Awaited<ReturnType<typeof projectWithTools>>;
 let readKey: string;
 beforeAll(async () => {
-  project = await makeProject();
-  const ingest = withKey((await project.key()).key);
-  readKey = (await project.key("agent", "read")).key;
-  await ingest.tools.register({ tools: TOOLS });
+  project = await projectWithTools(TOOLS);
+  ({ readKey } = project);
+  const { ingest } = project;
   // 24 calls, one an hour: 18 of get_order, 6 of export_everything; the first 12 by gpt-4o, the others by gpt-4-turbo
   const events = Array.from({ length: 24 }, (_, i) => {
     const [input, output] = [2000 + 300 * (i % 5), 100 + 250 * (i % 3)];

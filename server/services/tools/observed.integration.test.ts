@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeProject, withKey } from "../../../test/fixtures";
+import { projectWithTools, withKey } from "../../../test/fixtures";
 import { observedValues } from "./observed";
 
 // The lint rules that read recorded calls (string_closed_set, optional_without_default:
@@ -30,13 +30,12 @@ const TOOL = {
 const at = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const CALLS = 30;
 
-let project: Awaited<ReturnType<typeof makeProject>>;
+let project: Awaited<ReturnType<typeof projectWithTools>>;
 let readKey: string;
 beforeAll(async () => {
-  project = await makeProject();
-  const ingest = withKey((await project.key()).key);
-  readKey = (await project.key("agent", "read")).key;
-  await ingest.tools.register({ tools: [TOOL] });
+  project = await projectWithTools([TOOL]);
+  ({ readKey } = project);
+  const { ingest } = project;
   const events = Array.from({ length: CALLS }, (_, i) => ({
     id: `ship-${i}`,
     runId: `run-${i}`,

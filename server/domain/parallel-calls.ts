@@ -36,9 +36,7 @@ export type ParallelSummary = {
   idKept: number;
 };
 
-/** A call that failed: refused as invalid, or ran and failed (the spirals' rule). */
-const failed = (c: TurnMember) => attemptFailed(c);
-/** A call that succeeded: it ran and answered ok, or (no result reported) it was judged valid. */
+/** A call that succeeded: it ran and answered ok, or (no result reported) it was judged valid; never a failed attempt. */
 function succeeded(c: TurnMember) {
   const outcome = executionOutcome(c);
   return outcome === "ok" || (outcome === "no_result" && c.valid === true);
@@ -60,7 +58,8 @@ export function summarizeParallel(members: readonly TurnMember[]): ParallelSumma
     if (group.length < 2 || !own.length) continue;
     summary.inParallel += own.length;
     summary.groups++;
-    if (group.some(failed) && group.some((m) => !failed(m) && succeeded(m))) summary.mixed++;
+    // failed: refused as invalid, or ran and failed (the spirals' rule)
+    if (group.some(attemptFailed) && group.some(succeeded)) summary.mixed++;
     for (const m of own) {
       if (m.resultIdKept === null) continue;
       summary.idKnown++;

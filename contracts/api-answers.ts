@@ -151,6 +151,8 @@ export const confusableOutput = z.object({
         }),
       ),
       ambiguousNames: z.array(z.object({ name: z.string(), calls: count })),
+      /** the two descriptions nearly repeat each other (the definition lint's description_duplicate): word overlap 0–1 and the words both use */
+      descriptionOverlap: z.object({ score: z.number(), sharedWords: z.array(z.string()) }).nullable(),
       runs: z.array(z.object({ runId: z.string(), failedId: z.string(), switchedId: z.string(), from: z.string(), to: z.string() })),
       score: count,
       advice: z.string(),

@@ -200,8 +200,8 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
       title: "Tools models mix up",
       description:
         "Returns the pairs of the project's tools that models confuse, ranked: runs where a call to one tool was refused or failed and the model " +
-        "switched to the other with the same argument names (more often than after a successful call), and unknown tool names about as " +
-        "close to either. Each pair comes with example runs and what to change in the names or descriptions. Use it when a tool's " +
+        "switched to the other with the same argument names (more often than after a successful call), unknown tool names about as " +
+        "close to either, and descriptions that nearly repeat each other. Each pair comes with example runs and what to change in the names or descriptions. Use it when a tool's " +
         "failures look like the model picked the wrong tool.",
       inputSchema: {
         tool: toolName.optional().describe(`Only the pairs with this tool (its registered name, ${NAME_WORDS}); default: every pair of the project.`),
@@ -223,6 +223,9 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
             .flatMap((p, i) => [
               `${i + 1}. ${p.tools[0]} ↔ ${p.tools[1]}: ${p.switches} switches after a refused or failed call` +
                 (p.ambiguousNames.length ? `, unknown names as close to either: ${p.ambiguousNames.map((u) => `${u.name} (${u.calls}×)`).join(", ")}` : "") +
+                (p.descriptionOverlap
+                  ? `, descriptions share ${formatPercent(p.descriptionOverlap.score, { digits: 0 })} of their words (${p.descriptionOverlap.sharedWords.join(", ")})`
+                  : "") +
                 `. ${toolPage(links, p.tools[0])}`,
               ...p.directions.map(
                 (d) =>

@@ -85,7 +85,8 @@ export const DEMO_TOOLS: DemoTool[] = [
   },
   {
     name: "sendmessage",
-    description: "Sends a message to a customer by email or SMS. Keep it short and plain.",
+    // this description and schedulecallback's were written from one template: they nearly repeat each other (a confusable pair before any run)
+    description: "Contacts a customer about their loan by message: use when the customer should hear from the bank soon.",
     parameters: object({ customerid, channel: { type: "string", enum: ["email", "sms"] }, body: { type: "string", minLength: 1, maxLength: 500 } }, [
       "customerid",
       "channel",
@@ -94,7 +95,7 @@ export const DEMO_TOOLS: DemoTool[] = [
   },
   {
     name: "schedulecallback",
-    description: "Books a phone call from a person at the bank for a customer.",
+    description: "Contacts a customer about their loan by phone: use when the customer should hear from the bank soon.",
     parameters: object(
       {
         customerid,

@@ -117,7 +117,7 @@ export default async function DefinitionsPage({ params, searchParams }: { params
 
         <Card
           title="Tools models mix up"
-          description={`Pairs ranked by their evidence in the range: switches after a refused or failed call, and unknown names as close to either${
+          description={`Pairs ranked by their evidence in the range: switches after a refused or failed call and unknown names as close to either, then descriptions that nearly repeat each other${
             confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
           }`}
         >

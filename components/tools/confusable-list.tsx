@@ -4,7 +4,7 @@ import { Ticks } from "./ticks";
 import type { ConfusablePairRow } from "./types";
 
 /** A pair's evidence in words: its switches, the unknown names as close to either, its descriptions' overlap. */
-export function pairEvidence(p: Pick<ConfusablePairRow, "switches" | "ambiguousNames" | "descriptionOverlap">): string {
+function pairEvidence(p: Pick<ConfusablePairRow, "switches" | "ambiguousNames" | "descriptionOverlap">): string {
   return [
     p.switches > 0 && `${p.switches} switch${p.switches === 1 ? "" : "es"} after a refused or failed call`,
     p.ambiguousNames.length > 0 && `names as close to either: ${p.ambiguousNames.map((n) => `${n.name} (${n.calls}×)`).join(", ")}`,

@@ -8,6 +8,7 @@ import { registryResolver, verdictFor } from "../../domain/verdicts";
 import { loadToolVersions } from "../tools/registry";
 import { lockRollups } from "../rollups/write";
 import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
+import { recordToolSets } from "../tools/tool-sets";
 import { formatCount } from "../../../contracts/format-number";
 
 type Registry = ReturnType<typeof registryResolver>;
@@ -69,6 +70,11 @@ export async function ingestCalls(
   // the calls of one model call share its rank: that is their turn too (they were requested together)
   if (stepOf) for (const { event } of calls) event.step = event.turn = stepOf(event);
   const inserted = await writeCalls(client, projectId, calls);
+  await recordToolSets(
+    client,
+    projectId,
+    calls.map((c) => c.event),
+  );
   if (alsoPair.length) await pairRuns(client, projectId, alsoPair);
   return { accepted: inserted.length, duplicates: checked.duplicates + calls.length - inserted.length, rejected: checked.rejected, inserted };
 }

@@ -36,8 +36,6 @@ const SWITCH_LIFT = 2;
 /** Fewer switches than this are chance. */
 const MIN_SWITCHES = 2;
 const EXAMPLES = 5;
-/** Shared words of two descriptions quoted in the advice. */
-const SHOWN_WORDS = 8;
 
 export type ConfusablePair = {
   /** the two tools, by name */
@@ -146,9 +144,6 @@ function advise(p: Omit<ConfusablePair, "score" | "advice" | "switches">): strin
         "give the two names words that say how they differ (a verb and an object each), not a letter or a plural apart.",
     );
   const o = p.descriptionOverlap;
-  if (o)
-    parts.push(
-      `The descriptions of ${code(a)} and ${code(b)} share ${formatPercent(o.score, { digits: 0 })} of their words (${o.sharedWords.slice(0, SHOWN_WORDS).join(", ")}${o.sharedWords.length > SHOWN_WORDS ? ", …" : ""}): ${OVERLAP_CHANGE}`,
-    );
+  if (o) parts.push(`The descriptions of ${code(a)} and ${code(b)} share ${formatPercent(o.score, { digits: 0 })} of their words. ${OVERLAP_CHANGE}`);
   return parts.join(" ");
 }

@@ -6,6 +6,7 @@ import { inTransaction } from "../../db/transaction";
 import { verdictFor, type registryResolver } from "../../domain/verdicts";
 import { lockRollups } from "../rollups/write";
 import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
+import { recordToolSets } from "../tools/tool-sets";
 
 /**
  * The one ingestion pipeline. A source (ingest.batch, OTLP traces, OTLP logs; the SDK and the
@@ -119,6 +120,11 @@ export async function ingest<P extends Part, A, S = void>(projectId: string, sou
       const { calls, duplicates, rejected } = part === early && gated ? gated : await checkEvents(part.events, part.registry);
       const reordered = (await source.beforeWrite?.(client, part, calls)) ?? [];
       const inserted = await writeCalls(client, projectId, calls);
+      await recordToolSets(
+        client,
+        projectId,
+        calls.map((c) => c.event),
+      );
       if (reordered.length) await pairRuns(client, projectId, reordered);
       const written = { part, calls, inserted, accepted: inserted.length, duplicates: duplicates + calls.length - inserted.length, rejected };
       outcomes.push({ ...written, side: (await source.afterWrite?.(client, written)) as S });

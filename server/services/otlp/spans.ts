@@ -150,6 +150,7 @@ function eventOf(call: AssembledCall, r: AssembledResult | undefined, toolVersio
     correctsId: event.correctsId,
     usage: event.usage,
     toolVersion: toolVersion ?? undefined,
+    toolSet: event.toolSet,
     metadata: event.metadata,
   };
 }

@@ -2,7 +2,7 @@ import { confusablePairs, type ConfusablePair } from "../../domain/confusable-to
 import { runOrderSql } from "../../domain/run-order";
 import { pool } from "../../db/client";
 import { analytics } from "../analytics";
-import { listTools } from "./registry";
+import { latestDefinitions, listTools } from "./registry";
 
 type Range = { from: Date; to: Date };
 
@@ -87,6 +87,7 @@ export async function confusableTools(
   }
   const pairs = confusablePairs({
     tools: [...new Set(tools.map((t) => t.name))],
+    descriptions: latestDefinitions(tools),
     transitions: switched.map((r) => ({
       runId: r.run_id,
       id: r.id,

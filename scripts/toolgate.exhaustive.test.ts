@@ -92,7 +92,13 @@ describe("the ops CLI is scriptable while the app runs", { timeout: 240_000 }, (
     expect(JSON.parse(rebuilt.stdout)).toEqual({
       project: "default",
       ms: expect.any(Number),
-      tables: { call_rollups_hourly: 0, call_rollups_daily: 0, error_message_rollups_hourly: 0, error_message_rollups_daily: 0 },
+      tables: {
+        call_rollups_hourly: 0,
+        call_rollups_daily: 0,
+        call_rollups_tool_daily: 0,
+        error_message_rollups_hourly: 0,
+        error_message_rollups_daily: 0,
+      },
     });
 
     const user = await cli("users", "create", "--email", "Ops@Example.com", "--role", "member", "--project", "default", "--json");

@@ -104,7 +104,20 @@ describe.concurrent("migrations", () => {
     });
   });
 
-  it("daily_and_error_message_rollups fills the new rollups with what ingestion would have written", async () => {
+  it.each([
+    [
+      "20261130063722_daily_and_error_message_rollups",
+      "-- Fill the new rollups",
+      ["call_rollups_daily", "error_message_rollups_hourly", "error_message_rollups_daily"],
+      false, // before the rollups counted results
+    ],
+    [
+      "20261205230000_call_rollups_per_tool_daily",
+      "-- Fill it",
+      ["call_rollups_tool_daily"],
+      true, // results and latencies: their histograms added up
+    ],
+  ])("%s fills the new rollups with what ingestion would have written", async (name, fill, newTables, results) => {
     const url = await emptyDatabase();
     await applyMigrations(url);
     const client = new pg.Client({ connectionString: url });
@@ -121,13 +134,21 @@ describe.concurrent("migrations", () => {
         return [
           { event: makeEvent({ runId, step: 1, timestamp: at(0) }) as PreparedCall["event"], verdict: invalid(`Error ${i % 2}`) },
           { event: makeEvent({ runId, step: 2, timestamp: at(1) }) as PreparedCall["event"], verdict: i % 3 ? valid : invalid("again") },
-          { event: makeEvent({ runId, step: 3, timestamp: at(2) }) as PreparedCall["event"], verdict: valid },
+          {
+            event: makeEvent({
+              runId,
+              step: 3,
+              timestamp: at(2),
+              ...(results && { result: { status: i % 2 ? "ok" : "error", latencyMs: 40 + 370 * i } }),
+            }) as PreparedCall["event"],
+            verdict: valid,
+          },
         ];
       });
       await client.query("BEGIN");
       await writeCalls(client as unknown as Parameters<typeof writeCalls>[0], project!.id, calls);
       await client.query("COMMIT");
-      const newTables = ROLLUPS_FROM_CALLS.map((r) => r.table).filter((t) => t !== "call_rollups_hourly");
+      expect(ROLLUPS_FROM_CALLS.map((r) => r.table)).toEqual(expect.arrayContaining(newTables));
       const snapshot = async () => {
         const tables = []; // one query at a time: a client runs one (pg 9 refuses overlapping ones)
         for (const t of newTables) tables.push((await client.query(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)).rows);
@@ -137,8 +158,8 @@ describe.concurrent("migrations", () => {
       expect(kept.every((rows) => rows.length > 0)).toBe(true);
 
       for (const t of newTables) await client.query(`DELETE FROM ${t}`);
-      const migration = await readFile(path.join(defaultPrismaPaths.migrationsDir, "20261130063722_daily_and_error_message_rollups", "migration.sql"), "utf8");
-      await client.query(migration.slice(migration.indexOf("-- Fill the new rollups")));
+      const migration = await readFile(path.join(defaultPrismaPaths.migrationsDir, name, "migration.sql"), "utf8");
+      await client.query(migration.slice(migration.indexOf(fill)));
       expect(await snapshot()).toEqual(kept);
     } finally {
       await client.end();

@@ -46,6 +46,7 @@ export async function deleteProject(projectId: string) {
   await prisma().$transaction([
     prisma().callRollupHourly.deleteMany(where),
     prisma().callRollupDaily.deleteMany(where),
+    prisma().callRollupToolDaily.deleteMany(where),
     prisma().errorMessageRollupHourly.deleteMany(where),
     prisma().errorMessageRollupDaily.deleteMany(where),
     prisma().otlpModelCall.deleteMany(where),

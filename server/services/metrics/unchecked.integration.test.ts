@@ -4,6 +4,7 @@ import { pool } from "../../db/client";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { rollupsDifferFromRaw } from "../../../test/rollups";
+import { CALL_ROLLUPS, granularities } from "../rollups/tables";
 
 // A call nobody could check (no schema registered, no harness verdict) is neither valid nor
 // invalid: every answer that counts calls counts it as unchecked, and no invalid rate comes of it.
@@ -74,14 +75,17 @@ describe("an unchecked call is counted apart everywhere", () => {
   it("the migration counts the calls stored unchecked before it in the rollups that hold them", async () => {
     const { read, p } = await oneUncheckedCall();
     // as before the migration: the rollups had no unchecked count
-    for (const table of ["call_rollups_hourly", "call_rollups_daily"])
-      await pool().query(`UPDATE ${table} SET unchecked = 0 WHERE project_id = $1`, [p.project.id]);
+    for (const { table } of granularities(CALL_ROLLUPS)) await pool().query(`UPDATE ${table} SET unchecked = 0 WHERE project_id = $1`, [p.project.id]);
     expect((await read.metrics.summary({ range })).totals).toMatchObject({ unchecked: 0, valid: 1 });
 
     const migration = readFileSync(new URL("../../../prisma/migrations/20261205040000_rollups_count_unchecked/migration.sql", import.meta.url), "utf8");
     const updates = migration.split(/;\s*\n/).filter((statement) => /^\s*UPDATE/m.test(statement.replace(/^--.*$/gm, "")));
     expect(updates).toHaveLength(2);
     for (const statement of updates) await pool().query(statement);
+    // then the later migration that fills the rollups per tool from those rows
+    const perTool = readFileSync(new URL("../../../prisma/migrations/20261205230000_call_rollups_per_tool_daily/migration.sql", import.meta.url), "utf8");
+    await pool().query("DELETE FROM call_rollups_tool_daily");
+    await pool().query(perTool.slice(perTool.indexOf("-- Fill it")));
 
     expect((await read.metrics.summary({ range })).totals).toMatchObject({ calls: 1, valid: 0, unchecked: 1, invalidRate: null });
     expect(await rollupsDifferFromRaw(pool(), p.project.id)).toEqual({});

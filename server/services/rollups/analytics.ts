@@ -5,15 +5,19 @@ import { pool } from "../../db/client";
 import { modelVersionKey, type AnalyticsReads, type CallScope, type Range, type Totals, type VersionCounts } from "../analytics/port";
 import { runRollupRows } from "./rebuild";
 import { rollupRows } from "./read";
-import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, FAILED_COUNT_COLUMNS, OUTCOME_COUNT_COLUMNS } from "./tables";
+import { CALL_ROLLUPS, dayOf, ERROR_MESSAGE_ROLLUPS, FAILED_COUNT_COLUMNS, OUTCOME_COUNT_COLUMNS, tablesFor } from "./tables";
 
-/** The project's call rollups over the range and scope, as a FROM item, with its parameters. */
-function rows(projectId: string, range: Range, scope: CallScope = {}, hourly = false) {
+/**
+ * The project's call rollups over the range and scope, as a FROM item, with its parameters: from
+ * the coarse tables when neither the scope nor the statement (`uses`: the key columns it reads) needs a model.
+ */
+function rows(projectId: string, range: Range, scope: CallScope, uses: string[], hourly = false) {
   const params: unknown[] = [];
   const filters = { tool: scope.tool, model_name: scope.model, model_version: scope.modelVersion, category: scope.category };
+  const filtered = Object.entries(filters).flatMap(([column, value]) => (value === undefined || value === null ? [] : [column]));
   const from = scope.runIdPrefix
     ? runRollupRows("calls", projectId, range, filters, params, scope.runIdPrefix)
-    : rollupRows(CALL_ROLLUPS, projectId, range, filters, params, hourly);
+    : rollupRows(tablesFor(CALL_ROLLUPS, [...filtered, ...uses]), projectId, range, filters, params, hourly);
   return { from, params };
 }
 
@@ -44,6 +48,9 @@ const totalsOf = (r: TotalsRow | undefined): Totals => {
   };
 };
 
+/** The key columns a series, breakdown or histogram per dimension reads. */
+const KEY_COLUMNS: Record<SeriesDimension, string[]> = { none: [], tool: ["tool"], modelVersion: ["model_name", "model_version"], category: ["category"] };
+
 const KEY: Record<Exclude<SeriesDimension, "none">, string> = {
   tool: "tool",
   modelVersion: "model_name || CASE WHEN model_version = '' THEN '' ELSE ' ' || model_version END",
@@ -61,14 +68,14 @@ const SUMS = `sum(calls) AS calls, sum(invalid) AS invalid, sum(unchecked) AS un
   sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, ${OUTCOME_COUNT_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(", ")}`;
 
 export const rollupAnalytics: AnalyticsReads = {
-  async totals(projectId, range, scope) {
-    const r = rows(projectId, range, scope);
+  async totals(projectId, range, scope = {}) {
+    const r = rows(projectId, range, scope, []);
     const result = await pool().query<TotalsRow>(`SELECT ${TOTALS} FROM ${r.from}`, r.params);
     return totalsOf(result.rows[0]);
   },
 
   async windowTotals(projectId, range, scope, { perHour, category }) {
-    const r = rows(projectId, range, scope, perHour);
+    const r = rows(projectId, range, scope, ["category"], perHour);
     const result = await pool().query<TotalsRow & { bucket: Date | null; category_calls: number | null }>(
       `SELECT ${perHour ? "hour" : "NULL::timestamptz"} AS bucket, ${TOTALS},
               (sum(calls) FILTER (WHERE category = $${r.params.push(category)}))::float8 AS category_calls
@@ -78,8 +85,8 @@ export const rollupAnalytics: AnalyticsReads = {
     return result.rows.map((row) => ({ bucket: row.bucket, ...totalsOf(row), categoryCalls: row.category_calls ?? 0 }));
   },
 
-  async series(projectId, range, bucket, dimension, scope) {
-    const r = rows(projectId, range, scope, bucket === "hour");
+  async series(projectId, range, bucket, dimension, scope = {}) {
+    const r = rows(projectId, range, scope, KEY_COLUMNS[dimension], bucket === "hour");
     const bucketSql = bucket === "hour" ? "hour" : DAY_BUCKET;
     const category = dimension === "category" ? "WHERE category <> ''" : "";
     // Model versions are grouped by their columns first and labelled per group, not per row.
@@ -94,8 +101,8 @@ export const rollupAnalytics: AnalyticsReads = {
     return result.rows.map((row) => ({ bucket: row.bucket.toISOString(), key: row.key, ...totalsOf(row) }));
   },
 
-  async breakdown(projectId, range, dimension, scope) {
-    const r = rows(projectId, range, scope);
+  async breakdown(projectId, range, dimension, scope = {}) {
+    const r = rows(projectId, range, scope, KEY_COLUMNS[dimension === "model" ? "modelVersion" : dimension]);
     const select = dimension === "model" ? "model_name AS key, model_version AS version" : `${KEY[dimension]} AS key, '' AS version`;
     const result = await pool().query<TotalsRow & { key: string; version: string }>(
       `SELECT ${select}, ${TOTALS} FROM ${r.from}
@@ -105,8 +112,8 @@ export const rollupAnalytics: AnalyticsReads = {
     return result.rows.map((row) => ({ key: row.key, version: row.version, ...totalsOf(row) }));
   },
 
-  async toolTotals(projectId, range, scope) {
-    const r = rows(projectId, range, scope);
+  async toolTotals(projectId, range, scope = {}) {
+    const r = rows(projectId, range, scope, ["tool", "category"]);
     const result = await pool().query<TotalsRow & { key: string; top_category: string | null }>(
       `SELECT tool AS key, ${TOTALS},
               (array_agg(category ORDER BY invalid DESC, category) FILTER (WHERE category <> '' AND invalid > 0))[1] AS top_category
@@ -118,7 +125,7 @@ export const rollupAnalytics: AnalyticsReads = {
   },
 
   async checkedCounts(projectId, range, scope, dimension) {
-    const r = rows(projectId, range, scope);
+    const r = rows(projectId, range, scope, [dimension]);
     const result = await pool().query<{ key: string; invalid: number; total: number }>(
       dimension === "tool"
         ? `SELECT tool AS key, sum(invalid)::float8 AS invalid, sum(calls - unchecked)::float8 AS total FROM ${r.from} GROUP BY 1`
@@ -130,8 +137,8 @@ export const rollupAnalytics: AnalyticsReads = {
     return result.rows;
   },
 
-  async latencyHistograms(projectId, range, dimension, scope) {
-    const r = rows(projectId, range, scope);
+  async latencyHistograms(projectId, range, dimension, scope = {}) {
+    const r = rows(projectId, range, scope, KEY_COLUMNS[dimension]);
     const [key, version] = ({ tool: ["tool", "''"], modelVersion: ["model_name", "model_version"], none: ["''", "''"] } as const)[dimension];
     // Each row's histogram as stored, added up here: unnesting and grouping every element in SQL
     // cost PostgreSQL ~20 µs a row (30 days of 2 million calls: 149 ms a read, docs/PERFORMANCE.md).

@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../../contracts/metrics";
 import { splitRange, type Span } from "../../domain/rollup-range";
 import type { RollupTables } from "./tables";
 
@@ -17,16 +18,32 @@ export function filterSql(filters: Filters, params: unknown[]): string {
  * daily table, the partial first and last day from the hourly one, each part a range scan of
  * its primary key. Every row has an `hour` column (a day's rows: its midnight). With `hourly`,
  * everything comes from the hourly table (for hour buckets). Parameters: `params`, appended to.
+ *
+ * A partial day whose other hours hold no rows (today, up to now; the first day of the data) is
+ * its day's rows: those come from the daily table instead, a quarter of the rows or fewer (which
+ * of the two, the statement decides: both parts are there, each under its condition).
  */
 export function rollupRows(tables: RollupTables, projectId: string, range: Span, filters: Filters, params: unknown[], hourly = false): string {
   const param = (value: unknown) => `$${params.push(value)}`;
   const project = param(projectId);
   const filtered = filterSql(filters, params);
   const split = splitRange(range, !hourly);
-  const part = (table: string, column: string, span: Span) =>
+  const part = (table: string, column: string, span: Span, condition = "") =>
     `SELECT ${column} AS hour, ${tables.columns} FROM ${table}
-      WHERE project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filtered}`;
-  const parts = [...split.hours.map((span) => part(tables.hourly, "hour", span)), ...(split.days ? [part(tables.daily, "day", split.days)] : [])];
+      WHERE project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filtered}${condition}`;
+  const partialDay = (span: Span) => {
+    const midnight = Math.floor(span.from.getTime() / DAY_MS) * DAY_MS;
+    const day = { from: new Date(midnight), to: new Date(midnight + DAY_MS) };
+    const other = [
+      { from: day.from, to: span.from },
+      { from: span.to, to: day.to },
+    ].filter((s) => s.to > s.from);
+    const alone = `NOT (${other.map((s) => `EXISTS (SELECT FROM ${tables.hourly} WHERE project_id = ${project}::uuid AND hour >= ${param(s.from)} AND hour < ${param(s.to)})`).join(" OR ")})`;
+    return [part(tables.daily, "day", day, ` AND ${alone}`), part(tables.hourly, "hour", span, ` AND NOT ${alone}`)];
+  };
+  const parts = split.days
+    ? [...split.hours.flatMap(partialDay), part(tables.daily, "day", split.days)]
+    : split.hours.map((span) => part(tables.hourly, "hour", span));
   // an empty range still needs a well-formed FROM item
   if (!parts.length) parts.push(`${part(tables.hourly, "hour", range)} AND false`);
   return `(${parts.join("\n UNION ALL ")}) r`;

@@ -2,15 +2,18 @@ import type { ClientBase } from "pg";
 import { inTransaction } from "../../db/transaction";
 import { filterSql, type Filters } from "./read";
 import { lockRollups } from "./write";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql } from "./tables";
+import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql } from "./tables";
 
-const callRollup = (bucket: string, where = "project_id = $1") => `
-  SELECT project_id, ${bucket} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
+const callRollup = (bucket: string, where = "project_id = $1", keys = CALL_ROLLUPS.keys) => `
+  SELECT project_id, ${bucket} AS bucket, ${keys.map((k) => `${callKeyOf(k)} AS ${k}`).join(", ")},
          count(*) AS calls, count(*) FILTER (WHERE valid = false) AS invalid, count(*) FILTER (WHERE valid IS NULL) AS unchecked,
          count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL) AS corrected,
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd,
          ${outcomeAggregates()}
-    FROM tool_calls WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6`;
+    FROM tool_calls WHERE ${where} GROUP BY ${keyPlaces(keys.length, 1)} ORDER BY ${keyPlaces(keys.length, 2)}`;
+
+/** `from, …, keys + 2`: the project, the bucket and the key columns by their places in the SELECT. */
+const keyPlaces = (keys: number, from: number) => Array.from({ length: keys + 3 - from }, (_, i) => i + from).join(", ");
 
 const messageRollup = (bucket: string, where = "x.project_id = $1") => `
   SELECT x.project_id, ${bucket} AS bucket, x.tool, ${messageKey("x.message")} AS message_hash, coalesce(x.message, '') AS message,
@@ -24,7 +27,12 @@ const messageRollup = (bucket: string, where = "x.project_id = $1") => `
  * in the order of its columns (project_id, bucket, `columns`): what ingestion keeps up batch by batch (write.ts).
  */
 export const ROLLUPS_FROM_CALLS = [
-  ...granularities(CALL_ROLLUPS).map((g) => ({ table: g.table, bucket: g.column, columns: CALL_ROLLUPS.columns, select: callRollup(g.bucket("timestamp")) })),
+  ...granularities(CALL_ROLLUPS).map((g) => ({
+    table: g.table,
+    bucket: g.column,
+    columns: g.columns,
+    select: callRollup(g.bucket("timestamp"), undefined, g.keys),
+  })),
   ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({
     table: g.table,
     bucket: g.column,
@@ -93,8 +101,8 @@ export function runRollupRows(
  */
 export async function rebuildRollupSlices(client: ClientBase, projectId: string, slices: { tool: string; timestamp: Date }[]) {
   const tables = [
-    ...granularities(CALL_ROLLUPS).map((g) => ({ ...g, columns: CALL_ROLLUPS.columns, select: callRollup, x: "" })),
-    ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({ ...g, columns: ERROR_MESSAGE_ROLLUPS.columns, select: messageRollup, x: "x." })),
+    ...granularities(CALL_ROLLUPS).map((g) => ({ ...g, select: (bucket: string, where: string) => callRollup(bucket, where, g.keys), x: "" })),
+    ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({ ...g, select: messageRollup, x: "x." })),
   ];
   for (const { table, column, bucket, columns, select, x } of tables) {
     const { rows: buckets } = await client.query<{ tool: string; at: Date }>(

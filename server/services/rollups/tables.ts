@@ -12,15 +12,45 @@ export const dayOf = (column: string) => `date_bin('1 day', ${column}, TIMESTAMP
 /** The key of a message in the error-message rollups (messages are free text, too long for a B-tree key). */
 export const messageKey = (column: string) => `md5(coalesce(${column}, ''))::uuid`;
 
-/** A rollup kept twice, per UTC hour (`hour`) and per UTC day (`day`), with the same other columns. */
-export type RollupTables = { hourly: string; daily: string; columns: string };
+/**
+ * A rollup kept twice, per UTC hour (`hour`) and per UTC day (`day`), with the same other columns
+ * (`keys` first: what a row is counted per, after the project and the bucket). `coarse`: the same
+ * rollup per UTC day and fewer keys, kept by the same writes, for the reads that need none of the
+ * keys it drops (their partial days come from the hourly table, which has every key).
+ */
+export type RollupTables = { hourly: string; daily: string; keys: string[]; columns: string; coarse?: CoarseRollup[] };
+type CoarseRollup = Pick<RollupTables, "daily" | "keys" | "columns">;
 
+const CALL_COUNTS =
+  "calls, invalid, unchecked, corrected, input_tokens, output_tokens, cost_usd, results, tool_errors, not_found, timeouts, not_allowed, empty_results, latency_hist";
+
+/**
+ * The call rollups per tool, model version and category; and (`coarse`) per day, tool and
+ * category. A day of 10 million calls a month is ~1,850 rows with the model versions and ~400
+ * without: the totals, the tools table and the series per tool or category need no model. Daily
+ * only, and one: every coarse table costs ingestion about as much as a full one (a batch's calls
+ * touch about as many of its rows; docs/PERFORMANCE.md), and the daily rows are where a long
+ * range's rows are. It keeps the tool: a re-check rebuilds a tool's days (rebuild.ts).
+ */
 export const CALL_ROLLUPS: RollupTables = {
   hourly: "call_rollups_hourly",
   daily: "call_rollups_daily",
-  columns:
-    "tool, model_name, model_version, category, calls, invalid, unchecked, corrected, input_tokens, output_tokens, cost_usd, results, tool_errors, not_found, timeouts, not_allowed, empty_results, latency_hist",
+  keys: ["tool", "model_name", "model_version", "category"],
+  columns: `tool, model_name, model_version, category, ${CALL_COUNTS}`,
+  coarse: [{ daily: "call_rollups_tool_daily", keys: ["tool", "category"], columns: `tool, category, ${CALL_COUNTS}` }],
 };
+
+/** A call rollup key column as computed from a call's columns ('' for none). */
+export const callKeyOf = (key: string, alias = "") => (key === "model_version" || key === "category" ? `coalesce(${alias}${key}, '')` : `${alias}${key}`);
+
+/**
+ * The tables of a rollup that answer a read using these key columns (filters, groups): the first
+ * of its coarse daily tables that has them all, with the hourly table (read for its columns), or the rollup's own.
+ */
+export function tablesFor(tables: RollupTables, keys: string[]): RollupTables {
+  const coarse = tables.coarse?.find((c) => keys.every((k) => c.keys.includes(k)));
+  return coarse ? { hourly: tables.hourly, ...coarse } : tables;
+}
 
 /** The call rollups' column that counts each failed execution outcome (isomorphic/outcome.ts). */
 const OUTCOME_COLUMNS: Record<FailedOutcome, string> = {
@@ -64,13 +94,20 @@ export const OUTCOME_COUNT_COLUMNS = ["results", ...FAILED_COUNT_COLUMNS, "empty
 export const ERROR_MESSAGE_ROLLUPS: RollupTables = {
   hourly: "error_message_rollups_hourly",
   daily: "error_message_rollups_daily",
+  keys: ["tool", "message_hash"],
   columns: "tool, message_hash, message, sent, followed, recovered",
 };
 
-/** The two tables of a rollup: each with its time column and the bucket expression of a timestamp column. */
-export const granularities = (tables: RollupTables) => [
-  { table: tables.hourly, column: "hour" as const, bucket: hourOf },
-  { table: tables.daily, column: "day" as const, bucket: dayOf },
+/**
+ * Every table of a rollup (its coarse ones too): each with its time column, the bucket expression
+ * of a timestamp column, its key columns and all its columns but the project and the bucket.
+ */
+export const granularities = (
+  tables: RollupTables,
+): { table: string; column: "hour" | "day"; bucket: (column: string) => string; keys: string[]; columns: string }[] => [
+  { table: tables.hourly, column: "hour", bucket: hourOf, keys: tables.keys, columns: tables.columns },
+  { table: tables.daily, column: "day", bucket: dayOf, keys: tables.keys, columns: tables.columns },
+  ...(tables.coarse ?? []).map((c) => ({ table: c.daily, column: "day" as const, bucket: dayOf, keys: c.keys, columns: c.columns })),
 ];
 
 /**

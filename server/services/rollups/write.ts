@@ -1,7 +1,7 @@
 // The incremental writes of the rollups, as data-modifying CTEs for ingestion's statements
 // (server/services/ingest/write-calls.ts): one per rollup table, hourly and daily.
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates } from "./tables";
+import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates } from "./tables";
 
 const MESSAGE_KEY = messageKey("message");
 
@@ -23,15 +23,18 @@ type Granularity = ReturnType<typeof granularities>[number];
 const ADD_OUTCOMES = (from: string) =>
   [...OUTCOME_COUNT_COLUMNS.map((c) => `${c} = r.${c} + ${from}.${c}`), `latency_hist = toolgate_hist_add(r.latency_hist, ${from}.latency_hist)`].join(", ");
 
+/** The bucket and the key columns of a rollup row by their places in a SELECT, the first at `first`: `2, 3, …` after the project. */
+const bucketAndKeys = (keys: string[], first = 2) => Array.from({ length: keys.length + 1 }, (_, i) => i + first).join(", ");
+
 /** Adds the new calls (`ins`) to one of the call rollups. Sorted, so that concurrent batches lock rows in one order. */
-const addToCallRollup = ({ table, column, bucket }: Granularity) => `
-  INSERT INTO ${table} AS r (project_id, ${column}, tool, model_name, model_version, category, calls, invalid, unchecked, input_tokens, output_tokens, cost_usd,
+const addToCallRollup = ({ table, column, bucket, keys }: Granularity) => `
+  INSERT INTO ${table} AS r (project_id, ${column}, ${keys.join(", ")}, calls, invalid, unchecked, input_tokens, output_tokens, cost_usd,
                              ${OUTCOME_COUNT_COLUMNS.join(", ")}, latency_hist)
-  SELECT $1::uuid, ${bucket("timestamp")}, tool, model_name, coalesce(model_version, ''), coalesce(category, ''),
+  SELECT $1::uuid, ${bucket("timestamp")}, ${keys.map((k) => callKeyOf(k)).join(", ")},
          count(*), count(*) FILTER (WHERE valid = false), count(*) FILTER (WHERE valid IS NULL), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0),
          ${outcomeAggregates()}
-    FROM ins GROUP BY 2, 3, 4, 5, 6 ORDER BY 2, 3, 4, 5, 6
-  ON CONFLICT (project_id, ${column}, tool, model_name, model_version, category) DO UPDATE SET
+    FROM ins GROUP BY ${bucketAndKeys(keys)} ORDER BY ${bucketAndKeys(keys)}
+  ON CONFLICT (project_id, ${column}, ${keys.join(", ")}) DO UPDATE SET
     calls = r.calls + excluded.calls, invalid = r.invalid + excluded.invalid, unchecked = r.unchecked + excluded.unchecked, input_tokens = r.input_tokens + excluded.input_tokens,
     output_tokens = r.output_tokens + excluded.output_tokens, cost_usd = r.cost_usd + excluded.cost_usd, ${ADD_OUTCOMES("excluded")}`;
 
@@ -46,14 +49,16 @@ const addToMessageRollup = ({ table, column, bucket }: Granularity) => `
 const ROLLUP_WRITES = (calls: (g: Granularity) => string, messages: (g: Granularity) => string) =>
   [...granularities(CALL_ROLLUPS).map(calls), ...granularities(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`).join(", ");
 
+/** The key columns of a call rollup as computed from calls (`k AS k, …`), and `r.k = alias.k AND …` matching them. */
+const callKeys = (keys: string[]) => keys.map((k) => `${callKeyOf(k)} AS ${k}`).join(", ");
+const sameKeys = (keys: string[], alias: string) => keys.map((k) => `r.${k} = ${alias}.${k}`).join(" AND ");
+
 /** Applies `changed` (the re-linked invalid calls) to one call rollup's `corrected` count. */
-const correctCallRollup = ({ table, column, bucket }: Granularity) => `
+const correctCallRollup = ({ table, column, bucket, keys }: Granularity) => `
   UPDATE ${table} r SET corrected = r.corrected + c.change
-    FROM (SELECT ${bucket("timestamp")} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
-                 sum(followed) AS change
-            FROM changed GROUP BY 1, 2, 3, 4, 5 HAVING sum(followed) <> 0) c
-   WHERE r.project_id = $1 AND r.${column} = c.bucket AND r.tool = c.tool AND r.model_name = c.model_name
-     AND r.model_version = c.model_version AND r.category = c.category`;
+    FROM (SELECT ${bucket("timestamp")} AS bucket, ${callKeys(keys)}, sum(followed) AS change
+            FROM changed GROUP BY ${bucketAndKeys(keys, 1)} HAVING sum(followed) <> 0) c
+   WHERE r.project_id = $1 AND r.${column} = c.bucket AND ${sameKeys(keys, "c")}`;
 
 /** Applies `changed` to one error-message rollup's `followed` and `recovered` counts. */
 const correctMessageRollup = ({ table, column, bucket }: Granularity) => `
@@ -75,13 +80,11 @@ export const rollupLinkCtes = ROLLUP_WRITES(correctCallRollup, correctMessageRol
  */
 export const rollupResultCtes = granularities(CALL_ROLLUPS)
   .map(
-    ({ table, column, bucket }, i) => `result_rollup_${i} AS (
+    ({ table, column, bucket, keys }, i) => `result_rollup_${i} AS (
   UPDATE ${table} r SET ${ADD_OUTCOMES("m")}
-    FROM (SELECT ${bucket("timestamp")} AS bucket, tool, model_name, coalesce(model_version, '') AS model_version, coalesce(category, '') AS category,
-                 ${outcomeAggregates("weight")}
-            FROM moved GROUP BY 1, 2, 3, 4, 5) m (bucket, tool, model_name, model_version, category, ${OUTCOME_COUNT_COLUMNS.join(", ")}, latency_hist)
-   WHERE r.project_id = $1 AND r.${column} = m.bucket AND r.tool = m.tool AND r.model_name = m.model_name
-     AND r.model_version = m.model_version AND r.category = m.category
+    FROM (SELECT ${bucket("timestamp")} AS bucket, ${callKeys(keys)}, ${outcomeAggregates("weight")}
+            FROM moved GROUP BY ${bucketAndKeys(keys, 1)}) m (bucket, ${keys.join(", ")}, ${OUTCOME_COUNT_COLUMNS.join(", ")}, latency_hist)
+   WHERE r.project_id = $1 AND r.${column} = m.bucket AND ${sameKeys(keys, "m")}
 )`,
   )
   .join(", ");

@@ -151,6 +151,8 @@ export const confusableOutput = z.object({
         }),
       ),
       ambiguousNames: z.array(z.object({ name: z.string(), calls: count })),
+      /** the two descriptions nearly repeat each other (the definition lint's description_duplicate): word overlap 0–1 and the words both use */
+      descriptionOverlap: z.object({ score: z.number(), sharedWords: z.array(z.string()) }).nullable(),
       runs: z.array(z.object({ runId: z.string(), failedId: z.string(), switchedId: z.string(), from: z.string(), to: z.string() })),
       score: count,
       advice: z.string(),
@@ -162,14 +164,19 @@ export const confusableOutput = z.object({
 });
 
 const usd = z.number().nonnegative().nullable();
-/** tools.contextCost: what the registered definitions cost in every model call and a day (server/domain/context-cost.ts). */
+/** tools.contextCost: what the tool definitions the calls carried cost in every model call and a day (server/domain/context-cost.ts). */
 export const contextCostOutput = z.object({
   days: z.number(),
+  /** what the calls were counted with: the tool set their runs recorded (`carried`), the whole registered set (`registered`), or some of each (`mixed`) */
+  basis: z.enum(["carried", "registered", "mixed"]),
+  /** the calls of runs that recorded their tool set, of all calls; the distinct sets; carried tool names without a registered definition (not counted) */
+  carried: z.object({ calls: count, of: count, sets: count, unregistered: z.array(z.string()) }),
   models: z.array(
     z.object({
       model: z.string(),
       tokenizer: z.object({ encoding: z.string(), family: z.string(), exact: z.boolean() }),
       setTokens: count,
+      carriedCalls: count,
       callsPerDay: z.number(),
       inputShare: z.number().nullable(),
       price: z.object({ usd: z.number(), method: z.enum(["fit", "upper bound"]) }).nullable(),

@@ -10,6 +10,8 @@ import { formatCount } from "./format-number";
  * Strict objects: an unknown field is refused by name, never silently dropped.
  */
 export const MAX_EVENTS_PER_BATCH = 1000;
+/** Tool names in one event's toolSet. */
+export const MAX_TOOL_SET = 2000;
 
 /**
  * What one event may hold: only what the columns can store (docs/limits.md). Integers are
@@ -25,6 +27,7 @@ const EVENT_LIMITS = {
   metadataKeys: 50,
   metadataKeyChars: 100,
   metadataValueChars: 1000,
+  toolSet: MAX_TOOL_SET,
 } as const;
 
 const shown = (value: unknown) => preview(value);
@@ -230,6 +233,18 @@ export const eventSchema = strict("the event", {
       .optional(),
   }).optional(),
   toolVersion: text("toolVersion", EVENT_NAME_LIMITS.toolVersion).optional(),
+  /**
+   * The names of the tool definitions the model call that wrote this call was given (its request's
+   * `tools`): the run's context cost counts this set rather than every registered tool. Repeated
+   * names count once; sent on one event of a run or on all of them alike.
+   */
+  toolSet: z
+    .array(text("toolSet[]", EVENT_NAME_LIMITS.tool), { error: (i) => `expected toolSet as an array of tool names, got ${shown(i.input)}` })
+    .max(EVENT_LIMITS.toolSet, `toolSet names at most ${formatCount(EVENT_LIMITS.toolSet)} tools`)
+    .optional()
+    .meta({
+      description: `The names of the tool definitions the model call was given (its request's tools), at most ${formatCount(EVENT_LIMITS.toolSet)}: context cost counts the run's calls with this set rather than every registered tool.`,
+    }),
   metadata: metadataSchema.optional(),
 });
 

@@ -609,6 +609,8 @@ function selfReference(root: JsonObject): string | undefined {
 /** Two descriptions this similar (Jaccard of their word sets) are near-duplicates. */
 const DUPLICATE_SIMILARITY = 0.8;
 
+type Described = { name: string; description?: string };
+
 function similarity(a: Set<string>, b: Set<string>): number {
   let both = 0;
   for (const w of a) if (b.has(w)) both++;
@@ -620,12 +622,39 @@ function similarity(a: Set<string>, b: Set<string>): number {
  * in every tool ("This tool belongs to the ticketing system … Tool description:"), left out when
  * descriptions are compared, so that only what each says of itself counts.
  */
-function sharedWords(tools: readonly LintInput[]): Set<string> {
+function sharedWords(tools: readonly Described[]): Set<string> {
   if (tools.length < 4) return new Set();
   const frequency = new Map<string, number>();
   for (const tool of tools) for (const w of new Set(words(tool.description ?? ""))) frequency.set(w, (frequency.get(w) ?? 0) + 1);
   return new Set([...frequency].filter(([, n]) => n > tools.length / 2).map(([w]) => w));
 }
+
+/** Another tool whose description nearly repeats a tool's: the overlap (Jaccard of their own words) and the words both use, in the tool's order. */
+export type DescriptionOverlap = { name: string; score: number; sharedWords: string[] };
+
+/**
+ * The tools of `others` whose descriptions nearly repeat `tool`'s (the rule `description_duplicate`),
+ * most overlap first: words the whole set repeats are left out, and a description of fewer than
+ * SHORT_DESCRIPTION_WORDS own words is too short to compare.
+ */
+export function overlappingDescriptions(tool: Described, others: readonly Described[]): DescriptionOverlap[] {
+  const common = sharedWords(others);
+  const distinct = (text: string | undefined) => new Set(words(text ?? "").filter((w) => !common.has(w)));
+  const own = distinct(tool.description);
+  if (own.size < SHORT_DESCRIPTION_WORDS) return [];
+  return others
+    .filter((o) => o.name !== tool.name)
+    .map((o) => {
+      const theirs = distinct(o.description);
+      return { name: o.name, score: similarity(own, theirs), sharedWords: [...own].filter((w) => theirs.has(w)) };
+    })
+    .filter((o) => o.score >= DUPLICATE_SIMILARITY)
+    .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
+}
+
+/** What to change when two descriptions overlap: the lint finding's and the confusable pair's advice. */
+export const OVERLAP_CHANGE =
+  "Start each description with what sets the tool apart (what it returns, its input, when to prefer it), and say when to use the other one instead.";
 
 function betweenRules(tool: LintInput, text: ToolText, others: readonly LintInput[]): LintFinding[] {
   const findings: LintFinding[] = [];
@@ -642,27 +671,17 @@ function betweenRules(tool: LintInput, text: ToolText, others: readonly LintInpu
       unknown: "how the tools differ",
     });
   }
-  const common = sharedWords(others);
-  const distinct = (text: string | undefined) => new Set(words(text ?? "").filter((w) => !common.has(w)));
-  const own = distinct(tool.description);
-  if (own.size >= SHORT_DESCRIPTION_WORDS) {
-    const near = others
-      .filter((o) => o.name !== tool.name)
-      .map((o) => ({ name: o.name, score: similarity(own, distinct(o.description)) }))
-      .filter((o) => o.score >= DUPLICATE_SIMILARITY)
-      .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
-    if (near.length) {
-      findings.push({
-        ...base,
-        ...rule("description_duplicate"),
-        id: "description_duplicate",
-        title: `The description of ${code(tool.name)} nearly repeats ${near.map((n) => code(n.name)).join(", ")}`,
-        evidence: `Word overlap ${near.map((n) => `${formatPercent(n.score, { digits: 0 })} with ${code(n.name)}`).join(", ")}: the model cannot tell from the words which tool to call.`,
-        change:
-          "Start each description with what sets the tool apart (what it returns, its input, when to prefer it), and say when to use the other one instead.",
-        unknown: "what sets the tools apart",
-      });
-    }
+  const near = overlappingDescriptions(tool, others);
+  if (near.length) {
+    findings.push({
+      ...base,
+      ...rule("description_duplicate"),
+      id: "description_duplicate",
+      title: `The description of ${code(tool.name)} nearly repeats ${near.map((n) => code(n.name)).join(", ")}`,
+      evidence: `Word overlap ${near.map((n) => `${formatPercent(n.score, { digits: 0 })} with ${code(n.name)}`).join(", ")}: the model cannot tell from the words which tool to call.`,
+      change: OVERLAP_CHANGE,
+      unknown: "what sets the tools apart",
+    });
   }
   return findings;
 }

@@ -80,3 +80,15 @@ export const codeOf = (promise: Promise<unknown>) =>
     () => "OK",
     (e: { code?: string }) => e.code ?? String(e),
   );
+
+const objectOf = (properties: Record<string, unknown>) => ({ type: "object", properties, additionalProperties: false });
+/** Three tools of very different context cost: a short one, a long one, and one no run calls (the context-cost tests'). */
+export const COST_TOOLS = [
+  { name: "get_order", description: "Returns one order by its id.", parameters: objectOf({ id: { type: "string", description: "The order's id." } }) },
+  {
+    name: "export_everything",
+    description: "Exports every record of the account as one archive and returns its download link. ".repeat(6),
+    parameters: objectOf({ format: { type: "string", enum: ["zip", "tar"], description: "The archive's format: zip or tar." } }),
+  },
+  { name: "never_used", description: "Returns nothing anyone has asked for so far.", parameters: objectOf({}) },
+];

@@ -1,9 +1,22 @@
 import Link from "next/link";
+import { formatPercent } from "../../contracts/format-number";
+import { Ticks } from "./ticks";
 import type { ConfusablePairRow } from "./types";
+
+/** A pair's evidence in words: its switches, the unknown names as close to either, its descriptions' overlap. */
+function pairEvidence(p: Pick<ConfusablePairRow, "switches" | "ambiguousNames" | "descriptionOverlap">): string {
+  return [
+    p.switches > 0 && `${p.switches} switch${p.switches === 1 ? "" : "es"} after a refused or failed call`,
+    p.ambiguousNames.length > 0 && `names as close to either: ${p.ambiguousNames.map((n) => `${n.name} (${n.calls}×)`).join(", ")}`,
+    p.descriptionOverlap && `descriptions share ${formatPercent(p.descriptionOverlap.score, { digits: 0 })} of their words`,
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
 
 /**
  * The tool page's "Confused with": each pair with this tool, its evidence (switches, ambiguous
- * names, runs) and what to change; without a tool (the definitions page), every pair by both names.
+ * names, overlapping descriptions, runs) and what to change; without a tool (the definitions page), every pair by both names.
  */
 export function ConfusableList({
   tool,
@@ -31,10 +44,7 @@ export function ConfusableList({
                   </Link>
                 </span>
               ))}{" "}
-              <span className="font-normal text-slate-600">
-                — {p.switches} switch{p.switches === 1 ? "" : "es"} after a refused or failed call
-                {p.ambiguousNames.length ? `; names as close to either: ${p.ambiguousNames.map((n) => `${n.name} (${n.calls}×)`).join(", ")}` : ""}
-              </span>
+              <span className="font-normal text-slate-600">— {pairEvidence(p)}</span>
             </p>
             {p.runs.length > 0 && (
               <p className="text-sm break-words text-slate-600">
@@ -50,7 +60,10 @@ export function ConfusableList({
                 ))}
               </p>
             )}
-            <p className="text-sm text-slate-700">{p.advice}</p>
+            {p.descriptionOverlap && <p className="text-sm break-words text-slate-600">Shared wording: {p.descriptionOverlap.sharedWords.join(", ")}</p>}
+            <p className="text-sm break-words text-slate-700">
+              <Ticks text={p.advice} />
+            </p>
           </li>
         );
       })}

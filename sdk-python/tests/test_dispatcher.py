@@ -371,3 +371,15 @@ def test_an_empty_result_is_reported_even_without_record_results_so_that_toolgat
     toolgate.run().handle_sync([openai_call(f"c{n}", json.dumps({"loannumber": n})) for n in answers])
     summaries = {e["arguments"]["loannumber"]: e["result"].get("summary") for e in events}  # type: ignore[index]
     assert summaries == {"0": "null", "1": "[]", "2": "  ", "3": None, "4": '{"results":[]}', "5": "None", "6": None}
+
+
+def test_the_runs_first_event_names_the_tools_it_carries_or_the_runs_own_tool_set() -> None:
+    other = define_tool(name="searchpayments", description="Payments of a loan", parameters=LOAN_SCHEMA, handler=getloan_handler)
+    toolgate, events = gate(getloan, other)
+    run = toolgate.run()
+    run.handle_sync([openai_call("c1", '{"loannumber": "1"}'), openai_call("c2", '{"loannumber": "2"}')])
+    run.handle_sync(openai_call("c3", '{"loannumber": "3"}'))
+    assert [e.get("toolSet") for e in sorted(events, key=lambda e: e["step"])] == [["getloan", "searchpayments"], None, None]
+    subset, subset_events = gate(getloan, other)
+    subset.run(tool_set=["getloan"]).handle_sync(openai_call("c4", '{"loannumber": "4"}'))
+    assert [e.get("toolSet") for e in subset_events] == [["getloan"]]

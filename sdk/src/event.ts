@@ -23,6 +23,8 @@ export interface ToolgateEvent {
   correctsId?: string;
   usage?: { inputTokens?: number; outputTokens?: number; costUsd?: number };
   toolVersion?: string;
+  /** The names of the tools the model call was given (Toolgate counts the run's context cost with them). */
+  toolSet?: string[];
   metadata?: Record<string, string>;
 }
 

@@ -335,3 +335,20 @@ describe("dispatcher: a call Toolgate cannot check", () => {
     expect(events()[3]!.metadata).toEqual({ team: "loans" });
   });
 });
+
+describe("dispatcher: the tool set a run carries", () => {
+  const call = (id: string) => ({ id, type: "function", function: { name: "getloan", arguments: '{"loannumber":"447"}' } });
+
+  it("names every tool of the Toolgate on the run's first event only, or the run's own toolSet; the contract takes it", async () => {
+    const { toolgate, events } = gate();
+    const run = toolgate.run();
+    await run.handle({ role: "assistant", tool_calls: [call("c1"), call("c2")] });
+    await run.handle({ role: "assistant", tool_calls: [call("c3")] });
+    expect(events.map((e) => e.toolSet)).toEqual([["getloan"], undefined, undefined]);
+    for (const event of events.all()) expect(eventSchema.safeParse(event).success).toBe(true);
+
+    const subset = gate();
+    await subset.toolgate.run({ toolSet: ["getloan", "searchpayments"] }).handle({ role: "assistant", tool_calls: [call("c4")] });
+    expect(subset.events.map((e) => e.toolSet)).toEqual([["getloan", "searchpayments"]]);
+  });
+});

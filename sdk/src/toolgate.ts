@@ -38,6 +38,12 @@ export interface RunOptions {
   runId?: string;
   model?: ModelRef;
   metadata?: Record<string, string>;
+  /**
+   * The names of the tools this run gives the model, when not all of them. Default: every tool of
+   * this Toolgate. Sent with the run's first event (`toolSet`): Toolgate counts the run's context
+   * cost with these definitions.
+   */
+  toolSet?: string[];
 }
 
 export interface TurnOptions {
@@ -141,6 +147,8 @@ export class Run {
     const planned = normalized.map((call, index) => {
       const check = this.check(call);
       const verdict = check.verdict;
+      // the tools the run carries, once: with its first event
+      const toolSet = this.step === 0 ? { toolSet: this.run.toolSet ?? [...this.gate.tools.byName.keys()] } : {};
       const event: ToolgateEvent = {
         id: crypto.randomUUID(),
         runId: this.runId,
@@ -159,6 +167,7 @@ export class Run {
             }
           : {}),
         ...(index === 0 && turn.usage ? { usage: turn.usage } : {}),
+        ...toolSet,
         ...(this.run.metadata || check.unchecked
           ? { metadata: { ...this.run.metadata, ...(check.unchecked ? { unchecked: truncate(check.unchecked, 500) } : {}) } }
           : {}),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { confusablePairs, type Transition } from "./confusable-tools";
+import { OVERLAP_CHANGE } from "../../isomorphic/definition-lint";
 
 const tools = ["getloan", "getcustomer", "searchpayments", "getloans"];
 const step = (runId: string, tool: string, args: string[], next: string, nextArgs: string[], failed = true): Transition => ({
@@ -63,5 +64,48 @@ describe("confusablePairs", () => {
     expect(pairs).toHaveLength(1);
     expect(pairs[0]).toMatchObject({ tools: ["getloan", "getloans"], ambiguousNames: [{ name: "get_loan", calls: 4 }], score: 4, switches: 0 });
     expect(pairs[0]!.advice).toContain("`get_loan` is as close to `getloan` as to `getloans`");
+  });
+
+  describe("overlapping descriptions (the definition lint's description_duplicate)", () => {
+    const descriptions = [
+      { name: "getloan", description: "Returns the loan record with its balance, rate and due date for a loan number." },
+      { name: "getloans", description: "Returns the loan records with its balance, rate and due date for a loan number." },
+      { name: "getcustomer", description: "Looks up a customer by id: name, address, segment and the accounts they hold." },
+      { name: "searchpayments", description: "Lists the payments made against a loan between two dates, newest first." },
+    ];
+
+    it("makes a pair of two registered tools whose descriptions nearly repeat each other, with the overlap, the shared words and the lint's change", () => {
+      const [pair, ...rest] = confusablePairs({ ...none, tools, descriptions });
+      expect(rest).toEqual([]);
+      expect(pair).toMatchObject({ tools: ["getloan", "getloans"], switches: 0, score: 0, runs: [], ambiguousNames: [] });
+      expect(pair!.descriptionOverlap!.score).toBeGreaterThanOrEqual(0.8);
+      expect(pair!.descriptionOverlap!.sharedWords).toEqual(expect.arrayContaining(["balance", "rate", "due", "date"]));
+      expect(pair!.descriptionOverlap!.sharedWords).not.toContain("record");
+      expect(pair!.advice).toContain("The descriptions of `getloan` and `getloans` share");
+      expect(pair!.advice).toContain(OVERLAP_CHANGE);
+    });
+
+    it("finds none between different descriptions, short ones, or a tool that is not registered", () => {
+      expect(confusablePairs({ ...none, tools, descriptions: descriptions.filter((d) => d.name !== "getloans") })).toEqual([]);
+      const short = [
+        { name: "getloan", description: "Get a loan." },
+        { name: "getloans", description: "Get a loan." },
+      ];
+      expect(confusablePairs({ ...none, tools, descriptions: short })).toEqual([]);
+      expect(confusablePairs({ ...none, tools: ["getloan", "getcustomer"], descriptions })).toEqual([]);
+    });
+
+    it("merges with the runs' evidence of the same pair, and ranks a pair with runs before one with only overlapping descriptions", () => {
+      const transitions = ["r1", "r2"].map((r) => step(r, "getcustomer", ["customerid"], "getloan", ["customerid"]));
+      const pairs = confusablePairs({ ...none, tools, descriptions, transitions, unknownNames: [{ name: "get_loan", calls: 1 }] });
+      expect(pairs.map((p) => p.tools)).toEqual([
+        ["getcustomer", "getloan"],
+        ["getloan", "getloans"],
+      ]);
+      expect(pairs[1]).toMatchObject({ score: 1, ambiguousNames: [{ name: "get_loan", calls: 1 }] });
+      expect(pairs[1]!.descriptionOverlap).not.toBeNull();
+      expect(pairs[1]!.advice).toMatch(/`get_loan` is as close .* The descriptions of `getloan` and `getloans` share/);
+      expect(pairs[0]!.descriptionOverlap).toBeNull();
+    });
   });
 });

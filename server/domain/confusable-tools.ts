@@ -1,4 +1,6 @@
 import { likelyTool } from "../../isomorphic/tool-names";
+import { code, OVERLAP_CHANGE, overlappingDescriptions } from "../../isomorphic/definition-lint";
+import { formatPercent } from "../../contracts/format-number";
 
 // Confusable tools: pairs of registered tools that models mix up, from two kinds of evidence in
 // the recorded runs (docs/schema-doctor.md, "Confusable tools"):
@@ -9,7 +11,9 @@ import { likelyTool } from "../../isomorphic/tool-names";
 //   mix-up: a pair counts only when such a call of B follows a failed A more often than it
 //   follows a successful A (SWITCH_LIFT times as often, or never after a success);
 // - an ambiguous name: an unknown tool name that the project's name matcher (likelyTool) reads as
-//   A, and as B once A is set aside: about as close to either.
+//   A, and as B once A is set aside: about as close to either;
+// - overlapping descriptions: the two registered descriptions nearly repeat each other, by the
+//   definition lint's rule (description_duplicate in isomorphic/definition-lint.ts), before any run.
 
 /** One transition of a run: a call of `tool` and the run's next call, of `next`, with their argument names. */
 export type Transition = {
@@ -42,9 +46,11 @@ export type ConfusablePair = {
   directions: { from: string; to: string; switches: number; sharedArguments: string[]; switchRate: number; afterSuccessRate: number }[];
   /** unknown names about as close to either tool, with their calls */
   ambiguousNames: UnknownName[];
+  /** the two descriptions nearly repeat each other (the lint's description_duplicate): their word overlap and the words both use; null when they do not */
+  descriptionOverlap: { score: number; sharedWords: string[] } | null;
   /** the evidence: runs with a switch (newest first as given), each with the two calls */
   runs: { runId: string; failedId: string; switchedId: string; from: string; to: string }[];
-  /** switches plus the ambiguous names' calls: the ranking */
+  /** switches plus the ambiguous names' calls: the ranking (then the description overlap: a pair with only that ranks after every pair with runs) */
   score: number;
   /** what to change in the names or descriptions */
   advice: string;
@@ -52,9 +58,10 @@ export type ConfusablePair = {
 
 const key = (a: string, b: string): [string, string] => (a < b ? [a, b] : [b, a]);
 
-/** The ranked pairs of registered `tools` (names) from a range's transitions and unknown names. */
+/** The ranked pairs of registered `tools` (names) from a range's transitions and unknown names, and from their `descriptions` (the newest of each tool). */
 export function confusablePairs(input: {
   tools: readonly string[];
+  descriptions?: readonly { name: string; description?: string }[];
   transitions: readonly Transition[];
   afterSuccess: readonly TransitionCount[];
   counts: readonly ToolCallCount[];
@@ -67,7 +74,7 @@ export function confusablePairs(input: {
   const pairOf = (a: string, b: string) => {
     const tools = key(a, b);
     const id = tools.join("\t");
-    if (!pairs.has(id)) pairs.set(id, { tools, directions: [], ambiguousNames: [], runs: [] });
+    if (!pairs.has(id)) pairs.set(id, { tools, directions: [], ambiguousNames: [], descriptionOverlap: null, runs: [] });
     return pairs.get(id)!;
   };
 
@@ -101,16 +108,25 @@ export function confusablePairs(input: {
     if (first && second) pairOf(first, second).ambiguousNames.push(unknown);
   }
 
+  const described = (input.descriptions ?? []).filter((d) => registered.has(d.name));
+  for (const tool of described) {
+    for (const near of overlappingDescriptions(tool, described)) {
+      const pair = pairOf(tool.name, near.name);
+      // seen from either tool (the short-description floor is the tool's own): the higher overlap, with the words as that tool orders them
+      if (!pair.descriptionOverlap || near.score > pair.descriptionOverlap.score)
+        pair.descriptionOverlap = { score: near.score, sharedWords: near.sharedWords };
+    }
+  }
+
+  const overlap = (p: ConfusablePair) => p.descriptionOverlap?.score ?? 0;
   return [...pairs.values()]
     .map((p) => {
       const switches = p.directions.reduce((sum, d) => sum + d.switches, 0);
       const runs = p.runs.slice(0, EXAMPLES);
       return { ...p, runs, switches, score: switches + p.ambiguousNames.reduce((sum, n) => sum + n.calls, 0), advice: advise(p) };
     })
-    .sort((a, b) => b.score - a.score || (a.tools.join() < b.tools.join() ? -1 : 1));
+    .sort((a, b) => b.score - a.score || overlap(b) - overlap(a) || (a.tools.join() < b.tools.join() ? -1 : 1));
 }
-
-const code = (text: string) => `\`${text}\``;
 
 function advise(p: Omit<ConfusablePair, "score" | "advice" | "switches">): string {
   const [a, b] = p.tools;
@@ -127,5 +143,7 @@ function advise(p: Omit<ConfusablePair, "score" | "advice" | "switches">): strin
       `${p.ambiguousNames.map((n) => code(n.name)).join(", ")} ${p.ambiguousNames.length === 1 ? "is" : "are"} as close to ${code(a)} as to ${code(b)}: ` +
         "give the two names words that say how they differ (a verb and an object each), not a letter or a plural apart.",
     );
+  const o = p.descriptionOverlap;
+  if (o) parts.push(`The descriptions of ${code(a)} and ${code(b)} share ${formatPercent(o.score, { digits: 0 })} of their words. ${OVERLAP_CHANGE}`);
   return parts.join(" ");
 }

@@ -121,4 +121,44 @@ describe("contextCost", () => {
     ]);
     expect(unpriced.models[0]!.tokenizer.exact).toBe(false);
   });
+
+  it("counts the calls of runs that recorded their tool set with that set, the others with the whole registered set, and says which", () => {
+    const registered = [short, long, idle];
+    const all = registered.reduce((n, t) => n + definitionTokens(t), 0);
+    const cost = contextCost({
+      definitions: registered,
+      // 20 calls: 12 from runs that carried get_loan alone (and a tool never registered), 8 that said nothing
+      models: [{ ...usage("gpt-4o", 20), carried: [{ tools: ["get_loan", "get_loan", "unregistered_tool"], calls: 12 }] }],
+      uses: [{ tool: "get_loan", calls: 20 }],
+      days: 2,
+    });
+    expect(cost.basis).toBe("mixed");
+    expect(cost.carried).toEqual({ calls: 12, of: 20, sets: 1, unregistered: ["unregistered_tool"] });
+    const [model] = cost.models;
+    expect(model!.carriedCalls).toBe(12);
+    expect(model!.setTokens).toBe(Math.round((12 * definitionTokens(short) + 8 * all) / 20));
+    const byName = new Map(cost.tools.map((t) => [t.name, t]));
+    expect(byName.get("get_loan")!.tokensPerDay).toBe((definitionTokens(short) * 20) / 2);
+    expect(byName.get("describe_everything")!.tokensPerDay).toBe((definitionTokens(long) * 8) / 2);
+    expect(cost.total.tokens).toBe(all); // the registered set in one call, as before
+    expect(cost.total.tokensPerDay).toBeCloseTo((12 * definitionTokens(short) + 8 * all) / 2, 9);
+    expect(model!.inputShare).toBeCloseTo((12 * definitionTokens(short) + 8 * all) / 30_000, 12);
+  });
+
+  it("says carried when every call's run recorded its set, registered when none did; a set never outnumbers the model's calls", () => {
+    const every = contextCost({
+      definitions: [short, long],
+      models: [{ ...usage("gpt-4o", 5), carried: [{ tools: ["describe_everything"], calls: 7 }] }],
+      uses: [],
+      days: 1,
+    });
+    expect(every.basis).toBe("carried");
+    expect(every.carried).toMatchObject({ calls: 5, of: 5, sets: 1 });
+    expect(every.models[0]!.setTokens).toBe(definitionTokens(long));
+    expect(every.tools.find((t) => t.name === "get_loan")!.tokensPerDay).toBe(0);
+    const none = contextCost({ definitions: [short, long], models: [usage("gpt-4o", 5)], uses: [], days: 1 });
+    expect(none.basis).toBe("registered");
+    expect(none.carried).toEqual({ calls: 0, of: 5, sets: 0, unregistered: [] });
+    expect(none.models[0]!.setTokens).toBe(definitionTokens(short) + definitionTokens(long));
+  });
 });

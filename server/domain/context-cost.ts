@@ -1,7 +1,7 @@
 // Context cost: the tokens a tool's definition takes in every model call that carries it, counted
 // with a real tokenizer (js-tiktoken, its ranks bundled: nothing is downloaded at run time), what
-// the registered set costs per model call and per day from the recorded usage, and which tools
-// cost most for the least use. Pure. docs/definition-lint.md, "Context cost".
+// the tool set each run carried (or, where it did not say, the registered set) costs per model call
+// and per day from the recorded usage, and which tools cost most for the least use. Pure. docs/definition-lint.md, "Context cost".
 
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kBase from "js-tiktoken/ranks/cl100k_base";
@@ -86,34 +86,50 @@ export function inputTokenPrice(rows: readonly Usage[]): { usd: number; method: 
   return { usd: rated.reduce((s, r) => s + r.costUsd, 0) / input, method: "upper bound" };
 }
 
-/** One model's recorded usage over the range: its calls (one model call each), their usage, and per hour for the price. */
-export type ModelUsage = { model: string; name: string; calls: number; hours: readonly Usage[] } & Usage;
+/**
+ * One model's recorded usage over the range: its calls (one model call each), their usage, and per
+ * hour for the price; `carried`, its calls of runs that recorded which tools they carried, per
+ * distinct set (the set's tool names).
+ */
+export type ModelUsage = { model: string; name: string; calls: number; hours: readonly Usage[]; carried?: readonly CarriedSet[] } & Usage;
+export type CarriedSet = { tools: readonly string[]; calls: number };
 
 export type ContextCost = {
   days: number;
-  /** per model: its tokenizer, the registered set's tokens in each of its calls, its calls a day and what the set costs it a day */
+  /**
+   * What the calls were counted with: `carried`, every call's run recorded the tools it carried;
+   * `registered`, none did (each call counts the whole registered set); `mixed`, some did.
+   */
+  basis: "carried" | "registered" | "mixed";
+  /** the calls of runs that recorded their tool set, of all calls; the distinct sets; carried names no definition is registered for (not counted) */
+  carried: { calls: number; of: number; sets: number; unregistered: string[] };
+  /** per model: its tokenizer, the tokens its calls carried (on average a call), its calls a day and what the sets cost it a day */
   models: {
     model: string;
     tokenizer: Tokenizer;
+    /** tokens a call: the carried set's where the run recorded one, else the registered set's; the average over the model's calls */
     setTokens: number;
+    /** its calls of runs that recorded their tool set */
+    carriedCalls: number;
     callsPerDay: number;
-    /** the set's share of the model's recorded input tokens (null without usage figures) */
+    /** the sets' share of the model's recorded input tokens (null without usage figures) */
     inputShare: number | null;
     price: ReturnType<typeof inputTokenPrice>;
     setUsdPerDay: number | null;
   }[];
-  /** per tool, costliest for the least use first: tokens per call (o200k_base), a day over every model's calls, USD a day, its own calls, USD per call of it */
+  /** per tool, costliest for the least use first: tokens per call (o200k_base), a day over the calls that carried it, USD a day, its own calls, USD per call of it */
   tools: { name: string; tokens: number; tokensPerDay: number; usdPerDay: number | null; uses: number; usdPerUse: number | null }[];
-  /** the set's tokens in one model call (o200k_base) and a day, and USD a day where prices are known */
+  /** the registered set's tokens in one model call (o200k_base), the carried tokens a day, and USD a day where prices are known */
   total: { tokens: number; tokensPerDay: number; usdPerDay: number | null };
 };
 
 /**
  * The context cost of a project's registered definitions over a range of `days`: every recorded
- * call is taken as one model call that carried the whole registered set (Toolgate does not record
- * which definitions a request carried; parallel calls of one turn count once each, an overcount).
- * Tools are listed by cost a day per call of the tool itself, highest first: a tool never called
- * but carried in every request first, by its cost a day.
+ * call is taken as one model call (parallel calls of one turn count once each, an overcount) that
+ * carried the tool set its run recorded (`carried`), or the whole registered set where the run
+ * recorded none. Only registered definitions are counted (a carried name without one is listed in
+ * `carried.unregistered`). Tools are listed by cost a day per call of the tool itself, highest
+ * first: a tool never called but carried in many requests first, by its cost a day.
  */
 export function contextCost(input: {
   definitions: readonly Definition[];
@@ -128,21 +144,49 @@ export function contextCost(input: {
     return tokens.get(encoding)!;
   };
   const sum = (m: Map<string, number>) => [...m.values()].reduce((s, n) => s + n, 0);
+  const registered = new Set(input.definitions.map((d) => d.name));
+  const unregistered = new Set<string>();
+  const sets = new Set<string>();
+  /** per model: the calls that carried each registered tool */
+  const carriers = new Map<string, Map<string, number>>();
   const models = input.models
     .filter((m) => m.calls > 0)
     .map((m) => {
       const tokenizer = tokenizerFor(m.name);
-      const setTokens = sum(tokensOf(tokenizer.encoding));
+      const own = tokensOf(tokenizer.encoding);
+      // a model's calls of a known set cannot outnumber its calls (the two reads of a range may differ
+      // by calls written between them): the sets' calls are scaled down to the model's
+      const carried = m.carried ?? [];
+      const reported = carried.reduce((s, c) => s + c.calls, 0);
+      const carriedCalls = Math.min(m.calls, reported);
+      const share = reported ? carriedCalls / reported : 0;
+      const fallback = m.calls - carriedCalls;
+      const carrying = new Map(input.definitions.map((d) => [d.name, fallback]));
+      let tokensCarried = fallback * sum(own);
+      for (const set of carried) {
+        sets.add([...new Set(set.tools)].sort().join("\n"));
+        for (const name of new Set(set.tools)) {
+          if (!registered.has(name)) {
+            unregistered.add(name);
+            continue;
+          }
+          carrying.set(name, carrying.get(name)! + set.calls * share);
+          tokensCarried += own.get(name)! * set.calls * share;
+        }
+      }
+      carriers.set(m.model, carrying);
+      const setTokens = Math.round(tokensCarried / m.calls);
       const price = inputTokenPrice(m.hours);
       const callsPerDay = m.calls / days;
       return {
         model: m.model,
         tokenizer,
         setTokens,
+        carriedCalls,
         callsPerDay,
-        inputShare: m.inputTokens > 0 ? Math.min(1, (setTokens * m.calls) / m.inputTokens) : null,
+        inputShare: m.inputTokens > 0 ? Math.min(1, tokensCarried / m.inputTokens) : null,
         price,
-        setUsdPerDay: price ? setTokens * callsPerDay * price.usd : null,
+        setUsdPerDay: price ? (tokensCarried / days) * price.usd : null,
       };
     });
   const priced = models.some((m) => m.price);
@@ -153,8 +197,9 @@ export function contextCost(input: {
       let usd = 0;
       for (const m of models) {
         const own = tokensOf(m.tokenizer.encoding).get(d.name)!;
-        tokensPerDay += own * m.callsPerDay;
-        usd += m.price ? own * m.callsPerDay * m.price.usd : 0;
+        const perDay = (own * carriers.get(m.model)!.get(d.name)!) / days;
+        tokensPerDay += perDay;
+        usd += m.price ? perDay * m.price.usd : 0;
       }
       const used = uses.get(d.name) ?? 0;
       const usdPerDay = priced ? usd : null;
@@ -172,8 +217,12 @@ export function contextCost(input: {
       const perUse = (t: typeof a) => (t.uses ? weight(t) / t.uses : Infinity);
       return perUse(b) - perUse(a) || weight(b) - weight(a) || (a.name < b.name ? -1 : 1);
     });
+  const calls = input.models.reduce((s, m) => s + Math.max(0, m.calls), 0);
+  const carriedCalls = models.reduce((s, m) => s + m.carriedCalls, 0);
   return {
     days,
+    basis: carriedCalls === 0 ? "registered" : carriedCalls >= calls ? "carried" : "mixed",
+    carried: { calls: carriedCalls, of: calls, sets: sets.size, unregistered: [...unregistered].sort() },
     models,
     tools,
     total: {

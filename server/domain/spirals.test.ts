@@ -35,6 +35,38 @@ describe("retry spirals", () => {
     expect(findSpirals(run)).toEqual([{ tool: "a", attempts: ["c3", "c4", "c5"], endedBy: null, costUsd: 0, tokens: 0 }]);
   });
 
+  it("counts a turn's parallel calls of the tool as one attempt, failed only when all of them failed", () => {
+    n = 0;
+    // three parallel getloan calls refused in one model response, then a success: one attempt, not a spiral
+    const parallel = [
+      call("getloan", "invalid", { turn: 0 }),
+      call("getloan", "invalid", { turn: 0 }),
+      call("getloan", "invalid", { turn: 0 }),
+      call("getloan", "ok", { turn: 1 }),
+    ];
+    expect(findSpirals(parallel, 2)).toEqual([]);
+    // turns 0 (two calls), 1 and 2 failed, turn 3 had a failed call and a successful one: three attempts, ended by the success
+    n = 0;
+    const run = [
+      call("getloan", "invalid", { turn: 0, costUsd: 0.01 }),
+      call("getloan", "error", { turn: 0, costUsd: 0.01 }),
+      call("getloan", "invalid", { turn: 1, costUsd: 0.01 }),
+      call("getloan", "timeout", { turn: 2, costUsd: 0.01 }),
+      call("getloan", "invalid", { turn: 3 }),
+      call("getloan", "ok", { turn: 3 }),
+    ];
+    expect(findSpirals(run)).toEqual([{ tool: "getloan", attempts: ["c1", "c3", "c4"], endedBy: "c6", costUsd: 0.04, tokens: 0 }]);
+    expect(spiralsOfAttempts(readOf("r", run)).map(({ attempts, endedBy, times }) => ({ attempts, endedBy, times }))).toEqual([
+      { attempts: ["c1", "c3", "c4"], endedBy: "c6", times: [0, 2000, 3000] },
+    ]);
+    // the success first in its turn: the same
+    const successFirst = [...run.slice(0, 4), run[5]!, run[4]!];
+    expect(spiralsOfAttempts(readOf("r", successFirst)).map((s) => [s.attempts, s.endedBy])).toEqual([[["c1", "c3", "c4"], "c6"]]);
+    // calls without a turn stay one attempt each
+    n = 0;
+    expect(findSpirals([call("a", "invalid"), call("a", "invalid"), call("a", "invalid")]).map((s) => s.attempts)).toEqual([["c1", "c2", "c3"]]);
+  });
+
   it("counts refusals and failed results as failed attempts, not calls without a result", () => {
     expect(attemptFailed({ valid: false, resultStatus: null })).toBe(true);
     expect(attemptFailed({ valid: true, resultStatus: "not_found" })).toBe(true);

@@ -7,6 +7,8 @@ import { executionOutcome } from "../../isomorphic/outcome";
 export type SpiralCall = {
   id: string;
   tool: string;
+  /** which model response of the run wrote it (docs/events.md, "Parallel calls"); null or absent: not known */
+  turn?: number | null;
   valid: boolean | null;
   resultStatus: string | null;
   costUsd?: number | null;
@@ -16,7 +18,7 @@ export type SpiralCall = {
 
 export type Spiral = {
   tool: string;
-  /** the failed attempts, in order */
+  /** the failed attempts, in order: one per attempt, the first call of a turn's parallel calls of the tool */
   attempts: string[];
   /** the call that ended it by succeeding, or null when the run gave up (or goes on failing) */
   endedBy: string | null;
@@ -34,31 +36,50 @@ export function attemptFailed(call: Pick<SpiralCall, "valid" | "resultStatus">):
 }
 
 /**
+ * A run's calls as attempts: consecutive calls of one tool in one turn (parallel calls, written by
+ * one model response before it saw any of their results) are one attempt; every other call is one.
+ */
+function attemptSteps(calls: readonly SpiralCall[]): SpiralCall[][] {
+  const steps: SpiralCall[][] = [];
+  for (const call of calls) {
+    const step = steps.at(-1);
+    const last = step?.at(-1);
+    if (step && last && call.turn != null && last.turn === call.turn && last.tool === call.tool) step.push(call);
+    else steps.push([call]);
+  }
+  return steps;
+}
+
+/**
  * The spirals of one run: `minLength` or more consecutive failed attempts at the same tool (other
- * tools' calls in between break it, as the model moved on). Calls must be in run order.
+ * tools' calls in between break it, as the model moved on). A turn's parallel calls of the tool are
+ * one attempt, failed when all of them failed (one that succeeded ends the streak); what its failed
+ * calls burned counts. Calls must be in run order.
  */
 export function findSpirals(calls: readonly SpiralCall[], minLength = DEFAULT_SPIRAL_LENGTH): Spiral[] {
   if (!Number.isInteger(minLength) || minLength < 2) throw new RangeError(`minLength must be an integer of 2 or more, got ${minLength}`);
   const spirals: Spiral[] = [];
-  let streak: SpiralCall[] = [];
+  let streak: SpiralCall[][] = [];
   const close = (endedBy: SpiralCall | null) => {
     if (streak.length >= minLength) {
+      const calls = streak.flat();
       spirals.push({
-        tool: streak[0]!.tool,
-        attempts: streak.map((c) => c.id),
+        tool: calls[0]!.tool,
+        attempts: streak.map((step) => step[0]!.id),
         endedBy: endedBy?.id ?? null,
-        costUsd: streak.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
-        tokens: streak.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0),
+        costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
+        tokens: calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0),
       });
     }
     streak = [];
   };
-  for (const call of calls) {
-    const sameTool = streak.length > 0 && streak[0]!.tool === call.tool;
-    if (attemptFailed(call)) {
+  for (const step of attemptSteps(calls)) {
+    const sameTool = streak.length > 0 && streak[0]![0]!.tool === step[0]!.tool;
+    const succeeded = step.find((call) => !attemptFailed(call));
+    if (!succeeded) {
       if (!sameTool) close(null);
-      streak.push(call);
-    } else close(sameTool ? call : null);
+      streak.push(step);
+    } else close(sameTool ? succeeded : null);
   }
   close(null);
   return spirals;

@@ -200,8 +200,8 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
       title: "Tools models mix up",
       description:
         "Returns the pairs of the project's tools that models confuse, ranked: runs where a call to one tool was refused or failed and the model " +
-        "switched to the other with the same argument names (more often than after a successful call), and unknown tool names about as " +
-        "close to either. Each pair comes with example runs and what to change in the names or descriptions. Use it when a tool's " +
+        "switched to the other with the same argument names (more often than after a successful call), unknown tool names about as " +
+        "close to either, and descriptions that nearly repeat each other. Each pair comes with example runs and what to change in the names or descriptions. Use it when a tool's " +
         "failures look like the model picked the wrong tool.",
       inputSchema: {
         tool: toolName.optional().describe(`Only the pairs with this tool (its registered name, ${NAME_WORDS}); default: every pair of the project.`),
@@ -223,6 +223,9 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
             .flatMap((p, i) => [
               `${i + 1}. ${p.tools[0]} ↔ ${p.tools[1]}: ${p.switches} switches after a refused or failed call` +
                 (p.ambiguousNames.length ? `, unknown names as close to either: ${p.ambiguousNames.map((u) => `${u.name} (${u.calls}×)`).join(", ")}` : "") +
+                (p.descriptionOverlap
+                  ? `, descriptions share ${formatPercent(p.descriptionOverlap.score, { digits: 0 })} of their words (${p.descriptionOverlap.sharedWords.join(", ")})`
+                  : "") +
                 `. ${toolPage(links, p.tools[0])}`,
               ...p.directions.map(
                 (d) =>
@@ -306,9 +309,10 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
     {
       title: "Context cost of the tool definitions",
       description:
-        "Returns what the project's registered tool definitions cost in the model's context: each definition's tokens in every model " +
-        "call (counted with each model family's tokenizer, or an estimate where none is published), the whole set's tokens per call, " +
-        "and per day and in USD from the recorded calls and usage, with the tools that cost most for the least use first. Use it to " +
+        "Returns what the project's tool definitions cost in the model's context: each definition's tokens in every model " +
+        "call that carries it (counted with each model family's tokenizer, or an estimate where none is published), the whole set's tokens per call, " +
+        "and per day and in USD from the recorded calls and usage, each call counted with the tool set its run recorded or else every " +
+        "registered tool (the answer says which), with the tools that cost most for the least use first. Use it to " +
         "decide which descriptions to shorten or which tools to stop offering; lint_tool_definitions says what the text lacks.",
       inputSchema: {
         days: days(7, "the window whose calls and usage are read"),
@@ -321,11 +325,17 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
         const c = await caller.tools.contextCost({ range: lastDays(n) });
         const usd = (v: number | null) => (v === null ? "no price (no usage figures)" : formatUsd(v));
         return text([
-          `${c.tools.length} registered tool definitions: ${formatCount(c.total.tokens)} tokens in every model call (o200k_base), ` +
+          `${c.tools.length} registered tool definitions: ${formatCount(c.total.tokens)} tokens in a model call that carries them all (o200k_base), ` +
             `${formatCount(Math.round(c.total.tokensPerDay))} tokens a day over the last ${n} days' calls, ${usd(c.total.usdPerDay)} a day. ${page(links, "/definitions")}`,
+          c.basis === "registered"
+            ? "Counted as: every call carried the whole registered set (no run recorded which tools it carried)."
+            : `Counted as: ${formatCount(c.carried.calls)} of ${formatCount(c.carried.of)} calls with the tool set their run carried (${formatCount(c.carried.sets)} distinct set${c.carried.sets === 1 ? "" : "s"})` +
+              (c.basis === "mixed" ? ", the others with the whole registered set" : "") +
+              (c.carried.unregistered.length ? `; carried but never registered, not counted: ${c.carried.unregistered.join(", ")}` : "") +
+              ".",
           ...c.models.map(
             (m) =>
-              `- ${m.model}: ${formatCount(m.setTokens)} tokens a call with ${m.tokenizer.encoding}${m.tokenizer.exact ? "" : " (an estimate: no tokenizer of this family runs offline)"}, ` +
+              `- ${m.model}: ${formatCount(m.setTokens)} tokens a call${c.basis === "mixed" ? ` on average (${formatCount(m.carriedCalls)} calls with their run's set)` : ""} with ${m.tokenizer.encoding}${m.tokenizer.exact ? "" : " (an estimate: no tokenizer of this family runs offline)"}, ` +
               `${formatNumber(m.callsPerDay, { digits: 1 })} calls a day${m.inputShare !== null ? `, ${formatPercent(m.inputShare)} of its input tokens` : ""}, ${usd(m.setUsdPerDay)} a day` +
               (m.price ? ` (input price ${m.price.method === "fit" ? "fitted" : "at most"} ${formatUsd(m.price.usd * 1e6)} per million tokens)` : ""),
           ),
@@ -335,11 +345,7 @@ export function agentMcpServer(caller: Caller, links: Links): McpServer {
             .map(
               (t, i) =>
                 `${i + 1}. ${t.name}: ${formatCount(t.tokens)} tokens a call, ${usd(t.usdPerDay)} a day, called ${formatCount(t.uses)} times` +
-                (t.usdPerUse !== null
-                  ? ` (${formatUsd(t.usdPerUse)} of context per call of it)`
-                  : t.uses === 0
-                    ? " (carried in every call, never called)"
-                    : "") +
+                (t.usdPerUse !== null ? ` (${formatUsd(t.usdPerUse)} of context per call of it)` : t.uses === 0 ? " (never called)" : "") +
                 `. ${toolPage(links, t.name)}`,
             ),
           c.tools.length > limit && `(${c.tools.length - limit} more tools not shown; raise limit to see them.)`,

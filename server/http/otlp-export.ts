@@ -1,5 +1,6 @@
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
+import { actionableMessage } from "../adapters/otlp/explain";
 import { encodeResponse, encodeStatus, UndecodableBody, type Encoding, type Signal } from "../adapters/otlp/wire";
 import { DOMAIN_ERROR_STATUS } from "../domain/errors";
 import { asDomainError } from "../db/unavailable";
@@ -10,6 +11,8 @@ import { checkKeyScope, keyHeaderProblem } from "../services/auth/api-keys";
 import { readLimited } from "./read-limited";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyWithinRate } from "../services/auth/api-key-rate";
+import type { TracesResult } from "../services/otlp/traces-source";
+import type { LogsResult } from "../services/otlp/logs-source";
 
 /**
  * The OTLP/HTTP front door shared by /v1/traces, /v1/logs and /v1/metrics: protobuf or JSON,
@@ -123,8 +126,28 @@ export function notAnOtlpPath(req: Request): Response {
 }
 
 /** One list of "and N more" lines for partial_success. */
-export function partialMessage(count: number, noun: string, lines: string[], extra = ""): string | undefined {
+function partialMessage(count: number, noun: string, lines: string[], extra = ""): string | undefined {
   if (!lines.length) return undefined;
   const shown = lines.slice(0, 5).join("; ");
   return `${count} ${noun} rejected${extra}: ${shown}${lines.length > 5 ? `; and ${lines.length - 5} more` : ""}`;
+}
+
+/** A trace export's answer: its rejected spans and unregistered definitions, then why spans gave nothing (explain.ts). */
+export function tracesOutcome(result: TracesResult): ExportOutcome {
+  const extra = result.definitionProblems.length ? `, ${result.definitionProblems.length} tool definition(s) not registered` : "";
+  const rejected = partialMessage(result.rejected.length, "span(s)", [...result.rejected.map((r) => r.reason), ...result.definitionProblems], extra);
+  const ignored = actionableMessage(result.ignoredGroups);
+  return { rejected: result.rejected.length, message: rejected && ignored ? `${rejected}. Also: ${ignored}` : (rejected ?? ignored) };
+}
+
+/** A log export's answer: its rejected records. */
+export function logsOutcome(result: LogsResult): ExportOutcome {
+  return {
+    rejected: result.rejected.length,
+    message: partialMessage(
+      result.rejected.length,
+      "log record(s)",
+      result.rejected.map((r) => r.reason),
+    ),
+  };
 }

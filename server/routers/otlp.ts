@@ -1,4 +1,4 @@
-import { otlpStats, recentExports } from "../services/otlp/ingest-traces";
+import { otlpStats, recentExports } from "../services/otlp/stats";
 import { projectProcedure, router } from "../trpc/init";
 
 export const otlpRouter = router({

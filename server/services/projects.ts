@@ -51,6 +51,8 @@ export async function deleteProject(projectId: string) {
     prisma().otlpModelCall.deleteMany(where),
     prisma().otlpResult.deleteMany(where),
     prisma().otlpMessage.deleteMany(where),
+    prisma().runToolSet.deleteMany(where),
+    prisma().toolSet.deleteMany(where),
     prisma().project.delete({ where: { id: projectId } }),
   ]);
 }

@@ -1,6 +1,6 @@
 import { decodeLogsJson, decodeLogsProtobuf } from "@/server/adapters/otlp/wire";
-import { ingestLogs } from "@/server/services/otlp/ingest-traces";
-import { otlpExport, partialMessage } from "@/server/http/otlp-export";
+import { ingestLogs } from "@/server/services/otlp/logs-source";
+import { logsOutcome, otlpExport } from "@/server/http/otlp-export";
 
 export const dynamic = "force-dynamic";
 
@@ -9,14 +9,6 @@ export const dynamic = "force-dynamic";
  * official OpenTelemetry instrumentations send instead of putting messages on their spans.
  * They join their span, whichever arrives first, into the same calls. See docs/otlp.md.
  */
-export const POST = otlpExport("logs", async (projectId, body, encoding) => {
-  const result = await ingestLogs(projectId, encoding === "json" ? decodeLogsJson(body) : decodeLogsProtobuf(body));
-  return {
-    rejected: result.rejected.length,
-    message: partialMessage(
-      result.rejected.length,
-      "log record(s)",
-      result.rejected.map((r) => r.reason),
-    ),
-  };
-});
+export const POST = otlpExport("logs", async (projectId, body, encoding) =>
+  logsOutcome(await ingestLogs(projectId, encoding === "json" ? decodeLogsJson(body) : decodeLogsProtobuf(body))),
+);

@@ -100,9 +100,21 @@ class Toolgate:
         if self.reporter is not None:
             self.reporter.register_tools(self.tools.definitions())
 
-    def run(self, *, run_id: str | None = None, model: ModelRef | None = None, metadata: Mapping[str, str] | None = None) -> Run:
-        """One agent run (a conversation, a task): its calls share a run id, count steps and link corrections."""
-        return Run(self, run_id=run_id, model=model, metadata=metadata)
+    def run(
+        self,
+        *,
+        run_id: str | None = None,
+        model: ModelRef | None = None,
+        metadata: Mapping[str, str] | None = None,
+        tool_set: Sequence[str] | None = None,
+    ) -> Run:
+        """One agent run (a conversation, a task): its calls share a run id, count steps and link corrections.
+
+        ``tool_set``: the names of the tools this run gives the model, when not all of them (default: every
+        tool of this Toolgate). Sent with the run's first event (``toolSet``): Toolgate counts the run's
+        context cost with these definitions.
+        """
+        return Run(self, run_id=run_id, model=model, metadata=metadata, tool_set=tool_set)
 
     def check(self, tool: str, arguments: Any) -> Verdict:
         """The verdict on one call, without running it (see :func:`check`)."""
@@ -199,11 +211,21 @@ def _usage_of(usage: Mapping[str, Any]) -> Usage:
 class Run:
     """One agent run. ``await run.handle(calls)`` (or ``run.handle_sync(calls)``) answers a turn's tool calls."""
 
-    def __init__(self, gate: Toolgate, *, run_id: str | None, model: ModelRef | None, metadata: Mapping[str, str] | None) -> None:
+    def __init__(
+        self,
+        gate: Toolgate,
+        *,
+        run_id: str | None,
+        model: ModelRef | None,
+        metadata: Mapping[str, str] | None,
+        tool_set: Sequence[str] | None = None,
+    ) -> None:
         self.gate = gate
         self.run_id = run_id or str(uuid.uuid4())
         self.model = model
         self.metadata = dict(metadata) if metadata else None
+        #: the tools the run carries, sent once with its first event
+        self.tool_set = list(tool_set) if tool_set is not None else list(gate.tools.by_name)
         self._step = 0
         #: The model responses dispatched so far: the calls of one share its turn (docs/events.md, "Parallel calls").
         self._turns = 0
@@ -259,6 +281,8 @@ class Run:
                         event["outcome"]["category"] = verdict.category  # type: ignore[typeddict-item]
             if index == 0 and usage:
                 event["usage"] = _usage_of(usage)
+            if event["step"] == 0:
+                event["toolSet"] = list(self.tool_set)
             if self.metadata or unchecked:
                 event["metadata"] = {**(self.metadata or {}), **({"unchecked": _truncate(unchecked, 500)} if unchecked else {})}
             corrects = earlier.pop(call.tool, None)

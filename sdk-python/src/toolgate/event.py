@@ -76,4 +76,6 @@ class ToolgateEvent(_EventRequired, total=False):
     correctsId: str
     usage: Usage
     toolVersion: str
+    #: The names of the tools the model call was given (Toolgate counts the run's context cost with them).
+    toolSet: list[str]
     metadata: dict[str, str]

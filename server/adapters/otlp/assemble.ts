@@ -1,5 +1,5 @@
 import { likelyTool } from "../../../isomorphic/tool-names";
-import type { ResultStatus } from "../../../contracts/event";
+import { MAX_TOOL_SET, type ResultStatus } from "../../../contracts/event";
 import type { AssembledExecution } from "./executions";
 import { mapGenAi } from "./gen-ai";
 import { mapOpenInference } from "./openinference";
@@ -9,6 +9,7 @@ import { transcriptOf, type TranscriptMessage } from "./transcript";
 import { mapVercelAi } from "./vercel-ai";
 import type { OtlpSpan, SpanProblem } from "./wire";
 import { unstorableText } from "../../../contracts/json-walk";
+import { EVENT_NAME_LIMITS } from "../../../contracts/text-limits";
 
 const storableId = (id: string) => unstorableText(id) === undefined;
 
@@ -48,6 +49,8 @@ export type AssembledCall = {
     usage?: ModelCallPiece["usage"];
     /** the call of the previous turn this one retries under a corrected name (an unknown tool's typo) */
     correctsId?: string;
+    /** the names of the definitions its model call was given, when the span recorded them (context cost counts the run with them) */
+    toolSet?: string[];
     metadata: Record<string, string>;
   };
   /** trace id + span id of the model call that wrote it (its step is that span's rank in the run) */
@@ -114,6 +117,15 @@ export const spanKey = (span: OtlpSpan) => `${span.traceId}/${span.spanId}`;
 
 /** A model-call span that recorded no messages (content capture off, or the content comes as log records). */
 const messageLess = (m: ModelCallPiece) => !m.calls.length && !m.toolMessages.length && !m.continues.length;
+
+/**
+ * The names of a model call's definitions as an event's toolSet: only names the contract takes (a
+ * name it refuses would sink the call), at most its limit; none when the span recorded no definitions.
+ */
+function toolSetOf(definitions: readonly Definition[]): string[] | undefined {
+  const names = [...new Set(definitions.map((d) => d.name))].filter((n) => n.length > 0 && n.length <= EVENT_NAME_LIMITS.tool && storableId(n));
+  return names.length ? names.slice(0, MAX_TOOL_SET) : undefined;
+}
 
 export const assemble = (spans: OtlpSpan[]): Assembled => withinOneExport(() => assembleSpans(spans));
 
@@ -187,6 +199,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
     // a call of the previous turn under a name this turn no longer uses, close to one it does: the typo this call corrects
     const retried = piece.answered.filter((a) => !written.includes(a.name) && !piece.definitions.some((d) => d.name === a.name));
     const continues = piece.continues.filter(storableId).at(-1);
+    const toolSet = toolSetOf(piece.definitions);
     piece.calls.forEach((call, position) => {
       const definition = piece.definitions.find((d) => d.name === call.name);
       const corrects = retried.find((a) => likelyTool(a.name, written) === call.name);
@@ -201,6 +214,7 @@ function assembleSpans(spans: OtlpSpan[]): Assembled {
           // a model call's usage goes with its first tool call, so that it is counted once
           ...(position === 0 && piece.usage ? { usage: piece.usage } : {}),
           ...(corrects ? { correctsId: eventId(span.traceId, corrects.callId, span.spanId, 0) } : {}),
+          ...(toolSet ? { toolSet } : {}),
           metadata: {
             "otel.trace_id": span.traceId,
             "otel.span_id": span.spanId,

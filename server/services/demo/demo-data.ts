@@ -85,7 +85,8 @@ export const DEMO_TOOLS: DemoTool[] = [
   },
   {
     name: "sendmessage",
-    description: "Sends a message to a customer by email or SMS. Keep it short and plain.",
+    // this description and schedulecallback's were written from one template: they nearly repeat each other (a confusable pair before any run)
+    description: "Contacts a customer about their loan by message: use when the customer should hear from the bank soon.",
     parameters: object({ customerid, channel: { type: "string", enum: ["email", "sms"] }, body: { type: "string", minLength: 1, maxLength: 500 } }, [
       "customerid",
       "channel",
@@ -94,7 +95,7 @@ export const DEMO_TOOLS: DemoTool[] = [
   },
   {
     name: "schedulecallback",
-    description: "Books a phone call from a person at the bank for a customer.",
+    description: "Contacts a customer about their loan by phone: use when the customer should hear from the bank soon.",
     parameters: object(
       {
         customerid,
@@ -434,6 +435,11 @@ function corrupt(tool: string, valid: Args, category: Category, rng: Rng): Call 
 // Agents and runs
 
 type Agent = "loan-assistant" | "collections-bot";
+/**
+ * The tools the collections bot's harness gives the model, and says so on each run's first event
+ * (`toolSet`): its runs' context cost counts these five, the assistant's every registered tool.
+ */
+const COLLECTIONS_TOOLS = ["listopenloans", "getloan", "sendmessage", "schedulecallback", "createticket"];
 
 /** What one run sets out to do: the tools it calls, in order (3 to 7 calls before retries). */
 function plan(rng: Rng): { agent: Agent; tools: string[] } {
@@ -557,6 +563,7 @@ function generateRun(rng: Rng, draw: Draw, at: { seed: number; day: string; inde
       ...(correctsId ? { correctsId } : {}),
       ...(together ? {} : { usage: { inputTokens, outputTokens, costUsd: Math.round(inputTokens * inPrice + outputTokens * outPrice) / 1e6 } }),
       ...(agent === "collections-bot" && known ? { toolVersion: known } : {}),
+      ...(agent === "collections-bot" && step === 0 ? { toolSet: COLLECTIONS_TOOLS } : {}),
       metadata: { environment, agent },
     };
     events.push(event);

@@ -3,7 +3,7 @@ import { prisma } from "../../db/client";
 import { schemaVersion } from "../../domain/schema-version";
 import { DEMO_SCHEMA_FIX, DEMO_TOOLS, generateDemoEvents, SCHEMA_FIX_DAYS_AGO, type DemoOptions } from "./demo-data";
 import { ingestBatch } from "../ingest/ingest-batch";
-import { ingestTraces } from "../otlp/ingest-traces";
+import { ingestTraces } from "../otlp/traces-source";
 import { demoConversationSpans } from "./demo-conversation";
 import { registerTools } from "../tools/registry";
 import { withProjectShare, type ProjectRef } from "../tenancy/shares";

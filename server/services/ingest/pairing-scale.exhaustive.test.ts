@@ -1,5 +1,6 @@
-import type { PoolClient } from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import pg, { type PoolClient } from "pg";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { createFreshDatabase } from "../../../scripts/lib/test-database";
 import { pool } from "../../db/client";
 import { makeProject } from "../../../test/fixtures";
 import { makeEvent } from "../../../test/events";
@@ -51,10 +52,14 @@ function expectedLinks(calls: Call[]): Map<string, string | null> {
   return links;
 }
 
-/** writeCalls with its pairing statement run under EXPLAIN ANALYZE; returns those plans. */
-async function writeExplained(projectId: string, calls: PreparedCall[]) {
+/** writeCalls with its pairing statement run under EXPLAIN ANALYZE, in a transaction of `transact`; returns those plans. */
+async function writeExplained(
+  projectId: string,
+  calls: PreparedCall[],
+  transact: (work: (client: PoolClient) => Promise<void>) => Promise<void> = inTransaction,
+) {
   const plans: Record<string, unknown>[] = [];
-  await inTransaction(async (client) => {
+  await transact(async (client) => {
     const explaining = {
       query: async (sql: string, params: unknown[]) => {
         if (sql !== PAIR_SQL) return client.query(sql, params);
@@ -151,3 +156,56 @@ it(
   },
   180_000, // the set-up writes 200,000 calls, slow on a loaded machine
 );
+
+it("pairs a batch of 1,000 into runs of 50,000 calls without reading the table, with statistics taken while it was empty", async () => {
+  // A database of its own, analysed while tool_calls was empty (a new install: autovacuum had
+  // not run yet when the first long runs came), as in `bench:ingest --long-runs`. With those
+  // statistics, the lookup of the previous call's turn, written as a join, was planned as a
+  // hash join over a sequential scan of the whole table (docs/PERFORMANCE.md, "Pairing into
+  // long runs"), which the other test's fresh statistics never show.
+  const database = await createFreshDatabase(
+    { urlFor: (name) => Object.assign(new URL(inject("postgresAdminUrl")), { pathname: `/${name}` }).toString(), stop: async () => {} },
+    "pairing_plan",
+  );
+  const own = new pg.Pool({ connectionString: database.url, max: 1 });
+  try {
+    const transact = async (work: (client: PoolClient) => Promise<void>) => {
+      const client = await own.connect();
+      try {
+        await client.query("BEGIN");
+        await work(client);
+        await client.query("COMMIT");
+      } finally {
+        client.release();
+      }
+    };
+    await own.query("ALTER TABLE tool_calls SET (autovacuum_enabled = false)");
+    await own.query("ANALYZE tool_calls");
+    const { rows } = await own.query<{ id: string }>("INSERT INTO projects (id, slug, name) VALUES (gen_random_uuid(), 'plan', 'plan') RETURNING id");
+    const projectId = rows[0]!.id;
+    const runIds = ["run-0", "run-1"];
+    const length = 50_000;
+    const base = Date.UTC(2026, 10, 1);
+    await own.query(
+      `INSERT INTO tool_calls (project_id, id, run_id, step, timestamp, model_name, tool, arguments, valid, category, message)
+         SELECT $1, r || '-' || s, r, s, $3::timestamptz + s * interval '1 second', 'm', 'getloan', '{}', s % 3 = 0,
+                CASE WHEN s % 3 <> 0 THEN 'missing_argument' END, CASE WHEN s % 3 <> 0 THEN 'loannumber is required' END
+           FROM unnest($2::text[]) r, generate_series(0, $4::int - 1) s`,
+      [projectId, runIds, new Date(base).toISOString(), length],
+    );
+    // the next 1,000 calls, two thirds invalid, appended to both runs as bench:ingest --long-runs does
+    const batch = runIds.flatMap((runId) =>
+      Array.from({ length: 500 }, (_, i): Call => {
+        const step = length + i;
+        return { id: `${runId}-${step}`, runId, step, timestamp: new Date(base + step * 1_000).toISOString(), tool: "getloan", valid: step % 3 === 0 };
+      }),
+    );
+    const plans = await writeExplained(projectId, batch.map(prepared), transact);
+    const read = plans.reduce((sum, plan) => sum + rowsReadFromToolCalls(plan), 0);
+    // one index descent per new call and per neighbour: a few rows each; a scan reads 100,000
+    expect(read).toBeLessThan(20 * batch.length);
+  } finally {
+    await own.end();
+    await database.drop();
+  }
+}, 180_000);

@@ -87,7 +87,9 @@ const notOfTurnSql = (n: string, c: string) => `(${n}.turn = ${c}.turn) IS NOT T
  * predate its rows (docs/PERFORMANCE.md): the rows to re-link are found and updated by their
  * physical address (`ctid`: the batch's from its INSERT, the others from the lookups that find
  * them, all within the project), never by an id or project the planner could look up through
- * the wrong index: a list of ctids leaves it only a TID scan; every neighbour
+ * the wrong index: a list of ctids leaves it a TID scan, or a sequential scan of the whole
+ * table when its statistics say the table is empty (taken before the first calls came), which
+ * pair() rules out; every neighbour
  * lookup is one index descent ordered by the run order (sameToolNeighbourSql), planned with
  * sorting disabled (pair()), which the turn condition only makes read past the invalid call's
  * own parallel calls of the tool; a turn's calls are read from the partial index
@@ -131,12 +133,12 @@ export const PAIR_SQL = pairSql("SELECT");
 /** The same, answering the tool and time of every invalid call whose link it recomputed (changed or not). */
 const RELINK_SQL = pairSql("SELECT DISTINCT tool, timestamp FROM links");
 
-/** Runs the pairing statement for these rows (their ctids) and runs, planned without sorts (see PAIR_SQL). */
+/** Runs the pairing statement for these rows (their ctids) and runs, planned without sorts or sequential scans (see PAIR_SQL). */
 async function pair<Row extends object = object>(client: PoolClient, sql: string, projectId: string, rows: string[], runIds: string[]): Promise<Row[]> {
   // no finally: after an error the transaction is aborted, and its end undoes the SET LOCAL
-  await client.query("SET LOCAL enable_sort = off");
+  await client.query("SET LOCAL enable_sort = off; SET LOCAL enable_seqscan = off");
   const answer = await client.query<Row>(sql, [projectId, rows, runIds]);
-  await client.query("RESET enable_sort");
+  await client.query("RESET enable_sort; RESET enable_seqscan");
   return answer.rows;
 }
 

@@ -25,6 +25,7 @@ type Row = {
   failed_read: number;
   id: string;
   run_id: string;
+  turn: number | null;
   at: Date;
   tool: string;
   model_name: string;
@@ -36,6 +37,7 @@ type Row = {
   output_tokens: number | null;
   next_id: string | null;
   next_tool: string | null;
+  next_turn: number | null;
   next_valid: boolean | null;
   next_status: string | null;
 };
@@ -46,7 +48,7 @@ export async function readSpirals(projectId: string, range: { from: Date; to: Da
   const filters = filterSql({ tool: scope.tool, model_name: scope.model, model_version: scope.modelVersion }, params);
   const { rows } = await pool().query<Row>(
     `WITH failed AS MATERIALIZED (
-       SELECT id, run_id, step, timestamp, tool, model_name, model_version, valid, result_status, cost_usd, input_tokens, output_tokens
+       SELECT id, run_id, step, turn, timestamp, tool, model_name, model_version, valid, result_status, cost_usd, input_tokens, output_tokens
          FROM tool_calls
         WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3 AND ${FAILED_ATTEMPT_SQL}${filters}
         ORDER BY timestamp DESC LIMIT $4
@@ -57,12 +59,12 @@ export async function readSpirals(projectId: string, range: { from: Date; to: Da
        SELECT f.*, ${sameToolNeighbourSql("f", "next", "ctid", false)} AS next_ctid FROM candidates f
      )
      -- one row at least, which says how many failed attempts were read (a read that reached the limit is cut)
-     SELECT total.failed_read, l.id, l.run_id, l.timestamp AS at, l.tool, l.model_name, l.model_version, l.valid, l.result_status,
-            l.cost_usd, l.input_tokens, l.output_tokens, nx.id AS next_id, nx.tool AS next_tool, nx.valid AS next_valid, nx.result_status AS next_status
+     SELECT total.failed_read, l.id, l.run_id, l.turn, l.timestamp AS at, l.tool, l.model_name, l.model_version, l.valid, l.result_status,
+            l.cost_usd, l.input_tokens, l.output_tokens, nx.id AS next_id, nx.tool AS next_tool, nx.turn AS next_turn, nx.valid AS next_valid, nx.result_status AS next_status
        FROM (SELECT count(*)::int AS failed_read FROM failed) total
        LEFT JOIN located l ON true
        -- the next call itself by its ctid (a join on it would let the planner scan the whole table)
-       LEFT JOIN LATERAL (SELECT n.id, n.tool, n.valid, n.result_status FROM tool_calls n WHERE n.ctid = l.next_ctid LIMIT 1) nx ON true
+       LEFT JOIN LATERAL (SELECT n.id, n.tool, n.turn, n.valid, n.result_status FROM tool_calls n WHERE n.ctid = l.next_ctid LIMIT 1) nx ON true
       ORDER BY l.run_id, l.step NULLS LAST, l.timestamp, l.id`,
     params,
   );
@@ -71,6 +73,7 @@ export async function readSpirals(projectId: string, range: { from: Date; to: Da
     .map((r) => ({
       id: r.id,
       tool: r.tool,
+      turn: r.turn,
       valid: r.valid,
       resultStatus: r.result_status,
       costUsd: r.cost_usd,
@@ -80,7 +83,7 @@ export async function readSpirals(projectId: string, range: { from: Date; to: Da
       model: r.model_name,
       modelVersion: r.model_version,
       at: r.at.getTime(),
-      next: r.next_id === null ? null : { id: r.next_id, tool: r.next_tool!, valid: r.next_valid, resultStatus: r.next_status },
+      next: r.next_id === null ? null : { id: r.next_id, tool: r.next_tool!, turn: r.next_turn, valid: r.next_valid, resultStatus: r.next_status },
     }));
   const failedRead = rows[0]?.failed_read ?? 0;
   return { spirals: spiralsOfAttempts(attempts, minLength), failedRead, truncated: failedRead >= SPIRAL_READ_LIMIT };

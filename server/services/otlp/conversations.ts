@@ -36,7 +36,7 @@ export const continuesConversations = (assembled: Assembled) => joiningCalls(ass
 
 /**
  * Forward joins: the run of each model call that continues a conversation of another trace.
- * Read through `db` after the export took its turn (ingest-traces' takeTurn, which holds the
+ * Read through `db` after the export took its turn (the pipeline's lockKeys, which hold the
  * tool call ids), so that a concurrent export of the earlier turn is seen once committed.
  */
 export async function joinConversations(db: Queryable, projectId: string, assembled: Assembled): Promise<Assembled> {

@@ -81,3 +81,9 @@ export async function keepRecords(client: PoolClient, projectId: string, records
   const content = await recordsOf(client, projectId, spans.map(spanKey));
   return spans.map((span) => spanWithLogs(span, content.get(spanKey(span)) ?? []));
 }
+
+/** Whether GenAI log records have ever arrived for the project (kept in otlp_log_records). */
+export async function hasLogRecords(client: PoolClient, projectId: string) {
+  const { rows } = await client.query<{ seen: boolean }>(`SELECT EXISTS (SELECT FROM otlp_log_records WHERE project_id = $1) AS seen`, [projectId]);
+  return rows[0]!.seen;
+}

@@ -70,6 +70,38 @@ describe("parallel calls through ingest.batch (turn)", () => {
     expect(none!.shares).toEqual({ inParallel: null, mixed: null, idKept: null });
   });
 
+  it("reads several versions at once, a version without a name among them, each with its own calls", async () => {
+    const q = await makeProject();
+    const api = withKey((await q.key()).key);
+    await api.tools.register({ tools: LOAN_TOOLS });
+    const unnamed = { provider: "globex", name: "globex-pro" };
+    const events = [
+      // acme-large 2026-10: two turns of two calls, one of them mixed
+      ...turn("v-0", 0, 1, [ok, ok]),
+      ...turn("v-1", 0, 2, [ok, invalid]),
+      // globex-pro without a version: three turns of two, one alone
+      ...[3, 4, 5].flatMap((m) => turn(`n-${m}`, 0, m, [ok, ok]).map((e) => ({ ...e, model: unnamed }))),
+      ...turn("n-alone", 0, 6, [ok]).map((e) => ({ ...e, model: unnamed })),
+    ];
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: events.length, rejected: [] });
+    const answer = await (
+      await q.asOwner()
+    ).parallel.models({
+      project: q.project.slug,
+      range,
+      versions: [
+        { model: "globex-pro", version: "" },
+        { model: "acme-large", version: "2026-11" },
+        { model: "acme-large", version: "2026-10" },
+      ],
+    });
+    expect(answer.map((v) => [v.model, v.version, v.calls, v.inParallel, v.groups, v.mixed])).toEqual([
+      ["globex-pro", null, 7, 6, 3, 0],
+      ["acme-large", "2026-11", 0, 0, 0, 0],
+      ["acme-large", "2026-10", 4, 4, 2, 1],
+    ]);
+  });
+
   it("reads only the range", async () => {
     const figures = await owner.parallel.tool({ project: p.project.slug, range: { from: at(0), to: at(4) }, tool: "getloan" });
     expect(figures).toMatchObject({ calls: 8, groups: 4, mixed: 4 });

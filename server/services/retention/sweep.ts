@@ -14,7 +14,7 @@ export async function setRetention(projectId: string, r: RetentionInput): Promis
   return r;
 }
 
-/** Rows deleted: raw calls, OTLP call data (tool results and model-call spans), rollup rows; `finished` is false when the sweep stopped at its deadline with rows left (the next sweep goes on). */
+/** Rows deleted: raw calls, OTLP call data (tool results and model-call spans) with the tool sets runs carried (`otlp`), rollup rows; `finished` is false when the sweep stopped at its deadline with rows left (the next sweep goes on). */
 export type SweepReport = { projectId: string; calls: number; otlp: number; rollups: number; batches: number; finished: boolean };
 
 const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities);
@@ -42,7 +42,8 @@ const expiredBatch = (table: string, expired: string) =>
  * The tables of raw call data beside tool_calls, swept on the calls setting by their own time
  * column: OTLP tool results by arrival (also those whose call never came), the OTLP
  * model-call spans that number a run's steps by their start (nanoseconds since the epoch),
- * and the spans and log records still waiting for their other half, by arrival.
+ * the spans and log records still waiting for their other half, by arrival, and the tool sets
+ * runs carried, by their newest call.
  * The retention catalogue test holds this list, with RETENTION_EXEMPT, to the schema.
  */
 const OTLP_CALL_DATA = [
@@ -55,6 +56,9 @@ const OTLP_CALL_DATA = [
   // spans and GenAI log records waiting for their other half (messages, content), by arrival
   { table: "otlp_pending_spans", column: "received_at", cutoff: (ms: number) => new Date(ms) },
   { table: "otlp_log_records", column: "received_at", cutoff: (ms: number) => new Date(ms) },
+  // which tool set each run carried, by its newest call, then the sets no kept run can name (a set's last_at is its newest run's)
+  { table: "run_tool_sets", column: "last_at", cutoff: (ms: number) => new Date(ms) },
+  { table: "tool_sets", column: "last_at", cutoff: (ms: number) => new Date(ms) },
 ];
 
 /** Every table swept, with its time column. */

@@ -115,7 +115,7 @@ describe("confusable tools", () => {
     });
   });
 
-  it("show getcustomer ↔ getloan in the demo data: refused getcustomer calls, then getloan with the customer id", async () => {
+  it("show getcustomer ↔ getloan in the demo data: refused getcustomer calls, then getloan with the customer id; and sendmessage ↔ schedulecallback by their descriptions", async () => {
     const demo = await makeProject();
     // enough runs that the demo's mix-ups (a third of the runs after a refused getcustomer) pass the rule's two switches whatever the day
     await loadDemoData(demo.project, { now: new Date(), days: 6, runsPerDay: 150 });
@@ -123,5 +123,10 @@ describe("confusable tools", () => {
     const pair = pairs.find((p) => p.tools.join() === "getcustomer,getloan");
     expect(pair?.directions).toEqual([expect.objectContaining({ from: "getcustomer", to: "getloan", sharedArguments: ["customerid"] })]);
     expect(pair!.switches).toBeGreaterThanOrEqual(2);
+    // and a pair before any run: two descriptions written from one template (the definition lint's description_duplicate)
+    const worded = pairs.find((p) => p.tools.join() === "schedulecallback,sendmessage");
+    expect(worded?.descriptionOverlap).toMatchObject({ sharedWords: expect.arrayContaining(["contacts", "customer", "bank"]) });
+    expect(worded!.descriptionOverlap!.score).toBeGreaterThanOrEqual(0.8);
+    expect(worded!.advice).toContain("The descriptions of `schedulecallback` and `sendmessage` share 83% of their words");
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { makeProject, projectWithTools, withKey } from "../../../test/fixtures";
+import { COST_TOOLS, makeProject, projectWithTools, withKey } from "../../../test/fixtures";
 import { contextCostOutput } from "../../../contracts/api-answers";
 import { definitionTokens } from "../../domain/context-cost";
 import { loadDemoData } from "../demo/load-demo";
@@ -8,16 +8,7 @@ import { loadDemoData } from "../demo/load-demo";
 // for it (two models, one with OpenAI's older tokenizer; usage priced at $2 and $10 per million
 // input and output tokens), another project's key, and the demo data.
 
-const schema = (properties: Record<string, unknown>) => ({ type: "object", properties, additionalProperties: false });
-const TOOLS = [
-  { name: "get_order", description: "Returns one order by its id.", parameters: schema({ id: { type: "string", description: "The order's id." } }) },
-  {
-    name: "export_everything",
-    description: "Exports every record of the account as one archive and returns its download link. ".repeat(6),
-    parameters: schema({ format: { type: "string", enum: ["zip", "tar"], description: "The archive's format: zip or tar." } }),
-  },
-  { name: "never_used", description: "Returns nothing anyone has asked for so far.", parameters: schema({}) },
-];
+const TOOLS = COST_TOOLS;
 
 const HOUR = 3_600_000;
 const start = Date.now() - 30 * HOUR;
@@ -79,7 +70,7 @@ describe("context cost", () => {
     expect(nothing).toMatchObject({ models: [], tools: [], total: { tokens: 0, tokensPerDay: 0, usdPerDay: null } });
   });
 
-  it("shows on the demo data: every demo model estimated, priced from its usage, every tool with its cost a day", async () => {
+  it("shows on the demo data: every demo model estimated, priced from its usage, every tool with its cost a day, the collections bot's runs with their own set", async () => {
     const demo = await makeProject();
     await loadDemoData(demo.project, { now: new Date(), days: 3, runsPerDay: 120 });
     const cost = contextCostOutput.parse(await withKey((await demo.key("agent", "read")).key).tools.contextCost({}));
@@ -92,5 +83,13 @@ describe("context cost", () => {
     // the demo prices acme-large 2026-11 at $3 / $15 per million tokens
     expect(cost.models.find((m) => m.model === "acme-large 2026-11")!.price!.usd * 1e6).toBeCloseTo(3, 1);
     expect(cost.tools.every((t) => t.usdPerDay! > 0 && t.uses > 0)).toBe(true);
+    // the collections bot's runs say which five tools they carry; the assistant's say nothing (the registered eight)
+    expect(cost.basis).toBe("mixed");
+    expect(cost.carried.calls).toBeGreaterThan(0);
+    expect(cost.carried.calls).toBeLessThan(cost.carried.of);
+    const refund = cost.tools.find((t) => t.name === "refundfee")!;
+    const sweep = cost.tools.find((t) => t.name === "listopenloans")!;
+    // listopenloans is carried by every call, refundfee only by the assistant's: fewer tokens a day for the same size
+    expect(refund.tokensPerDay / refund.tokens).toBeLessThan(sweep.tokensPerDay / sweep.tokens);
   });
 });

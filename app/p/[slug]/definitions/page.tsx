@@ -3,6 +3,7 @@ import Link from "next/link";
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { ConfusableList } from "@/components/tools/confusable-list";
+import type { ContextCostAnswer } from "@/components/tools/types";
 import { Badge, Card, PageHeader, Table, td, th } from "@/components/ui";
 import { formatCount, formatNumber, formatPercent, formatUsd } from "@/contracts/format-number";
 import { withParams } from "@/contracts/range";
@@ -13,6 +14,16 @@ export const metadata: Metadata = { title: "Definitions" };
 
 const num = "text-right tabular-nums";
 const usd = (v: number | null) => (v === null ? "–" : formatUsd(v));
+
+/** Which tool sets the calls were counted with: the ones their runs carried, or the whole registered set. */
+function carriedWords({ basis, carried, tools, total }: ContextCostAnswer): string {
+  const registered = `the ${formatCount(tools.length)} registered definitions (${formatCount(total.tokens)} tokens, o200k_base)`;
+  const unregistered = carried.unregistered.length ? ` Not counted: ${carried.unregistered.join(", ")} (carried, never registered).` : "";
+  if (basis === "registered") return `No run said which tools it carried: every model call is counted with ${registered}.`;
+  const sets = `${formatCount(carried.sets)} tool set${carried.sets === 1 ? "" : "s"}`;
+  if (basis === "carried") return `Every call is counted with the tools its run carried (${sets}).${unregistered}`;
+  return `${formatCount(carried.calls)} of ${formatCount(carried.of)} calls are counted with the tools their runs carried (${sets}); the others with ${registered}.${unregistered}`;
+}
 
 /**
  * The project's tool definitions before and beside their calls: what each costs in every model
@@ -52,14 +63,15 @@ export default async function DefinitionsPage({ params, searchParams }: { params
       <div className="space-y-6">
         <Card
           title="Context cost"
-          description={`Every model call carries the ${formatCount(cost.tools.length)} registered definitions: ${formatCount(cost.total.tokens)} tokens (o200k_base), ${formatCount(Math.round(cost.total.tokensPerDay))} a day over the range's calls, ${usd(cost.total.usdPerDay)} a day. Costliest for the least use first.`}
+          description={`${carriedWords(cost)} ${formatCount(Math.round(cost.total.tokensPerDay))} tokens a day over the range's calls, ${usd(cost.total.usdPerDay)} a day. Costliest for the least use first.`}
         >
           {cost.models.length > 0 && (
             <ul className="mb-4 space-y-1 text-sm text-slate-600" data-testid="context-cost-models">
               {cost.models.map((m) => (
                 <li key={m.model}>
-                  <span className="font-mono">{m.model}</span>: {formatCount(m.setTokens)} tokens a call with {m.tokenizer.encoding}{" "}
-                  {m.tokenizer.exact ? <Badge tone="green">its own tokenizer</Badge> : <Badge tone="amber">estimate</Badge>},{" "}
+                  <span className="font-mono">{m.model}</span>: {formatCount(m.setTokens)} tokens a call
+                  {cost.basis === "mixed" && ` on average (${formatCount(m.carriedCalls)} of its calls with their runs' own tool sets)`} with{" "}
+                  {m.tokenizer.encoding} {m.tokenizer.exact ? <Badge tone="green">its own tokenizer</Badge> : <Badge tone="amber">estimate</Badge>},{" "}
                   {formatNumber(m.callsPerDay, { digits: 1 })} calls a day
                   {m.inputShare !== null && `, ${formatPercent(m.inputShare)} of its input tokens`}, {usd(m.setUsdPerDay)} a day
                   {m.price && ` (input ${m.price.method === "fit" ? "fitted from usage" : "at most"}: ${formatUsd(m.price.usd * 1e6)} per million tokens)`}
@@ -117,7 +129,7 @@ export default async function DefinitionsPage({ params, searchParams }: { params
 
         <Card
           title="Tools models mix up"
-          description={`Pairs ranked by their evidence in the range: switches after a refused or failed call, and unknown names as close to either${
+          description={`Pairs ranked by their evidence in the range: switches after a refused or failed call and unknown names as close to either, then descriptions that nearly repeat each other${
             confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
           }`}
         >

@@ -338,7 +338,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
                 <Card
                   title="Confused with"
-                  description={`Tools the models mix up with this one in the range, from their runs; what to change in the names or descriptions${
+                  description={`Tools the models mix up with this one, from the range's runs and from descriptions that nearly repeat each other; what to change in the names or descriptions${
                     confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
                   }`}
                 >

@@ -4,7 +4,7 @@ import { context } from "@opentelemetry/api";
 import { AsyncContext } from "./async-context";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { POST as traces } from "../app/v1/traces/route";
@@ -67,7 +67,7 @@ let contextSet = false;
 export function recordingTracer(name = "test") {
   if (!contextSet) contextSet = context.setGlobalContextManager(new AsyncContext());
   const memory = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: memory })] });
   return { tracer: provider.getTracer(name), spans: () => memory.getFinishedSpans(), shutdown: () => provider.shutdown() };
 }
 

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { TracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
@@ -160,7 +160,7 @@ function configuredProvider(endpoint: string, key: string, protocol: "http/proto
   process.env.OTEL_EXPORTER_OTLP_HEADERS = `Authorization=Bearer%20${key}`;
   process.env.OTEL_EXPORTER_OTLP_PROTOCOL = protocol;
   const exporter = protocol === "http/json" ? new JsonExporter() : new ProtoExporter();
-  return new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  return new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter })] });
 }
 
 /* ---------- the agent: a plain loop over the SDK, the way a harness without a framework is written ---------- */
@@ -399,7 +399,7 @@ export const langChainAgent = (model: (url: string) => BaseChatModel) => (url: s
 
 /* ---------- one package's test: the agent under the instrumentation, exporting to the real server ---------- */
 
-type Instrumentation = { setTracerProvider(provider: BasicTracerProvider): void };
+type Instrumentation = { setTracerProvider(provider: TracerProvider): void };
 
 /**
  * For a test file of one instrumentation package: the traces server and the scripted model for
@@ -407,10 +407,7 @@ type Instrumentation = { setTracerProvider(provider: BasicTracerProvider): void 
  * conversations (each inside a conversation span, or with none) in a fresh project and checks
  * what landed.
  */
-export function instrumentedRuns(
-  instrumentation: Instrumentation,
-  agent: (modelUrl: string, provider: BasicTracerProvider) => (script: string) => Promise<void>,
-) {
+export function instrumentedRuns(instrumentation: Instrumentation, agent: (modelUrl: string, provider: TracerProvider) => (script: string) => Promise<void>) {
   const served = servedTraces();
   let model: Awaited<ReturnType<typeof serveScriptedModel>>;
   beforeAll(async () => {

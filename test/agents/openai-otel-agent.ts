@@ -9,12 +9,12 @@ import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { OpenAIInstrumentation } from "@opentelemetry/instrumentation-openai";
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
-import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { TracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace";
 import { AsyncContext } from "../async-context";
 import { OPENAI_TOOLS } from "../scripted-tools";
 
 context.setGlobalContextManager(new AsyncContext());
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+const tracerProvider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] });
 const loggerProvider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter() })] });
 trace.setGlobalTracerProvider(tracerProvider);
 const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });
@@ -22,7 +22,7 @@ instrumentation.setTracerProvider(tracerProvider);
 instrumentation.setLoggerProvider(loggerProvider);
 instrumentation.enable();
 
-// The instrumentation (0.21.0, and 0.22.0, the newest) hooks `openai` >=4.19 <7 only, and its hook
+// The instrumentation (0.22.0, the newest, as 0.21.0 before it) hooks `openai` >=4.19 <7 only, and its hook
 // knows a package by its folder's name: the project's `openai` is 7, so the agent loads 6.30.1
 // (the alias `openai-6`) and hands it to the patch the hook would run on an `openai` 6.
 const require = createRequire(import.meta.url);

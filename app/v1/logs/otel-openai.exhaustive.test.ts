@@ -7,7 +7,7 @@ import { servedTraces } from "@/test/otlp";
 import { oneScript, pastedAfterTheCalls, serveScriptedModel } from "@/test/scripted-model";
 import { OPENAI_TOOLS } from "@/test/scripted-tools";
 
-// The real @opentelemetry/instrumentation-openai (0.21.0) around the real `openai` client (6.30.1: it
+// The real @opentelemetry/instrumentation-openai (0.22.0) around the real `openai` client (6.30.1: it
 // supports no newer major), in
 // an agent process of its own (test/agents/openai-otel-agent.ts) configured with the three
 // OTEL_EXPORTER_OTLP_* variables only. Its chat spans carry no messages: the tool calls and

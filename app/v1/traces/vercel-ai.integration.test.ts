@@ -1,6 +1,6 @@
 import { LegacyOpenTelemetry, OpenTelemetry } from "@ai-sdk/otel";
 import type { Tracer } from "@opentelemetry/api";
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { TracerProvider, BatchSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import * as ai7 from "ai";
 import * as ai6 from "ai-6";
 import { MockLanguageModelV3 } from "ai-6/test";
@@ -109,7 +109,7 @@ describe.each(WAYS)("$name", (way) => {
   it("a multi-step generateText run with a refused call and its correction lands as two classified, linked calls", async () => {
     const p = await makeProject();
     const { key } = await p.key();
-    const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter("proto", served.url, key))] });
+    const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: exporter("proto", served.url, key) })] });
     const text = await way.run({
       api: "generateText",
       script: { generate: refusedThenCorrected() },
@@ -183,7 +183,7 @@ describe.each(WAYS)("$name", (way) => {
     async (api) => {
       const p = await makeProject();
       const { key } = await p.key();
-      const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter("proto", served.url, key))] });
+      const provider = new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: exporter("proto", served.url, key) })] });
       const text = await way.run({ api, script: { generate: renaming(), stream: renamingStream() }, tracer: provider.getTracer("ai") });
       expect(text).toBe("Loan 447 is current.");
       await provider.forceFlush();

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { createKeyViaUi, createProjectViaUi, unique } from "./helpers";
+import { createKeyViaUi, createProjectViaUi, openPalette, unique } from "./helpers";
 import { SIGNED_OUT, demoProject, statePath } from "./state";
 
 // axe-core over every page (the demo project's, an empty project's, the not-found pages and
@@ -114,7 +114,7 @@ const SIGNED_IN: PageState[] = [
     name: "the command palette",
     path: () => base(),
     then: async (page) => {
-      await page.keyboard.press("Control+K");
+      await openPalette(page);
       await page.getByTestId("palette-input").fill("loan");
       await expect(page.getByTestId("palette-item").first()).toBeVisible();
     },

@@ -72,3 +72,11 @@ export async function signOut(page: Page) {
     await expect(page).toHaveURL(/\/login$/, { timeout: 3_000 });
   }).toPass({ timeout: 15_000 });
 }
+
+/** Opens the command palette with Ctrl-K: a key pressed before React has hydrated the page has no listener yet, so press again until it opens. */
+export async function openPalette(page: Page) {
+  await expect(async () => {
+    await page.keyboard.press("Control+K");
+    await expect(page.getByTestId("command-palette")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+}

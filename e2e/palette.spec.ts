@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { openPalette } from "./helpers";
 import { demoProject, statePath } from "./state";
 
 // The command palette on the demo project: opened from the keyboard (⌘K / Ctrl-K and "/", not
@@ -37,8 +38,7 @@ test("keyboard: ⌘K and / open the palette, it jumps to a tool and to a call by
   await expect(page).toHaveURL(`${base}/calls`);
 
   await page.goto(base);
-  await page.keyboard.press("Control+K");
-  await expect(palette(page)).toBeVisible();
+  await openPalette(page);
   await expect(input(page)).toBeFocused();
   await expect(palette(page).getByRole("option").first()).toBeVisible();
   // a misspelt, separated name still finds the tool; Enter opens the first result

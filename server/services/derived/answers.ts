@@ -7,11 +7,10 @@
 import { DAY_MS, RANGE_PRESETS, type RangePreset } from "../../../contracts/metrics";
 import { endOfCurrentHour, presetOf } from "../../../contracts/range";
 import { answerUsable, needsRefresh, UNREAD_FOR_MS, type WantedAnswer } from "../../domain/derived-freshness";
-import { pool, prisma, type Prisma } from "../../db/client";
+import { prisma, type Prisma } from "../../db/client";
 import { spiralSummary, type SpiralScope } from "../metrics/spirals";
 import { modelParallelCalls, toolParallelCalls, type VersionRef } from "../parallel/parallel-calls";
-import { CALL_ROLLUPS } from "../rollups/tables";
-import { rollupRows } from "../rollups/read";
+import { analytics } from "../analytics";
 import { confusableTools } from "../tools/confusable";
 
 type Range = { from: Date; to: Date };
@@ -31,23 +30,14 @@ type AnswerOf<K extends DerivedKind> = Awaited<ReturnType<(typeof READS)[K]>>;
 export type Derived<T> = { answer: T; asOf: string | null };
 
 /**
- * The mark of a range's calls: their rollup counts (calls, verdicts, corrections, results and
- * failures by kind) and the project's registered tool versions. New calls, late results and
- * rechecked verdicts in the range change it; calls outside the range do not.
+ * The mark of a range's calls: their totals from the analytics port (calls, verdicts, corrections,
+ * tokens, results and failures by kind: the rollups) and the project's registered tool versions.
+ * New calls, late results and rechecked verdicts in the range change it; calls outside it do not.
  */
 async function rangeMark(projectId: string, range: Range): Promise<string> {
-  const params: unknown[] = [];
-  const rows = rollupRows(CALL_ROLLUPS, projectId, range, {}, params);
-  const {
-    rows: [mark],
-  } = await pool().query<{ mark: string }>(
-    `SELECT concat_ws(':', sum(r.calls), sum(r.invalid), sum(r.unchecked), sum(r.corrected), sum(r.results),
-                      sum(r.tool_errors), sum(r.not_found), sum(r.timeouts), sum(r.not_allowed),
-                      (SELECT count(*) FROM tool_definitions WHERE project_id = $${params.push(projectId)})) AS mark
-       FROM ${rows}`,
-    params,
-  );
-  return mark!.mark;
+  const [totals, tools] = await Promise.all([analytics.totals(projectId, range), prisma().toolDefinition.count({ where: { projectId } })]);
+  const { costUsd: _cost, ...counts } = totals; // a float sum, whose last digits may depend on the plan
+  return stableJson({ ...counts, tools });
 }
 
 const stableJson = (value: unknown): string =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answerUsable, MAX_ANSWER_AGE_MS, needsRefresh, REFRESH_LOOKAHEAD_MS, STALE_GRACE_MS } from "./derived-freshness";
+import { answerUsable, MAX_ANSWER_AGE_MS, needsRefresh, REFRESH_LOOKAHEAD_MS, STALE_GRACE_MS, usableWhateverTheMark } from "./derived-freshness";
 
 const from = new Date("2026-12-01T00:00:00Z");
 const to = new Date("2026-12-08T00:00:00Z");
@@ -35,5 +35,17 @@ describe("needsRefresh", () => {
     expect(needsRefresh(stored, changed, after(STALE_GRACE_MS - REFRESH_LOOKAHEAD_MS + 1))).toBe(true);
     expect(needsRefresh(stored, same, after(STALE_GRACE_MS))).toBe(false);
     expect(needsRefresh(stored, same, after(MAX_ANSWER_AGE_MS - REFRESH_LOOKAHEAD_MS + 1))).toBe(true);
+  });
+});
+
+describe("usableWhateverTheMark", () => {
+  it("is answerUsable for an answer within the grace, whatever the mark, and false beyond it", () => {
+    for (const ms of [0, STALE_GRACE_MS]) {
+      expect(usableWhateverTheMark(stored, { from, to }, after(ms))).toBe(true);
+      expect(answerUsable(stored, changed, after(ms))).toBe(true);
+    }
+    expect(usableWhateverTheMark(stored, { from, to }, after(STALE_GRACE_MS + 1))).toBe(false);
+    expect(usableWhateverTheMark(stored, { from, to }, after(-1))).toBe(false);
+    expect(usableWhateverTheMark(stored, { from, to: new Date(to.getTime() + 3_600_000) }, after(0))).toBe(false);
   });
 });

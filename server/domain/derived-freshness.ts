@@ -1,5 +1,6 @@
 // When a page may use a stored answer of a derived read instead of computing it (the one place
-// that decides; server/services/derived/answers.ts reads and writes them, docs/dashboards.md).
+// that decides; server/services/derived/answers.ts reads and writes them; docs/rollups.md,
+// "Stored answers of derived reads").
 
 /** A stored answer may be this much behind the calls (new calls since it was computed): a page says "as of". */
 export const STALE_GRACE_MS = 2 * 60_000;
@@ -24,11 +25,22 @@ export type WantedAnswer = { from: Date; to: Date; through: string };
  * time; the worker's refresh keeps answers younger than that).
  */
 export function answerUsable(stored: StoredAnswerState, wanted: WantedAnswer, now: Date): boolean {
-  if (stored.rangeFrom.getTime() !== wanted.from.getTime() || stored.rangeTo.getTime() !== wanted.to.getTime()) return false;
+  if (usableWhateverTheMark(stored, wanted, now)) return true;
   const age = now.getTime() - stored.computedAt.getTime();
-  if (age < 0) return stored.through === wanted.through;
-  if (age <= STALE_GRACE_MS) return true;
-  return stored.through === wanted.through && age <= MAX_ANSWER_AGE_MS;
+  return sameRange(stored, wanted) && stored.through === wanted.through && age <= MAX_ANSWER_AGE_MS;
+}
+
+const sameRange = (stored: StoredAnswerState, range: { from: Date; to: Date }) =>
+  stored.rangeFrom.getTime() === range.from.getTime() && stored.rangeTo.getTime() === range.to.getTime();
+
+/**
+ * The part of `answerUsable` that needs no mark: an answer of the range at most STALE_GRACE_MS old
+ * (a page then skips reading the range's mark; most views of a read page find one so, the worker
+ * refreshing it once a minute).
+ */
+export function usableWhateverTheMark(stored: StoredAnswerState, range: { from: Date; to: Date }, now: Date): boolean {
+  const age = now.getTime() - stored.computedAt.getTime();
+  return sameRange(stored, range) && age >= 0 && age <= STALE_GRACE_MS;
 }
 
 /** Whether the worker should compute an answer again now: it would not be usable at its next run. */

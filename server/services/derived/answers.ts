@@ -6,7 +6,7 @@
 // ranges, the API and alert evaluation always read live.
 import { DAY_MS, RANGE_PRESETS, type RangePreset } from "../../../contracts/metrics";
 import { endOfCurrentHour, presetOf } from "../../../contracts/range";
-import { answerUsable, needsRefresh, UNREAD_FOR_MS, type WantedAnswer } from "../../domain/derived-freshness";
+import { answerUsable, needsRefresh, UNREAD_FOR_MS, usableWhateverTheMark, type WantedAnswer } from "../../domain/derived-freshness";
 import { prisma, type Prisma } from "../../db/client";
 import { spiralSummary, type SpiralScope } from "../metrics/spirals";
 import { modelParallelCalls, toolParallelCalls, type VersionRef } from "../parallel/parallel-calls";
@@ -86,11 +86,9 @@ export async function derivedAnswer<K extends DerivedKind>(
   const preset = presetOf(range, now);
   if (!preset) return { answer: (await READS[kind](projectId, range, params as never)) as AnswerOf<K>, asOf: null };
   const key = keyOf(preset, params);
-  const [stored, through] = await Promise.all([
-    prisma().derivedAnswer.findUnique({ where: { projectId_kind_key: { projectId, kind, key } } }),
-    rangeMark(projectId, range),
-  ]);
-  if (stored && answerUsable(stored, { ...range, through }, now)) {
+  const stored = await prisma().derivedAnswer.findUnique({ where: { projectId_kind_key: { projectId, kind, key } } });
+  // the range's mark only when the answer's age asks for it (a young answer stands whatever arrived since)
+  if (stored && (usableWhateverTheMark(stored, range, now) || answerUsable(stored, { ...range, through: await rangeMark(projectId, range) }, now))) {
     if (now.getTime() - stored.readAt.getTime() > READ_MARK_EVERY_MS) {
       await prisma().derivedAnswer.updateMany({ where: { projectId, kind, key }, data: { readAt: now } });
     }

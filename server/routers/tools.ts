@@ -86,7 +86,15 @@ export const toolsRouter = router({
   /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
   patterns: projectProcedure("viewer")
     .input(z.object({ tool: nameText("tool"), range: rangeInput }))
-    .query(({ ctx, input }) => toolDoctor(ctx.project.id, input.tool, { from: new Date(input.range.from), to: new Date(input.range.to) })),
+    .query(async ({ ctx, input }) => {
+      const { answer, asOf } = await derivedAnswer(
+        ctx.project.id,
+        "doctor",
+        { from: new Date(input.range.from), to: new Date(input.range.to) },
+        { tool: input.tool },
+      );
+      return { ...answer, asOf };
+    }),
   /** For read API keys (an agent, Toolgate's MCP server): the same schema doctor, over the last 7 days unless a range is given. */
   doctor: apiKeyProcedure("read")
     .input(doctorInput)

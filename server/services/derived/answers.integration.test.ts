@@ -8,6 +8,7 @@ import { modelParallelCalls, toolParallelCalls } from "../parallel/parallel-call
 import { spiralSummary } from "../metrics/spirals";
 import { sweepProject } from "../retention/sweep";
 import { confusableTools } from "../tools/confusable";
+import { toolDoctor } from "../tools/patterns";
 import { refreshDerivedAnswers } from "./answers";
 
 // Stored answers of the pages' derived reads (server/services/derived/answers.ts) through the pages'
@@ -51,15 +52,17 @@ describe("stored answers of derived reads", () => {
       spirals: await owner.metrics.spirals(input),
       tool: await owner.parallel.tool({ ...input, tool: "getloan" }),
       models: await owner.parallel.models({ ...input, versions }),
+      doctor: await owner.tools.patterns({ ...input, tool: "getloan" }),
     };
     // the first view computed them (no "as of") and stored them
-    expect([first.confusable.asOf, first.spirals.asOf, first.tool.asOf, first.models[0]!.asOf]).toEqual([null, null, null, null]);
-    expect((await stored(demo.project.id)).map((r) => r.kind)).toEqual(["confusable", "parallel-models", "parallel-tool", "spirals"]);
+    expect([first.confusable.asOf, first.spirals.asOf, first.tool.asOf, first.models[0]!.asOf, first.doctor.asOf]).toEqual([null, null, null, null, null]);
+    expect((await stored(demo.project.id)).map((r) => r.kind)).toEqual(["confusable", "doctor", "parallel-models", "parallel-tool", "spirals"]);
     const second = {
       confusable: await owner.tools.projectConfusable(input),
       spirals: await owner.metrics.spirals(input),
       tool: await owner.parallel.tool({ ...input, tool: "getloan" }),
       models: await owner.parallel.models({ ...input, versions }),
+      doctor: await owner.tools.patterns({ ...input, tool: "getloan" }),
     };
     const asOf = (await stored(demo.project.id))[0]!.computedAt.toISOString();
     expect(second.confusable.asOf).toBe(asOf);
@@ -67,10 +70,19 @@ describe("stored answers of derived reads", () => {
     // what the stored answers say is what the live reads say (through JSON, as the page gets either)
     const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
     const project = demo.project.id;
+    const raw = {
+      confusable: await confusableTools(project, dates),
+      spirals: await spiralSummary(project, dates, {}, 3),
+      tool: await toolParallelCalls(project, "getloan", dates),
+      doctor: await toolDoctor(project, "getloan", dates),
+    };
+    // the live answers are plain JSON already (no dates): a stored answer has the types the page expects
+    for (const answer of Object.values(raw)) expect(json(answer)).toEqual(answer);
     const live = {
-      confusable: json(await confusableTools(project, dates)),
-      spirals: json(await spiralSummary(project, dates, {}, 3)),
-      tool: json(await toolParallelCalls(project, "getloan", dates)),
+      confusable: json(raw.confusable),
+      spirals: json(raw.spirals),
+      tool: json(raw.tool),
+      doctor: json(raw.doctor),
       models: json(
         await modelParallelCalls(
           project,
@@ -91,6 +103,10 @@ describe("stored answers of derived reads", () => {
     expect(confusable).toEqual(live.confusable);
     expect(spirals).toEqual(live.spirals);
     expect(tool).toEqual(live.tool);
+    const { asOf: _d, ...doctor } = second.doctor;
+    expect(second.doctor.asOf).toEqual(expect.any(String));
+    expect(doctor).toEqual(live.doctor);
+    expect(first.doctor.patterns.length).toBeGreaterThan(0);
     expect(second.models.map(({ asOf: _m, ...v }) => v)).toEqual(live.models);
     // the tool page's pairs are the stored answer's pairs with the tool
     const withGetloan = await owner.tools.confusablePairs({ ...input, tool: "getloan" });
@@ -149,6 +165,24 @@ describe("stored answers of derived reads", () => {
 
     // another project's member cannot read a's answers through a's slug
     await expect((await b.asOwner()).metrics.spirals({ project: a.project.slug, range: api })).rejects.toThrow();
+  });
+
+  it("go when a new tool version is registered", async () => {
+    const p = await makeProject();
+    const ingest = withKey((await p.key()).key);
+    await ingest.tools.register({ tools: LOAN_TOOLS });
+    await ingest.ingest.batch({ events: run("t-1", ["invalid", "error", "invalid", "ok"]) });
+    const owner = await p.asOwner();
+    const doctor = () => owner.tools.patterns({ project: p.project.slug, tool: "getloan", range: preset().api });
+    await doctor();
+    expect((await doctor()).asOf).not.toBeNull();
+    // the same definitions again: nothing new, the answer stays
+    await ingest.tools.register({ tools: LOAN_TOOLS });
+    expect(await stored(p.project.id)).toHaveLength(1);
+    const renamed = LOAN_TOOLS.map((t) => ({ ...t, parameters: { ...t.parameters, description: "v2" } }));
+    await ingest.tools.register({ tools: renamed });
+    expect(await stored(p.project.id)).toHaveLength(0);
+    expect((await doctor()).asOf).toBeNull();
   });
 
   it("go with the project, and when the retention sweep deletes its calls", async () => {

@@ -12,6 +12,7 @@ import { spiralSummary, type SpiralScope } from "../metrics/spirals";
 import { modelParallelCalls, toolParallelCalls, type VersionRef } from "../parallel/parallel-calls";
 import { analytics } from "../analytics";
 import { confusableTools } from "../tools/confusable";
+import { toolDoctor } from "../tools/patterns";
 
 type Range = { from: Date; to: Date };
 
@@ -21,6 +22,7 @@ const READS = {
   spirals: (projectId: string, range: Range, p: { scope: SpiralScope; minLength?: number }) => spiralSummary(projectId, range, p.scope, p.minLength),
   "parallel-tool": (projectId: string, range: Range, p: { tool: string }) => toolParallelCalls(projectId, p.tool, range),
   "parallel-models": (projectId: string, range: Range, p: { versions: VersionRef[] }) => modelParallelCalls(projectId, p.versions, range),
+  doctor: (projectId: string, range: Range, p: { tool: string }) => toolDoctor(projectId, p.tool, range),
 };
 export type DerivedKind = keyof typeof READS;
 type ParamsOf<K extends DerivedKind> = Parameters<(typeof READS)[K]>[2];

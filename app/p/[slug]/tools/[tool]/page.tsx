@@ -307,7 +307,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
               <>
                 <Card
                   title="Failure patterns"
-                  description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}. ${RECOVERED_MEANING}`}
+                  description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}. ${RECOVERED_MEANING}${asOfNote(doctor.asOf, zone)}`}
                 >
                   {doctor.patterns.length ? (
                     <PatternsTable patterns={doctor.patterns} callHref={callHref} />

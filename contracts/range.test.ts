@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { previousPeriod, rangeOrLastDays, resolveRange, withParams } from "./range";
+import { presetOf, previousPeriod, rangeOrLastDays, resolveRange, withParams } from "./range";
 
 describe("resolveRange", () => {
   const now = new Date("2026-11-30T10:20:00Z");
@@ -41,5 +41,23 @@ describe("previousPeriod", () => {
     });
     const dates = previousPeriod({ from: new Date("2026-11-30T12:00:00Z"), to: new Date("2026-11-30T13:00:00Z") });
     expect(dates).toEqual({ from: new Date("2026-11-30T11:00:00Z"), to: new Date("2026-11-30T12:00:00Z") });
+  });
+});
+
+describe("presetOf", () => {
+  const now = new Date("2026-12-05T23:41:07Z");
+  it("names the preset of a range as resolveRange makes it now", () => {
+    for (const preset of ["24h", "7d", "30d", "90d"] as const) {
+      const r = resolveRange({ range: preset }, now);
+      expect(presetOf({ from: new Date(r.from), to: new Date(r.to) }, now)).toBe(preset);
+    }
+  });
+  it("is null for a custom range, a preset's range of another hour, or a length no preset has", () => {
+    const r = resolveRange({ range: "7d" }, now);
+    const range = { from: new Date(r.from), to: new Date(r.to) };
+    expect(presetOf(range, new Date("2026-12-06T00:00:01Z"))).toBeNull();
+    expect(presetOf({ from: new Date(range.from.getTime() + 3_600_000), to: range.to }, now)).toBeNull();
+    const custom = resolveRange({ from: "2026-12-01T00:00:00Z", to: "2026-12-05T10:00:00Z" }, now);
+    expect(presetOf({ from: new Date(custom.from), to: new Date(custom.to) }, now)).toBeNull();
   });
 });

@@ -49,3 +49,13 @@ export function withParams(path: string, current: Record<string, string | undefi
   const query = new URLSearchParams(Object.entries(merged).filter((e): e is [string, string] => !!e[1])).toString();
   return query ? `${path}?${query}` : path;
 }
+
+/**
+ * The preset a range is, when it is one as `resolveRange` makes it now (its end the end of the
+ * current hour, its length a preset's); null for any other range (custom ones, the API's "until now").
+ */
+export function presetOf(range: { from: Date; to: Date }, now = new Date()): RangePreset | null {
+  if (range.to.getTime() !== endOfCurrentHour(now).getTime()) return null;
+  const days = (range.to.getTime() - range.from.getTime()) / DAY_MS;
+  return (Object.keys(RANGE_PRESETS) as RangePreset[]).find((p) => RANGE_PRESETS[p] === days) ?? null;
+}

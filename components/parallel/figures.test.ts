@@ -10,6 +10,7 @@ const figures = (over: Partial<ParallelFigures> = {}): ParallelFigures => ({
   idKept: 19,
   truncated: false,
   minGroups: 10,
+  asOf: null,
   shares: { inParallel: 0.75, mixed: 0.25, idKept: 0.95 },
   ...over,
 });

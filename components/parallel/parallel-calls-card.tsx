@@ -1,6 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../server/routers/root";
 import { formatCount } from "../../contracts/format-number";
+import { asOfNote } from "../dashboard/as-of";
 import { StatTile } from "../dashboard/stat-tile";
 import { Card, ScrollRegion } from "../ui";
 import { parallelCells, type ParallelFigures } from "./figures";
@@ -12,10 +13,10 @@ const cut = (f: Pick<ParallelFigures, "truncated">) => (f.truncated ? " · the n
 const NO_TURNS = "No call in this range reported its turn: the SDKs and OpenTelemetry ingestion record it, ingest.batch takes it as the event's turn.";
 
 /** A tool's parallel calls (parallel.tool): three figures, each with what it is a share of. */
-export function ParallelCallsCard({ figures }: { figures: ParallelFigures }) {
+export function ParallelCallsCard({ figures, zone }: { figures: ParallelFigures; zone: string }) {
   const cells = parallelCells(figures);
   return (
-    <Card title="Parallel calls" description={`${DESCRIPTION}${cut(figures)}`}>
+    <Card title="Parallel calls" description={`${DESCRIPTION}${cut(figures)}${asOfNote(figures.asOf, zone)}`}>
       {figures.calls === 0 ? (
         <p className="text-slate-500" data-testid="parallel-empty">
           {NO_TURNS}
@@ -35,10 +36,13 @@ const COLUMNS = ["Made in parallel", "One failed, another succeeded", "Results k
 const versionLabel = (v: { model: string; version: string | null }) => (v.version ? `${v.model} ${v.version}` : `${v.model} (no version)`);
 
 /** The models page's parallel calls (parallel.models): one row per version that reported turns. */
-export function ParallelCallsByModel({ versions }: { versions: ModelsAnswer }) {
+export function ParallelCallsByModel({ versions, zone }: { versions: ModelsAnswer; zone: string }) {
   const shown = versions.filter((v) => v.calls > 0);
   return (
-    <Card title="Parallel calls by model version" description={`${DESCRIPTION}${shown.some((v) => v.truncated) ? cut({ truncated: true }) : ""}`}>
+    <Card
+      title="Parallel calls by model version"
+      description={`${DESCRIPTION}${shown.some((v) => v.truncated) ? cut({ truncated: true }) : ""}${asOfNote(versions[0]?.asOf, zone)}`}
+    >
       {shown.length === 0 ? (
         <p className="text-slate-500" data-testid="parallel-empty">
           {NO_TURNS}

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../server/routers/root";
 import { formatDateTimeZoned } from "../../isomorphic/time-zone";
+import { asOfNote } from "../dashboard/as-of";
 import { formatCount, formatUsd } from "../../contracts/format-number";
 import { Card, ScrollRegion } from "../ui";
 
@@ -30,7 +31,7 @@ export function SpiralsCard({
   return (
     <Card
       title="Retry spirals"
-      description={`Runs where the model failed ${minLength} or more times in a row at one tool (invalid calls or failed results)${cut}`}
+      description={`Runs where the model failed ${minLength} or more times in a row at one tool (invalid calls or failed results)${cut}${asOfNote(spirals.asOf, zone)}`}
     >
       {total.spirals === 0 ? (
         <p className="text-slate-500" data-testid="spirals-empty">

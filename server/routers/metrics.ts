@@ -9,7 +9,7 @@ import { errorMessages } from "../services/metrics/error-messages";
 import { breakdown, latencies, modelTable, series, toolTable, totals, versionCounts } from "../services/metrics/call-figures";
 import { latencySummary } from "../../isomorphic/latency-histogram";
 import { summary } from "../services/metrics/summary";
-import { spiralSummary } from "../services/metrics/spirals";
+import { derivedAnswer } from "../services/derived/answers";
 import { SPIRAL_LENGTH } from "../../contracts/alerts";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
@@ -71,10 +71,16 @@ export const metricsRouter = router({
       ]);
       return { byTool: compareVersions(aTool, bTool), byCategory: compareVersions(aCat, bCat) };
     }),
-  /** Retry spirals of the range per tool and model version, the longest with their runs, and what they burned (a bounded read). */
+  /**
+   * Retry spirals of the range per tool and model version, the longest with their runs, and what they burned (a bounded read);
+   * over a preset range a stored answer while fresh (`asOf`: when it was computed; null: computed now).
+   */
   spirals: projectProcedure("viewer")
     .input(ranged.extend({ minLength: z.number().int().min(SPIRAL_LENGTH.min).max(SPIRAL_LENGTH.max).default(SPIRAL_LENGTH.default) }))
-    .query(({ ctx, input }) => spiralSummary(ctx.project.id, toRange(input.range), input.scope, input.minLength)),
+    .query(async ({ ctx, input }) => {
+      const { answer, asOf } = await derivedAnswer(ctx.project.id, "spirals", toRange(input.range), { scope: input.scope ?? {}, minLength: input.minLength });
+      return { ...answer, asOf };
+    }),
   errors: projectProcedure("viewer")
     .input(z.object({ range: rangeInput, tool: filterText("tool").optional() }))
     .query(({ ctx, input }) => errorMessages(ctx.project.id, toRange(input.range), input.tool)),

@@ -27,6 +27,7 @@ import { impactWindows } from "../domain/schema-change";
 import { breakdown, totals } from "../services/metrics/call-figures";
 import { DRY_RUN_MAX_CALLS, dryRun, dryRunPage, dryRunTotal, prepareDryRun } from "../services/tools/dry-run";
 import { confusableTools } from "../services/tools/confusable";
+import { derivedAnswer } from "../services/derived/answers";
 import { projectContextCost } from "../services/tools/context-cost";
 import { emptyResultExamples } from "../services/tools/empty-results";
 import { toolDoctor } from "../services/tools/patterns";
@@ -34,6 +35,15 @@ import { recheckCalls } from "../services/tools/recheck";
 import { latestDefinitions, listTools, registerPasted, registerTools, unregisteredTools, validateCall } from "../services/tools/registry";
 import { withProjectShare } from "../services/tenancy/shares";
 import { apiKeyProcedure, projectProcedure, router } from "../trpc/init";
+
+/**
+ * The pages' confusable pairs: the project's whole answer, over a preset range the stored one while fresh (`asOf`: when it
+ * was computed; null: computed now), filtered to the pairs with `tool` when given.
+ */
+async function storedConfusable(projectId: string, range: { from: string; to: string }, tool?: string) {
+  const { answer, asOf } = await derivedAnswer(projectId, "confusable", { from: new Date(range.from), to: new Date(range.to) });
+  return { ...answer, pairs: tool ? answer.pairs.filter((p) => p.tools.includes(tool)) : answer.pairs, asOf };
+}
 
 export const toolsRouter = router({
   /** Harnesses register their tools' JSON Schemas; a changed schema becomes a new version. */
@@ -76,7 +86,15 @@ export const toolsRouter = router({
   /** A tool's invalid calls grouped by what went wrong where, with trend, recovery and example ids. */
   patterns: projectProcedure("viewer")
     .input(z.object({ tool: nameText("tool"), range: rangeInput }))
-    .query(({ ctx, input }) => toolDoctor(ctx.project.id, input.tool, { from: new Date(input.range.from), to: new Date(input.range.to) })),
+    .query(async ({ ctx, input }) => {
+      const { answer, asOf } = await derivedAnswer(
+        ctx.project.id,
+        "doctor",
+        { from: new Date(input.range.from), to: new Date(input.range.to) },
+        { tool: input.tool },
+      );
+      return { ...answer, asOf };
+    }),
   /** For read API keys (an agent, Toolgate's MCP server): the same schema doctor, over the last 7 days unless a range is given. */
   doctor: apiKeyProcedure("read")
     .input(doctorInput)
@@ -103,10 +121,10 @@ export const toolsRouter = router({
   projectContextCost: projectProcedure("viewer")
     .input(z.object({ range: rangeInput }))
     .query(({ ctx, input }) => projectContextCost(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) })),
-  /** The definitions page's confusable pairs: every pair of the project over its range. */
+  /** The definitions page's confusable pairs: every pair of the project over its range (stored while fresh over a preset range, as `confusablePairs`). */
   projectConfusable: projectProcedure("viewer")
     .input(z.object({ range: rangeInput }))
-    .query(({ ctx, input }) => confusableTools(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) })),
+    .query(({ ctx, input }) => storedConfusable(ctx.project.id, input.range)),
   /** The tool page's empty results: the newest ones of the range, each with the run's next call. */
   emptyResults: projectProcedure("viewer")
     .input(z.object({ tool: nameText("tool"), range: rangeInput }))
@@ -114,7 +132,7 @@ export const toolsRouter = router({
   /** The tool page's "Confused with": the pairs with this tool over the page's range. */
   confusablePairs: projectProcedure("viewer")
     .input(z.object({ tool: nameText("tool"), range: rangeInput }))
-    .query(({ ctx, input }) => confusableTools(ctx.project.id, { from: new Date(input.range.from), to: new Date(input.range.to) }, input.tool)),
+    .query(({ ctx, input }) => storedConfusable(ctx.project.id, input.range, input.tool)),
   /**
    * Did the schema change help? The tool's invalid rate and each category's rate in equal windows
    * before and after a version was first seen, with the model comparison's two-proportion test:

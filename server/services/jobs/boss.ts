@@ -16,6 +16,8 @@ export const QUEUES = {
   evaluate: "alerts-evaluate",
   /** deletes expired calls and rollups (cron: every hour) */
   retention: "retention-sweep",
+  /** refreshes the stored answers of the pages' derived reads that new calls made stale (cron: every minute) */
+  derived: "derived-answers-refresh",
 } as const;
 
 /** What a webhook delivery job carries: queued by the alert evaluator, run by the worker (server/services/jobs/work.ts). */
@@ -35,6 +37,9 @@ const BOSS_SCHEMA = "pgboss";
  * retried within minutes, while a live one never outlasts its job's expiry.
  */
 export const RETENTION_SWEEP_BUDGET_SECONDS = 240;
+
+/** How long one refresh of stored derived answers runs (server/services/derived/answers.ts); the rest waits for the next minute. */
+export const DERIVED_REFRESH_BUDGET_SECONDS = 45;
 
 /** Attempts per webhook delivery: the first plus four retries. */
 const DELIVERY_ATTEMPTS = 5;
@@ -56,6 +61,8 @@ async function ensureQueues(boss: PgBoss) {
     // singleton: at most one evaluation (one sweep) active at a time across all instances
     { name: QUEUES.evaluate, policy: "singleton", retryLimit: 0, expireInSeconds: 300 },
     { name: QUEUES.retention, policy: "singleton", retryLimit: 1, retryDelay: 60, expireInSeconds: RETENTION_SWEEP_BUDGET_SECONDS + 60 },
+    // singleton: one refresh at a time; a run takes at most its budget (work.ts), the next minute's run goes on
+    { name: QUEUES.derived, policy: "singleton", retryLimit: 0, expireInSeconds: DERIVED_REFRESH_BUDGET_SECONDS + 60 },
   ];
   // pg-boss's create_queue makes a table partition: two instances starting at once on a new
   // database deadlock there, so they take turns (a session lock on a connection of its own)

@@ -3,8 +3,9 @@ import { env } from "../../env";
 import { prisma } from "../../db/client";
 import { evaluateAlerts } from "../alerts/evaluator";
 import { deliver } from "../alerts/webhooks";
+import { refreshDerivedAnswers } from "../derived/answers";
 import { sweepRetention } from "../retention/sweep";
-import { QUEUES, RETENTION_SWEEP_BUDGET_SECONDS, startBoss, type DeliveryJob } from "./boss";
+import { DERIVED_REFRESH_BUDGET_SECONDS, QUEUES, RETENTION_SWEEP_BUDGET_SECONDS, startBoss, type DeliveryJob } from "./boss";
 
 /**
  * One attempt of one delivery. A failure throws, and pg-boss schedules the next attempt
@@ -36,7 +37,7 @@ type WorkerOptions = {
 
 /**
  * Starts background work in this process: webhook deliveries, alert evaluation (unless
- * TOOLGATE_ALERT_EVALUATOR=off) and the retention sweep, with their schedules. Returns a stop().
+ * TOOLGATE_ALERT_EVALUATOR=off), the retention sweep and the refresh of stored derived answers, with their schedules. Returns a stop().
  */
 export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOptions = {}) {
   const boss = await startBoss({ worker: true });
@@ -58,6 +59,9 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
     return { calls: total("calls"), otlp: total("otlp"), rollups: total("rollups"), finished };
   });
   if (schedules) await boss.schedule(QUEUES.retention, "17 * * * *");
+  // the pages' stored derived answers that new calls (or the hour) made stale, computed again at most once a minute each
+  await boss.work(QUEUES.derived, { pollingIntervalSeconds: 10 }, () => refreshDerivedAnswers(new Date(), DERIVED_REFRESH_BUDGET_SECONDS * 1000));
+  if (schedules) await boss.schedule(QUEUES.derived, "* * * * *");
   return {
     boss,
     stop: (graceful = true) => boss.stop({ graceful, wait: true, close: false, timeout: 10_000 }),

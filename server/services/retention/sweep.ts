@@ -82,6 +82,8 @@ export const RETENTION_EXEMPT: Record<string, string> = {
   webhook_deliveries: "the delivery log of an incident (status codes and errors, no call data), kept with it",
   otlp_stats: "one row of counters per project",
   otlp_exports: "counts and reasons of the newest 20 OTLP exports per project (no call data), trimmed on every export",
+  derived_answers:
+    "stored answers of the pages' derived reads over preset ranges (server/services/derived/answers.ts): a project's go when the sweep deletes any of its calls, the worker deletes those unread for a day",
 };
 
 /**
@@ -103,6 +105,8 @@ export async function sweepProject(projectId: string, now = new Date(), { batchS
     "calls",
     stopAt,
   );
+  // stored answers of derived reads may hold figures of the deleted calls: computed again on the next view
+  if (report.calls > 0) await pool().query(`DELETE FROM derived_answers WHERE project_id = $1`, [projectId]);
   for (const { table, column, cutoff } of OTLP_CALL_DATA) {
     if (!report.finished) break;
     await deleteInBatches(expiredBatch(table, `${column} < $2`), [projectId, cutoff(callsCutoff)], batchSize, report, "otlp", stopAt);

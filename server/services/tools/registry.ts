@@ -61,6 +61,9 @@ export async function storeTools(projectId: string, tools: (ToolDefinition & { v
     });
     results.push({ name: tool.name, version: tool.version, created: count === 1 });
   }
+  // a new version changes what the schema doctor suggests and which tools can be confused: the
+  // project's stored answers of derived reads (docs/rollups.md) are computed again on the next view
+  if (results.some((r) => r.created)) await prisma().derivedAnswer.deleteMany({ where: { projectId } });
   return results;
 }
 

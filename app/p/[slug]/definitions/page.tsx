@@ -4,6 +4,7 @@ import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } 
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { ConfusableList } from "@/components/tools/confusable-list";
 import type { ContextCostAnswer } from "@/components/tools/types";
+import { asOfNote } from "@/components/dashboard/as-of";
 import { Badge, Card, PageHeader, Table, td, th } from "@/components/ui";
 import { formatCount, formatNumber, formatPercent, formatUsd } from "@/contracts/format-number";
 import { withParams } from "@/contracts/range";
@@ -130,7 +131,7 @@ export default async function DefinitionsPage({ params, searchParams }: { params
         <Card
           title="Tools models mix up"
           description={`Pairs ranked by their evidence in the range: switches after a refused or failed call and unknown names as close to either, then descriptions that nearly repeat each other${
-            confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
+            (confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : "") + asOfNote(confusable.asOf, zone)
           }`}
         >
           {confusable.pairs.length ? (

@@ -281,7 +281,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
 
         <SpiralsCard spirals={await spiralsRead} by="model" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
 
-        <ParallelCallsByModel versions={await parallelRead} />
+        <ParallelCallsByModel versions={await parallelRead} zone={zone} />
 
         <Card
           title="Compare two versions"

@@ -15,6 +15,7 @@ import { prettySchema } from "@/components/dashboard/schema-format";
 import { StatTile } from "@/components/dashboard/stat-tile";
 import { UncheckedNotice } from "@/components/dashboard/unchecked-notice";
 import { ConfusableList } from "@/components/tools/confusable-list";
+import { asOfNote } from "@/components/dashboard/as-of";
 import { ExecutionCard } from "@/components/tools/execution-card";
 import { SpiralsCard } from "@/components/tools/spirals-card";
 import { ParallelCallsCard } from "@/components/parallel/parallel-calls-card";
@@ -196,7 +197,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
 
                 <SpiralsCard spirals={await spiralsRead} by="tool" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
 
-                <ParallelCallsCard figures={await parallelRead} />
+                <ParallelCallsCard figures={await parallelRead} zone={zone} />
 
                 <Card
                   title="Invalid rate over time"
@@ -306,7 +307,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
               <>
                 <Card
                   title="Failure patterns"
-                  description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}. ${RECOVERED_MEANING}`}
+                  description={`What went wrong where in the ${formatCount(patternFailures)} failed calls of the range${doctor.patterns.some((p) => p.category === "unknown_tool" && p.kind !== tool) ? ", misspellings of the name included" : ""}. ${RECOVERED_MEANING}${asOfNote(doctor.asOf, zone)}`}
                 >
                   {doctor.patterns.length ? (
                     <PatternsTable patterns={doctor.patterns} callHref={callHref} />
@@ -340,7 +341,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
                   title="Confused with"
                   description={`Tools the models mix up with this one, from the range's runs and from descriptions that nearly repeat each other; what to change in the names or descriptions${
                     confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
-                  }`}
+                  }${asOfNote(confusable.asOf, zone)}`}
                 >
                   {confusable.pairs.length ? (
                     <ConfusableList

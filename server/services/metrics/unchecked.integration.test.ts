@@ -84,8 +84,11 @@ describe("an unchecked call is counted apart everywhere", () => {
     for (const statement of updates) await pool().query(statement);
     // then the later migration that fills the rollups per tool from those rows
     const perTool = readFileSync(new URL("../../../prisma/migrations/20261205230000_call_rollups_per_tool_daily/migration.sql", import.meta.url), "utf8");
-    await pool().query("DELETE FROM call_rollups_tool_daily");
-    await pool().query(perTool.slice(perTool.indexOf("-- Fill it")));
+    // run for this project only: other test files write their projects' rollups meanwhile
+    const fill = perTool.slice(perTool.indexOf("-- Fill it")).replace('FROM "call_rollups_daily"', 'FROM "call_rollups_daily" WHERE "project_id" = $1');
+    expect(fill).toContain('WHERE "project_id" = $1');
+    await pool().query("DELETE FROM call_rollups_tool_daily WHERE project_id = $1", [p.project.id]);
+    await pool().query(fill, [p.project.id]);
 
     expect((await read.metrics.summary({ range })).totals).toMatchObject({ calls: 1, valid: 0, unchecked: 1, invalidRate: null });
     expect(await rollupsDifferFromRaw(pool(), p.project.id)).toEqual({});

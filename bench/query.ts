@@ -183,6 +183,7 @@ const COPY_COLUMNS = [
   "tool_version",
   "metadata",
   "pattern",
+  "recovered",
 ];
 
 type Tool = { name: string; weight: number; params: string[]; invalidFactor: number; categories: number[]; messages: string[][]; version: string };
@@ -364,6 +365,8 @@ function* generateRows(projectId: string, count: number, end: number) {
           c.tool.version,
           meta,
           category ? benchPattern(category, c.tool, variant) : N,
+          // the stored rule (tool_calls.recovered): the correction, the run's next call, is not itself invalid
+          c.correction && !calls[step + 1]!.invalid ? "t" : "f",
         ].join("\t"),
       );
     }

@@ -1,7 +1,7 @@
 import type { PoolClient } from "pg";
 import type { ToolCallEvent } from "../../../contracts/event";
 import { patternOf } from "../../domain/failure-patterns";
-import { recoveredSql } from "../rollups/tables";
+import { recoveredTest } from "../rollups/tables";
 import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
 import { runOrderSql, sameToolNeighbourSql } from "../../domain/run-order";
 import type { CallVerdict } from "../../domain/verdicts";
@@ -70,8 +70,12 @@ const notOfTurnSql = (n: string, c: string) => `(${n}.turn = ${c}.turn) IS NOT T
  * run order, naming it in corrects_id, otherwise the next call of its run, in run order, that
  * names the same tool and is not of its turn (`notOfTurnSql`: a call written in the same model
  * response was written before the model saw the error). This is the only place the rule is
- * applied: every read follows the stored `correction_id`. Each change of a link is applied to
- * the rollups: `corrected` (calls) and `followed`/`recovered` (messages).
+ * applied: every read follows the stored `correction_id`. With each link it stores whether the
+ * link recovered the call (`recovered`: the correction exists and is not itself invalid, read by
+ * the schema doctor's patterns), and each change of a link is applied to the rollups: `corrected`
+ * (calls) and `followed`/`recovered` (messages, the difference of the stored `recovered`). After a
+ * re-check (`verdictsChanged`) a link that stays may have changed whether it recovered (its
+ * correction's verdict changed): those rows are updated too.
  *
  * Only the links a batch can change are recomputed, which is what keeps a batch's cost
  * independent of the length of the runs it touches: the new invalid calls ($2), the calls the
@@ -95,7 +99,7 @@ const notOfTurnSql = (n: string, c: string) => `(${n}.turn = ${c}.turn) IS NOT T
  * own parallel calls of the tool; a turn's calls are read from the partial index
  * (project_id, run_id, turn), the only one that holds all three.
  */
-const pairSql = (answer: string) => `
+const pairSql = (answer: string, verdictsChanged = false) => `
 WITH new AS (
   SELECT ctid AS tid, id, run_id, tool, step, turn, timestamp, corrects_id, valid FROM tool_calls WHERE ctid = ANY($2::tid[])
 ), previous AS MATERIALIZED (
@@ -114,24 +118,24 @@ WITH new AS (
           FROM before_new p WHERE p.turn IS NOT NULL AND p.new_may_correct
   UNION SELECT ctid FROM tool_calls WHERE cardinality($3::text[]) > 0 AND project_id = $1 AND run_id = ANY($3::text[]) AND valid = false
 ), links AS MATERIALIZED (
-  SELECT t.ctid AS tid, t.tool, t.timestamp, t.correction_id AS previous,
+  SELECT t.ctid AS tid, t.tool, t.timestamp, t.correction_id AS previous, t.recovered AS was_recovered,
          coalesce((SELECT e.id FROM tool_calls e WHERE e.project_id = $1 AND e.corrects_id = t.id ORDER BY ${runOrderSql("e")} LIMIT 1),
                   ${sameToolNeighbourSql("t", "next", "id", true, notOfTurnSql("n", "t"))}) AS correction
     FROM tool_calls t
    WHERE t.ctid = ANY(array(SELECT tid FROM targets WHERE tid IS NOT NULL)) AND t.valid = false
 ), changed AS (
-  UPDATE tool_calls t SET correction_id = l.correction
+  UPDATE tool_calls t SET correction_id = l.correction, recovered = ${recoveredTest("l.correction")}
     FROM links l
    WHERE t.ctid = ANY(array(SELECT tid FROM links)) AND t.ctid = l.tid
-     AND t.correction_id IS DISTINCT FROM l.correction
+     AND (t.correction_id IS DISTINCT FROM l.correction${verdictsChanged ? ` OR t.recovered <> ${recoveredTest("l.correction")}` : ""})
   RETURNING t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.message,
             (l.previous IS NULL)::int - (t.correction_id IS NULL)::int AS followed,
-            ${recoveredSql("t.correction_id")} - ${recoveredSql("l.previous")} AS recovered
+            t.recovered::int - l.was_recovered::int AS recovered
 ), ${rollupLinkCtes}
 ${answer}`;
 export const PAIR_SQL = pairSql("SELECT");
 /** The same, answering the tool and time of every invalid call whose link it recomputed (changed or not). */
-const RELINK_SQL = pairSql("SELECT DISTINCT tool, timestamp FROM links");
+const RELINK_SQL = pairSql("SELECT DISTINCT tool, timestamp FROM links", true);
 
 /** Runs the pairing statement for these rows (their ctids) and runs, planned without sorts or sequential scans (see PAIR_SQL). */
 async function pair<Row extends object = object>(client: PoolClient, sql: string, projectId: string, rows: string[], runIds: string[]): Promise<Row[]> {

@@ -111,8 +111,13 @@ export const granularities = (
 ];
 
 /**
- * 1 when an invalid call's correction (a column or expression of `tool_calls`, in a statement
- * whose $1 is the project) recovered it: the correction exists and is not itself invalid.
+ * Whether an invalid call's correction (a column or expression of `tool_calls`, in a statement
+ * whose $1 is the project) recovered it: the correction exists and is not itself invalid. Looked
+ * up by the correction's primary key; `tool_calls.recovered` stores it per invalid call (the
+ * pairing statement sets it with each link, server/services/ingest/write-calls.ts), for the reads
+ * that would otherwise look it up call by call (the schema doctor's patterns).
  */
-export const recoveredSql = (correction: string) =>
-  `(${correction} IS NOT NULL AND NOT EXISTS (SELECT FROM tool_calls f WHERE f.project_id = $1 AND f.id = ${correction} AND f.valid = false))::int`;
+export const recoveredTest = (correction: string) =>
+  `(${correction} IS NOT NULL AND NOT EXISTS (SELECT FROM tool_calls f WHERE f.project_id = $1 AND f.id = ${correction} AND f.valid = false))`;
+/** The same, as 1 or 0 (a count). */
+export const recoveredSql = (correction: string) => `${recoveredTest(correction)}::int`;

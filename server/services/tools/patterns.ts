@@ -6,7 +6,7 @@ import { suggestSchemaChanges } from "../../domain/schema-suggestions";
 import { daysOf, encodePattern, groupPatterns, type FailurePattern, type PatternDayRow } from "../../domain/failure-patterns";
 import { pool } from "../../db/client";
 import { analytics } from "../analytics";
-import { dayOf, recoveredSql } from "../rollups/tables";
+import { dayOf } from "../rollups/tables";
 import { observedValues } from "./observed";
 import { latestDefinitions, listTools } from "./registry";
 
@@ -19,8 +19,9 @@ const EXAMPLES = 3;
 /**
  * A tool's invalid calls over a range, grouped by pattern (category, path, kind of value sent),
  * per UTC day, with how many the model tried again and how many of those next attempts were valid
- * (isomorphic/recovery.ts). Its own calls come from the partial index of invalid calls (tool, time,
- * pattern, correction, id; the correction's verdict by its primary key, the rollups' own rule);
+ * (isomorphic/recovery.ts). Its own calls come from the partial index of invalid calls alone (tool,
+ * time, pattern, correction, id, and whether the correction recovered the call: `recovered`, the
+ * rollups' rule stored by the pairing statement, server/services/ingest/write-calls.ts);
  * names the model misspelled for it (unknown tools close to its name) from the daily call
  * rollups, their recovery from the error-message rollups.
  */
@@ -84,7 +85,7 @@ export async function toolDoctor(projectId: string, tool: string, range: Range) 
 async function ownPatternDays(projectId: string, tool: string, range: Range): Promise<PatternDayRow[]> {
   const { rows } = await pool().query<{ pattern: string | null; day: Date; failures: number; followed: number; recovered: number }>(
     `SELECT c.pattern, ${dayOf("c.timestamp")} AS day, count(*)::int AS failures, count(c.correction_id)::int AS followed,
-            sum(${recoveredSql("c.correction_id")})::int AS recovered
+            count(*) FILTER (WHERE c.recovered)::int AS recovered
        FROM tool_calls c WHERE c.project_id = $1 AND c.tool = $2 AND c.valid = false AND c.timestamp >= $3 AND c.timestamp < $4
       GROUP BY 1, 2`,
     [projectId, tool, range.from, range.to],

@@ -146,6 +146,42 @@ describe("tools without a schema, registered in the browser and re-checked", () 
     expect(await owner.tools.recheck({ project: project.slug, tool: "getloans", range })).toMatchObject({ scanned: 0, changed: 0 });
   });
 
+  it("a correction whose re-check makes it invalid no longer recovers the call it corrects: the link stays, the patterns and rollups follow", async () => {
+    const p = await projectWithKey();
+    const owner = await p.asOwner();
+    // e0 invalid by the harness's verdict, e1 its correction (the next getloan call), stored unchecked: so far a recovery
+    const events = [
+      makeEvent({
+        id: "e0",
+        runId: "e",
+        step: 0,
+        timestamp: at(10),
+        arguments: {},
+        outcome: { valid: false, category: "missing_argument", message: "loannumber is required" },
+      }),
+      makeEvent({ id: "e1", runId: "e", step: 1, timestamp: at(11), arguments: { loannumber: 4471 } }),
+    ];
+    expect(await withKey(p.key).ingest.batch({ events })).toMatchObject({ accepted: 2 });
+    const patterns = async () =>
+      (await owner.tools.patterns({ project: p.project.slug, tool: "getloan", range })).patterns.map((x) => [x.failures, x.followed, x.recovered]);
+    expect(await patterns()).toEqual([[1, 1, 1]]);
+    expect(await rollupsDifferFromRaw(pool(), p.project.id)).toEqual({});
+
+    await owner.tools.registerPasted({ project: p.project.slug, definitions: JSON.stringify([{ name: getloan.name, input_schema: getloan.parameters }]) });
+    await owner.tools.recheck({ project: p.project.slug, tool: "getloan", range });
+    const byId = Object.fromEntries((await rows(p.project.id)).map((r) => [r.id, r]));
+    expect(byId.e0).toMatchObject({ valid: false, correction_id: "e1" });
+    expect(byId.e1).toMatchObject({ valid: false, category: "wrong_type" });
+    // e0 still followed by e1, which no longer recovered it; e1 is a failure of its own, not followed
+    expect(await patterns()).toEqual(
+      expect.arrayContaining([
+        [1, 1, 0],
+        [1, 0, 0],
+      ]),
+    );
+    expect(await rollupsDifferFromRaw(pool(), p.project.id)).toEqual({});
+  });
+
   it("refuses what it cannot do, saying why and what to do", async () => {
     const { project, owner, member } = await unchecked();
     await expect(owner.tools.recheck({ project: project.slug, tool: "searchpayments", range })).rejects.toThrow(

@@ -74,7 +74,8 @@ async function writeVerdicts(projectId: string, tool: string, changes: { row: Ca
     const unnest = COLUMNS.map(([, type], i) => `$${i + 3}::${type}[]`).join(", ");
     const aliases = COLUMNS.map((_, i) => `c${i}`).join(", ");
     const { rows: updated } = await client.query<{ tool: string; timestamp: Date }>(
-      `UPDATE tool_calls t SET ${sets}, correction_id = CASE WHEN n.c0 = false THEN t.correction_id END
+      `UPDATE tool_calls t SET ${sets}, correction_id = CASE WHEN n.c0 = false THEN t.correction_id END,
+                             recovered = n.c0 IS FALSE AND t.recovered
          FROM unnest($2::text[], ${unnest}) AS n(id, ${aliases})
         WHERE t.project_id = $1 AND t.id = n.id
       RETURNING t.tool, t.timestamp`,

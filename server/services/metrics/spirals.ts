@@ -1,11 +1,9 @@
 // Retry spirals (server/domain/spirals.ts) read from the database, bounded whatever the project's
 // size: only the failed attempts of the range (invalid calls and failed results), the latest
-// SPIRAL_READ_LIMIT of them, a tool's from a partial index of them; of the runs with a group that
-// can hold a spiral, the calls from its first such attempt on, as many as it has and one (one index
-// descent per run, which holds the next call of each when they are consecutive), and the next
-// call of any other by one descent each. Never whole runs. (docs/alerts.md.)
+// SPIRAL_READ_LIMIT of them, and for each its two neighbours in its run (one index descent each).
+// Never whole runs. A tool's failed attempts come from a partial index of them (docs/alerts.md).
 import { statusesOf } from "../../../isomorphic/outcome";
-import { runOrderSql, sameToolNeighbourSql } from "../../domain/run-order";
+import { sameToolNeighbourSql } from "../../domain/run-order";
 import { spiralsOfAttempts, summarizeSpirals, type FailedAttempt, type LocatedSpiral } from "../../domain/spirals";
 import { pool } from "../../db/client";
 import { filterSql } from "../rollups/read";
@@ -14,10 +12,10 @@ import { filterSql } from "../rollups/read";
 const SPIRAL_READ_LIMIT = 20_000;
 
 /**
- * A failed attempt (server/domain/spirals.ts attemptFailed) in SQL: word for word the predicate of
- * the partial index tool_calls_failed_tool_idx (prisma/schema.prisma). `valid IS FALSE`, not
- * `valid = false`, which PostgreSQL does not prove from `valid = false`: other statements' own
- * `valid = false` (the pairing's, stale statistics) cannot take the index.
+ * A failed attempt (server/domain/spirals.ts attemptFailed) in SQL: the predicate of the partial
+ * index tool_calls_failed_tool_idx (prisma/schema.prisma), so that a tool's are read from it alone.
+ * `valid IS FALSE`, not `valid = false`, which PostgreSQL does not prove from `valid = false`:
+ * other statements' own `valid = false` (the pairing's, on stale statistics) cannot take the index.
  */
 const FAILED_ATTEMPT_SQL = `(valid IS FALSE OR result_status IN (${statusesOf("failed")
   .map((s) => `'${s}'`)
@@ -47,14 +45,6 @@ type Row = {
   next_status: string | null;
 };
 
-/**
- * A run's calls in run order from its first candidate (`f`, with `n` candidates) on, under
- * `where` (one of the three stretches of run order: stepped, then unstepped), at most n + 1.
- */
-const windowSql = (where: string) =>
-  `SELECT n.id, n.tool, n.turn, n.valid, n.result_status, n.step, n.timestamp FROM tool_calls n
-    WHERE n.project_id = $1 AND n.run_id = f.run_id AND ${where} ORDER BY ${runOrderSql("n")} LIMIT f.n + 1`;
-
 /** The spirals of `minLength` or more attempts among the failed attempts of [from, to) in scope. */
 export async function readSpirals(projectId: string, range: { from: Date; to: Date }, scope: SpiralScope = {}, minLength = 3): Promise<SpiralRead> {
   const params: unknown[] = [projectId, range.from, range.to, SPIRAL_READ_LIMIT];
@@ -65,46 +55,20 @@ export async function readSpirals(projectId: string, range: { from: Date; to: Da
          FROM tool_calls
         WHERE project_id = $1 AND timestamp >= $2 AND timestamp < $3 AND ${FAILED_ATTEMPT_SQL}${filters}
         ORDER BY timestamp DESC LIMIT $4
-     ), candidates AS MATERIALIZED (
+     ), candidates AS (
        -- a spiral's attempts are all of one tool in one run: smaller groups cannot hold one
        SELECT * FROM (SELECT failed.*, count(*) OVER (PARTITION BY run_id, tool) AS attempts FROM failed) g WHERE attempts >= $${params.push(minLength)}
-     ), firsts AS (
-       -- each run's first candidate in run order, and how many candidates the run holds
-       SELECT DISTINCT ON (run_id) run_id, step, timestamp, id, count(*) OVER (PARTITION BY run_id) AS n
-         FROM candidates ORDER BY run_id, ${runOrderSql()}
-     ), windows AS MATERIALIZED (
-       -- from it on, as many of the run's calls as it has candidates, and one: one index descent per
-       -- run, which holds the next call of every candidate but the last when they are consecutive
-       SELECT w.id, lead(w.id) OVER run AS next_id, lead(w.tool) OVER run AS next_tool, lead(w.turn) OVER run AS next_turn,
-              lead(w.valid) OVER run AS next_valid, lead(w.result_status) OVER run AS next_status,
-              -- fewer calls than asked: the window reaches the run's end, whose last call has no next
-              count(*) OVER (PARTITION BY f.run_id) <= f.n AS ends_run
-         FROM firsts f CROSS JOIN LATERAL (
-           SELECT * FROM (
-             (${windowSql("f.step IS NOT NULL AND n.step IS NOT NULL AND (n.step, n.timestamp, n.id) >= (f.step, f.timestamp, f.id)")})
-             UNION ALL (${windowSql("f.step IS NOT NULL AND n.step IS NULL")})
-             UNION ALL (${windowSql("f.step IS NULL AND n.step IS NULL AND (n.timestamp, n.id) >= (f.timestamp, f.id)")})
-           ) u LIMIT f.n + 1
-         ) w
-       WINDOW run AS (PARTITION BY f.run_id ORDER BY ${runOrderSql("w")})
      ), located AS MATERIALIZED (
-       -- the others' (not in their run's window, or last of a window that does not reach the run's end) by a descent each
-       SELECT c.*, w.next_id AS window_next_id, w.next_tool, w.next_turn, w.next_valid, w.next_status,
-              CASE WHEN w.next_id IS NULL AND w.ends_run IS NOT TRUE THEN ${sameToolNeighbourSql("c", "next", "ctid", false)} END AS next_ctid
-         FROM candidates c LEFT JOIN windows w ON w.id = c.id
+       SELECT f.*, ${sameToolNeighbourSql("f", "next", "ctid", false)} AS next_ctid FROM candidates f
      )
      -- one row at least, which says how many failed attempts were read (a read that reached the limit is cut)
      SELECT total.failed_read, l.id, l.run_id, l.turn, l.timestamp AS at, l.tool, l.model_name, l.model_version, l.valid, l.result_status,
-            l.cost_usd, l.input_tokens, l.output_tokens, coalesce(l.window_next_id, nx.id) AS next_id,
-            CASE WHEN l.window_next_id IS NULL THEN nx.tool ELSE l.next_tool END AS next_tool,
-            CASE WHEN l.window_next_id IS NULL THEN nx.turn ELSE l.next_turn END AS next_turn,
-            CASE WHEN l.window_next_id IS NULL THEN nx.valid ELSE l.next_valid END AS next_valid,
-            CASE WHEN l.window_next_id IS NULL THEN nx.result_status ELSE l.next_status END AS next_status
+            l.cost_usd, l.input_tokens, l.output_tokens, nx.id AS next_id, nx.tool AS next_tool, nx.turn AS next_turn, nx.valid AS next_valid, nx.result_status AS next_status
        FROM (SELECT count(*)::int AS failed_read FROM failed) total
        LEFT JOIN located l ON true
        -- the next call itself by its ctid (a join on it would let the planner scan the whole table)
        LEFT JOIN LATERAL (SELECT n.id, n.tool, n.turn, n.valid, n.result_status FROM tool_calls n WHERE n.ctid = l.next_ctid LIMIT 1) nx ON true
-      ORDER BY l.run_id, ${runOrderSql("l")}`,
+      ORDER BY l.run_id, l.step NULLS LAST, l.timestamp, l.id`,
     params,
   );
   const attempts: FailedAttempt[] = rows

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
+import { statusesOf } from "../../../isomorphic/outcome";
+import { pool, prisma } from "../../db/client";
+import { attemptFailed, findSpirals } from "../../domain/spirals";
+import { readSpirals } from "./spirals";
 
 // Retry spirals read from stored runs (server/services/metrics/spirals.ts): a turn's parallel calls
 // of one tool are one attempt (server/domain/spirals.ts), through ingest.batch and metrics.spirals.
@@ -56,4 +60,83 @@ describe("retry spirals and parallel calls", () => {
     // the whole project's read (the models page) says the same
     expect((await owner.metrics.spirals({ project: p.project.slug, range })).total).toMatchObject({ spirals: 1, attempts: 3 });
   });
+});
+
+// The bounded read against the detector over whole runs (the benchmark's plain answer,
+// bench/query.ts): runs of several tools, stepped, unstepped and both, with ties in time, failures
+// in and out of the range, so that failed attempts are consecutive, apart, or last of their run.
+describe("retry spirals read from the failed attempts and their neighbours", () => {
+  it("answer what the detector over whole runs answers, for a tool and for the project", async () => {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+    const tools = ["getloan", "listopenloans", "search"];
+    const events = [];
+    for (let r = 0; r < 60; r++) {
+      const runId = `bounded-${String(r).padStart(2, "0")}`;
+      const stepping = pick(["all", "none", "some"] as const);
+      const length = 3 + Math.floor(random() * 14);
+      const runTools = tools.slice(0, 1 + Math.floor(random() * 3));
+      for (let i = 0; i < length; i++) {
+        const how = pick(["valid-false", "error", "timeout", "ok", "ok", "none"] as const);
+        const stepped = stepping === "all" || (stepping === "some" && i < length / 2);
+        events.push(
+          makeEvent({
+            id: `${runId}x${String(i).padStart(2, "0")}`,
+            runId,
+            step: stepped ? i : undefined,
+            // over 500 s in steps of 10 s: ties in time, which the id decides
+            timestamp: at(10 * Math.floor(random() * 50)),
+            tool: pick(runTools),
+            ...(how === "valid-false" ? { outcome: { valid: false, category: "missing_argument" } } : {}),
+            ...(how === "error" || how === "timeout" || how === "ok" ? { result: { status: how } } : {}),
+          }),
+        );
+      }
+    }
+    for (let i = 0; i < events.length; i += 200) await api.ingest.batch({ events: events.slice(i, i + 200) });
+    const range = { from: new Date(at(100)), to: new Date(at(400)) };
+    const calls = await prisma().toolCall.findMany({
+      where: { projectId: p.project.id },
+      orderBy: [{ runId: "asc" }, { step: { sort: "asc", nulls: "last" } }, { timestamp: "asc" }, { id: "asc" }],
+    });
+    const plain = (tool: string | undefined, minLength: number) => {
+      const lines: string[] = [];
+      for (const runId of new Set(calls.map((c) => c.runId))) {
+        const run = calls
+          .filter((c) => c.runId === runId)
+          .map((c) => {
+            const call = { id: c.id, tool: c.tool, turn: c.turn, valid: c.valid, resultStatus: c.resultStatus };
+            const outside = c.timestamp < range.from || c.timestamp >= range.to;
+            // a failure that is not read (outside the range) breaks a streak, as the read's gap does
+            return attemptFailed(call) && outside ? { id: "", tool: "", valid: true, resultStatus: "ok" } : call;
+          });
+        for (const s of findSpirals(run, minLength)) if (!tool || s.tool === tool) lines.push(`${s.attempts.join(",")}|${s.endedBy ?? "-"}`);
+      }
+      return lines.sort();
+    };
+    let spirals = 0;
+    for (const minLength of [2, 3])
+      for (const tool of [undefined, ...tools]) {
+        const read = await readSpirals(p.project.id, range, { tool }, minLength);
+        expect(read.spirals.map((s) => `${s.attempts.join(",")}|${s.endedBy ?? "-"}`).sort(), `${tool ?? "project"}, ${minLength}`).toEqual(
+          plain(tool, minLength),
+        );
+        spirals += read.spirals.length;
+      }
+    // the data holds spirals, so the comparison says something
+    expect(spirals).toBeGreaterThan(20);
+  });
+});
+
+it("the partial index of failed attempts is of the statuses the read counts as failed", async () => {
+  // the read's condition must imply the index's predicate (prisma/schema.prisma), or the read scans every call of the tool
+  const { rows } = await pool().query<{ predicate: string }>(
+    "SELECT pg_get_expr(indpred, indrelid) AS predicate FROM pg_index WHERE indexrelid = 'tool_calls_failed_tool_idx'::regclass",
+  );
+  const statuses = [...rows[0]!.predicate.matchAll(/'(\w+)'::text/g)].map((m) => m[1]);
+  expect(statuses.sort()).toEqual(statusesOf("failed").sort());
+  expect(rows[0]!.predicate).toMatch(/^\(\(valid IS FALSE\) OR /);
 });

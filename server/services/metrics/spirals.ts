@@ -1,9 +1,7 @@
 // Retry spirals (server/domain/spirals.ts) read from the database, bounded whatever the project's
 // size: only the failed attempts of the range (invalid calls and failed results), the latest
 // SPIRAL_READ_LIMIT of them, and for each its two neighbours in its run (one index descent each).
-// Never whole runs. (Partial indexes of the failed attempts were tried and removed: with
-// statistics older than the runs, the pairing of an ingest batch took them and read 23,000 rows
-// instead of under 600, pairing-scale.exhaustive.test.ts. docs/alerts.md.)
+// Never whole runs. A tool's failed attempts come from a partial index of them (docs/alerts.md).
 import { statusesOf } from "../../../isomorphic/outcome";
 import { sameToolNeighbourSql } from "../../domain/run-order";
 import { spiralsOfAttempts, summarizeSpirals, type FailedAttempt, type LocatedSpiral } from "../../domain/spirals";
@@ -13,8 +11,13 @@ import { filterSql } from "../rollups/read";
 /** The most failed attempts one read takes (the latest of the range); a read that reaches it says so. */
 const SPIRAL_READ_LIMIT = 20_000;
 
-/** A failed attempt (server/domain/spirals.ts attemptFailed) in SQL. */
-const FAILED_ATTEMPT_SQL = `(valid = false OR result_status IN (${statusesOf("failed")
+/**
+ * A failed attempt (server/domain/spirals.ts attemptFailed) in SQL: the predicate of the partial
+ * index tool_calls_failed_tool_idx (prisma/schema.prisma), so that a tool's are read from it alone.
+ * `valid IS FALSE`, not `valid = false`, which PostgreSQL does not prove from `valid = false`:
+ * other statements' own `valid = false` (the pairing's, on stale statistics) cannot take the index.
+ */
+const FAILED_ATTEMPT_SQL = `(valid IS FALSE OR result_status IN (${statusesOf("failed")
   .map((s) => `'${s}'`)
   .join(", ")}))`;
 

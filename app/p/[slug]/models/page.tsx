@@ -16,7 +16,7 @@ import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { explorerUrl } from "@/components/calls/explorer-params";
 import { withParams } from "@/contracts/range";
-import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
+import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel, num } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { checkedCalls, wilsonInterval } from "@/isomorphic/stats";
@@ -28,7 +28,6 @@ import { ParallelCallsByModel } from "@/components/parallel/parallel-calls-card"
 
 export const metadata: Metadata = { title: "Models" };
 
-const num = "text-right tabular-nums";
 const MODEL_COLUMNS: SortColumns<"model" | "calls" | "invalid" | "rate"> = { model: "asc", calls: "desc", invalid: "desc", rate: "desc" };
 type Version = { model: string; version: string; calls: number; invalid: number; unchecked: number } & ResultCounts & { latency: LatencySummary };
 

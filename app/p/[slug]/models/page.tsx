@@ -43,6 +43,17 @@ function versionsByModel(versions: readonly (Omit<Version, "model"> & { key: str
   return models;
 }
 
+/** The two versions compared: from the URL, else the two newest versions of a model with several, else the two with most calls. */
+function comparedPair(models: Map<string, Version[]>, query: { a?: string; b?: string }) {
+  const multi = [...models.values()].find((list) => list.length >= 2);
+  const byVolume = [...models.values()].flat().sort((x, y) => y.calls - x.calls);
+  const fallbackA = multi ? multi[multi.length - 2] : byVolume[0];
+  const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
+  const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
+  const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
+  return { a, b, byVolume };
+}
+
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
@@ -66,6 +77,12 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
     }),
   );
   parallelRead.catch(() => {});
+  // the comparison too: it needs the versions only, not the series or the incidents read beside them
+  const pairRead = modelsRead.then((models) => comparedPair(models, query));
+  const comparisonRead = pairRead.then(({ a, b }) =>
+    a && b ? api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null,
+  );
+  comparisonRead.catch(() => {});
   const [table, models, lines, incidents] = await Promise.all([
     tableRead,
     modelsRead,
@@ -114,15 +131,8 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, checkedCalls(v))]));
   const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
 
-  // the comparison: from the URL, else the two versions of the model with several, else the two largest
-  const multi = [...models.values()].find((list) => list.length >= 2);
-  const byVolume = [...all].sort((x, y) => y.calls - x.calls);
-  const fallbackA = multi ? multi[multi.length - 2] : byVolume[0];
-  const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
-  const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
-  const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
-  const comparison =
-    a && b ? await api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null;
+  const { a, b, byVolume } = await pairRead;
+  const comparison = await comparisonRead;
   const options = [...all.map((v) => ({ ref: versionRef(v), label: `${versionLabel(v)} (${formatCount(v.calls)} calls)` }))];
   for (const extra of [a, b])
     if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });

@@ -113,7 +113,7 @@ const badgeTones = {
 } as const;
 
 export function Badge({ tone = "slate", children }: { tone?: keyof typeof badgeTones; children: ReactNode }) {
-  return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", badgeTones[tone])}>{children}</span>;
+  return <span className={cx("badge", badgeTones[tone])}>{children}</span>;
 }
 
 export function Card({
@@ -132,19 +132,17 @@ export function Card({
   tone?: "default" | "danger";
 }) {
   return (
-    <section className={cx("rounded-lg border bg-white shadow-sm", tone === "danger" ? "border-red-200" : "border-slate-200", className)}>
+    <section className={cx("card", tone === "danger" && "border-red-200", className)}>
       {(title || description || actions) && (
-        <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-3 border-b border-slate-100 px-5 py-4">
-          <div className="min-w-[min(100%,14rem)] flex-1">
-            {title && (
-              <h2 className={cx("text-base font-semibold [overflow-wrap:anywhere]", tone === "danger" ? "text-red-800" : "text-slate-900")}>{title}</h2>
-            )}
-            {description && <p className="mt-1 text-slate-500 [overflow-wrap:anywhere]">{description}</p>}
+        <header className="card-head">
+          <div className="card-heading">
+            {title && <h2 className={cx("card-title", tone === "danger" && "text-red-800")}>{title}</h2>}
+            {description && <p className="card-desc">{description}</p>}
           </div>
           {actions}
         </header>
       )}
-      {children !== undefined && <div className="px-5 py-4">{children}</div>}
+      {children !== undefined && <div className="card-body">{children}</div>}
     </section>
   );
 }
@@ -192,12 +190,7 @@ export const shortLabel = (text: string, max = 60) => (text.length > max ? `${te
  */
 export function ScrollRegion({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
-    <div
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      className={cx("relative overflow-x-auto focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500", className)}
-    >
+    <div role="region" aria-label={label} tabIndex={0} className={cx("scroll-region", className)}>
       {children}
     </div>
   );
@@ -221,3 +214,5 @@ export function Table({ children, label }: { children: ReactNode; label: string 
 /** A table's header and data cells (styled in app/globals.css); add utilities beside them (`${td} text-right`). */
 export const th = "th-cell";
 export const td = "td-cell";
+/** A number in a cell, right-aligned with figures of one width (`num` in app/globals.css): `${td} ${num}`. */
+export const num = "num";

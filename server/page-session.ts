@@ -22,10 +22,11 @@ export { findByRouteId } from "./trpc/route-id";
 /** Set by proxy.ts on page requests: the path (and query) being rendered, for ?next=. */
 const PATH_HEADER = "x-toolgate-path";
 
-/** A tRPC caller with this request's headers (cookie, forwarded address); its queries read the session and membership once (Context.authReads). */
-export async function pageCaller() {
-  return createCaller(createContext({ headers: new Headers(await headers()), shareAuth: true }));
-}
+/**
+ * A tRPC caller with this request's headers (cookie, forwarded address); its queries read the session and membership once (Context.authReads).
+ * One per request: the layout's query (the sidebar's projects) and the page's share it, and so the session they read.
+ */
+export const pageCaller = cache(async () => createCaller(createContext({ headers: new Headers(await headers()), shareAuth: true })));
 
 const sessionUser = cache(async (): Promise<SessionUser | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;

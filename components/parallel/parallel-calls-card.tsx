@@ -67,7 +67,7 @@ export function ParallelCallsByModel({ versions, zone }: { versions: ModelsAnswe
                   <tr key={`${v.model} ${v.version}`} className="border-b border-slate-100 last:border-0" data-testid="parallel-model-row">
                     <td className="py-1.5 pr-3">{versionLabel(v)}</td>
                     {[cells.inParallel, cells.mixed, cells.idKept].map((cell, i) => (
-                      <td key={i} className="py-1.5 pr-3 text-right tabular-nums last:pr-0" data-label={COLUMNS[i]}>
+                      <td key={i} className="py-1.5 pr-3 num last:pr-0" data-label={COLUMNS[i]}>
                         <span className="font-medium text-slate-900">{cell.value}</span>
                         <span className="block text-xs text-slate-500">{cell.detail}</span>
                       </td>

@@ -4,7 +4,7 @@ import { Sparkline } from "../charts";
 import { categoryColor } from "../charts/prepare";
 import { formatCount, formatPercent } from "../../contracts/format-number";
 import { RECOVERED_MEANING, recoveryTitle } from "../../isomorphic/recovery";
-import { Table, td, th } from "../ui";
+import { num, Table, td, th } from "../ui";
 import { Ticks } from "./ticks";
 import type { FailurePatternRow } from "./types";
 
@@ -39,7 +39,7 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
                 <Ticks text={p.label} />
               </span>
             </td>
-            <td data-label="Failures" className={`${td} text-right font-medium tabular-nums text-slate-900`}>
+            <td data-label="Failures" className={`${td} ${num} font-medium text-slate-900`}>
               {formatCount(p.failures)}
             </td>
             <td className={td}>
@@ -54,7 +54,7 @@ export function PatternsTable({ patterns, callHref, limit = 12 }: { patterns: Fa
               <Sparkline values={p.trend} colorKey={p.category} color={categoryColor(p.category)} width={96} height={24} />
             </td>
             <td
-              className={`${td} text-right tabular-nums ${p.recoveryRate !== null && p.recoveryRate < 0.6 ? "text-red-700" : "text-slate-700"}`}
+              className={`${td} ${num} ${p.recoveryRate !== null && p.recoveryRate < 0.6 ? "text-red-700" : "text-slate-700"}`}
               title={recoveryTitle(p)}
               data-testid="pattern-recovered"
             >

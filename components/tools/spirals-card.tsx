@@ -61,10 +61,10 @@ export function SpiralsCard({
                       {by === "model" && <span className="font-mono">{g.tool} · </span>}
                       {version(g.model, g.modelVersion)}
                     </td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{formatCount(g.spirals)}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{formatCount(g.longest)}</td>
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{formatCount(g.attempts)}</td>
-                    <td className="py-1.5 text-right tabular-nums">{formatUsd(g.costUsd)}</td>
+                    <td className="py-1.5 pr-3 num">{formatCount(g.spirals)}</td>
+                    <td className="py-1.5 pr-3 num">{formatCount(g.longest)}</td>
+                    <td className="py-1.5 pr-3 num">{formatCount(g.attempts)}</td>
+                    <td className="py-1.5 num">{formatUsd(g.costUsd)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -4,7 +4,7 @@ export function Ticks({ text }: { text: string }) {
     <>
       {text.split("`").map((part, i) =>
         i % 2 ? (
-          <code key={i} className="rounded bg-slate-100 px-1 py-px font-mono text-[0.85em] text-slate-800">
+          <code key={i} className="code-chip">
             {part}
           </code>
         ) : (

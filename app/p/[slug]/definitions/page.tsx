@@ -5,7 +5,7 @@ import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { ConfusableList } from "@/components/tools/confusable-list";
 import type { ContextCostAnswer } from "@/components/tools/types";
 import { asOfNote } from "@/components/dashboard/as-of";
-import { Badge, Card, PageHeader, Table, td, th } from "@/components/ui";
+import { Badge, Card, PageHeader, Table, td, th, num } from "@/components/ui";
 import { formatCount, formatNumber, formatPercent, formatUsd } from "@/contracts/format-number";
 import { withParams } from "@/contracts/range";
 import { lintTools, scoreTools } from "@/isomorphic/definition-lint";
@@ -13,7 +13,6 @@ import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session"
 
 export const metadata: Metadata = { title: "Definitions" };
 
-const num = "text-right tabular-nums";
 const usd = (v: number | null) => (v === null ? "–" : formatUsd(v));
 
 /** Which tool sets the calls were counted with: the ones their runs carried, or the whole registered set. */

@@ -6,13 +6,12 @@ import { formatCount, formatNumber, formatPercent, formatUsd } from "@/contracts
 import { apiRange, dashboardRange, rangeParams, readParams, type SearchParams } from "@/components/dashboard/params";
 import { DashboardActions } from "@/components/dashboard/dashboard-actions";
 import { WhatIfSimulator } from "@/components/dashboard/what-if-simulator";
-import { Button, Card, cx, Input, PageHeader, ScrollRegion, td } from "@/components/ui";
+import { Button, Card, cx, Input, PageHeader, ScrollRegion, td, num } from "@/components/ui";
 import { withParams } from "@/contracts/range";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 
 export const metadata: Metadata = { title: "Attempt inflation" };
 
-const num = "text-right tabular-nums";
 const head = "px-3 py-2 text-right align-bottom text-xs font-medium uppercase tracking-wide text-slate-500 first:pl-0 first:text-left last:pr-0";
 
 export default async function InflationPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {

@@ -16,7 +16,7 @@ import { SortHeader } from "@/components/tables/sort-header";
 import { readSort, sortRows, type SortColumns } from "@/components/tables/sort";
 import { explorerUrl } from "@/components/calls/explorer-params";
 import { withParams } from "@/contracts/range";
-import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel } from "@/components/ui";
+import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shortLabel, num } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { checkedCalls, wilsonInterval } from "@/isomorphic/stats";
@@ -28,7 +28,6 @@ import { ParallelCallsByModel } from "@/components/parallel/parallel-calls-card"
 
 export const metadata: Metadata = { title: "Models" };
 
-const num = "text-right tabular-nums";
 const MODEL_COLUMNS: SortColumns<"model" | "calls" | "invalid" | "rate"> = { model: "asc", calls: "desc", invalid: "desc", rate: "desc" };
 type Version = { model: string; version: string; calls: number; invalid: number; unchecked: number } & ResultCounts & { latency: LatencySummary };
 
@@ -42,6 +41,17 @@ function versionsByModel(versions: readonly (Omit<Version, "model"> & { key: str
   }
   for (const list of models.values()) list.sort((x, y) => (x.version < y.version ? -1 : x.version > y.version ? 1 : 0));
   return models;
+}
+
+/** The two versions compared: from the URL, else the two newest versions of a model with several, else the two with most calls. */
+function comparedPair(models: Map<string, Version[]>, query: { a?: string; b?: string }) {
+  const multi = [...models.values()].find((list) => list.length >= 2);
+  const byVolume = [...models.values()].flat().sort((x, y) => y.calls - x.calls);
+  const fallbackA = multi ? multi[multi.length - 2] : byVolume[0];
+  const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
+  const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
+  const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
+  return { a, b, byVolume };
 }
 
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
@@ -67,6 +77,12 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
     }),
   );
   parallelRead.catch(() => {});
+  // the comparison too: it needs the versions only, not the series or the incidents read beside them
+  const pairRead = modelsRead.then((models) => comparedPair(models, query));
+  const comparisonRead = pairRead.then(({ a, b }) =>
+    a && b ? api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null,
+  );
+  comparisonRead.catch(() => {});
   const [table, models, lines, incidents] = await Promise.all([
     tableRead,
     modelsRead,
@@ -115,15 +131,8 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, checkedCalls(v))]));
   const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
 
-  // the comparison: from the URL, else the two versions of the model with several, else the two largest
-  const multi = [...models.values()].find((list) => list.length >= 2);
-  const byVolume = [...all].sort((x, y) => y.calls - x.calls);
-  const fallbackA = multi ? multi[multi.length - 2] : byVolume[0];
-  const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
-  const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
-  const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
-  const comparison =
-    a && b ? await api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null;
+  const { a, b, byVolume } = await pairRead;
+  const comparison = await comparisonRead;
   const options = [...all.map((v) => ({ ref: versionRef(v), label: `${versionLabel(v)} (${formatCount(v.calls)} calls)` }))];
   for (const extra of [a, b])
     if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });

@@ -17,7 +17,7 @@ import { RegisterToolsForm } from "@/components/tools/register-tools-form";
 import { UnregisteredTools } from "@/components/tools/unregistered-tools";
 import { p95Text } from "@/components/tools/execution-view";
 import { emptyResultRate, failures, toolErrorRate } from "@/isomorphic/outcome";
-import { Badge, Card, PageHeader, Table, td, th, Truncated } from "@/components/ui";
+import { Badge, Card, PageHeader, Table, td, th, Truncated, num } from "@/components/ui";
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { explorerUrl } from "@/components/calls/explorer-params";
 import { previousPeriod, withParams } from "@/contracts/range";
@@ -26,7 +26,6 @@ import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session"
 
 export const metadata: Metadata = { title: "Tools" };
 
-const num = "text-right tabular-nums";
 const TOOL_COLUMNS: SortColumns<"tool" | "calls" | "rate" | "change" | "errors" | "p95" | "empty" | "cost" | "failure" | "versions"> = {
   tool: "asc",
   calls: "desc",

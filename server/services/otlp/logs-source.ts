@@ -1,10 +1,8 @@
-import { assemble } from "../../adapters/otlp/assemble";
-import { withinBounds } from "../../adapters/otlp/bounds";
 import type { DecodedLogs, SpanProblem } from "../../adapters/otlp/wire";
 import { isGenAiEvent, recordSpanKey, unstorableJson, type LogContent } from "../../adapters/otlp/logs";
 import { ingest } from "../ingest/pipeline";
 import { keepRecords } from "./log-content";
-import { spanHooks, spanPart, spanProblems, totalsOf } from "./spans";
+import { completedSpansPart, spanHooks, spanProblems, totalsOf } from "./spans";
 import { recordStats } from "./stats";
 
 export type LogsResult = {
@@ -43,7 +41,7 @@ export async function ingestLogs(projectId: string, decoded: DecodedLogs): Promi
     lockKeys: kept.map((k) => `trace/${k.spanKey.split("/")[0]}`),
     during: async (client) => {
       const completed = await keepRecords(client, projectId, kept);
-      return completed.length ? [await spanPart(client, projectId, withinBounds(assemble(completed)))] : [];
+      return completed.length ? [await completedSpansPart(client, projectId, completed)] : [];
     },
     ...spanHooks(projectId),
     answer: async (client, outcomes) => {

@@ -1,7 +1,8 @@
 import type { PoolClient } from "pg";
-import type { Assembled, AssembledCall, AssembledResult } from "../../adapters/otlp/assemble";
+import { assemble, type Assembled, type AssembledCall, type AssembledResult } from "../../adapters/otlp/assemble";
+import { withinBounds } from "../../adapters/otlp/bounds";
 import type { Definition } from "../../adapters/otlp/pieces";
-import type { SpanProblem } from "../../adapters/otlp/wire";
+import type { OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
 import { registryResolver } from "../../domain/verdicts";
 import type { Outcome, Part, Source } from "../ingest/pipeline";
 import type { PreparedCall } from "../ingest/write-calls";
@@ -48,6 +49,9 @@ export async function spanPart(db: Queryable, projectId: string, spans: Assemble
   const events = assembled.calls.map((call) => eventOf(call, best.get(call.event.id), call.definition && versions.get(call.definition)));
   return { events, registry, assembled, definitionProblems };
 }
+
+/** The part of GenAI spans that waited for their content and have it now, from log records (log-content.ts). */
+export const completedSpansPart = (db: Queryable, projectId: string, completed: OtlpSpan[]) => spanPart(db, projectId, withinBounds(assemble(completed)));
 
 /** The spans that could not be used: the adapter's problems and the gate's rejections, named by their span. */
 export const spanProblems = ({ part, rejected }: Outcome<SpanPart, SpanSide>): SpanProblem[] => [

@@ -1,13 +1,13 @@
 import { assemble, spanKey } from "../../adapters/otlp/assemble";
 import { explainExport, type IgnoredGroup } from "../../adapters/otlp/explain";
 import { withinBounds } from "../../adapters/otlp/bounds";
-import type { DecodedRequest, SpanProblem } from "../../adapters/otlp/wire";
+import type { DecodedRequest, OtlpSpan, SpanProblem } from "../../adapters/otlp/wire";
 import { awaitsLogContent } from "../../adapters/otlp/logs";
 import { pool } from "../../db/client";
 import { ingest } from "../ingest/pipeline";
-import { continuesConversations } from "./conversations";
+import { continuesConversations, type Queryable } from "./conversations";
 import { hasLogRecords, joinWaitingSpans } from "./log-content";
-import { totalsOf, spanHooks, spanKeys, spanPart, spanProblems } from "./spans";
+import { totalsOf, spanHooks, completedSpansPart, spanKeys, spanPart, spanProblems, type SpanPart } from "./spans";
 import { recordExport, recordStats } from "./stats";
 
 export type TracesResult = {
@@ -43,18 +43,24 @@ export function ingestTraces(projectId: string, decoded: DecodedRequest): Promis
   const waiting = decoded.spans.filter((s) => !assembled.covered.has(spanKey(s)) && awaitsLogContent(s));
   let stillWaiting = waiting;
   let waitProblems: SpanProblem[] = [];
+  const lockKeys = [...spanKeys(assembled), ...waiting.map((s) => `trace/${s.traceId}`)];
+  // the parts to write: the export's spans (unless `early` already made their part), then the waiting spans whose records have arrived
+  const partsOf = async (db: Queryable, joined: OtlpSpan[], early?: SpanPart) => {
+    const parts = [early ?? (await spanPart(db, projectId, assembled))];
+    if (joined.length) parts.push(await completedSpansPart(db, projectId, joined));
+    return parts;
+  };
   return ingest(projectId, {
-    lockKeys: [...spanKeys(assembled), ...waiting.map((s) => `trace/${s.traceId}`)],
+    lockKeys,
     // an export that may continue a conversation of another trace reads that trace's calls only
     // once it has its turn (an export writing them is then committed); others are checked before
-    before: async () => (continuesConversations(assembled) ? undefined : spanPart(pool(), projectId, assembled)),
+    before: async () => (continuesConversations(assembled) ? undefined : (await partsOf(pool(), []))[0]),
     during: async (client, early) => {
-      const part = early ?? (await spanPart(client, projectId, assembled));
-      if (!waiting.length) return [part];
+      if (!waiting.length) return partsOf(client, [], early);
       const { joined, problems } = await joinWaitingSpans(client, projectId, waiting);
       waitProblems = problems;
       stillWaiting = waiting.filter((s) => !joined.some((j) => spanKey(j) === spanKey(s)));
-      return joined.length ? [part, await spanPart(client, projectId, withinBounds(assemble(joined)))] : [part];
+      return partsOf(client, joined, early);
     },
     ...spanHooks(projectId),
     answer: async (client, outcomes) => {

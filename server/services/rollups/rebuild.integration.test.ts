@@ -57,6 +57,32 @@ describe("rebuilding a project's rollups (npm run toolgate -- rollups rebuild)",
     expect(await tools()).toEqual(before);
   });
 
+  it("recomputes each invalid call's stored recovery from its correction, which a bulk load does not set", async () => {
+    const { api, project: stored } = await project();
+    // runs of an invalid call followed by a valid one (recovered) and of two invalid calls (the first not recovered)
+    const events = Array.from({ length: 6 }, (_, run) =>
+      [0, 1].map((step) =>
+        makeEvent({
+          runId: `bulk-${run}`,
+          step,
+          timestamp: at(run * 2 + step),
+          ...(step === 0 || run % 2 ? { arguments: { loannumber: "12" } } : {}),
+        }),
+      ),
+    ).flat();
+    expect(await api.ingest.batch({ events })).toMatchObject({ accepted: 12 });
+    const recoveredCalls = async () =>
+      (await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND recovered", [stored.id])).rows[0]!.n;
+    expect(await recoveredCalls()).toBe(3);
+    // as a restore or bulk load leaves them: links, but no stored recovery
+    await pool().query("UPDATE tool_calls SET recovered = false WHERE project_id = $1", [stored.id]);
+    expect(Object.keys(await rollupsDifferFromRaw(pool(), stored.id))).toEqual(["tool_calls.recovered"]);
+
+    await rebuildProjectRollups(stored.id);
+    expect(await recoveredCalls()).toBe(3);
+    expect(await rollupsDifferFromRaw(pool(), stored.id)).toEqual({});
+  });
+
   it("loses and doubles nothing while batches are ingested into the project", async () => {
     const { api, project: stored } = await project();
     await api.ingest.batch({ events: batch(40) });

@@ -2,7 +2,7 @@ import type { ClientBase } from "pg";
 import { inTransaction } from "../../db/transaction";
 import { filterSql, type Filters } from "./read";
 import { lockRollups } from "./write";
-import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql } from "./tables";
+import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql, recoveredTest } from "./tables";
 
 const callRollup = (bucket: string, where = "project_id = $1", keys = CALL_ROLLUPS.keys) => `
   SELECT project_id, ${bucket} AS bucket, ${keys.map((k) => `${callKeyOf(k)} AS ${k}`).join(", ")},
@@ -43,10 +43,14 @@ export const ROLLUPS_FROM_CALLS = [
 
 /**
  * Recomputes a project's rollups from its raw calls (after a bulk load). Rows go in in time
- * order, as ingestion writes them, so that a range's rows sit together on disk. Answers the
+ * order, as ingestion writes them, so that a range's rows sit together on disk. First each
+ * call's stored `recovered` (kept by the pairing statement, which a bulk load bypasses) is
+ * recomputed from its correction link by the same rule, as the message rollups are. Answers the
  * rows written per table.
  */
 export async function rebuildRollups(client: ClientBase, projectId: string): Promise<Record<string, number>> {
+  const recovered = `(x.valid IS FALSE AND ${recoveredTest("x.correction_id")})`;
+  await client.query(`UPDATE tool_calls x SET recovered = ${recovered} WHERE x.project_id = $1 AND x.recovered <> ${recovered}`, [projectId]);
   const written: Record<string, number> = {};
   for (const r of ROLLUPS_FROM_CALLS) {
     await client.query(`DELETE FROM ${r.table} WHERE project_id = $1`, [projectId]);

@@ -5,6 +5,8 @@ export default {
   vitest: { configFile: "vitest.mutation.config.ts" },
   // server/adapters holds the OTLP decoding and mapping that lived in server/domain when the goal was set
   mutate: ["isomorphic/**/*.ts", "server/domain/**/*.ts", "server/adapters/**/*.ts", "!**/*.test.ts"],
+  // the Python virtualenvs (tests' tools) hold symlinked folders the sandbox copy cannot follow (EISDIR), and nothing mutated needs them
+  ignorePatterns: [".venv*", "sdk-python/.venv*"],
   coverageAnalysis: "perTest",
   // static mutants (module-level constants) would each rerun every test: hours on this machine.
   // A mutant also reached by a fixture built at import time is judged by the per-test runs alone:

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { answerUsable, MAX_ANSWER_AGE_MS, needsRefresh, REFRESH_LOOKAHEAD_MS, STALE_GRACE_MS, usableWhateverTheMark } from "./derived-freshness";
+import {
+  answerUsable,
+  keepsWithoutMark,
+  MAX_ANSWER_AGE_MS,
+  needsRefresh,
+  REFRESH_LOOKAHEAD_MS,
+  STALE_GRACE_MS,
+  usableWhateverTheMark,
+} from "./derived-freshness";
 
 const from = new Date("2026-12-01T00:00:00Z");
 const to = new Date("2026-12-08T00:00:00Z");
@@ -35,6 +43,17 @@ describe("needsRefresh", () => {
     expect(needsRefresh(stored, changed, after(STALE_GRACE_MS - REFRESH_LOOKAHEAD_MS + 1))).toBe(true);
     expect(needsRefresh(stored, same, after(STALE_GRACE_MS))).toBe(false);
     expect(needsRefresh(stored, same, after(MAX_ANSWER_AGE_MS - REFRESH_LOOKAHEAD_MS + 1))).toBe(true);
+  });
+});
+
+describe("keepsWithoutMark", () => {
+  it("leaves exactly the answers that no mark could make needsRefresh", () => {
+    for (const ms of [0, STALE_GRACE_MS - REFRESH_LOOKAHEAD_MS, STALE_GRACE_MS - REFRESH_LOOKAHEAD_MS + 1, STALE_GRACE_MS]) {
+      const keeps = keepsWithoutMark(stored, { from, to }, after(ms));
+      expect(keeps).toBe(!needsRefresh(stored, changed, after(ms)));
+      if (keeps) expect(needsRefresh(stored, same, after(ms))).toBe(false);
+    }
+    expect(keepsWithoutMark(stored, { from, to: new Date(to.getTime() + 3_600_000) }, after(0))).toBe(false);
   });
 });
 

@@ -43,6 +43,11 @@ export function usableWhateverTheMark(stored: StoredAnswerState, range: { from: 
   return sameRange(stored, range) && age >= 0 && age <= STALE_GRACE_MS;
 }
 
+const atNextRefresh = (now: Date) => new Date(now.getTime() + REFRESH_LOOKAHEAD_MS);
+
 /** Whether the worker should compute an answer again now: it would not be usable at its next run. */
-export const needsRefresh = (stored: StoredAnswerState, wanted: WantedAnswer, now: Date) =>
-  !answerUsable(stored, wanted, new Date(now.getTime() + REFRESH_LOOKAHEAD_MS));
+export const needsRefresh = (stored: StoredAnswerState, wanted: WantedAnswer, now: Date) => !answerUsable(stored, wanted, atNextRefresh(now));
+
+/** Whether the worker can leave an answer without reading its range's mark: young enough to stand at its next run whatever arrived. */
+export const keepsWithoutMark = (stored: StoredAnswerState, range: { from: Date; to: Date }, now: Date) =>
+  usableWhateverTheMark(stored, range, atNextRefresh(now));

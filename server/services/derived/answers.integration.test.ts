@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { resolveRange } from "../../../contracts/range";
 import { prisma } from "../../db/client";
 import { makeProject, withKey } from "../../../test/fixtures";
@@ -9,6 +9,7 @@ import { spiralSummary } from "../metrics/spirals";
 import { sweepProject } from "../retention/sweep";
 import { confusableTools } from "../tools/confusable";
 import { toolDoctor } from "../tools/patterns";
+import { analytics } from "../analytics";
 import { refreshDerivedAnswers } from "./answers";
 
 // Stored answers of the pages' derived reads (server/services/derived/answers.ts) through the pages'
@@ -165,6 +166,37 @@ describe("stored answers of derived reads", () => {
 
     // another project's member cannot read a's answers through a's slug
     await expect((await b.asOwner()).metrics.spirals({ project: a.project.slug, range: api })).rejects.toThrow();
+  });
+
+  it("the worker's refresh reads a project's range mark once for all its answers of a preset, and none for young answers", async () => {
+    const p = await makeProject();
+    const ingest = withKey((await p.key()).key);
+    await ingest.tools.register({ tools: LOAN_TOOLS });
+    await ingest.ingest.batch({ events: run("m-1", ["invalid", "error", "invalid", "ok"]) });
+    const owner = await p.asOwner();
+    const input = { project: p.project.slug, range: preset().api };
+    await owner.metrics.spirals(input);
+    await owner.tools.projectConfusable(input);
+    await owner.tools.patterns({ ...input, tool: "getloan" });
+    expect(await stored(p.project.id)).toHaveLength(3);
+    const totals = vi.spyOn(analytics, "totals");
+    try {
+      const marksOfProject = () => totals.mock.calls.filter(([projectId]) => projectId === p.project.id).length;
+      const computedAt = async () => (await stored(p.project.id)).map((r) => r.computedAt.getTime());
+      // just computed: they stand at the next run whatever arrives, so no mark is read
+      const before = await computedAt();
+      await refreshDerivedAnswers(new Date(), 60_000);
+      expect(marksOfProject()).toBe(0);
+      // past the grace, nothing new: one mark for the three answers, and none computed again
+      await age(p.project.id, 150);
+      const aged = await computedAt();
+      expect(aged).not.toEqual(before);
+      await refreshDerivedAnswers(new Date(), 60_000);
+      expect(marksOfProject()).toBe(1);
+      expect(await computedAt()).toEqual(aged);
+    } finally {
+      totals.mockRestore();
+    }
   });
 
   it("go when a new tool version is registered", async () => {

@@ -6,7 +6,7 @@
 // ranges, the API and alert evaluation always read live.
 import { DAY_MS, RANGE_PRESETS, type RangePreset } from "../../../contracts/metrics";
 import { endOfCurrentHour, presetOf } from "../../../contracts/range";
-import { answerUsable, needsRefresh, UNREAD_FOR_MS, usableWhateverTheMark, type WantedAnswer } from "../../domain/derived-freshness";
+import { answerUsable, keepsWithoutMark, needsRefresh, UNREAD_FOR_MS, usableWhateverTheMark, type WantedAnswer } from "../../domain/derived-freshness";
 import { prisma, type Prisma } from "../../db/client";
 import { spiralSummary, type SpiralScope } from "../metrics/spirals";
 import { modelParallelCalls, toolParallelCalls, type VersionRef } from "../parallel/parallel-calls";
@@ -102,7 +102,9 @@ export async function derivedAnswer<K extends DerivedKind>(
 /**
  * The worker's refresh (every minute): each stored answer read in the last day that would not be
  * usable by the next run (new calls in its range, its hour over, or old) is computed again for its
- * preset's current range; answers unread for a day are deleted. Stops after `budgetMs`.
+ * preset's current range; answers unread for a day are deleted. A range's mark is read once per
+ * project and range in a run (a project's answers of one preset share it), and not at all for
+ * answers young enough to stand whatever arrived. Stops after `budgetMs`.
  */
 export async function refreshDerivedAnswers(now = new Date(), budgetMs = 45_000) {
   const stopAt = Date.now() + budgetMs;
@@ -111,13 +113,20 @@ export async function refreshDerivedAnswers(now = new Date(), budgetMs = 45_000)
     select: { projectId: true, kind: true, key: true, rangeFrom: true, rangeTo: true, computedAt: true, through: true },
     orderBy: { computedAt: "asc" },
   });
+  const marks = new Map<string, Promise<string>>();
+  const markOf = (projectId: string, range: Range) => {
+    const key = `${projectId}|${range.from.toISOString()}|${range.to.toISOString()}`;
+    if (!marks.has(key)) marks.set(key, rangeMark(projectId, range));
+    return marks.get(key)!;
+  };
   let refreshed = 0;
   for (const row of rows) {
     if (Date.now() > stopAt) break;
     const { preset, params } = parseKey(row.key);
     if (!(preset in RANGE_PRESETS) || !(row.kind in READS)) continue;
     const range = presetRange(preset, now);
-    const wanted: WantedAnswer = { ...range, through: await rangeMark(row.projectId, range) };
+    if (keepsWithoutMark(row, range, now)) continue;
+    const wanted: WantedAnswer = { ...range, through: await markOf(row.projectId, range) };
     if (!needsRefresh(row, wanted, now)) continue;
     await computeAndStore(row.projectId, row.kind as DerivedKind, row.key, range, params as never, new Date());
     refreshed++;

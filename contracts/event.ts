@@ -4,14 +4,13 @@ import type { PathSegment } from "./json-path";
 import { pathOf, preview, unstorableText, walkJson } from "./json-walk";
 import { EVENT_NAME_LIMITS, refuseUnstorable } from "./text-limits";
 import { formatCount } from "./format-number";
+import { MAX_EVENTS_PER_BATCH, MAX_TOOL_SET } from "./event-limits";
 
 /**
  * One tool request a model wrote, as the harness saw it (docs/events.md explains each field).
  * Strict objects: an unknown field is refused by name, never silently dropped.
  */
-export const MAX_EVENTS_PER_BATCH = 1000;
-/** Tool names in one event's toolSet. */
-export const MAX_TOOL_SET = 2000;
+export { MAX_EVENTS_PER_BATCH, MAX_TOOL_SET };
 
 /**
  * What one event may hold: only what the columns can store (docs/limits.md). Integers are

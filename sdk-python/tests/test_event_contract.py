@@ -16,7 +16,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from toolgate import Toolgate, ToolgateEvent, define_tool
-from toolgate.event import ModelRef, Outcome, Result, Usage
+from toolgate.event import MAX_TOOL_SET, ModelRef, Outcome, Result, Usage
 
 SCHEMA_FILE = Path(
     os.environ.get("TOOLGATE_EVENT_SCHEMA") or Path(__file__).resolve().parents[2] / "contracts" / "generated" / "event.schema.json"
@@ -41,6 +41,7 @@ def test_the_sdks_event_type_names_the_contracts_fields_and_required_ones() -> N
         names, required = fields(typed_dict)
         assert names == set(schema["properties"]), typed_dict.__name__
         assert required == set(schema.get("required", [])), typed_dict.__name__
+    assert SCHEMA["properties"]["toolSet"]["maxItems"] == MAX_TOOL_SET
     category = SCHEMA["properties"]["outcome"]["properties"]["category"]["enum"]
     assert list(typing.get_args(typing.get_type_hints(Outcome)["category"])) == category
 
@@ -78,6 +79,15 @@ def test_every_event_the_dispatcher_makes_is_one_the_contract_accepts() -> None:
     # the variety this covers: invalid, malformed, unknown tool, a correction, a handler error
     assert {e["outcome"].get("category") for e in events if "outcome" in e} >= {"out_of_range", "malformed_arguments", "unknown_tool"}
     assert any("correctsId" in e for e in events) and any(e.get("result", {}).get("status") == "error" for e in events)
+
+
+def test_a_run_offered_more_tools_than_a_tool_set_holds_sends_the_first_ones() -> None:
+    events: list[ToolgateEvent] = []
+    tools = [define_tool(name=f"t{i}", parameters={"type": "object"}, handler=lambda args: "ok") for i in range(MAX_TOOL_SET + 5)]
+    run = Toolgate(tools=tools, model={"name": "m"}, on_event=events.append).run(run_id="wide")
+    run.handle_sync([call("a", "{}", name="t0")])
+    assert events[0]["toolSet"] == [f"t{i}" for i in range(MAX_TOOL_SET)]
+    assert VALIDATOR.is_valid(events[0])
 
 
 def test_the_contract_refuses_what_the_server_refuses() -> None:

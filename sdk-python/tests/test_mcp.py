@@ -149,6 +149,8 @@ def test_a_call_is_stored_as_the_gateway_stores_it_named_by_the_server_with_its_
     )
     wrong, unknown, ok = events
     assert [e["tool"] for e in events] == ["loans/getloan", "loans/getlaon", "loans/getloan"]
+    # the tools the run is offered, named as its calls are: with the run's first event only
+    assert [e.get("toolSet") for e in events] == [["loans/getloan"], None, None]
     # refused calls never ran: no result (the verdict carries the message the model read)
     assert [e["outcome"].get("category") for e in (wrong, unknown)] == ["wrong_type", "unknown_tool"]
     assert "result" not in wrong and "result" not in unknown
@@ -175,6 +177,7 @@ def test_the_namespace_is_the_servers_name_unless_given(namespace: str, tool: st
     server.middleware.append(ToolgateMiddleware(model={"name": "client-model"}, namespace=namespace, on_event=events.append))
     session_of(server, [("getloan", {"loannumber": "4471"})])
     assert [e["tool"] for e in events] == [tool]
+    assert events[0]["toolSet"] == [tool]
     assert events[0]["metadata"]["mcp_server"] == "loans"
 
 

@@ -137,6 +137,26 @@ describe("McpGateway", () => {
     expect(h.toClient.at(-1)).toContain("list_changed");
   });
 
+  it("names the tools the client is offered (toolSet, by their Toolgate names) with the first call after each new list", async () => {
+    const add = { name: "add", inputSchema: { type: "object" } };
+    const pages = [[echo, add]];
+    const h = harness({}, pages);
+    await h.start();
+    // refused calls (no message): recorded at once
+    h.call(1, "echo", {});
+    h.call(2, "echo", {});
+    const listChanged = async () => {
+      h.gateway.fromServer(encode({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    await listChanged(); // the same list again: nothing new to name
+    h.call(3, "echo", {});
+    pages[0] = [echo];
+    await listChanged();
+    h.call(4, "echo", {});
+    expect(h.events.map((e) => e.toolSet)).toEqual([["srv/echo", "srv/add"], undefined, undefined, ["srv/echo"]]);
+  });
+
   it("checks a call sent while the list is read again after list_changed against the new list", async () => {
     const pages = [[echo]];
     const h = harness({}, pages);

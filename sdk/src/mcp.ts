@@ -1,3 +1,4 @@
+import { MAX_TOOL_SET } from "../../contracts/event-limits";
 import { classifyCall, registryFrom, ToolSchemaError, type ToolRegistry, type Verdict } from "../../isomorphic/classify";
 import { failureStatus } from "../../isomorphic/outcome";
 import {
@@ -109,6 +110,8 @@ export class McpGateway<Context = undefined> {
   private held: { line: Uint8Array; context: Context | undefined }[] | null = null;
   private readonly calls = new Map<string, PendingCall>();
   private step = 0;
+  /** A new tool list the run's events have not named yet (`toolSet`). */
+  private toolSetDue = false;
   /** tool → the refused call not yet followed by another call of the tool. */
   private readonly uncorrected = new Map<string, string>();
   private lastUnknown: string | undefined;
@@ -475,6 +478,12 @@ export class McpGateway<Context = undefined> {
         : {}),
       metadata: this.metadata(),
     };
+    // the tools the client is offered (the server's list, by their names in Toolgate), with the run's first event
+    // after each new list: Toolgate counts the run's context cost with them (a later set replaces an earlier one)
+    if (this.toolSetDue) {
+      event.toolSet = [...this.tools.keys()].slice(0, MAX_TOOL_SET).map((tool) => this.toolgateName(tool));
+      this.toolSetDue = false;
+    }
     // the same links as the SDK's Run: a call corrects the refused call of its tool before it, or the unknown tool just before it
     const corrects = this.uncorrected.get(tool) ?? (this.tools.has(name) ? this.lastUnknown : undefined);
     if (corrects !== undefined) event.correctsId = corrects;
@@ -579,6 +588,7 @@ export class McpGateway<Context = undefined> {
     this.listedAt = Date.now();
     this.ttlMs = typeof last?.ttlMs === "number" && last.ttlMs >= 0 ? last.ttlMs : 0;
     if (!changed) return;
+    this.toolSetDue = true;
     this.registry = registryFrom(
       [...tools.values()].map((tool) => ({ name: tool.name, version: `mcp:${canonicalJson(tool.inputSchema)}`, parameters: tool.inputSchema })),
     );

@@ -1,3 +1,4 @@
+import { MAX_EVENTS_PER_BATCH } from "../../contracts/event-limits";
 import { canonicalJson } from "../../isomorphic/tool-schema";
 import { authorizationHeader } from "./api-key";
 import type { ToolgateEvent } from "./event";
@@ -79,7 +80,6 @@ type Answer =
   | { kind: "retry"; delayMs?: number; message: string; timedOut?: boolean }
   | { kind: "refused"; status: number; message: string };
 
-const INGEST_LIMIT = 1000;
 /** Tools per `tools.register` request (the server takes 500). */
 const REGISTER_LIMIT = 500;
 
@@ -121,7 +121,7 @@ export class Reporter {
     // a key that cannot be sent would fail every request as "cannot reach" and be retried for ever
     this.authorization = authorizationHeader(options.apiKey);
     this.options = {
-      batchSize: Math.min(INGEST_LIMIT, Math.max(1, options.batchSize ?? 500)),
+      batchSize: Math.min(MAX_EVENTS_PER_BATCH, Math.max(1, options.batchSize ?? 500)),
       maxBatchBytes: options.maxBatchBytes ?? 3 * 1024 * 1024,
       flushIntervalMs: options.flushIntervalMs ?? 1000,
       maxBuffer: Math.max(1, options.maxBuffer ?? 10_000),

@@ -1,3 +1,4 @@
+import { MAX_TOOL_SET } from "../../contracts/event-limits";
 import { classifyCall, ToolSchemaError, type Verdict } from "../../isomorphic/classify";
 import { isEmptyResult } from "../../isomorphic/outcome";
 import { isPlainObject, truncate } from "../../isomorphic/tool-schema";
@@ -148,7 +149,7 @@ export class Run {
       const check = this.check(call);
       const verdict = check.verdict;
       // the tools the run carries, once: with its first event
-      const toolSet = this.step === 0 ? { toolSet: this.run.toolSet ?? [...this.gate.tools.byName.keys()] } : {};
+      const toolSet = this.step === 0 ? { toolSet: (this.run.toolSet ?? [...this.gate.tools.byName.keys()]).slice(0, MAX_TOOL_SET) } : {};
       const event: ToolgateEvent = {
         id: crypto.randomUUID(),
         runId: this.runId,

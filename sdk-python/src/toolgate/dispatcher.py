@@ -24,7 +24,7 @@ from typing import Any, Literal
 from ._outcome import is_empty_result
 from .calls import NormalizedCall, ToolResultMessage, normalize_calls, tool_result
 from .classify import ToolSchemaError, Verdict, classify_call
-from .event import ModelRef, ToolgateEvent, Usage
+from .event import MAX_TOOL_SET, ModelRef, ToolgateEvent, Usage
 from .reporter import ReporterOptions, ReporterStats, reporter_for
 from .tools import HandlerContext, Tool, ToolSet
 
@@ -282,7 +282,7 @@ class Run:
             if index == 0 and usage:
                 event["usage"] = _usage_of(usage)
             if event["step"] == 0:
-                event["toolSet"] = list(self.tool_set)
+                event["toolSet"] = list(self.tool_set)[:MAX_TOOL_SET]
             if self.metadata or unchecked:
                 event["metadata"] = {**(self.metadata or {}), **({"unchecked": _truncate(unchecked, 500)} if unchecked else {})}
             corrects = earlier.pop(call.tool, None)

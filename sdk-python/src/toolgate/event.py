@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
+#: Tool names in one event's ``toolSet`` (the contract's maxItems, contracts/event-limits.ts; tests/test_event_contract.py checks it).
+MAX_TOOL_SET = 2000
+
 Category = Literal[
     "malformed_arguments",
     "unknown_tool",

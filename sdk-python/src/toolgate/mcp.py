@@ -235,6 +235,8 @@ class McpGate:
             _call_next.reset(token)
         event: ToolgateEvent = outcome.event
         event["tool"] = self.tool_name(outcome.call.tool)
+        if "toolSet" in event:  # the run's first event: the tools it is offered, under the names their calls are stored under
+            event["toolSet"] = [self.tool_name(name) for name in event["toolSet"]]
         # a server is sent one call at a time: which calls one model response asked for together is not known
         # here, so no turn (as sdk/src/mcp.ts records none)
         event.pop("turn", None)

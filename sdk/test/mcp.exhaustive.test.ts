@@ -98,6 +98,10 @@ describe("toolgate mcp in front of @modelcontextprotocol/server-filesystem", () 
     expect(schemas.find((s) => s.name === tool)).toMatchObject({ source: "mcp:secure-filesystem-server" });
     expect(schemas.length).toBeGreaterThanOrEqual(10);
     expect(calls[2]!.toolVersion).toBe(schemas.find((s) => s.name === tool)!.version);
+    // the session's tool set: every listed tool under the name it is registered by (context cost counts the run with them)
+    const carried = await prisma().runToolSet.findUnique({ where: { projectId_runId: { projectId: p.project.id, runId: "mcp-fs-run" } } });
+    const set = await prisma().toolSet.findUnique({ where: { projectId_hash: { projectId: p.project.id, hash: carried!.setHash } } });
+    expect([...set!.tools].sort()).toEqual([...new Set(schemas.map((s) => s.name))].sort());
   });
 
   it("stores the calls made while Toolgate was stopped once it is back, each once", async () => {

@@ -7,9 +7,8 @@ import { safeNextPath } from "../isomorphic/next-path";
 import { readTimeZoneCookie, TIME_ZONE_COOKIE, type TimeZoneSetting } from "../isomorphic/time-zone";
 import { publicOrigin } from "./services/origins";
 import { userCount } from "./services/auth/accounts";
-import { SESSION_COOKIE, userForSession, type SessionUser } from "./services/auth/sessions";
-import { membership } from "./services/projects";
-import { createContext } from "./trpc/init";
+import type { SessionUser } from "./services/auth/sessions";
+import { contextMembership, contextUser, createContext } from "./trpc/init";
 import { createCaller } from "./routers/root";
 
 export { findByRouteId } from "./trpc/route-id";
@@ -22,16 +21,17 @@ export { findByRouteId } from "./trpc/route-id";
 /** Set by proxy.ts on page requests: the path (and query) being rendered, for ?next=. */
 const PATH_HEADER = "x-toolgate-path";
 
-/**
- * A tRPC caller with this request's headers (cookie, forwarded address); its queries read the session and membership once (Context.authReads).
- * One per request: the layout's query (the sidebar's projects) and the page's share it, and so the session they read.
- */
-export const pageCaller = cache(async () => createCaller(createContext({ headers: new Headers(await headers()), shareAuth: true })));
+/** This request's tRPC context (cookie, forwarded address), one per request: it keeps the session and membership reads (Context.authReads). */
+const pageContext = cache(async () => createContext({ headers: new Headers(await headers()), shareAuth: true }));
 
-const sessionUser = cache(async (): Promise<SessionUser | null> => {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  return userForSession(token);
-});
+/**
+ * A tRPC caller with this request's context: its queries read the session and membership once, and not at all after
+ * requireProject (which reads them through the same context). One per request: the layout's query (the sidebar's
+ * projects) and the page's share it.
+ */
+export const pageCaller = cache(async () => createCaller(await pageContext()));
+
+const sessionUser = cache(async (): Promise<SessionUser | null> => contextUser(await pageContext()));
 
 /** The zone pages show times in (Settings: UTC or local time), from its cookie: UTC unless chosen. */
 export const pageTimeZone = cache(async (): Promise<TimeZoneSetting> => readTimeZoneCookie((await cookies()).get(TIME_ZONE_COOKIE)?.value));
@@ -66,7 +66,7 @@ export const requireUser = cache(async (): Promise<SessionUser> => {
 export const requireProject = cache(async (slug: string) => {
   const user = await requireUser();
   if (!projectSlugSchema.safeParse(slug).success) notFound();
-  const member = await membership(user.id, slug);
+  const member = await contextMembership(await pageContext(), user.id, slug);
   if (!member) notFound();
   return { user, project: member.project, role: member.role };
 });

@@ -12,11 +12,13 @@ export async function projectsOf(userId: string) {
   return rows.map((r) => ({ ...r.project, role: r.role }));
 }
 
-export async function membership(userId: string, slug: string) {
-  return prisma().membership.findFirst({
-    where: { userId, project: { slug } },
-    select: { role: true, project: { select: { id: true, slug: true, name: true } } },
-  });
+/** The user's role in the project (slug) and the project, or null. One statement (a join), not Prisma's two: every project page and procedure reads it. */
+export async function membership(userId: string, slug: string): Promise<{ role: Role; project: { id: string; slug: string; name: string } } | null> {
+  const [row] = await prisma().$queryRaw<{ role: Role; id: string; slug: string; name: string }[]>`
+    SELECT m.role::text AS role, p.id::text AS id, p.slug, p.name
+      FROM memberships m JOIN projects p ON p.id = m.project_id
+     WHERE m.user_id = ${userId}::uuid AND p.slug = ${slug}`;
+  return row ? { role: row.role, project: { id: row.id, slug: row.slug, name: row.name } } : null;
 }
 
 /** Creates a project owned by `userId`; a slug already taken (also by a concurrent create) is a conflict. */

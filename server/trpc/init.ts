@@ -54,8 +54,10 @@ export function createContext(opts: {
   };
 }
 
+type CallType = "query" | "mutation" | "subscription";
+
 /** `read()`, or what a query of the same context already read under `key` (Context.authReads). */
-function sharedAuthRead<T>(ctx: Context, type: "query" | "mutation" | "subscription", key: string, read: () => Promise<T>): Promise<T> {
+function sharedAuthRead<T>(ctx: Context, type: CallType, key: string, read: () => Promise<T>): Promise<T> {
   const kept = ctx.authReads;
   if (!kept) return read();
   if (type !== "query") {
@@ -69,6 +71,14 @@ function sharedAuthRead<T>(ctx: Context, type: "query" | "mutation" | "subscript
   }
   return kept.get(key) as Promise<T>;
 }
+
+/** The signed-in user of the context's session cookie, or null; a page's render reads it once (with requireProject's, server/page-session.ts). */
+export const contextUser = (ctx: Context, type: CallType = "query") =>
+  sharedAuthRead(ctx, type, "session", () => userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE)));
+
+/** The user's membership of the project (slug) with the project, or null; kept per user and project as the session is. */
+export const contextMembership = (ctx: Context, userId: string, slug: string, type: CallType = "query") =>
+  sharedAuthRead(ctx, type, `member\t${userId}\t${slug}`, () => membership(userId, slug));
 
 // No transformer: the wire is plain JSON so that any language can call it with curl.
 /** What a procedure declares about itself: the scope of API key it takes (apiKeyProcedure), read by the OpenAPI document and its tests. */
@@ -114,7 +124,7 @@ export const publicProcedure = t.procedure.use(mapErrors);
 
 /** Signed in, possibly still with the one-time password the ops CLI gave the account: only for choosing one's own. */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
-  const user = await sharedAuthRead(ctx, type, "session", () => userForSession(readCookie(ctx.headers.get("cookie"), SESSION_COOKIE)));
+  const user = await contextUser(ctx, type);
   if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: no valid session." });
   return next({ ctx: { user } });
 });
@@ -133,7 +143,7 @@ export const userProcedure = sessionProcedure.use(({ ctx, next }) => {
 /** Signed in and a member of the input's `project` (slug) with at least `minRole`. */
 export const projectProcedure = (minRole: Role) =>
   userProcedure.input(z.object({ project: projectSlugSchema })).use(async ({ ctx, input, type, next }) => {
-    const member = await sharedAuthRead(ctx, type, `member\t${ctx.user.id}\t${input.project}`, () => membership(ctx.user.id, input.project));
+    const member = await contextMembership(ctx, ctx.user.id, input.project, type);
     if (!member) throw new TRPCError({ code: "FORBIDDEN", message: `You are not a member of project "${input.project}".` });
     if (!hasRole(member.role, minRole)) {
       throw new TRPCError({

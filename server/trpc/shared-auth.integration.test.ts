@@ -3,7 +3,7 @@ import { codeOf, makeProject } from "../../test/fixtures";
 import { prisma } from "../db/client";
 import { createCaller } from "../routers/root";
 import { createSession, SESSION_COOKIE } from "../services/auth/sessions";
-import { createContext } from "./init";
+import { contextMembership, contextUser, createContext } from "./init";
 
 // A page's caller (server/page-session.ts pageCaller, `shareAuth`) reads the session and the
 // membership once for all its queries; a mutation reads them afresh and forgets them.
@@ -12,10 +12,12 @@ async function signedInCallers() {
   const p = await makeProject();
   const { token } = await createSession(p.owner.id);
   const headers = () => new Headers({ cookie: `${SESSION_COOKIE}=${token}` });
+  const pageContext = createContext({ headers: headers(), shareAuth: true });
   return {
     ...p,
     token,
-    page: createCaller(createContext({ headers: headers(), shareAuth: true })),
+    pageContext,
+    page: createCaller(pageContext),
     api: createCaller(createContext({ headers: headers() })),
   };
 }
@@ -46,5 +48,23 @@ describe("a page's caller", () => {
     expect(await codeOf(page.projects.get({ project: other.project.slug }))).toBe("FORBIDDEN");
     expect(await codeOf(page.projects.get({ project: other.project.slug }))).toBe("FORBIDDEN");
     expect(await page.projects.get({ project: project.slug })).toMatchObject({ role: "owner" });
+  });
+
+  it("shares requireProject's reads (contextUser, contextMembership): the page's queries read neither again", async () => {
+    const { page, pageContext, project, owner } = await signedInCallers();
+    const other = await makeProject();
+    // what server/page-session.ts requireProject reads, through the page's context
+    expect(await contextUser(pageContext)).toMatchObject({ id: owner.id });
+    expect(await contextMembership(pageContext, owner.id, project.slug)).toMatchObject({ role: "owner", project: { slug: project.slug } });
+    expect(await contextMembership(pageContext, owner.id, other.project.slug)).toBeNull();
+    // the session and the membership end: the page's queries still answer from what requireProject read
+    await endSessions(owner.id);
+    await prisma().membership.deleteMany({ where: { userId: owner.id } });
+    expect(await page.projects.get({ project: project.slug })).toMatchObject({ slug: project.slug, role: "owner" });
+    // a project it found no membership of stays forbidden
+    expect(await codeOf(page.projects.get({ project: other.project.slug }))).toBe("FORBIDDEN");
+    // a context without shareAuth keeps nothing: each read is a read
+    const api = createContext({ headers: new Headers({ cookie: pageContext.headers.get("cookie")! }) });
+    expect(await contextUser(api)).toBeNull();
   });
 });

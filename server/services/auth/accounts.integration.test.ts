@@ -6,6 +6,8 @@ import { prisma } from "../../db/client";
 import { createContext } from "../../trpc/init";
 import { createCaller } from "../../routers/root";
 import { addMember } from "./accounts";
+import { membership } from "../projects";
+import { createSession, userForSession } from "./sessions";
 import { sweepExpiredBuckets } from "../rate-limits";
 
 /** A caller behind one trusted proxy that saw the client at `address`. */
@@ -33,6 +35,22 @@ describe("sign-in and sessions", () => {
     await session.auth.signOut();
     expect(session.ctx.resHeaders.get("set-cookie")).toMatch(/Max-Age=0/);
     expect(await codeOf(session.projects.list())).toBe("UNAUTHORIZED");
+  });
+
+  it("a session answers its user until it expires (one joined read), and membership its role in a project by slug", async () => {
+    const { owner, project } = await makeProject();
+    const other = await makeProject();
+    const { token } = await createSession(owner.id);
+    const user = await prisma().user.findUniqueOrThrow({ where: { id: owner.id }, select: { id: true, email: true, name: true, mustChangePassword: true } });
+    expect(await userForSession(token)).toEqual(user); // exactly the user's fields, nothing of the session
+    expect(await userForSession(`${token}x`)).toBeNull();
+    expect(await userForSession(undefined)).toBeNull();
+    await prisma().session.updateMany({ where: { userId: owner.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await userForSession(token)).toBeNull();
+
+    expect(await membership(owner.id, project.slug)).toEqual({ role: "owner", project });
+    expect(await membership(owner.id, other.project.slug)).toBeNull();
+    expect(await membership(owner.id, `${project.slug}-none`)).toBeNull();
   });
 
   it("marks the cookie Secure behind a trusted https proxy, not for a client's own X-Forwarded-Proto", async () => {

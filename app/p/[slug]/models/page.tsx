@@ -20,11 +20,13 @@ import { Badge, Button, Card, PageHeader, Select, Table, td, th, Truncated, shor
 import { CATEGORY_LABELS, type Category } from "@/contracts/categories";
 import { pageCaller, pageTimeZone, requireProject } from "@/server/page-session";
 import { checkedCalls, wilsonInterval } from "@/isomorphic/stats";
+import type { Bucket } from "@/isomorphic/buckets";
 import { latencySummary, type LatencySummary } from "@/isomorphic/latency-histogram";
 import { p95Text } from "@/components/tools/execution-view";
 import { failures, RESULT_COUNT_KEYS, toolErrorRate, type ResultCounts } from "@/isomorphic/outcome";
 import { SpiralsCard } from "@/components/tools/spirals-card";
 import { ParallelCallsByModel } from "@/components/parallel/parallel-calls-card";
+import { AwaitRead } from "@/components/await-read";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -43,17 +45,29 @@ function versionsByModel(versions: readonly (Omit<Version, "model"> & { key: str
   return models;
 }
 
+/** Every version, most calls first. */
+const byVolume = (models: Map<string, Version[]>) => [...models.values()].flat().sort((x, y) => y.calls - x.calls);
+
+/** Colours per version label, by volume (the table's interval bars and the chart's lines share them). */
+const versionColors = (models: Map<string, Version[]>) => assignColors(byVolume(models).map(versionLabel));
+
 /** The two versions compared: from the URL, else the two newest versions of a model with several, else the two with most calls. */
 function comparedPair(models: Map<string, Version[]>, query: { a?: string; b?: string }) {
   const multi = [...models.values()].find((list) => list.length >= 2);
-  const byVolume = [...models.values()].flat().sort((x, y) => y.calls - x.calls);
-  const fallbackA = multi ? multi[multi.length - 2] : byVolume[0];
-  const fallbackB = multi ? multi[multi.length - 1] : byVolume[1];
+  const [first, second] = byVolume(models);
+  const fallbackA = multi ? multi[multi.length - 2] : first;
+  const fallbackB = multi ? multi[multi.length - 1] : second;
   const a = parseVersionRef(query.a) ?? (fallbackA && fallbackB ? fallbackA : null);
   const b = parseVersionRef(query.b) ?? (fallbackA && fallbackB ? fallbackB : null);
-  return { a, b, byVolume };
+  return { a, b };
 }
 
+/**
+ * Each card is its own async component awaiting its own reads, so that React renders a card as
+ * soon as its data is there (the version table while the comparison, which needs the versions,
+ * is still being read) instead of the whole page after the slowest read. There is no Suspense
+ * boundary: the first byte still waits for every card (docs/PERFORMANCE.md, "Page server time").
+ */
 export default async function ModelsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: SearchParams }) {
   const { slug } = await params;
   const { project, role } = await requireProject(slug);
@@ -63,10 +77,9 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range) };
   const spiralsRead = api.metrics.spirals(input);
-  spiralsRead.catch(() => {}); // awaited below
   const tableRead = api.metrics.models(input);
   const modelsRead = tableRead.then((table) => versionsByModel(table.versions));
-  // parallel calls per version (its own bounded read, started as soon as the versions are known, awaited where its card is drawn)
+  // parallel calls per version (its own bounded read, started as soon as the versions are known)
   const parallelRead = modelsRead.then((models) =>
     api.parallel.models({
       ...input,
@@ -76,19 +89,55 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
         .map((v) => ({ model: v.model, version: v.version })),
     }),
   );
-  parallelRead.catch(() => {});
   // the comparison too: it needs the versions only, not the series or the incidents read beside them
   const pairRead = modelsRead.then((models) => comparedPair(models, query));
   const comparisonRead = pairRead.then(({ a, b }) =>
     a && b ? api.metrics.compare({ ...input, a: { model: a.model, version: a.version }, b: { model: b.model, version: b.version } }) : null,
   );
-  comparisonRead.catch(() => {});
-  const [table, models, lines, incidents] = await Promise.all([
-    tableRead,
-    modelsRead,
-    api.metrics.series({ ...input, dimension: "modelVersion" }),
-    api.alerts.incidents({ project: slug }),
-  ]);
+  const linesRead = api.metrics.series({ ...input, dimension: "modelVersion" });
+  const incidentsRead = api.alerts.incidents({ project: slug });
+  // each is awaited by its card; a card that fails fails the page as before, without an unhandled rejection in between
+  for (const read of [spiralsRead, tableRead, parallelRead, comparisonRead, linesRead, incidentsRead]) read.catch(() => {});
+  const path = `/p/${project.slug}/models`;
+  const runHref = (id: string) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`;
+
+  return (
+    <>
+      <PageHeader
+        title="Models"
+        description={`Invalid rate, tool error rate and latency per model and model version · ${range.label}`}
+        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
+      />
+      <div className="space-y-6">
+        <VersionsCard tableRead={tableRead} modelsRead={modelsRead} slug={project.slug} canRegister={hasRole(role, "admin")} query={query} path={path} />
+        <RatesCard linesRead={linesRead} incidentsRead={incidentsRead} modelsRead={modelsRead} range={range} zone={zone} slug={project.slug} />
+        <AwaitRead read={spiralsRead}>{(spirals) => <SpiralsCard spirals={spirals} by="model" runHref={runHref} zone={zone} />}</AwaitRead>
+        <AwaitRead read={parallelRead}>{(versions) => <ParallelCallsByModel versions={versions} zone={zone} />}</AwaitRead>
+        <CompareCard modelsRead={modelsRead} pairRead={pairRead} comparisonRead={comparisonRead} query={query} path={path} />
+      </div>
+    </>
+  );
+}
+
+type ModelsRead = Promise<Map<string, Version[]>>;
+
+/** The unchecked notices and the table of model versions. */
+async function VersionsCard({
+  tableRead,
+  modelsRead,
+  slug,
+  canRegister,
+  query,
+  path,
+}: {
+  tableRead: Promise<{ models: { model: string; latency: LatencySummary }[] }>;
+  modelsRead: ModelsRead;
+  slug: string;
+  canRegister: boolean;
+  query: Awaited<ReturnType<typeof readParams>>;
+  path: string;
+}) {
+  const [table, models] = await Promise.all([tableRead, modelsRead]);
   const modelLatency = new Map(table.models.map((m) => [m.model, m.latency]));
   const all: Version[] = [...models.values()].flat();
   // by volume, versions in version order; sorted by a header: the models by their totals, each model's versions by the same figure
@@ -127,15 +176,10 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const sorting = { sort, columns: MODEL_COLUMNS, href: sortHref };
   const keep = rangeParams(query);
   const callsHref = (v: { model: string; version?: string }, invalidOnly = false, outcome?: string) =>
-    explorerUrl(project.slug, { ...keep, model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined, outcome });
+    explorerUrl(slug, { ...keep, model: v.model, modelVersion: v.version || undefined, valid: invalidOnly ? "invalid" : undefined, outcome });
   const intervals = new Map(all.map((v) => [versionRef(v), wilsonInterval(v.invalid, checkedCalls(v))]));
   const axisMax = intervalAxisMax(Math.max(0, ...[...intervals.values()].map((i) => i.high)));
-
-  const { a, b, byVolume } = await pairRead;
-  const comparison = await comparisonRead;
-  const options = [...all.map((v) => ({ ref: versionRef(v), label: `${versionLabel(v)} (${formatCount(v.calls)} calls)` }))];
-  for (const extra of [a, b])
-    if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });
+  const colors = versionColors(models);
 
   // versions none of whose calls could be checked: no rate, no interval; the dashboards' notice says why and how to fix it
   const grand = all.reduce((s, v) => ({ calls: s.calls + v.calls, invalid: s.invalid + v.invalid, unchecked: s.unchecked + v.unchecked }), {
@@ -146,191 +190,219 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   const uncheckedNotices = allUnchecked(grand)
     ? [{ calls: grand.calls, of: undefined }]
     : all.filter(allUnchecked).map((v) => ({ calls: v.calls, of: versionLabel(v) }));
-  const rates = rateSeries(lines.rows, range, lines.bucket);
-  const colors = assignColors(byVolume.map(versionLabel));
-  const path = `/p/${project.slug}/models`;
 
   return (
     <>
-      <PageHeader
-        title="Models"
-        description={`Invalid rate, tool error rate and latency per model and model version · ${range.label}`}
-        actions={<DashboardActions path={path} params={query} range={range} zone={zone} renderedAt={Date.now()} />}
-      />
-      <div className="space-y-6">
-        {uncheckedNotices.map((n) => (
-          <UncheckedNotice key={n.of ?? ""} slug={project.slug} calls={n.calls} of={n.of} canRegister={hasRole(role, "admin")} />
-        ))}
-        <Card
-          title="Model versions"
-          description="Bars show the 95% Wilson interval around each invalid rate (the tick). Where two bars overlap, the difference may be noise; use the comparison below to test it."
-        >
-          {all.length === 0 ? (
-            <p className="py-6 text-center text-slate-500">No calls in this range.</p>
-          ) : (
-            <Table label="Model versions">
-              <thead>
-                <tr className="align-bottom">
-                  <SortHeader column="model" table={sorting} className={th}>
-                    Model
-                  </SortHeader>
-                  <th className={th}>Version</th>
-                  <SortHeader column="calls" table={sorting} className={`${th} text-right`}>
-                    Calls
-                  </SortHeader>
-                  <SortHeader column="invalid" table={sorting} className={`${th} text-right`}>
-                    Invalid
-                  </SortHeader>
-                  <SortHeader column="rate" table={sorting} className={`${th} text-right`}>
-                    Invalid rate
-                  </SortHeader>
-                  <th className={`${th} text-right`}>95% interval</th>
-                  <th className={`${th} text-right`} title="Tool errors, not found, timeouts and refusals over the calls that ran and reported a result">
-                    Tool error rate
-                  </th>
-                  <th className={`${th} text-right`} title="95th percentile of the results' latencies (within 5 %)">
-                    p95 latency
-                  </th>
-                  <th className={th}>
-                    <span className="sr-only">Interval</span>
-                    <IntervalAxis max={axisMax} />
-                  </th>
-                  <th className={th}>
-                    <span className="sr-only">Related pages</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {sortedGroups.map(({ model, list, total }) => {
-                  const totalInterval = wilsonInterval(total.invalid, checkedCalls(total));
-                  return [
-                    ...list.map((v, i) => {
-                      const interval = intervals.get(versionRef(v))!;
-                      return (
-                        <tr key={versionRef(v)} data-testid="model-version-row" className={i > 0 ? "border-t-0" : undefined}>
-                          <td className={`${td} font-medium text-slate-900`}>{i === 0 ? <Truncated text={model} max="max-w-[14rem]" /> : ""}</td>
-                          <td className={`${td} font-mono text-xs`}>
-                            {v.version ? <Truncated text={v.version} max="max-w-[12rem]" /> : <span className="font-sans text-slate-500">no version</span>}
-                          </td>
-                          <td data-label="Calls" className={`${td} ${num}`}>
-                            {formatCount(v.calls)}
-                          </td>
-                          <td data-label="Invalid" className={`${td} ${num}`}>
-                            {formatCount(v.invalid)}
-                          </td>
-                          <td data-label="Invalid rate" className={`${td} ${num} font-medium text-slate-900`}>
-                            {rateText(v)}
-                          </td>
-                          <td data-label="95% interval" className={`${td} ${num} text-slate-500`}>
-                            <IntervalText interval={interval} counts={v} />
-                          </td>
-                          <ExecutionCells figures={v} failedHref={callsHref(v, false, "failed")} />
-                          <td className={td}>
-                            {rateOf(v) !== null && (
-                              <IntervalBar rate={rateOf(v)!} low={interval.low} high={interval.high} max={axisMax} color={colors[versionLabel(v)]} />
-                            )}
-                          </td>
-                          <td className={td}>
-                            <RowLinks calls={callsHref(v)} errors={callsHref(v, true)} errorsLabel="Invalid" name={versionLabel(v)} />
-                          </td>
-                        </tr>
-                      );
-                    }),
-                    list.length > 1 && (
-                      <tr key={`${model}-all`} className="bg-slate-50/60 text-slate-500">
-                        <td className={td} />
-                        <td className={`${td} text-xs italic`}>all versions</td>
+      {uncheckedNotices.map((n) => (
+        <UncheckedNotice key={n.of ?? ""} slug={slug} calls={n.calls} of={n.of} canRegister={canRegister} />
+      ))}
+      <Card
+        title="Model versions"
+        description="Bars show the 95% Wilson interval around each invalid rate (the tick). Where two bars overlap, the difference may be noise; use the comparison below to test it."
+      >
+        {all.length === 0 ? (
+          <p className="py-6 text-center text-slate-500">No calls in this range.</p>
+        ) : (
+          <Table label="Model versions">
+            <thead>
+              <tr className="align-bottom">
+                <SortHeader column="model" table={sorting} className={th}>
+                  Model
+                </SortHeader>
+                <th className={th}>Version</th>
+                <SortHeader column="calls" table={sorting} className={`${th} text-right`}>
+                  Calls
+                </SortHeader>
+                <SortHeader column="invalid" table={sorting} className={`${th} text-right`}>
+                  Invalid
+                </SortHeader>
+                <SortHeader column="rate" table={sorting} className={`${th} text-right`}>
+                  Invalid rate
+                </SortHeader>
+                <th className={`${th} text-right`}>95% interval</th>
+                <th className={`${th} text-right`} title="Tool errors, not found, timeouts and refusals over the calls that ran and reported a result">
+                  Tool error rate
+                </th>
+                <th className={`${th} text-right`} title="95th percentile of the results' latencies (within 5 %)">
+                  p95 latency
+                </th>
+                <th className={th}>
+                  <span className="sr-only">Interval</span>
+                  <IntervalAxis max={axisMax} />
+                </th>
+                <th className={th}>
+                  <span className="sr-only">Related pages</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {sortedGroups.map(({ model, list, total }) => {
+                const totalInterval = wilsonInterval(total.invalid, checkedCalls(total));
+                return [
+                  ...list.map((v, i) => {
+                    const interval = intervals.get(versionRef(v))!;
+                    return (
+                      <tr key={versionRef(v)} data-testid="model-version-row" className={i > 0 ? "border-t-0" : undefined}>
+                        <td className={`${td} font-medium text-slate-900`}>{i === 0 ? <Truncated text={model} max="max-w-[14rem]" /> : ""}</td>
+                        <td className={`${td} font-mono text-xs`}>
+                          {v.version ? <Truncated text={v.version} max="max-w-[12rem]" /> : <span className="font-sans text-slate-500">no version</span>}
+                        </td>
                         <td data-label="Calls" className={`${td} ${num}`}>
-                          {formatCount(total.calls)}
+                          {formatCount(v.calls)}
                         </td>
                         <td data-label="Invalid" className={`${td} ${num}`}>
-                          {formatCount(total.invalid)}
+                          {formatCount(v.invalid)}
                         </td>
-                        <td data-label="Invalid rate" className={`${td} ${num}`}>
-                          {rateText(total)}
+                        <td data-label="Invalid rate" className={`${td} ${num} font-medium text-slate-900`}>
+                          {rateText(v)}
                         </td>
-                        <td data-label="95% interval" className={`${td} ${num}`}>
-                          <IntervalText interval={totalInterval} counts={total} />
+                        <td data-label="95% interval" className={`${td} ${num} text-slate-500`}>
+                          <IntervalText interval={interval} counts={v} />
                         </td>
-                        <ExecutionCells figures={total} failedHref={callsHref({ model }, false, "failed")} />
+                        <ExecutionCells figures={v} failedHref={callsHref(v, false, "failed")} />
                         <td className={td}>
-                          {rateOf(total) !== null && (
-                            <IntervalBar rate={rateOf(total)!} low={totalInterval.low} high={totalInterval.high} max={axisMax} color="var(--color-slate-400)" />
+                          {rateOf(v) !== null && (
+                            <IntervalBar rate={rateOf(v)!} low={interval.low} high={interval.high} max={axisMax} color={colors[versionLabel(v)]} />
                           )}
                         </td>
                         <td className={td}>
-                          <RowLinks calls={callsHref({ model })} errors={callsHref({ model }, true)} errorsLabel="Invalid" name={`${model}, all versions`} />
+                          <RowLinks calls={callsHref(v)} errors={callsHref(v, true)} errorsLabel="Invalid" name={versionLabel(v)} />
                         </td>
                       </tr>
-                    ),
-                  ];
-                })}
-              </tbody>
-            </Table>
-          )}
-        </Card>
-
-        <Card title="Invalid rate by model version over time" description="A gap is a bucket without calls of that version">
-          {rates.series.length ? (
-            <RateLineChart
-              labels={rates.labels}
-              series={rates.series}
-              bucket={lines.bucket}
-              colors={colors}
-              height={240}
-              markers={timeMarkers(range, { incidents })}
-              zone={zone}
-              explore={{ slug: project.slug, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) }}
-              zoom
-            />
-          ) : (
-            <p className="py-10 text-center text-slate-500">No calls in this range.</p>
-          )}
-        </Card>
-
-        <SpiralsCard spirals={await spiralsRead} by="model" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
-
-        <ParallelCallsByModel versions={await parallelRead} zone={zone} />
-
-        <Card
-          title="Compare two versions"
-          description="Is B better or worse than A, per tool and per failure category? Better or worse only where the difference is statistically clear."
-        >
-          {options.length < 2 ? (
-            <p className="text-slate-500">Comparisons need calls from at least two model versions in the range.</p>
-          ) : (
-            <div className="space-y-6">
-              <form method="get" action={path} className="flex flex-wrap items-end gap-3" data-testid="compare-form">
-                {(["range", "from", "to"] as const).map((k) => query[k] && <input key={k} type="hidden" name={k} value={query[k]} />)}
-                <VersionSelect name="a" label="A (baseline)" value={a ? versionRef(a) : ""} options={options} />
-                <VersionSelect name="b" label="B (candidate)" value={b ? versionRef(b) : ""} options={options} />
-                <Button type="submit">Compare</Button>
-              </form>
-              {comparison && a && b && (
-                <>
-                  <ComparisonTable title="By tool" keyLabel="Tool" rows={comparison.byTool} a={versionLabel(a)} b={versionLabel(b)} testId="compare-by-tool" />
-                  <ComparisonTable
-                    title="By failure category"
-                    keyLabel="Category"
-                    rows={comparison.byCategory}
-                    a={versionLabel(a)}
-                    b={versionLabel(b)}
-                    testId="compare-by-category"
-                    note="Rate = invalid calls of that category ÷ all calls of the version."
-                  />
-                  <p className="text-xs leading-relaxed text-slate-500">
-                    <strong className="font-medium text-slate-600">How the verdict is made.</strong> A two-sided two-proportion z-test of B’s invalid rate
-                    against A’s, at α = 0.05: <Badge tone="red">worse</Badge> or <Badge tone="green">better</Badge> only when p &lt; 0.05, both sides have at
-                    least 30 calls and every expected count is at least 5. Otherwise the difference may be noise (“no clear difference”) or there is too little
-                    data. With many rows, expect about one in twenty to cross 0.05 by chance.
-                  </p>
-                </>
-              )}
-            </div>
-          )}
-        </Card>
-      </div>
+                    );
+                  }),
+                  list.length > 1 && (
+                    <tr key={`${model}-all`} className="bg-slate-50/60 text-slate-500">
+                      <td className={td} />
+                      <td className={`${td} text-xs italic`}>all versions</td>
+                      <td data-label="Calls" className={`${td} ${num}`}>
+                        {formatCount(total.calls)}
+                      </td>
+                      <td data-label="Invalid" className={`${td} ${num}`}>
+                        {formatCount(total.invalid)}
+                      </td>
+                      <td data-label="Invalid rate" className={`${td} ${num}`}>
+                        {rateText(total)}
+                      </td>
+                      <td data-label="95% interval" className={`${td} ${num}`}>
+                        <IntervalText interval={totalInterval} counts={total} />
+                      </td>
+                      <ExecutionCells figures={total} failedHref={callsHref({ model }, false, "failed")} />
+                      <td className={td}>
+                        {rateOf(total) !== null && (
+                          <IntervalBar rate={rateOf(total)!} low={totalInterval.low} high={totalInterval.high} max={axisMax} color="var(--color-slate-400)" />
+                        )}
+                      </td>
+                      <td className={td}>
+                        <RowLinks calls={callsHref({ model })} errors={callsHref({ model }, true)} errorsLabel="Invalid" name={`${model}, all versions`} />
+                      </td>
+                    </tr>
+                  ),
+                ];
+              })}
+            </tbody>
+          </Table>
+        )}
+      </Card>
     </>
+  );
+}
+
+/** The invalid rate per version over time, with the incidents fired in the range. */
+async function RatesCard({
+  linesRead,
+  incidentsRead,
+  modelsRead,
+  range,
+  zone,
+  slug,
+}: {
+  linesRead: Promise<{ bucket: Bucket; rows: Parameters<typeof rateSeries>[0] }>;
+  incidentsRead: Promise<Parameters<typeof timeMarkers>[1]["incidents"]>;
+  modelsRead: ModelsRead;
+  range: ReturnType<typeof dashboardRange>;
+  zone: string;
+  slug: string;
+}) {
+  const [lines, incidents, models] = await Promise.all([linesRead, incidentsRead, modelsRead]);
+  const rates = rateSeries(lines.rows, range, lines.bucket);
+  return (
+    <Card title="Invalid rate by model version over time" description="A gap is a bucket without calls of that version">
+      {rates.series.length ? (
+        <RateLineChart
+          labels={rates.labels}
+          series={rates.series}
+          bucket={lines.bucket}
+          colors={versionColors(models)}
+          height={240}
+          markers={timeMarkers(range, { incidents })}
+          zone={zone}
+          explore={{ slug, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) }}
+          zoom
+        />
+      ) : (
+        <p className="py-10 text-center text-slate-500">No calls in this range.</p>
+      )}
+    </Card>
+  );
+}
+
+/** Two versions side by side: the form choosing them and, per tool and category, B against A. */
+async function CompareCard({
+  modelsRead,
+  pairRead,
+  comparisonRead,
+  query,
+  path,
+}: {
+  modelsRead: ModelsRead;
+  pairRead: Promise<ReturnType<typeof comparedPair>>;
+  comparisonRead: Promise<{ byTool: VersionComparison[]; byCategory: VersionComparison[] } | null>;
+  query: Awaited<ReturnType<typeof readParams>>;
+  path: string;
+}) {
+  const [models, { a, b }, comparison] = await Promise.all([modelsRead, pairRead, comparisonRead]);
+  const options = [...[...models.values()].flat().map((v) => ({ ref: versionRef(v), label: `${versionLabel(v)} (${formatCount(v.calls)} calls)` }))];
+  for (const extra of [a, b])
+    if (extra && !options.some((o) => o.ref === versionRef(extra))) options.push({ ref: versionRef(extra), label: `${versionLabel(extra)} (no calls)` });
+  return (
+    <Card
+      title="Compare two versions"
+      description="Is B better or worse than A, per tool and per failure category? Better or worse only where the difference is statistically clear."
+    >
+      {options.length < 2 ? (
+        <p className="text-slate-500">Comparisons need calls from at least two model versions in the range.</p>
+      ) : (
+        <div className="space-y-6">
+          <form method="get" action={path} className="flex flex-wrap items-end gap-3" data-testid="compare-form">
+            {(["range", "from", "to"] as const).map((k) => query[k] && <input key={k} type="hidden" name={k} value={query[k]} />)}
+            <VersionSelect name="a" label="A (baseline)" value={a ? versionRef(a) : ""} options={options} />
+            <VersionSelect name="b" label="B (candidate)" value={b ? versionRef(b) : ""} options={options} />
+            <Button type="submit">Compare</Button>
+          </form>
+          {comparison && a && b && (
+            <>
+              <ComparisonTable title="By tool" keyLabel="Tool" rows={comparison.byTool} a={versionLabel(a)} b={versionLabel(b)} testId="compare-by-tool" />
+              <ComparisonTable
+                title="By failure category"
+                keyLabel="Category"
+                rows={comparison.byCategory}
+                a={versionLabel(a)}
+                b={versionLabel(b)}
+                testId="compare-by-category"
+                note="Rate = invalid calls of that category ÷ all calls of the version."
+              />
+              <p className="text-xs leading-relaxed text-slate-500">
+                <strong className="font-medium text-slate-600">How the verdict is made.</strong> A two-sided two-proportion z-test of B’s invalid rate against
+                A’s, at α = 0.05: <Badge tone="red">worse</Badge> or <Badge tone="green">better</Badge> only when p &lt; 0.05, both sides have at least 30 calls
+                and every expected count is at least 5. Otherwise the difference may be noise (“no clear difference”) or there is too little data. With many
+                rows, expect about one in twenty to cross 0.05 by chance.
+              </p>
+            </>
+          )}
+        </div>
+      )}
+    </Card>
   );
 }
 

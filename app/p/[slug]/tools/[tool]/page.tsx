@@ -26,6 +26,7 @@ import { SuggestionsList } from "@/components/tools/suggestions-list";
 import { VersionVerdict } from "@/components/tools/version-verdict";
 import { sourceLabel, VersionList } from "@/components/tools/version-list";
 import { PageSections } from "@/components/page-sections";
+import { AwaitRead } from "@/components/await-read";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { explorerUrl } from "@/components/calls/explorer-params";
@@ -83,22 +84,25 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const api = await pageCaller();
   const input = { project: slug, range: apiRange(range), scope: { tool } };
   const byModel = query.by === "model";
+  // Every read starts now; the page awaits the few that decide what it shows (a 404, the tabs' badges) and each card
+  // awaits its own (AwaitRead), so that React renders the cards whose reads have answered while the others still run.
   const spiralsRead = api.metrics.spirals(input);
-  spiralsRead.catch(() => {}); // awaited below; a page that ends before (not found) leaves no unhandled rejection
   const parallelRead = api.parallel.tool({ project: slug, range: apiRange(range), tool });
-  parallelRead.catch(() => {}); // the same
+  const linesRead = api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "none" });
+  const categoryRowsRead = api.metrics.series({ ...input, dimension: "category" });
+  const categoriesRead = api.metrics.breakdown({ ...input, dimension: "category" });
+  const errorsRead = api.metrics.errors({ project: slug, range: apiRange(range), tool });
+  const impactRead = api.tools.versionImpact({ project: slug, tool, range: apiRange(range) });
+  const confusableRead = api.tools.confusablePairs({ project: slug, tool, range: apiRange(range) });
+  const emptyExamplesRead = api.tools.emptyResults({ project: slug, tool, range: apiRange(range) });
+  // awaited by their cards; a page that ends before (not found) leaves no unhandled rejection
+  for (const read of [spiralsRead, parallelRead, linesRead, categoryRowsRead, categoriesRead, errorsRead, impactRead, confusableRead, emptyExamplesRead])
+    read.catch(() => {});
 
-  const [totals, lines, categoryRows, categories, definitions, errors, doctor, impact, confusable, emptyExamples] = await Promise.all([
+  const [totals, definitions, doctor] = await Promise.all([
     api.metrics.totals(input),
-    api.metrics.series({ ...input, dimension: byModel ? "modelVersion" : "none" }),
-    api.metrics.series({ ...input, dimension: "category" }),
-    api.metrics.breakdown({ ...input, dimension: "category" }),
     api.tools.list({ project: slug }),
-    api.metrics.errors({ project: slug, range: apiRange(range), tool }),
     api.tools.patterns({ project: slug, tool, range: apiRange(range) }),
-    api.tools.versionImpact({ project: slug, tool, range: apiRange(range) }),
-    api.tools.confusablePairs({ project: slug, tool, range: apiRange(range) }),
-    api.tools.emptyResults({ project: slug, tool, range: apiRange(range) }),
   ]);
   const versions = definitions.filter((d) => d.name === tool); // newest first
   if (!versions.length && totals.current.calls === 0 && totals.previous.calls === 0) {
@@ -110,21 +114,12 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const { current, previous } = totals;
   const change = rateChange(current, previous);
   const changeLabel = rateChangeLabel(change);
-  const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
-  const rates = rateSeries(lines.rows, range, lines.bucket, undefined, byModel ? undefined : () => tool);
-  const colors = assignColors(
-    volumes(lines.rows)
-      .sort((x, y) => y.volume - x.volume)
-      .map((v) => v.key),
-  );
   const from = Date.parse(range.from);
   const to = Date.parse(range.to);
   const markers = versions
     .map((v) => ({ at: new Date(v.firstSeenAt).getTime(), label: `schema ${v.version.slice(0, 7)}` }))
     .filter((m) => m.at >= from && m.at < to)
     .sort((a, b) => a.at - b.at);
-  const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
-  const breakdown = categoryBreakdown(categories);
   const [latest, ...earlier] = versions;
   // without a schema of its own: are its calls unknown tools (the project has other schemas) or unchecked (none)?
   const withoutSchema = latest ? null : await api.tools.unregistered({ project: slug });
@@ -135,7 +130,6 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const patternFailures = doctor.patterns.reduce((sum, p) => sum + p.failures, 0);
   // a click opens this tool's calls of that bucket (and model version, by model); a drag zooms
   const explore: Explore = { slug: project.slug, params: { tool } };
-  const lineExplore: Explore = byModel ? { ...explore, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) } : explore;
 
   return (
     <>
@@ -180,87 +174,128 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     unit="expected"
                     delta={{ text: `${formatNumber(observedAttempts(current), { digits: 3 })} observed`, tone: "neutral" }}
                   />
-                  <StatTile
-                    testId="tile-extra"
-                    label="Cost of invalid calls"
-                    value={formatUsd(invalidCost)}
-                    detail={current.costUsd > 0 ? `${formatPercent(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
-                  />
+                  <AwaitRead read={categoriesRead}>
+                    {(categories) => {
+                      const invalidCost = categories.reduce((sum, c) => sum + c.costUsd, 0);
+                      return (
+                        <StatTile
+                          testId="tile-extra"
+                          label="Cost of invalid calls"
+                          value={formatUsd(invalidCost)}
+                          detail={current.costUsd > 0 ? `${formatPercent(invalidCost / current.costUsd)} of ${formatUsd(current.costUsd)}` : "no cost reported"}
+                        />
+                      );
+                    }}
+                  </AwaitRead>
                 </div>
 
-                <ExecutionCard
-                  totals={current}
-                  latency={totals.latency}
-                  outcomeHref={(outcome) => explorerUrl(project.slug, { ...keep, tool, outcome })}
-                  empty={{ tool, slug: project.slug, zone, examples: emptyExamples }}
-                />
-
-                <SpiralsCard spirals={await spiralsRead} by="tool" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />
-
-                <ParallelCallsCard figures={await parallelRead} zone={zone} />
-
-                <Card
-                  title="Invalid rate over time"
-                  description={
-                    markers.length
-                      ? "Dashed lines: a schema version was first seen"
-                      : versions.length
-                        ? `No new schema version in this range (current since ${formatDateTimeZoned(latest!.firstSeenAt, zone)})`
-                        : "A gap is a bucket without calls"
-                  }
-                  actions={
-                    <SegmentedLinks
-                      label="Lines"
-                      testId="series-by"
-                      items={[
-                        { label: "All calls", href: withParams(path, query, { by: undefined }), active: !byModel },
-                        { label: "By model version", href: withParams(path, query, { by: "model" }), active: byModel },
-                      ]}
+                <AwaitRead read={emptyExamplesRead}>
+                  {(emptyExamples) => (
+                    <ExecutionCard
+                      totals={current}
+                      latency={totals.latency}
+                      outcomeHref={(outcome) => explorerUrl(project.slug, { ...keep, tool, outcome })}
+                      empty={{ tool, slug: project.slug, zone, examples: emptyExamples }}
                     />
-                  }
-                >
-                  {rates.series.length ? (
-                    <RateLineChart
-                      labels={rates.labels}
-                      series={rates.series}
-                      bucket={lines.bucket}
-                      markers={markers}
-                      colors={byModel ? colors : undefined}
-                      height={260}
-                      zone={zone}
-                      explore={lineExplore}
-                      zoom
-                    />
-                  ) : (
-                    <p className="py-10 text-center text-slate-500">No calls in this range.</p>
                   )}
-                </Card>
+                </AwaitRead>
 
-                <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-                  <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
-                    {stacked.series.length ? (
-                      <CategoryStackedChart
-                        labels={stacked.labels}
-                        series={stacked.series}
-                        bucket={categoryRows.bucket}
-                        height={240}
-                        markers={markers}
-                        zone={zone}
-                        explore={explore}
-                        zoom
-                      />
-                    ) : (
-                      <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
-                    )}
-                  </Card>
-                  <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
-                    {breakdown.length ? (
-                      <CategoryBreakdownChart rows={breakdown} height={Math.max(140, breakdown.length * 30 + 40)} explore={explore} range={apiRange(range)} />
-                    ) : (
-                      <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
-                    )}
-                  </Card>
-                </div>
+                <AwaitRead read={spiralsRead}>
+                  {(spirals) => <SpiralsCard spirals={spirals} by="tool" runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`} zone={zone} />}
+                </AwaitRead>
+
+                <AwaitRead read={parallelRead}>{(figures) => <ParallelCallsCard figures={figures} zone={zone} />}</AwaitRead>
+
+                <AwaitRead read={linesRead}>
+                  {(lines) => {
+                    const rates = rateSeries(lines.rows, range, lines.bucket, undefined, byModel ? undefined : () => tool);
+                    const colors = assignColors(
+                      volumes(lines.rows)
+                        .sort((x, y) => y.volume - x.volume)
+                        .map((v) => v.key),
+                    );
+                    const lineExplore: Explore = byModel
+                      ? { ...explore, series: Object.fromEntries(rates.series.map((s) => [s.key, modelVersionParams(s.key)])) }
+                      : explore;
+                    return (
+                      <Card
+                        title="Invalid rate over time"
+                        description={
+                          markers.length
+                            ? "Dashed lines: a schema version was first seen"
+                            : versions.length
+                              ? `No new schema version in this range (current since ${formatDateTimeZoned(latest!.firstSeenAt, zone)})`
+                              : "A gap is a bucket without calls"
+                        }
+                        actions={
+                          <SegmentedLinks
+                            label="Lines"
+                            testId="series-by"
+                            items={[
+                              { label: "All calls", href: withParams(path, query, { by: undefined }), active: !byModel },
+                              { label: "By model version", href: withParams(path, query, { by: "model" }), active: byModel },
+                            ]}
+                          />
+                        }
+                      >
+                        {rates.series.length ? (
+                          <RateLineChart
+                            labels={rates.labels}
+                            series={rates.series}
+                            bucket={lines.bucket}
+                            markers={markers}
+                            colors={byModel ? colors : undefined}
+                            height={260}
+                            zone={zone}
+                            explore={lineExplore}
+                            zoom
+                          />
+                        ) : (
+                          <p className="py-10 text-center text-slate-500">No calls in this range.</p>
+                        )}
+                      </Card>
+                    );
+                  }}
+                </AwaitRead>
+
+                <AwaitRead read={Promise.all([categoryRowsRead, categoriesRead])}>
+                  {([categoryRows, categories]) => {
+                    const stacked = categorySeries(categoryRows.rows, range, categoryRows.bucket);
+                    const breakdown = categoryBreakdown(categories);
+                    return (
+                      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+                        <Card title="Failure categories over time" description={`Invalid calls per ${categoryRows.bucket}`}>
+                          {stacked.series.length ? (
+                            <CategoryStackedChart
+                              labels={stacked.labels}
+                              series={stacked.series}
+                              bucket={categoryRows.bucket}
+                              height={240}
+                              markers={markers}
+                              zone={zone}
+                              explore={explore}
+                              zoom
+                            />
+                          ) : (
+                            <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
+                          )}
+                        </Card>
+                        <Card title="Failure categories" description={`${formatCount(current.invalid)} invalid calls in the range`}>
+                          {breakdown.length ? (
+                            <CategoryBreakdownChart
+                              rows={breakdown}
+                              height={Math.max(140, breakdown.length * 30 + 40)}
+                              explore={explore}
+                              range={apiRange(range)}
+                            />
+                          ) : (
+                            <p className="py-10 text-center text-slate-500">No invalid calls in this range.</p>
+                          )}
+                        </Card>
+                      </div>
+                    );
+                  }}
+                </AwaitRead>
 
                 <Card
                   title="Worst error messages"
@@ -271,30 +306,36 @@ export default async function ToolPage({ params, searchParams }: Props) {
                     </Link>
                   }
                 >
-                  {errors.length ? (
-                    <ol className="divide-y divide-slate-100" data-testid="worst-errors">
-                      {errors.slice(0, 5).map((e) => (
-                        <li key={e.template} className="flex items-start gap-4 py-2.5 first:pt-0 last:pb-0">
-                          <div className="min-w-0 flex-1">
-                            <p className="break-words font-mono text-xs text-slate-800">{e.template}</p>
-                            {e.examples[0] && e.examples[0] !== e.template && <p className="mt-0.5 truncate text-xs text-slate-500">e.g. {e.examples[0]}</p>}
-                          </div>
-                          <div className="w-20 shrink-0 text-right tabular-nums">
-                            <p className="font-medium text-slate-900">{formatCount(e.count)}</p>
-                            <p className="text-xs text-slate-500">calls</p>
-                          </div>
-                          <div className="w-24 shrink-0 text-right tabular-nums" title={recoveryTitle(e)}>
-                            <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
-                              {formatPercent(e.recoveryRate, { digits: 0 })}
-                            </p>
-                            <p className="text-xs text-slate-500">recovered</p>
-                          </div>
-                        </li>
-                      ))}
-                    </ol>
-                  ) : (
-                    <p className="text-slate-500">No invalid calls in this range.</p>
-                  )}
+                  <AwaitRead read={errorsRead}>
+                    {(errors) =>
+                      errors.length ? (
+                        <ol className="divide-y divide-slate-100" data-testid="worst-errors">
+                          {errors.slice(0, 5).map((e) => (
+                            <li key={e.template} className="flex items-start gap-4 py-2.5 first:pt-0 last:pb-0">
+                              <div className="min-w-0 flex-1">
+                                <p className="break-words font-mono text-xs text-slate-800">{e.template}</p>
+                                {e.examples[0] && e.examples[0] !== e.template && (
+                                  <p className="mt-0.5 truncate text-xs text-slate-500">e.g. {e.examples[0]}</p>
+                                )}
+                              </div>
+                              <div className="w-20 shrink-0 text-right tabular-nums">
+                                <p className="font-medium text-slate-900">{formatCount(e.count)}</p>
+                                <p className="text-xs text-slate-500">calls</p>
+                              </div>
+                              <div className="w-24 shrink-0 text-right tabular-nums" title={recoveryTitle(e)}>
+                                <p className={`font-medium ${e.recoveryRate !== null && e.recoveryRate < 0.6 ? "text-red-700" : "text-slate-900"}`}>
+                                  {formatPercent(e.recoveryRate, { digits: 0 })}
+                                </p>
+                                <p className="text-xs text-slate-500">recovered</p>
+                              </div>
+                            </li>
+                          ))}
+                        </ol>
+                      ) : (
+                        <p className="text-slate-500">No invalid calls in this range.</p>
+                      )
+                    }
+                  </AwaitRead>
                 </Card>
               </>
             ),
@@ -337,23 +378,27 @@ export default async function ToolPage({ params, searchParams }: Props) {
                   )}
                 </Card>
 
-                <Card
-                  title="Confused with"
-                  description={`Tools the models mix up with this one, from the range's runs and from descriptions that nearly repeat each other; what to change in the names or descriptions${
-                    confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
-                  }${asOfNote(confusable.asOf, zone)}`}
-                >
-                  {confusable.pairs.length ? (
-                    <ConfusableList
-                      tool={tool}
-                      pairs={confusable.pairs}
-                      toolHref={(name) => `/p/${project.slug}/tools/${encodeURIComponent(name)}`}
-                      runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`}
-                    />
-                  ) : (
-                    <p className="text-slate-500">No other tool that models mix up with this one in this range.</p>
+                <AwaitRead read={confusableRead}>
+                  {(confusable) => (
+                    <Card
+                      title="Confused with"
+                      description={`Tools the models mix up with this one, from the range's runs and from descriptions that nearly repeat each other; what to change in the names or descriptions${
+                        confusable.truncated ? ` · read the newest ${formatCount(confusable.readLimit)} calls of the range only` : ""
+                      }${asOfNote(confusable.asOf, zone)}`}
+                    >
+                      {confusable.pairs.length ? (
+                        <ConfusableList
+                          tool={tool}
+                          pairs={confusable.pairs}
+                          toolHref={(name) => `/p/${project.slug}/tools/${encodeURIComponent(name)}`}
+                          runHref={(id) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`}
+                        />
+                      ) : (
+                        <p className="text-slate-500">No other tool that models mix up with this one in this range.</p>
+                      )}
+                    </Card>
                   )}
-                </Card>
+                </AwaitRead>
               </>
             ),
           },
@@ -400,15 +445,19 @@ export default async function ToolPage({ params, searchParams }: Props) {
                   title="Did the schema change help?"
                   description="The invalid rate in equal windows before and after a schema version was first seen, per category: the newest change inside the selected range"
                 >
-                  {impact ? (
-                    <VersionVerdict impact={impact} zone={zone} />
-                  ) : (
-                    <p className="text-slate-500">
-                      {versions.length < 2
-                        ? "Needs two schema versions to compare."
-                        : "The newest schema version is less than an hour old: nothing to compare yet."}
-                    </p>
-                  )}
+                  <AwaitRead read={impactRead}>
+                    {(impact) =>
+                      impact ? (
+                        <VersionVerdict impact={impact} zone={zone} />
+                      ) : (
+                        <p className="text-slate-500">
+                          {versions.length < 2
+                            ? "Needs two schema versions to compare."
+                            : "The newest schema version is less than an hour old: nothing to compare yet."}
+                        </p>
+                      )
+                    }
+                  </AwaitRead>
                 </Card>
               </>
             ),

@@ -15,14 +15,14 @@ describe("the call rollups a read uses (tablesFor)", () => {
     expect(tablesFor(CALL_ROLLUPS, ["model_name", "model_version"])).toMatchObject({
       daily: "call_rollups_model_daily",
       hourly: "call_rollups_hourly",
-      columns: expect.stringMatching(/^tool, model_name, model_version, calls/),
+      columns: expect.stringMatching(/^model_name, model_version, calls/),
     });
-    expect(tablesFor(CALL_ROLLUPS, ["model_name", "model_version", "tool"]).daily).toBe("call_rollups_model_daily");
+    expect(tablesFor(CALL_ROLLUPS, ["model_version"]).daily).toBe("call_rollups_model_daily");
   });
 
-  it("reads the full rollups when a read needs a model and a category", () => {
+  it("reads the full rollups when a read needs a model with a tool or a category", () => {
     expect(tablesFor(CALL_ROLLUPS, ["model_name", "category"])).toBe(CALL_ROLLUPS);
-    expect(tablesFor(CALL_ROLLUPS, ["tool", "model_version", "category"])).toBe(CALL_ROLLUPS);
+    expect(tablesFor(CALL_ROLLUPS, ["model_name", "model_version", "tool"])).toBe(CALL_ROLLUPS);
     expect(tablesFor(ERROR_MESSAGE_ROLLUPS, ["tool"])).toBe(ERROR_MESSAGE_ROLLUPS);
   });
 

@@ -26,14 +26,16 @@ const CALL_COUNTS =
 
 /**
  * The call rollups per tool, model version and category; and (`coarse`) per day, tool and
- * category, and per day, tool and model version. A day of 10 million calls a month is ~1,850
- * rows with every key, ~430 without the model and ~250 without the category: the totals, the
- * tools table and the series per tool or category need no model, the models page's series,
- * table and latencies no category. Daily only: the daily rows are where a long range's rows
- * are, and every coarse table costs ingestion what its rows a batch cost (hourly ones too,
- * docs/PERFORMANCE.md: about as many rows as a full table when a batch's calls span many days,
- * a few when they are of the last minutes, as a harness sends them). Each keeps the tool: a
- * re-check rebuilds a tool's days (rebuild.ts). A read takes the first that has its keys.
+ * category, and per day and model version. A day of 10 million calls a month is ~1,850 rows with
+ * every key, ~430 without the model and 5 per model version alone: the totals, the tools table
+ * and the series per tool or category need no model, the models page's series, table and
+ * latencies neither tool nor category. Daily only: the daily rows are where a long range's rows
+ * are, and a coarse table costs ingestion what its rows a batch cost (about as many as a full
+ * table's when a batch's calls span many days, a few when they are of the last minutes, as a
+ * harness sends them; hourly ones cost more than they saved: docs/PERFORMANCE.md). The fewer its
+ * keys, the fewer its rows a batch: the per-model table is the model version alone, and a
+ * re-check recomputes its days from the daily rows (rebuild.ts) where it rebuilds a tool's days
+ * in the others. A read takes the first that has its keys.
  */
 export const CALL_ROLLUPS: RollupTables = {
   hourly: "call_rollups_hourly",
@@ -42,7 +44,7 @@ export const CALL_ROLLUPS: RollupTables = {
   columns: `tool, model_name, model_version, category, ${CALL_COUNTS}`,
   coarse: [
     { daily: "call_rollups_tool_daily", keys: ["tool", "category"], columns: `tool, category, ${CALL_COUNTS}` },
-    { daily: "call_rollups_model_daily", keys: ["tool", "model_name", "model_version"], columns: `tool, model_name, model_version, ${CALL_COUNTS}` },
+    { daily: "call_rollups_model_daily", keys: ["model_name", "model_version"], columns: `model_name, model_version, ${CALL_COUNTS}` },
   ],
 };
 

@@ -20,7 +20,7 @@
 // that each call was stored and that the rollups equal the ones computed from the raw calls
 // (test/rollups.ts). docs/PERFORMANCE.md records the figures.
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, readdir, readFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type * as TestDatabase from "../scripts/lib/test-database";
@@ -183,7 +183,10 @@ await runAndExit(
     const { startEmbeddedPostgres } = await import("../server/db/embedded");
     const pg = await startEmbeddedPostgres(dir, { persistent: false });
     const url = pg.url("postgres");
-    stop = pg.stop;
+    stop = async () => {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
     log(
       `${EVENTS.toLocaleString("en")} events a run, batches of ${BATCH}, ${CLIENTS} clients; ${trees.join(", ")}; ${REPEAT} round(s)${SMOKE ? " (smoke)" : ""}`,
     );

@@ -96,6 +96,7 @@ describe("the ops CLI is scriptable while the app runs", { timeout: 240_000 }, (
         call_rollups_hourly: 0,
         call_rollups_daily: 0,
         call_rollups_tool_daily: 0,
+        call_rollups_model_daily: 0,
         error_message_rollups_hourly: 0,
         error_message_rollups_daily: 0,
       },

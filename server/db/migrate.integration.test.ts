@@ -117,6 +117,7 @@ describe.concurrent("migrations", () => {
       ["call_rollups_tool_daily"],
       true, // results and latencies: their histograms added up
     ],
+    ["20261206021000_call_rollups_per_model_daily", "-- Fill it", ["call_rollups_model_daily"], true],
   ])("%s fills the new rollups with what ingestion would have written", async (name, fill, newTables, results) => {
     const url = await emptyDatabase();
     await applyMigrations(url);

@@ -2,6 +2,7 @@ import type { Role } from "../../contracts/roles";
 import { conflict, invalid, notFound } from "../domain/errors";
 import { prisma, type Prisma } from "../db/client";
 import { isUniqueViolation } from "../db/unavailable";
+import { ROLLUP_TABLES } from "./rollups/tables";
 
 export async function projectsOf(userId: string) {
   const rows = await prisma().membership.findMany({
@@ -40,17 +41,14 @@ export async function renameProject(projectId: string, name: string) {
 }
 
 /**
- * The project and all it holds; its rollups and the OTLP step, result and message rows have no
- * foreign key (ingestion writes them in bulk), so they go by hand.
+ * The project and all it holds; its rollups (every table of the catalogue, rollups/tables.ts) and
+ * the OTLP step, result and message rows have no foreign key (ingestion writes them in bulk), so
+ * they go by hand.
  */
 export async function deleteProject(projectId: string) {
   const where = { where: { projectId } };
   await prisma().$transaction([
-    prisma().callRollupHourly.deleteMany(where),
-    prisma().callRollupDaily.deleteMany(where),
-    prisma().callRollupToolDaily.deleteMany(where),
-    prisma().errorMessageRollupHourly.deleteMany(where),
-    prisma().errorMessageRollupDaily.deleteMany(where),
+    ...ROLLUP_TABLES.map(({ table }) => prisma().$executeRawUnsafe(`DELETE FROM ${table} WHERE project_id = $1::uuid`, projectId)),
     prisma().otlpModelCall.deleteMany(where),
     prisma().otlpResult.deleteMany(where),
     prisma().otlpMessage.deleteMany(where),

@@ -82,13 +82,18 @@ describe("an unchecked call is counted apart everywhere", () => {
     const updates = migration.split(/;\s*\n/).filter((statement) => /^\s*UPDATE/m.test(statement.replace(/^--.*$/gm, "")));
     expect(updates).toHaveLength(2);
     for (const statement of updates) await pool().query(statement);
-    // then the later migration that fills the rollups per tool from those rows
-    const perTool = readFileSync(new URL("../../../prisma/migrations/20261205230000_call_rollups_per_tool_daily/migration.sql", import.meta.url), "utf8");
-    // run for this project only: other test files write their projects' rollups meanwhile
-    const fill = perTool.slice(perTool.indexOf("-- Fill it")).replace('FROM "call_rollups_daily"', 'FROM "call_rollups_daily" WHERE "project_id" = $1');
-    expect(fill).toContain('WHERE "project_id" = $1');
-    await pool().query("DELETE FROM call_rollups_tool_daily WHERE project_id = $1", [p.project.id]);
-    await pool().query(fill, [p.project.id]);
+    // then the later migrations that fill the coarse rollups (per tool, per model version) from those rows
+    for (const [name, table] of [
+      ["20261205230000_call_rollups_per_tool_daily", "call_rollups_tool_daily"],
+      ["20261206021000_call_rollups_per_model_daily", "call_rollups_model_daily"],
+    ]) {
+      const later = readFileSync(new URL(`../../../prisma/migrations/${name}/migration.sql`, import.meta.url), "utf8");
+      // run for this project only: other test files write their projects' rollups meanwhile
+      const fill = later.slice(later.indexOf("-- Fill it")).replace('FROM "call_rollups_daily"', 'FROM "call_rollups_daily" WHERE "project_id" = $1');
+      expect(fill).toContain('WHERE "project_id" = $1');
+      await pool().query(`DELETE FROM ${table} WHERE project_id = $1`, [p.project.id]);
+      await pool().query(fill, [p.project.id]);
+    }
 
     expect((await read.metrics.summary({ range })).totals).toMatchObject({ calls: 1, valid: 0, unchecked: 1, invalidRate: null });
     expect(await rollupsDifferFromRaw(pool(), p.project.id)).toEqual({});

@@ -2,7 +2,7 @@ import type { RetentionInput } from "../../../contracts/accounts";
 import { DAY_MS } from "../../../contracts/metrics";
 import { BUCKET_MS } from "../../../isomorphic/buckets";
 import { pool, prisma } from "../../db/client";
-import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
+import { ROLLUP_TABLES } from "../rollups/tables";
 
 export async function getRetention(projectId: string): Promise<RetentionInput> {
   const p = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { callRetentionDays: true, rollupRetentionDays: true } });
@@ -16,8 +16,6 @@ export async function setRetention(projectId: string, r: RetentionInput): Promis
 
 /** Rows deleted: raw calls, OTLP call data (tool results and model-call spans) with the tool sets runs carried (`otlp`), rollup rows; `finished` is false when the sweep stopped at its deadline with rows left (the next sweep goes on). */
 export type SweepReport = { projectId: string; calls: number; otlp: number; rollups: number; batches: number; finished: boolean };
-
-const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities);
 
 /** Runs a `DELETE … LIMIT $last` statement until a batch comes back short or `stopAt` (epoch ms) has passed; adds its rows and batches to the report. */
 async function deleteInBatches(sql: string, params: unknown[], batchSize: number, report: SweepReport, counter: "calls" | "otlp" | "rollups", stopAt: number) {
@@ -62,11 +60,7 @@ const OTLP_CALL_DATA = [
 ];
 
 /** Every table swept, with its time column. */
-export const SWEPT_TABLES = [
-  { table: "tool_calls", column: "timestamp" },
-  ...OTLP_CALL_DATA.map(({ table, column }) => ({ table, column })),
-  ...ROLLUP_TABLES.map(({ table, column }) => ({ table, column })),
-];
+export const SWEPT_TABLES = [{ table: "tool_calls", column: "timestamp" }, ...OTLP_CALL_DATA.map(({ table, column }) => ({ table, column })), ...ROLLUP_TABLES];
 
 /** Tables with a project and a time column that the sweep leaves alone, and why. */
 export const RETENTION_EXEMPT: Record<string, string> = {

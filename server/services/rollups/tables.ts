@@ -26,18 +26,26 @@ const CALL_COUNTS =
 
 /**
  * The call rollups per tool, model version and category; and (`coarse`) per day, tool and
- * category. A day of 10 million calls a month is ~1,850 rows with the model versions and ~400
- * without: the totals, the tools table and the series per tool or category need no model. Daily
- * only, and one: every coarse table costs ingestion about as much as a full one (a batch's calls
- * touch about as many of its rows; docs/PERFORMANCE.md), and the daily rows are where a long
- * range's rows are. It keeps the tool: a re-check rebuilds a tool's days (rebuild.ts).
+ * category, and per day and model version. A day of 10 million calls a month is ~1,850 rows with
+ * every key, ~430 without the model and 5 per model version alone: the totals, the tools table
+ * and the series per tool or category need no model, the models page's series, table and
+ * latencies neither tool nor category. Daily only: the daily rows are where a long range's rows
+ * are, and a coarse table costs ingestion what its rows a batch cost (about as many as a full
+ * table's when a batch's calls span many days, a few when they are of the last minutes, as a
+ * harness sends them; hourly ones cost more than they saved: docs/PERFORMANCE.md). The fewer its
+ * keys, the fewer its rows a batch: the per-model table is the model version alone, and a
+ * re-check recomputes its days from the daily rows (rebuild.ts) where it rebuilds a tool's days
+ * in the others. A read takes the first that has its keys.
  */
 export const CALL_ROLLUPS: RollupTables = {
   hourly: "call_rollups_hourly",
   daily: "call_rollups_daily",
   keys: ["tool", "model_name", "model_version", "category"],
   columns: `tool, model_name, model_version, category, ${CALL_COUNTS}`,
-  coarse: [{ daily: "call_rollups_tool_daily", keys: ["tool", "category"], columns: `tool, category, ${CALL_COUNTS}` }],
+  coarse: [
+    { daily: "call_rollups_tool_daily", keys: ["tool", "category"], columns: `tool, category, ${CALL_COUNTS}` },
+    { daily: "call_rollups_model_daily", keys: ["model_name", "model_version"], columns: `model_name, model_version, ${CALL_COUNTS}` },
+  ],
 };
 
 /** A call rollup key column as computed from a call's columns ('' for none). */
@@ -109,6 +117,9 @@ export const granularities = (
   { table: tables.daily, column: "day", bucket: dayOf, keys: tables.keys, columns: tables.columns },
   ...(tables.coarse ?? []).map((c) => ({ table: c.daily, column: "day" as const, bucket: dayOf, keys: c.keys, columns: c.columns })),
 ];
+
+/** Every rollup table, call and error-message rollups, with its time column: what the retention sweep and project deletion go through. */
+export const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities).map(({ table, column }) => ({ table, column }));
 
 /**
  * Whether an invalid call's correction (a column or expression of `tool_calls`, in a statement

@@ -54,6 +54,27 @@ describe("inputTokenPrice", () => {
     expect(price.usd * 1e6).toBeCloseTo(3, 9);
   });
 
+  it("fits again without an hour whose tokens include calls that reported no cost (an OpenTelemetry run beside priced calls)", () => {
+    const priced = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, costUsd: (i * 3 + o * 15) / 1e6 });
+    // hours of a dozen calls, as the demo's: 11,000–26,000 input and 150–700 output tokens
+    const hours = [
+      [11_273, 159],
+      [26_319, 708],
+      [23_860, 620],
+      [17_900, 410],
+      [14_200, 350],
+      [21_050, 260],
+      [19_400, 690],
+      [12_800, 300],
+      [24_700, 450],
+      [16_300, 520],
+    ].map(([i, o]) => priced(i!, o!));
+    // the demo's hour: 5 priced calls (12,581 / 384 tokens) and an OpenTelemetry run's 4 (5,700 / 220 tokens, no cost)
+    const mixed = { ...priced(12_581, 384), inputTokens: 12_581 + 5_700, outputTokens: 384 + 220 };
+    expect(inputTokenPrice([...hours, mixed])!.usd * 1e6).toBeCloseTo(3, 9);
+    expect(inputTokenPrice([...hours, mixed])!.method).toBe("fit");
+  });
+
   it("falls back to cost over input tokens (an upper bound) when the mix never changes; null without usage", () => {
     const hours = [1, 2, 3].map((k) => ({ inputTokens: 1000 * k, outputTokens: 100 * k, costUsd: (1000 * k * 3 + 100 * k * 15) / 1e6 }));
     const price = inputTokenPrice(hours)!;

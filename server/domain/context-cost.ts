@@ -59,32 +59,44 @@ export function toolSetTokens(
 
 type Usage = { inputTokens: number; outputTokens: number; costUsd: number };
 
+/** Each hour is paired with at most this many of the hours after it: a month of hours gives ~46,000 pairs, not 259,000. */
+const PAIRS_PER_HOUR = 64;
+
 /**
- * What one input token costs, from usage rows (hours of one model): the least-squares fit of
- * cost = a · input + b · output when the rows tell the two prices apart (`fit`), else the cost over
- * the input tokens, which counts the output as input (`upper bound`). Null without usage figures.
+ * What one input token costs, from usage rows (hours of one model): every two hours whose mixes of
+ * input and output differ give both prices (two equations cost = a · input + b · output), and the
+ * price is the median of their input prices (`fit`); when no two hours tell the prices apart
+ * (output always the same share of input), the cost over the input tokens, which counts the output
+ * as input (`upper bound`). Null without usage figures. The median, not a least-squares fit over
+ * all hours: an hour's tokens count every call's usage and its cost only the calls that reported
+ * one (an OpenTelemetry span gives tokens, no cost), so an hour that mixes both looks cheap; it
+ * moves only the pairs it is in, where it would pull a least-squares fit of every hour.
  */
 export function inputTokenPrice(rows: readonly Usage[]): { usd: number; method: "fit" | "upper bound" } | null {
   const rated = rows.filter((r) => r.inputTokens > 0 && r.costUsd > 0);
   const input = rated.reduce((s, r) => s + r.inputTokens, 0);
   if (!input) return null;
-  let [xx, xy, yy, xc, yc] = [0, 0, 0, 0, 0];
-  for (const r of rated) {
-    xx += r.inputTokens * r.inputTokens;
-    xy += r.inputTokens * r.outputTokens;
-    yy += r.outputTokens * r.outputTokens;
-    xc += r.inputTokens * r.costUsd;
-    yc += r.outputTokens * r.costUsd;
+  const prices: number[] = [];
+  for (let i = 0; i < rated.length; i++) {
+    for (let j = i + 1; j < Math.min(rated.length, i + 1 + PAIRS_PER_HOUR); j++) {
+      const [p, q] = [rated[i]!, rated[j]!];
+      const det = p.inputTokens * q.outputTokens - q.inputTokens * p.outputTokens;
+      // two hours whose output is the same share of their input cannot tell the prices apart
+      if (!(Math.abs(det) > 1e-3 * (p.inputTokens * q.outputTokens + q.inputTokens * p.outputTokens))) continue;
+      const a = (p.costUsd * q.outputTokens - q.costUsd * p.outputTokens) / det;
+      const b = (p.inputTokens * q.costUsd - q.inputTokens * p.costUsd) / det;
+      if (a > 0 && b >= 0) prices.push(a);
+    }
   }
-  const det = xx * yy - xy * xy;
-  // rows whose output is a fixed share of their input cannot tell the prices apart
-  if (det > 1e-6 * xx * yy) {
-    const a = (xc * yy - yc * xy) / det;
-    const b = (yc * xx - xc * xy) / det;
-    if (a > 0 && b >= 0) return { usd: a, method: "fit" };
-  }
+  if (prices.length) return { usd: median(prices), method: "fit" };
   return { usd: rated.reduce((s, r) => s + r.costUsd, 0) / input, method: "upper bound" };
 }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
 /**
  * One model's recorded usage over the range: its calls (one model call each), their usage, and per

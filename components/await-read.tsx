@@ -9,3 +9,12 @@ import type { ReactNode } from "react";
 export async function AwaitRead<T>({ read, children }: { read: Promise<T>; children: (value: T) => ReactNode }) {
   return children(await read);
 }
+
+/**
+ * Marks reads started now and awaited later by their cards (AwaitRead): a read that fails before
+ * its card awaits it (or on a page that ends first, not found) is no unhandled rejection; the card
+ * that awaits it still fails the page.
+ */
+export function awaitedLater(...reads: Promise<unknown>[]): void {
+  for (const read of reads) read.catch(() => {});
+}

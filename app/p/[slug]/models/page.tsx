@@ -26,7 +26,7 @@ import { p95Text } from "@/components/tools/execution-view";
 import { failures, RESULT_COUNT_KEYS, toolErrorRate, type ResultCounts } from "@/isomorphic/outcome";
 import { SpiralsCard } from "@/components/tools/spirals-card";
 import { ParallelCallsByModel } from "@/components/parallel/parallel-calls-card";
-import { AwaitRead } from "@/components/await-read";
+import { AwaitRead, awaitedLater } from "@/components/await-read";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -96,8 +96,7 @@ export default async function ModelsPage({ params, searchParams }: { params: Pro
   );
   const linesRead = api.metrics.series({ ...input, dimension: "modelVersion" });
   const incidentsRead = api.alerts.incidents({ project: slug });
-  // each is awaited by its card; a card that fails fails the page as before, without an unhandled rejection in between
-  for (const read of [spiralsRead, tableRead, parallelRead, comparisonRead, linesRead, incidentsRead]) read.catch(() => {});
+  awaitedLater(spiralsRead, tableRead, parallelRead, comparisonRead, linesRead, incidentsRead);
   const path = `/p/${project.slug}/models`;
   const runHref = (id: string) => `/p/${project.slug}/runs/${encodeURIComponent(id)}`;
 

@@ -26,7 +26,7 @@ import { SuggestionsList } from "@/components/tools/suggestions-list";
 import { VersionVerdict } from "@/components/tools/version-verdict";
 import { sourceLabel, VersionList } from "@/components/tools/version-list";
 import { PageSections } from "@/components/page-sections";
-import { AwaitRead } from "@/components/await-read";
+import { AwaitRead, awaitedLater } from "@/components/await-read";
 import { Badge, Card, PageHeader } from "@/components/ui";
 import { hasRole } from "@/contracts/roles";
 import { explorerUrl } from "@/components/calls/explorer-params";
@@ -95,9 +95,7 @@ export default async function ToolPage({ params, searchParams }: Props) {
   const impactRead = api.tools.versionImpact({ project: slug, tool, range: apiRange(range) });
   const confusableRead = api.tools.confusablePairs({ project: slug, tool, range: apiRange(range) });
   const emptyExamplesRead = api.tools.emptyResults({ project: slug, tool, range: apiRange(range) });
-  // awaited by their cards; a page that ends before (not found) leaves no unhandled rejection
-  for (const read of [spiralsRead, parallelRead, linesRead, categoryRowsRead, categoriesRead, errorsRead, impactRead, confusableRead, emptyExamplesRead])
-    read.catch(() => {});
+  awaitedLater(spiralsRead, parallelRead, linesRead, categoryRowsRead, categoriesRead, errorsRead, impactRead, confusableRead, emptyExamplesRead);
 
   const [totals, definitions, doctor] = await Promise.all([
     api.metrics.totals(input),

@@ -4,7 +4,7 @@ import type { PathSegment } from "./json-path";
 import { pathOf, preview, unstorableText, walkJson } from "./json-walk";
 import { EVENT_NAME_LIMITS, refuseUnstorable } from "./text-limits";
 import { formatCount } from "./format-number";
-import { MAX_EVENTS_PER_BATCH, MAX_TOOL_SET } from "./event-limits";
+import { MAX_EVENTS_PER_BATCH, MAX_TOOL_SET } from "./request-limits";
 
 /**
  * One tool request a model wrote, as the harness saw it (docs/events.md explains each field).

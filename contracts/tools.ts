@@ -2,9 +2,7 @@ import { z } from "zod";
 import { rangeInput } from "./metrics";
 import { filterText, nameText } from "./text-limits";
 import { formatCount } from "./format-number";
-
-/** The most tools one tools.register (or one paste in the browser) registers. */
-export const REGISTER_TOOLS_MAX = 500;
+import { REGISTER_TOOLS_MAX } from "./request-limits";
 
 /** Tools in our shape {name, description?, parameters}, or OpenAI's, Anthropic's or MCP's; normalized on the server. */
 export const registerToolsInput = z.object({

@@ -1,5 +1,5 @@
 import { preview } from "../contracts/json-walk";
-import { REGISTER_TOOLS_MAX } from "../contracts/tools";
+import { REGISTER_TOOLS_MAX } from "../contracts/request-limits";
 import { describeValue, isPlainObject, SCHEMA_KEYS, type JsonObject } from "./tool-schema";
 
 export type PastedTools = { ok: true; tools: unknown[] } | { ok: false; message: string };

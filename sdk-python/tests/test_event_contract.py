@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator
 
 from toolgate import Toolgate, ToolgateEvent, define_tool
 from toolgate.event import MAX_TOOL_SET, ModelRef, Outcome, Result, Usage
+from toolgate.reporter import REGISTER_LIMIT
 
 SCHEMA_FILE = Path(
     os.environ.get("TOOLGATE_EVENT_SCHEMA") or Path(__file__).resolve().parents[2] / "contracts" / "generated" / "event.schema.json"
@@ -44,6 +45,13 @@ def test_the_sdks_event_type_names_the_contracts_fields_and_required_ones() -> N
     assert SCHEMA["properties"]["toolSet"]["maxItems"] == MAX_TOOL_SET
     category = SCHEMA["properties"]["outcome"]["properties"]["category"]["enum"]
     assert list(typing.get_args(typing.get_type_hints(Outcome)["category"])) == category
+
+
+def test_the_reporter_registers_at_most_what_one_request_of_the_contract_takes() -> None:
+    # the generated OpenAPI document beside the event schema: a larger request is refused whole
+    openapi = json.loads((SCHEMA_FILE.parent / "openapi.json").read_text())
+    register = openapi["paths"]["/api/trpc/tools.register"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert register["properties"]["tools"]["maxItems"] == REGISTER_LIMIT
 
 
 LOAN = {"type": "object", "properties": {"loannumber": {"type": "string", "pattern": "^[0-9]+$"}}, "required": ["loannumber"]}

@@ -1,4 +1,4 @@
-import { MAX_TOOL_SET } from "../../contracts/event-limits";
+import { MAX_TOOL_SET } from "../../contracts/request-limits";
 import { classifyCall, registryFrom, ToolSchemaError, type ToolRegistry, type Verdict } from "../../isomorphic/classify";
 import { failureStatus } from "../../isomorphic/outcome";
 import {

@@ -1,4 +1,4 @@
-import { MAX_EVENTS_PER_BATCH } from "../../contracts/event-limits";
+import { MAX_EVENTS_PER_BATCH, REGISTER_TOOLS_MAX } from "../../contracts/request-limits";
 import { canonicalJson } from "../../isomorphic/tool-schema";
 import { authorizationHeader } from "./api-key";
 import type { ToolgateEvent } from "./event";
@@ -79,9 +79,6 @@ type Answer =
   | { kind: "ok"; data: unknown }
   | { kind: "retry"; delayMs?: number; message: string; timedOut?: boolean }
   | { kind: "refused"; status: number; message: string };
-
-/** Tools per `tools.register` request (the server takes 500). */
-const REGISTER_LIMIT = 500;
 
 /**
  * Sends events to Toolgate in the background: batched, bounded, retried without ever changing an
@@ -360,7 +357,7 @@ export class Reporter {
 
   /** false: out of time, try later. */
   private async sendRegistrations(): Promise<boolean> {
-    const tools = [...this.pendingTools.values()].slice(0, REGISTER_LIMIT);
+    const tools = [...this.pendingTools.values()].slice(0, REGISTER_TOOLS_MAX);
     const answer = await this.post("tools.register", () => JSON.stringify({ tools }), 0);
     if (answer === null) return false;
     for (const tool of tools) if (this.pendingTools.get(tool.name) === tool) this.pendingTools.delete(tool.name);

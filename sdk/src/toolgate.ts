@@ -1,4 +1,4 @@
-import { MAX_TOOL_SET } from "../../contracts/event-limits";
+import { MAX_TOOL_SET } from "../../contracts/request-limits";
 import { classifyCall, ToolSchemaError, type Verdict } from "../../isomorphic/classify";
 import { isEmptyResult } from "../../isomorphic/outcome";
 import { isPlainObject, truncate } from "../../isomorphic/tool-schema";

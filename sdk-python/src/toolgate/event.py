@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-#: Tool names in one event's ``toolSet`` (the contract's maxItems, contracts/event-limits.ts; tests/test_event_contract.py checks it).
+#: Tool names in one event's ``toolSet`` (the contract's maxItems, contracts/request-limits.ts; tests/test_event_contract.py checks it).
 MAX_TOOL_SET = 2000
 
 Category = Literal[

@@ -28,8 +28,9 @@ from .tools import canonical_json
 
 ReporterErrorKind = Literal["network", "http", "rejected", "dropped", "register"]
 
+#: Events per ``ingest.batch`` request (contracts/request-limits.ts).
 INGEST_LIMIT = 1000
-#: Tools per ``tools.register`` request (the server takes 500).
+#: Tools per ``tools.register`` request (the contract's maxItems; tests/test_event_contract.py checks it).
 REGISTER_LIMIT = 500
 
 

@@ -1,7 +1,0 @@
-// The event contract's counts that the SDKs need at run time too (no zod here: the SDK loads
-// without it). contracts/event.ts enforces them.
-
-/** Events in one `ingest.batch` request. */
-export const MAX_EVENTS_PER_BATCH = 1000;
-/** Tool names in one event's toolSet. */
-export const MAX_TOOL_SET = 2000;

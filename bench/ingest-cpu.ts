@@ -20,7 +20,7 @@
 // that each call was stored and that the rollups equal the ones computed from the raw calls
 // (test/rollups.ts). docs/PERFORMANCE.md records the figures.
 import { spawn } from "node:child_process";
-import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type * as TestDatabase from "../scripts/lib/test-database";
@@ -32,6 +32,7 @@ import type * as TestEvents from "../test/events";
 import type * as Rollups from "../test/rollups";
 import type * as Events from "./events";
 import { option, SMOKE, textOption } from "./options";
+import { cpuSeconds, processTable } from "./processes";
 
 const EVENTS = option("events", "BENCH_EVENTS", 100_000, 2_000);
 const REPEAT = option("repeat", "BENCH_REPEAT", 1);
@@ -45,29 +46,6 @@ const HERE = path.resolve(import.meta.dirname, "..");
 const log = (m: string) => console.log(`[bench] ${m}`);
 
 type Figures = { tree: string; shape: Shape; events: number; wallMs: number; pgUsPerEvent: number; nodeUsPerEvent: number };
-
-/** A process's fields from /proc/PID/stat after its name (the first is its state), or null when it is gone. */
-async function statOf(pid: number | string) {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  return stat ? stat.slice(stat.lastIndexOf(")") + 2).split(" ") : null;
-}
-
-/**
- * The CPU time in ms (user + system, ticks of 10 ms) of a PostgreSQL server: the postmaster, the
- * processes it runs now (backends, WAL writer, checkpointer…) and those that have ended (their time
- * is the postmaster's children's time once it has reaped them), so that a connection the pool
- * closed during the run still counts.
- */
-async function serverCpuMs(postmaster: number) {
-  const own = (await statOf(postmaster))!;
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = await statOf(entry);
-    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
-}
 
 /** One measurement with the code of `tree`, in this process (the child of the driver below). */
 async function measure(tree: string, shape: Shape): Promise<Figures> {
@@ -103,8 +81,10 @@ async function measure(tree: string, shape: Shape): Promise<Figures> {
     // one batch per client, so that the pool's connections are open before the first reading
     await Promise.all(Array.from({ length: CLIENTS }, (_, i) => ingestBatch(project.id, generateEvents(50, 9 + i))));
     const { rows: backend } = await pool().query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-    const postmaster = Number((await statOf(backend[0]!.pid))![1]);
-    const before = await serverCpuMs(postmaster);
+    // the server's processes: the postmaster and what it runs (backends, WAL writer, checkpointer…),
+    // those that ended too (a connection the pool closed during the run still counts)
+    const postmaster = processTable().find((p) => p.pid === backend[0]!.pid)!.ppid;
+    const before = cpuSeconds(postmaster) * 1000;
     const node = process.cpuUsage();
     const started = performance.now();
     let next = 0;
@@ -115,7 +95,7 @@ async function measure(tree: string, shape: Shape): Promise<Figures> {
     );
     const wallMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 500)); // the postmaster reaps a backend that ended
-    const after = await serverCpuMs(postmaster);
+    const after = cpuSeconds(postmaster) * 1000;
     const nodeCpu = process.cpuUsage(node);
 
     const { rows } = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND timestamp >= $2", [

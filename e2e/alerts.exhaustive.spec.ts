@@ -183,6 +183,12 @@ async function createRule(
   await expect(page.getByTestId("rule-row").filter({ hasText: name })).toHaveCount(1);
 }
 
+/** Saves the open rule form and waits until it closes: a navigation before the save lands would abort it. */
+async function saveEditedRule() {
+  await page.getByRole("button", { name: "Save rule" }).click();
+  await expect(page.getByRole("button", { name: /^(Save rule|Saving…)$/ })).toHaveCount(0);
+}
+
 const ruleRow = (name: string) => page.getByTestId("rule-row").filter({ hasText: name });
 
 test("each rule shows its state with the value and the last evaluation; the form previews what a rule would have done", async () => {
@@ -222,7 +228,7 @@ test("each rule shows its state with the value and the last evaluation; the form
   // pending: the condition clears while the incident is open, until it stays clear for a window
   await page.getByRole("button", { name: "Edit Any invalid calls today" }).click();
   await page.getByLabel("Threshold (%)").fill("100");
-  await page.getByRole("button", { name: "Save rule" }).click();
+  await saveEditedRule();
   await page.goto(`/p/${slug}/alerts`);
   await evaluateNow();
   await page.goto(`/p/${slug}/alerts/rules`);
@@ -261,7 +267,7 @@ test("silence: a rule and a scope, with who and why; a silenced rule's incident 
   await page.goto(`/p/${slug}/alerts/rules`);
   await page.getByRole("button", { name: "Edit Never that bad" }).click();
   await page.getByLabel("Threshold (%)").fill("1");
-  await page.getByRole("button", { name: "Save rule" }).click();
+  await saveEditedRule();
   await page.goto(`/p/${slug}/alerts`);
   await evaluateNow();
   const row = page.getByTestId("incident-row").filter({ hasText: "Never that bad" });

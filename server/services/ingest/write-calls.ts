@@ -2,7 +2,7 @@ import type { PoolClient } from "pg";
 import type { ToolCallEvent } from "../../../contracts/event";
 import { patternOf } from "../../domain/failure-patterns";
 import { recoveredTest } from "../rollups/tables";
-import { rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
+import { ROLLUP_INSERT_INPUTS, rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
 import { runOrderSql, sameToolNeighbourSql } from "../../domain/run-order";
 import type { CallVerdict } from "../../domain/verdicts";
 
@@ -58,7 +58,7 @@ WITH ins AS (
   INSERT INTO tool_calls (project_id, ${names})
   SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
-  RETURNING ctid, id, run_id, timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd, result_status, result_summary, latency_ms
+  RETURNING ctid, id, ${ROLLUP_INSERT_INPUTS}
 ), ${rollupInsertCtes}
 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 

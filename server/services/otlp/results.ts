@@ -1,6 +1,6 @@
 import type { PoolClient } from "pg";
 import type { AssembledResult } from "../../adapters/otlp/assemble";
-import { rollupResultCtes } from "../rollups/write";
+import { rollupResultCtes, rollupResultInputs } from "../rollups/write";
 
 /**
  * Keeps this request's results (for calls that arrive later) and copies the winning result of
@@ -34,9 +34,9 @@ export async function recordResults(client: PoolClient, projectId: string, resul
         RETURNING t.id, t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.valid, t.result_status, t.result_summary, t.latency_ms
      ), moved AS (
        -- the statement's snapshot still holds the calls' old results: out with those, in with the new
-       SELECT t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.valid, t.result_status, t.result_summary, t.latency_ms, -1 AS weight
+       SELECT ${rollupResultInputs("t")}, -1 AS weight
          FROM tool_calls t WHERE t.project_id = $1 AND t.id IN (SELECT id FROM updated)
-       UNION ALL SELECT timestamp, tool, model_name, model_version, category, valid, result_status, result_summary, latency_ms, 1 FROM updated
+       UNION ALL SELECT ${rollupResultInputs()}, 1 FROM updated
      ), ${rollupResultCtes}
      SELECT count(*) FROM updated`,
     [

@@ -2,7 +2,18 @@ import type { ClientBase } from "pg";
 import { inTransaction } from "../../db/transaction";
 import { filterSql, type Filters } from "./read";
 import { lockRollups } from "./write";
-import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, hourOf, messageKey, outcomeAggregates, recoveredSql, recoveredTest } from "./tables";
+import {
+  CALL_ROLLUPS,
+  callKeyOf,
+  ERROR_MESSAGE_ROLLUPS,
+  granularities,
+  hourOf,
+  messageKey,
+  outcomeAggregates,
+  outcomeInputs,
+  recoveredSql,
+  recoveredTest,
+} from "./tables";
 
 const callRollup = (bucket: string, where = "project_id = $1", keys = CALL_ROLLUPS.keys) => `
   SELECT project_id, ${bucket} AS bucket, ${keys.map((k) => `${callKeyOf(k)} AS ${k}`).join(", ")},
@@ -10,7 +21,7 @@ const callRollup = (bucket: string, where = "project_id = $1", keys = CALL_ROLLU
          count(*) FILTER (WHERE valid = false AND correction_id IS NOT NULL) AS corrected,
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(cost_usd), 0) AS cost_usd,
          ${outcomeAggregates()}
-    FROM tool_calls WHERE ${where} GROUP BY ${keyPlaces(keys.length, 1)} ORDER BY ${keyPlaces(keys.length, 2)}`;
+    FROM (SELECT *, ${outcomeInputs()} FROM tool_calls WHERE ${where}) c GROUP BY ${keyPlaces(keys.length, 1)} ORDER BY ${keyPlaces(keys.length, 2)}`;
 
 /** `from, …, keys + 2`: the project, the bucket and the key columns by their places in the SELECT. */
 const keyPlaces = (keys: number, from: number) => Array.from({ length: keys + 3 - from }, (_, i) => i + from).join(", ");

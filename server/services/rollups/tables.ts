@@ -75,23 +75,44 @@ export const hasResultOf = (alias?: string) => {
   return `${column("valid")} IS DISTINCT FROM false AND ${column("result_status")} IS NOT NULL`;
 };
 export const HAS_RESULT = hasResultOf();
-const TIMED = `${HAS_RESULT} AND latency_ms IS NOT NULL`;
+
+/**
+ * A call's part in the call rollups' outcome columns, one column each, over the columns `valid`,
+ * `result_status`, `result_summary` and `latency_ms` (of `alias` when given): `o_results`, one
+ * `o_<column>` per failed outcome and `o_empty_results` (0 or 1), and `o_bucket`, its latency's
+ * 1-based bucket (null when it has none). Computed once per call — in ingestion's RETURNING, in the
+ * results OTLP moves, in the rebuilds' scan — and summed by outcomeAggregates for each rollup
+ * table, so that the outcome tests and the empty-result test's regular expressions run once per
+ * call, not once per table (docs/PERFORMANCE.md).
+ */
+export const outcomeInputs = (alias?: string) => {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  const hasResult = hasResultOf(alias);
+  return [
+    `(${hasResult})::int AS o_results`,
+    ...FAILED_OUTCOMES.map((o) => `(${hasResult} AND ${column("result_status")} IN (${quoted(statusesOf(o))}))::int AS o_${OUTCOME_COLUMNS[o]}`),
+    `(${hasResult} AND ${emptyResultSql(column("result_status"), column("result_summary"))})::int AS o_empty_results`,
+    `CASE WHEN ${hasResult} AND ${column("latency_ms")} IS NOT NULL THEN ${latencyBucketSql(column("latency_ms"))} END AS o_bucket`,
+  ].join(", ");
+};
 
 /**
  * The call rollups' outcome columns (`results`, one per failed outcome, `empty_results`,
- * `latency_hist`) as aggregates over calls (columns `valid`, `result_status`, `result_summary`,
- * `latency_ms`), each call weighted by
- * `weight` (1, or -1 to take a call's old result out). For ingestion's inserts and the rebuilds.
+ * `latency_hist`) as aggregates over calls with their outcomeInputs, each call weighted by
+ * `weight` (1, or -1 to take a call's old result out): for ingestion's inserts, the results OTLP
+ * moves and the rebuilds.
  */
-export const outcomeAggregates = (weight = "1") =>
-  [
-    `coalesce(sum(${weight}) FILTER (WHERE ${HAS_RESULT}), 0) AS results`,
-    ...FAILED_OUTCOMES.map(
-      (o) => `coalesce(sum(${weight}) FILTER (WHERE ${HAS_RESULT} AND result_status IN (${quoted(statusesOf(o))})), 0) AS ${OUTCOME_COLUMNS[o]}`,
-    ),
-    `coalesce(sum(${weight}) FILTER (WHERE ${HAS_RESULT} AND ${emptyResultSql("result_status", "result_summary")}), 0) AS empty_results`,
-    `toolgate_hist_of(coalesce(array_agg(${latencyBucketSql("latency_ms")}) FILTER (WHERE ${TIMED}), '{}'), coalesce(array_agg(${weight}) FILTER (WHERE ${TIMED}), '{}')) AS latency_hist`,
+export const outcomeAggregates = (weight = "1") => {
+  const weighted = (column: string) => (weight === "1" ? column : `${weight} * ${column}`);
+  return [
+    ...OUTCOME_COUNT_COLUMNS.map((c) => `coalesce(sum(${weighted(`o_${c}`)}), 0) AS ${c}`),
+    // one bucket (most groups of a batch spread over many hours hold one call): built here, without a function call
+    `CASE WHEN count(o_bucket) = 0 THEN '{}'::bigint[]
+          WHEN min(o_bucket) = max(o_bucket) THEN CASE WHEN sum(${weight}) FILTER (WHERE o_bucket IS NOT NULL) = 0 THEN '{}'::bigint[]
+                                                       ELSE array_fill((sum(${weight}) FILTER (WHERE o_bucket IS NOT NULL))::bigint, ARRAY[1], ARRAY[min(o_bucket)]) END
+          ELSE toolgate_hist_of(array_agg(o_bucket) FILTER (WHERE o_bucket IS NOT NULL), array_agg(${weight}) FILTER (WHERE o_bucket IS NOT NULL)) END AS latency_hist`,
   ].join(", ");
+};
 
 /** The columns of the failed results, one per failed outcome: their sum is a row's failed results. */
 export const FAILED_COUNT_COLUMNS = FAILED_OUTCOMES.map((o) => OUTCOME_COLUMNS[o]);

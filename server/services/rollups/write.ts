@@ -1,7 +1,7 @@
 // The incremental writes of the rollups, as data-modifying CTEs for ingestion's statements
 // (server/services/ingest/write-calls.ts): one per rollup table, hourly and daily.
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates } from "./tables";
+import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates, outcomeInputs } from "./tables";
 
 const MESSAGE_KEY = messageKey("message");
 
@@ -67,16 +67,23 @@ const correctMessageRollup = ({ table, column, bucket }: Granularity) => `
             FROM changed GROUP BY 1, 2, 3 HAVING sum(followed) <> 0 OR sum(recovered) <> 0) c
    WHERE r.project_id = $1 AND r.${column} = c.bucket AND r.tool = c.tool AND r.message_hash = c.message_hash`;
 
-/** Adds the rows of CTE `ins` (newly inserted calls) to every rollup table. */
+/** What rollupInsertCtes read of each new call: the select list (a RETURNING's) of CTE `ins`. */
+export const ROLLUP_INSERT_INPUTS = `timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd, ${outcomeInputs()}`;
+
+/** Adds the rows of CTE `ins` (newly inserted calls, with ROLLUP_INSERT_INPUTS) to every rollup table. */
 export const rollupInsertCtes = ROLLUP_WRITES(addToCallRollup, addToMessageRollup);
 
 /** Applies CTE `changed` (re-linked invalid calls with their `followed`/`recovered` changes) to every rollup table. */
 export const rollupLinkCtes = ROLLUP_WRITES(correctCallRollup, correctMessageRollup);
 
+/** What rollupResultCtes read of each call in CTE `moved` (besides its `weight`), over the columns of `alias` when given. */
+export const rollupResultInputs = (alias?: string) =>
+  `${["timestamp", "tool", "model_name", "model_version", "category"].map((c) => (alias ? `${alias}.${c}` : c)).join(", ")}, ${outcomeInputs(alias)}`;
+
 /**
- * Moves calls' results in the call rollups: CTE `moved` holds calls (timestamp, tool, model_name,
- * model_version, category, valid, result_status, result_summary, latency_ms) with `weight` -1 for a result taken
- * out and 1 for the one put in its place (OTLP results that arrive after their calls).
+ * Moves calls' results in the call rollups: CTE `moved` holds calls (rollupResultInputs) with
+ * `weight` -1 for a result taken out and 1 for the one put in its place (OTLP results that arrive
+ * after their calls).
  */
 export const rollupResultCtes = granularities(CALL_ROLLUPS)
   .map(

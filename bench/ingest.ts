@@ -1,5 +1,6 @@
 // npm run bench:ingest [-- --events N --batch B --clients K --cpu-prof --pg-waits --otlp]
 // npm run bench:ingest -- --long-runs   pairing cost against run length (bench/long-runs.ts)
+// npm run bench:ingest -- --trees DIR,DIR [--repeat R]   this benchmark in several checkouts, alternately (bench/ingest-trees.ts)
 // (or BENCH_EVENTS, BENCH_BATCH, BENCH_CLIENTS; defaults 200,000, 1,000 and 4)
 //
 // Ingestion throughput through the real HTTP endpoint, against the ceiling of a raw COPY of
@@ -20,7 +21,8 @@ import { LOAN_TOOLS } from "../test/events";
 import { eventStream, generateEvents } from "./events";
 import { otlpBodies } from "./otlp-spans";
 import { longRuns } from "./long-runs";
-import { option } from "./options";
+import { compareTrees } from "./ingest-trees";
+import { option, textOption } from "./options";
 import { cpuSeconds, descendants, postgresCpuSeconds, processTable, rssKb } from "./processes";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 import { cleanupOnExit, startApp, stopProcess } from "../scripts/lib/running-app";
@@ -373,7 +375,8 @@ async function runOtlp(base: string, key: string, bodies: Blob[], appPid: number
   return run;
 }
 
-(process.argv.includes("--long-runs") ? longRuns() : main())
+const trees = textOption("trees", "BENCH_TREES");
+(process.argv.includes("--long-runs") ? longRuns() : trees ? compareTrees(trees) : main())
   .then(() => cleanup())
   .then(
     () => process.exit(0),

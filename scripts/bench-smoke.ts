@@ -21,6 +21,7 @@ const BENCHMARKS: Phase[] = [
   bench("bench:retention", "retention.ts"),
   bench("bench:ingest --long-runs", "ingest.ts", "--long-runs"),
   bench("bench:ingest --otlp", "ingest.ts", "--otlp"),
+  bench("bench:ingest --trees", "ingest.ts", "--trees", "."),
   bench("bench:ingest-cpu", "ingest-cpu.ts"),
   bench("bench:ttfb", "ttfb.ts"),
 ];

@@ -1,22 +1,48 @@
 import type pg from "pg";
+import { refreshCoarseRollups } from "../server/services/rollups/coarse";
+import { rollupRows } from "../server/services/rollups/read";
 import { ROLLUPS_FROM_CALLS } from "../server/services/rollups/rebuild";
-import { recoveredTest } from "../server/services/rollups/tables";
+import { CALL_ROLLUPS, recoveredTest, STALE_DAYS, tablesFor } from "../server/services/rollups/tables";
+
+/** Every day a read can ask for: a coarse table's rows as read over it are its rows of whole days. */
+const ALL_DAYS = { from: new Date("2000-01-01T00:00:00Z"), to: new Date("2100-01-01T00:00:00Z") };
 
 /**
  * Rows in which a rollup table, kept up batch by batch, differs from the same rollup computed
  * from the raw calls at once (per table; empty when they agree); and, as `tool_calls.recovered`,
  * the calls whose stored `recovered` is not what looking up their correction's verdict says
- * (false for every call but an invalid one whose correction is not itself invalid).
+ * (false for every call but an invalid one whose correction is not itself invalid). A coarse
+ * table (kept from the daily rows in the background) is compared twice: as reads see it before
+ * the worker's refresh (its stale days from the daily rows), and as stored after the refresh,
+ * which this runs for the project as the worker would.
  */
 export async function rollupsDifferFromRaw(sql: pg.Pool, projectId: string) {
   const differences: Record<string, unknown[]> = {};
+  const compare = async (table: string, kept: string, computed: string, params: unknown[]) => {
+    const { rows } = await sql.query(`(${kept} EXCEPT ALL ${computed}) UNION ALL (${computed} EXCEPT ALL ${kept})`, params);
+    if (rows.length) differences[table] = [...(differences[table] ?? []), ...rows];
+  };
+  const rounded = (columns: string) => columns.replace("cost_usd", "round(cost_usd::numeric, 9) AS cost_usd");
+  const stored = (r: (typeof ROLLUPS_FROM_CALLS)[number]) =>
+    compare(
+      r.table,
+      `SELECT ${r.bucket} AS bucket, ${rounded(r.columns)} FROM ${r.table} WHERE project_id = $1`,
+      `SELECT bucket, ${rounded(r.columns)} FROM (${r.select}) s`,
+      [projectId],
+    );
   for (const r of ROLLUPS_FROM_CALLS) {
-    const columns = r.columns.replace("cost_usd", "round(cost_usd::numeric, 9) AS cost_usd");
-    const kept = `SELECT ${r.bucket} AS bucket, ${columns} FROM ${r.table} WHERE project_id = $1`;
-    const computed = `SELECT bucket, ${columns} FROM (${r.select}) s`;
-    const { rows } = await sql.query(`(${kept} EXCEPT ALL ${computed}) UNION ALL (${computed} EXCEPT ALL ${kept})`, [projectId]);
-    if (rows.length) differences[r.table] = rows;
+    if (!r.coarse) {
+      await stored(r);
+      continue;
+    }
+    const params: unknown[] = [projectId];
+    const asRead = rollupRows(tablesFor(CALL_ROLLUPS, r.keys), projectId, ALL_DAYS, {}, params);
+    await compare(r.table, `SELECT hour AS bucket, ${rounded(r.columns)} FROM ${asRead}`, `SELECT bucket, ${rounded(r.columns)} FROM (${r.select}) s`, params);
   }
+  await refreshCoarseRollups({ projectId });
+  const { rows: stale } = await sql.query(`SELECT day FROM ${STALE_DAYS} WHERE project_id = $1`, [projectId]);
+  if (stale.length) differences[STALE_DAYS] = stale;
+  for (const r of ROLLUPS_FROM_CALLS.filter((r) => r.coarse)) await stored(r);
   const { rows } = await sql.query(
     `SELECT id, valid, correction_id, recovered FROM tool_calls x
       WHERE project_id = $1 AND recovered <> (x.valid IS FALSE AND ${recoveredTest("x.correction_id")})`,

@@ -7,6 +7,7 @@ import { createFreshDatabase, type TestServer } from "../../scripts/lib/test-dat
 import { makeEvent } from "../../test/events";
 import { writeCalls, type PreparedCall } from "../services/ingest/write-calls";
 import { ROLLUPS_FROM_CALLS } from "../services/rollups/rebuild";
+import { recomputeStaleDays } from "../services/rollups/coarse";
 import { applyMigrations, createMigration, defaultPrismaPaths, diffMigrationsToSchema } from "./migrate";
 
 // The server of the run's shared database; each test here makes its own database on it.
@@ -118,7 +119,7 @@ describe.concurrent("migrations", () => {
       true, // results and latencies: their histograms added up
     ],
     ["20261206021000_call_rollups_per_model_daily", "-- Fill it", ["call_rollups_model_daily"], true],
-  ])("%s fills the new rollups with what ingestion would have written", async (name, fill, newTables, results) => {
+  ])("%s fills the new rollups with what ingestion and the coarse rollups refresh would have written", async (name, fill, newTables, results) => {
     const url = await emptyDatabase();
     await applyMigrations(url);
     const client = new pg.Client({ connectionString: url });
@@ -149,6 +150,8 @@ describe.concurrent("migrations", () => {
       await client.query("BEGIN");
       await writeCalls(client as unknown as Parameters<typeof writeCalls>[0], project!.id, calls);
       await client.query("COMMIT");
+      // ingestion marks the days it wrote to, and the worker computes the coarse tables' rows of those days
+      expect(await recomputeStaleDays(client, project!.id, 100)).toBe(3);
       expect(ROLLUPS_FROM_CALLS.map((r) => r.table)).toEqual(expect.arrayContaining(newTables));
       const snapshot = async () => {
         const tables = []; // one query at a time: a client runs one (pg 9 refuses overlapping ones)

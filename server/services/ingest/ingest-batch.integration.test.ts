@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { callerWith, makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { rollupsDifferFromRaw } from "../../../test/rollups";
-import { ROLLUPS_FROM_CALLS } from "../rollups/rebuild";
+import { refreshCoarseRollups } from "../rollups/coarse";
+import { ROLLUP_TABLES } from "../rollups/tables";
 
 const sql = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
 afterAll(() => sql.end());
@@ -167,7 +168,10 @@ describe("ingest.batch", () => {
   it("deleting the project removes its calls and every rollup row", async () => {
     const q = await project();
     await q.api.ingest.batch({ events: [makeEvent(), makeEvent({ arguments: {} })] });
-    const tables = ["tool_calls", ...ROLLUPS_FROM_CALLS.map((r) => r.table)];
+    // the coarse rollups as the worker keeps them, and a later batch's stale day
+    await refreshCoarseRollups({ projectId: q.project.id });
+    await q.api.ingest.batch({ events: [makeEvent()] });
+    const tables = ["tool_calls", ...ROLLUP_TABLES.map((r) => r.table)];
     const counts = async () => {
       const rows: Record<string, number> = {};
       for (const table of tables) rows[table] = (await sql.query(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [q.project.id])).rows[0].n;

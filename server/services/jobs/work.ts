@@ -4,6 +4,7 @@ import { prisma } from "../../db/client";
 import { evaluateAlerts } from "../alerts/evaluator";
 import { deliver } from "../alerts/webhooks";
 import { refreshDerivedAnswers } from "../derived/answers";
+import { refreshCoarseRollups } from "../rollups/coarse";
 import { sweepRetention } from "../retention/sweep";
 import { DERIVED_REFRESH_BUDGET_SECONDS, QUEUES, RETENTION_SWEEP_BUDGET_SECONDS, startBoss, type DeliveryJob } from "./boss";
 
@@ -37,7 +38,7 @@ type WorkerOptions = {
 
 /**
  * Starts background work in this process: webhook deliveries, alert evaluation (unless
- * TOOLGATE_ALERT_EVALUATOR=off), the retention sweep and the refresh of stored derived answers, with their schedules. Returns a stop().
+ * TOOLGATE_ALERT_EVALUATOR=off), the retention sweep, the refresh of stored derived answers and of the coarse rollups, with their schedules. Returns a stop().
  */
 export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOptions = {}) {
   const boss = await startBoss({ worker: true });
@@ -62,6 +63,9 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
   // the pages' stored derived answers that new calls (or the hour) made stale, computed again at most once a minute each
   await boss.work(QUEUES.derived, { pollingIntervalSeconds: 10 }, () => refreshDerivedAnswers(new Date(), DERIVED_REFRESH_BUDGET_SECONDS * 1000));
   if (schedules) await boss.schedule(QUEUES.derived, "* * * * *");
+  // the coarse daily call rollups' days that batches marked stale, recomputed from the daily rows (reads take those days from the daily rows meanwhile)
+  await boss.work(QUEUES.coarseRollups, { pollingIntervalSeconds: 10 }, () => refreshCoarseRollups({ budgetMs: DERIVED_REFRESH_BUDGET_SECONDS * 1000 }));
+  if (schedules) await boss.schedule(QUEUES.coarseRollups, "* * * * *");
   return {
     boss,
     stop: (graceful = true) => boss.stop({ graceful, wait: true, close: false, timeout: 10_000 }),

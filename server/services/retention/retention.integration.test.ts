@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeProject, withKey } from "../../../test/fixtures";
 import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { pool } from "../../db/client";
+import { refreshCoarseRollups } from "../rollups/coarse";
 import { CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS, granularities } from "../rollups/tables";
 import { RETENTION_EXEMPT, SWEPT_TABLES, sweepProject } from "./sweep";
 
@@ -25,6 +26,7 @@ async function seeded() {
   events.push(makeEvent({ ...goneRun, id: `${p.project.slug}-b2`, step: 2, timestamp: daysAgo(59) }));
   const result = await api.ingest.batch({ events });
   expect(result.accepted).toBe(events.length);
+  await refreshCoarseRollups({ projectId: p.project.id }); // the coarse daily rollups, as the worker keeps them
   return { ...p, owner: await p.asOwner(), events };
 }
 

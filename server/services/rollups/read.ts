@@ -1,6 +1,6 @@
 import { DAY_MS } from "../../../contracts/metrics";
 import { splitRange, type Span } from "../../domain/rollup-range";
-import type { RollupTables } from "./tables";
+import { coarseFromDaily, STALE_DAYS, type RollupTables } from "./tables";
 
 /** Column = value filters; undefined ones are left out. */
 export type Filters = Record<string, string | null | undefined>;
@@ -22,15 +22,22 @@ export function filterSql(filters: Filters, params: unknown[]): string {
  * A partial day whose other hours hold no rows (today, up to now; the first day of the data) is
  * its day's rows: those come from the daily table instead, a quarter of the rows or fewer (which
  * of the two, the statement decides: both parts are there, each under its condition).
+ *
+ * From a coarse table (`fullDaily` set), a day marked stale (tables.ts, STALE_DAYS) comes from the
+ * full daily rows, summed to the coarse table's keys: what the worker's refresh will store.
  */
 export function rollupRows(tables: RollupTables, projectId: string, range: Span, filters: Filters, params: unknown[], hourly = false): string {
   const param = (value: unknown) => `$${params.push(value)}`;
   const project = param(projectId);
   const filtered = filterSql(filters, params);
   const split = splitRange(range, !hourly);
-  const part = (table: string, column: string, span: Span, condition = "") =>
-    `SELECT ${column} AS hour, ${tables.columns} FROM ${table}
-      WHERE project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filtered}${condition}`;
+  const part = (table: string, column: string, span: Span, condition = "") => {
+    const where = `project_id = ${project}::uuid AND ${column} >= ${param(span.from)} AND ${column} < ${param(span.to)}${filtered}${condition}`;
+    if (table !== tables.daily || !tables.fullDaily) return `SELECT ${column} AS hour, ${tables.columns} FROM ${table} WHERE ${where}`;
+    const stale = `day = ANY(array(SELECT day FROM ${STALE_DAYS} WHERE project_id = ${project}::uuid AND day >= ${param(span.from)} AND day < ${param(span.to)}))`;
+    return `SELECT day AS hour, ${tables.columns} FROM ${table} WHERE ${where} AND NOT ${stale}
+      UNION ALL SELECT day AS hour, ${tables.columns} FROM (${coarseFromDaily(tables, `${where} AND ${stale}`)}) stale`;
+  };
   const partialDay = (span: Span) => {
     const midnight = Math.floor(span.from.getTime() / DAY_MS) * DAY_MS;
     const day = { from: new Date(midnight), to: new Date(midnight + DAY_MS) };

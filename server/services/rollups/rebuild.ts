@@ -5,6 +5,7 @@ import { lockRollups } from "./write";
 import {
   CALL_ROLLUPS,
   callKeyOf,
+  dayOf,
   ERROR_MESSAGE_ROLLUPS,
   granularities,
   hourOf,
@@ -13,6 +14,7 @@ import {
   outcomeInputs,
   recoveredSql,
   recoveredTest,
+  STALE_DAYS,
 } from "./tables";
 
 const callRollup = (bucket: string, where = "project_id = $1", keys = CALL_ROLLUPS.keys) => `
@@ -41,12 +43,16 @@ export const ROLLUPS_FROM_CALLS = [
   ...granularities(CALL_ROLLUPS).map((g) => ({
     table: g.table,
     bucket: g.column,
+    keys: g.keys,
+    coarse: g.coarse,
     columns: g.columns,
     select: callRollup(g.bucket("timestamp"), undefined, g.keys),
   })),
   ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({
     table: g.table,
     bucket: g.column,
+    keys: g.keys,
+    coarse: g.coarse,
     columns: ERROR_MESSAGE_ROLLUPS.columns,
     select: messageRollup(g.bucket("x.timestamp")),
   })),
@@ -68,6 +74,8 @@ export async function rebuildRollups(client: ClientBase, projectId: string): Pro
     const { rowCount } = await client.query(`INSERT INTO ${r.table} (project_id, ${r.bucket}, ${r.columns}) ${r.select}`, [projectId]);
     written[r.table] = rowCount ?? 0;
   }
+  // the coarse tables were computed from the raw calls too: no day of theirs lags
+  await client.query(`DELETE FROM ${STALE_DAYS} WHERE project_id = $1`, [projectId]);
   return written;
 }
 
@@ -108,45 +116,32 @@ export function runRollupRows(
 }
 
 /**
- * A coarse daily table's rows of day $2 for project $1 (columns: the project, the day, then its
- * own), as the sums of the full daily call rollups of that day.
- */
-const sumOfDaily = (keys: string[], columns: string) => {
-  const counts = columns.split(", ").slice(keys.length);
-  const sums = counts.map((c) => (c === "latency_hist" ? "toolgate_hist_sum(latency_hist)" : `sum(${c})`));
-  return `SELECT project_id, day, ${keys.join(", ")}, ${sums.join(", ")} FROM ${CALL_ROLLUPS.daily}
-   WHERE project_id = $1 AND day = $2 GROUP BY 1, 2, ${keys.join(", ")} ORDER BY ${keys.join(", ")}`;
-};
-
-/**
  * Recomputes from the raw calls the rollup rows of these tools at these times: for each
  * (tool, timestamp), the rows of that tool's UTC hour in the hourly tables and of its UTC day in
  * the daily ones, all models and categories. For verdicts changed after the calls were stored
  * (tools.recheck): each slice reads only that tool's calls of that hour or day
- * (index project_id, tool, timestamp). A coarse table without the tool has its whole days
- * recomputed from the full daily rows, every tool's, which come before it (`granularities`).
+ * (index project_id, tool, timestamp). The coarse tables' days are marked stale, as a batch marks
+ * them: the worker recomputes them from the daily rows (coarse.ts).
  */
 export async function rebuildRollupSlices(client: ClientBase, projectId: string, slices: { tool: string; timestamp: Date }[]) {
   const tables = [
     ...granularities(CALL_ROLLUPS).map((g) => ({ ...g, select: (bucket: string, where: string) => callRollup(bucket, where, g.keys), x: "" })),
     ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({ ...g, select: messageRollup, x: "x." })),
-  ];
-  for (const { table, column, bucket, keys, columns, select, x } of tables) {
-    const perTool = keys.includes("tool");
+  ].filter((g) => !g.coarse);
+  for (const { table, column, bucket, columns, select, x } of tables) {
     const { rows: buckets } = await client.query<{ tool: string; at: Date }>(
-      `SELECT DISTINCT ${perTool ? "tool" : "''"} AS tool, ${bucket("at")} AS at FROM unnest($1::text[], $2::timestamptz[]) AS s(tool, at) ORDER BY 1, 2`,
+      `SELECT DISTINCT tool, ${bucket("at")} AS at FROM unnest($1::text[], $2::timestamptz[]) AS s(tool, at) ORDER BY 1, 2`,
       [slices.map((s) => s.tool), slices.map((s) => s.timestamp)],
     );
     const span = column === "hour" ? "1 hour" : "1 day";
     for (const { tool, at } of buckets) {
-      if (!perTool) {
-        await client.query(`DELETE FROM ${table} WHERE project_id = $1 AND ${column} = $2`, [projectId, at]);
-        await client.query(`INSERT INTO ${table} (project_id, ${column}, ${columns}) ${sumOfDaily(keys, columns)}`, [projectId, at]);
-        continue;
-      }
       await client.query(`DELETE FROM ${table} WHERE project_id = $1 AND tool = $2 AND ${column} = $3`, [projectId, tool, at]);
       const where = `${x}project_id = $1 AND ${x}tool = $2 AND ${x}timestamp >= $3 AND ${x}timestamp < $3::timestamptz + interval '${span}'`;
       await client.query(`INSERT INTO ${table} (project_id, ${column}, ${columns}) ${select(bucket(`${x}timestamp`), where)}`, [projectId, tool, at]);
     }
   }
+  await client.query(
+    `INSERT INTO ${STALE_DAYS} (project_id, day) SELECT DISTINCT $1::uuid, ${dayOf("at")} FROM unnest($2::timestamptz[]) at ON CONFLICT DO NOTHING`,
+    [projectId, slices.map((s) => s.timestamp)],
+  );
 }

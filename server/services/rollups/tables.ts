@@ -15,11 +15,20 @@ export const messageKey = (column: string) => `md5(coalesce(${column}, ''))::uui
 /**
  * A rollup kept twice, per UTC hour (`hour`) and per UTC day (`day`), with the same other columns
  * (`keys` first: what a row is counted per, after the project and the bucket). `coarse`: the same
- * rollup per UTC day and fewer keys, kept by the same writes, for the reads that need none of the
- * keys it drops (their partial days come from the hourly table, which has every key).
+ * rollup per UTC day and fewer keys, for the reads that need none of the keys it drops (their
+ * partial days come from the hourly table, which has every key). A coarse table is not written by
+ * ingestion: it is recomputed from the daily rows of the days marked in STALE_DAYS (coarse.ts), and
+ * until then a read takes those days from the daily rows (`fullDaily`, set by tablesFor; read.ts).
  */
-export type RollupTables = { hourly: string; daily: string; keys: string[]; columns: string; coarse?: CoarseRollup[] };
+export type RollupTables = { hourly: string; daily: string; keys: string[]; columns: string; coarse?: CoarseRollup[]; fullDaily?: string };
 type CoarseRollup = Pick<RollupTables, "daily" | "keys" | "columns">;
+
+/**
+ * The days whose coarse call rollups lag the daily rows (project_id, day): every statement that
+ * writes the daily call rollups marks the days it wrote to (write.ts), and the worker's refresh
+ * recomputes them and clears their marks (coarse.ts).
+ */
+export const STALE_DAYS = "call_rollups_stale_days";
 
 const CALL_COUNTS =
   "calls, invalid, unchecked, corrected, input_tokens, output_tokens, cost_usd, results, tool_errors, not_found, timeouts, not_allowed, empty_results, latency_hist";
@@ -30,12 +39,9 @@ const CALL_COUNTS =
  * every key, ~430 without the model and 5 per model version alone: the totals, the tools table
  * and the series per tool or category need no model, the models page's series, table and
  * latencies neither tool nor category. Daily only: the daily rows are where a long range's rows
- * are, and a coarse table costs ingestion what its rows a batch cost (about as many as a full
- * table's when a batch's calls span many days, a few when they are of the last minutes, as a
- * harness sends them; hourly ones cost more than they saved: docs/PERFORMANCE.md). The fewer its
- * keys, the fewer its rows a batch: the per-model table is the model version alone, and a
- * re-check recomputes its days from the daily rows (rebuild.ts) where it rebuilds a tool's days
- * in the others. A read takes the first that has its keys.
+ * are. Kept from the daily rows in the background, not by each batch: a batch's coarse rows are
+ * about as many as its daily rows when its calls span many days, and adding to them was a tenth of
+ * ingestion's CPU (docs/PERFORMANCE.md). A read takes the first that has its keys.
  */
 export const CALL_ROLLUPS: RollupTables = {
   hourly: "call_rollups_hourly",
@@ -57,7 +63,21 @@ export const callKeyOf = (key: string, alias = "") => (key === "model_version" |
  */
 export function tablesFor(tables: RollupTables, keys: string[]): RollupTables {
   const coarse = tables.coarse?.find((c) => keys.every((k) => c.keys.includes(k)));
-  return coarse ? { hourly: tables.hourly, ...coarse } : tables;
+  return coarse ? { hourly: tables.hourly, ...coarse, fullDaily: tables.daily } : tables;
+}
+
+/**
+ * A coarse table's rows (the day, then its columns) computed from the full daily call rollups
+ * whose columns are unqualified and match `where`: its key columns, then each count summed and the
+ * latency histograms added up. What the refresh stores and what a read takes for a stale day.
+ */
+export function coarseFromDaily({ keys, columns }: Pick<RollupTables, "keys" | "columns">, where: string) {
+  const counts = columns.split(", ").slice(keys.length);
+  // each of its own type (a sum of bigints is a numeric): a read's union of stored and computed rows keeps the stored types
+  const sums = counts.map((c) =>
+    c === "latency_hist" ? "toolgate_hist_sum(latency_hist) AS latency_hist" : c === "cost_usd" ? "sum(cost_usd) AS cost_usd" : `sum(${c})::bigint AS ${c}`,
+  );
+  return `SELECT day, ${keys.join(", ")}, ${sums.join(", ")} FROM ${CALL_ROLLUPS.daily} WHERE ${where} GROUP BY day, ${keys.join(", ")}`;
 }
 
 /** The call rollups' column that counts each failed execution outcome (isomorphic/outcome.ts). */
@@ -128,19 +148,26 @@ export const ERROR_MESSAGE_ROLLUPS: RollupTables = {
 };
 
 /**
- * Every table of a rollup (its coarse ones too): each with its time column, the bucket expression
- * of a timestamp column, its key columns and all its columns but the project and the bucket.
+ * Every table of a rollup (its coarse ones too, `coarse`: kept from the daily rows, not by
+ * ingestion): each with its time column, the bucket expression of a timestamp column, its key
+ * columns and all its columns but the project and the bucket.
  */
 export const granularities = (
   tables: RollupTables,
-): { table: string; column: "hour" | "day"; bucket: (column: string) => string; keys: string[]; columns: string }[] => [
-  { table: tables.hourly, column: "hour", bucket: hourOf, keys: tables.keys, columns: tables.columns },
-  { table: tables.daily, column: "day", bucket: dayOf, keys: tables.keys, columns: tables.columns },
-  ...(tables.coarse ?? []).map((c) => ({ table: c.daily, column: "day" as const, bucket: dayOf, keys: c.keys, columns: c.columns })),
+): { table: string; column: "hour" | "day"; bucket: (column: string) => string; keys: string[]; columns: string; coarse: boolean }[] => [
+  { table: tables.hourly, column: "hour", bucket: hourOf, keys: tables.keys, columns: tables.columns, coarse: false },
+  { table: tables.daily, column: "day", bucket: dayOf, keys: tables.keys, columns: tables.columns, coarse: false },
+  ...(tables.coarse ?? []).map((c) => ({ table: c.daily, column: "day" as const, bucket: dayOf, keys: c.keys, columns: c.columns, coarse: true })),
 ];
 
-/** Every rollup table, call and error-message rollups, with its time column: what the retention sweep and project deletion go through. */
-export const ROLLUP_TABLES = [CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities).map(({ table, column }) => ({ table, column }));
+/**
+ * Every rollup table, call and error-message rollups, and the coarse tables' stale days, with its
+ * time column: what the retention sweep and project deletion go through.
+ */
+export const ROLLUP_TABLES = [
+  ...[CALL_ROLLUPS, ERROR_MESSAGE_ROLLUPS].flatMap(granularities).map(({ table, column }) => ({ table, column })),
+  { table: STALE_DAYS, column: "day" as const },
+];
 
 /**
  * Whether an invalid call's correction (a column or expression of `tool_calls`, in a statement

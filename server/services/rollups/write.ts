@@ -1,7 +1,19 @@
 // The incremental writes of the rollups, as data-modifying CTEs for ingestion's statements
-// (server/services/ingest/write-calls.ts): one per rollup table, hourly and daily.
+// (server/services/ingest/write-calls.ts): one per rollup table, hourly and daily, and one that
+// marks the days written to as stale in the coarse tables (which the worker recomputes: coarse.ts).
 import type { ClientBase } from "pg";
-import { CALL_ROLLUPS, callKeyOf, ERROR_MESSAGE_ROLLUPS, granularities, messageKey, OUTCOME_COUNT_COLUMNS, outcomeAggregates, outcomeInputs } from "./tables";
+import {
+  CALL_ROLLUPS,
+  callKeyOf,
+  dayOf,
+  ERROR_MESSAGE_ROLLUPS,
+  granularities,
+  messageKey,
+  OUTCOME_COUNT_COLUMNS,
+  outcomeAggregates,
+  outcomeInputs,
+  STALE_DAYS,
+} from "./tables";
 
 const MESSAGE_KEY = messageKey("message");
 
@@ -18,6 +30,18 @@ export async function lockRollups(client: ClientBase, projectId: string, use: "w
 }
 
 type Granularity = ReturnType<typeof granularities>[number];
+
+/** The tables of a rollup that its statements add to: hourly and daily, not the coarse ones. */
+const written = (tables: typeof CALL_ROLLUPS) => granularities(tables).filter((g) => !g.coarse);
+
+/**
+ * Marks the UTC days of the calls in `from` (a CTE, with an optional WHERE) stale in the coarse call
+ * rollups. A mark already there is left as it is (no row lock); two batches inserting the same new
+ * mark wait for each other as on a shared rollup row, sorted so that they insert in one order.
+ */
+const markStaleDays = (from: string) => `stale_days AS (
+  INSERT INTO ${STALE_DAYS} (project_id, day) SELECT DISTINCT $1::uuid, ${dayOf("timestamp")} FROM ${from} ORDER BY 2 ON CONFLICT DO NOTHING
+)`;
 
 /** `SET` items adding the outcome columns of `from` to the rollup row `r`. */
 const ADD_OUTCOMES = (from: string) =>
@@ -45,9 +69,15 @@ const addToMessageRollup = ({ table, column, bucket }: Granularity) => `
     FROM ins WHERE valid = false GROUP BY 2, 3, 4, 5 ORDER BY 2, 3, 4
   ON CONFLICT (project_id, ${column}, tool, message_hash) DO UPDATE SET sent = r.sent + excluded.sent`;
 
-/** One data-modifying CTE per rollup table (both granularities of the call and the message rollups). */
-const ROLLUP_WRITES = (calls: (g: Granularity) => string, messages: (g: Granularity) => string) =>
-  [...granularities(CALL_ROLLUPS).map(calls), ...granularities(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`).join(", ");
+/**
+ * One data-modifying CTE per rollup table (both granularities of the call and the message
+ * rollups), then the marks of the days of `stale` (the calls whose days they changed).
+ */
+const ROLLUP_WRITES = (calls: (g: Granularity) => string, messages: (g: Granularity) => string, stale: string) =>
+  [
+    ...[...written(CALL_ROLLUPS).map(calls), ...written(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`),
+    markStaleDays(stale),
+  ].join(", ");
 
 /** The key columns of a call rollup as computed from calls (`k AS k, …`), and `r.k = alias.k AND …` matching them. */
 const callKeys = (keys: string[]) => keys.map((k) => `${callKeyOf(k)} AS ${k}`).join(", ");
@@ -71,10 +101,10 @@ const correctMessageRollup = ({ table, column, bucket }: Granularity) => `
 export const ROLLUP_INSERT_INPUTS = `timestamp, tool, model_name, model_version, category, message, valid, input_tokens, output_tokens, cost_usd, ${outcomeInputs()}`;
 
 /** Adds the rows of CTE `ins` (newly inserted calls, with ROLLUP_INSERT_INPUTS) to every rollup table. */
-export const rollupInsertCtes = ROLLUP_WRITES(addToCallRollup, addToMessageRollup);
+export const rollupInsertCtes = ROLLUP_WRITES(addToCallRollup, addToMessageRollup, "ins");
 
 /** Applies CTE `changed` (re-linked invalid calls with their `followed`/`recovered` changes) to every rollup table. */
-export const rollupLinkCtes = ROLLUP_WRITES(correctCallRollup, correctMessageRollup);
+export const rollupLinkCtes = ROLLUP_WRITES(correctCallRollup, correctMessageRollup, "changed WHERE followed <> 0");
 
 /** What rollupResultCtes read of each call in CTE `moved` (besides its `weight`), over the columns of `alias` when given. */
 export const rollupResultInputs = (alias?: string) =>
@@ -85,13 +115,14 @@ export const rollupResultInputs = (alias?: string) =>
  * `weight` -1 for a result taken out and 1 for the one put in its place (OTLP results that arrive
  * after their calls).
  */
-export const rollupResultCtes = granularities(CALL_ROLLUPS)
-  .map(
+export const rollupResultCtes = [
+  ...written(CALL_ROLLUPS).map(
     ({ table, column, bucket, keys }, i) => `result_rollup_${i} AS (
   UPDATE ${table} r SET ${ADD_OUTCOMES("m")}
     FROM (SELECT ${bucket("timestamp")} AS bucket, ${callKeys(keys)}, ${outcomeAggregates("weight")}
             FROM moved GROUP BY ${bucketAndKeys(keys, 1)}) m (bucket, ${keys.join(", ")}, ${OUTCOME_COUNT_COLUMNS.join(", ")}, latency_hist)
    WHERE r.project_id = $1 AND r.${column} = m.bucket AND ${sameKeys(keys, "m")}
 )`,
-  )
-  .join(", ");
+  ),
+  markStaleDays("moved"),
+].join(", ");

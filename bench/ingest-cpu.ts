@@ -18,8 +18,12 @@
 // node_modules and its own migrations: main's worktree, say), one after another and R times
 // over, so that a change is compared with the code before it at the same load. Every run checks
 // that each call was stored and that the rollups equal the ones computed from the raw calls
-// (test/rollups.ts). docs/PERFORMANCE.md records the figures.
+// (test/rollups.ts). In a checkout whose worker keeps the coarse daily rollups (rollups/coarse.ts),
+// the run's refresh of them is timed too, once, after the batches (every day the run touched, as
+// the worker's next minute would do): its PostgreSQL CPU per event of the run, apart.
+// docs/PERFORMANCE.md records the figures.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +31,7 @@ import type * as TestDatabase from "../scripts/lib/test-database";
 import { runAndExit } from "../scripts/lib/exit";
 import type * as Client from "../server/db/client";
 import type * as IngestBatch from "../server/services/ingest/ingest-batch";
+import type * as Coarse from "../server/services/rollups/coarse";
 import type * as Registry from "../server/services/tools/registry";
 import type * as TestEvents from "../test/events";
 import type * as Rollups from "../test/rollups";
@@ -45,7 +50,16 @@ type Shape = (typeof SHAPES)[number];
 const HERE = path.resolve(import.meta.dirname, "..");
 const log = (m: string) => console.log(`[bench] ${m}`);
 
-type Figures = { tree: string; shape: Shape; events: number; wallMs: number; pgUsPerEvent: number; nodeUsPerEvent: number };
+type Figures = {
+  tree: string;
+  shape: Shape;
+  events: number;
+  wallMs: number;
+  pgUsPerEvent: number;
+  nodeUsPerEvent: number;
+  /** the refresh of the coarse rollups after the run, PostgreSQL CPU per event of the run (null: the checkout has none) */
+  refreshPgUsPerEvent: number | null;
+};
 
 /** One measurement with the code of `tree`, in this process (the child of the driver below). */
 async function measure(tree: string, shape: Shape): Promise<Figures> {
@@ -97,6 +111,13 @@ async function measure(tree: string, shape: Shape): Promise<Figures> {
     await new Promise((resolve) => setTimeout(resolve, 500)); // the postmaster reaps a backend that ended
     const after = cpuSeconds(postmaster) * 1000;
     const nodeCpu = process.cpuUsage(node);
+    let refreshPgUsPerEvent: number | null = null;
+    if (existsSync(path.join(tree, "server/services/rollups/coarse.ts"))) {
+      const { refreshCoarseRollups } = await code<typeof Coarse>("server/services/rollups/coarse.ts");
+      await refreshCoarseRollups({ projectId: project.id });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      refreshPgUsPerEvent = ((cpuSeconds(postmaster) * 1000 - after) * 1000) / EVENTS;
+    }
 
     const { rows } = await pool().query<{ n: number }>("SELECT count(*)::int AS n FROM tool_calls WHERE project_id = $1 AND timestamp >= $2", [
       project.id,
@@ -113,6 +134,7 @@ async function measure(tree: string, shape: Shape): Promise<Figures> {
       wallMs: Math.round(wallMs),
       pgUsPerEvent: ((after - before) * 1000) / EVENTS,
       nodeUsPerEvent: (nodeCpu.user + nodeCpu.system) / EVENTS,
+      refreshPgUsPerEvent,
     };
   } finally {
     await prisma().$disconnect();
@@ -175,20 +197,25 @@ await runAndExit(
       for (const shape of SHAPES) {
         for (const tree of trees) {
           const figures = await child(tree, shape, { ...process.env, TEST_DATABASE_URL: url });
+          const refresh =
+            figures.refreshPgUsPerEvent === null ? "" : `; the coarse rollups' refresh after it: PostgreSQL ${figures.refreshPgUsPerEvent.toFixed(1)} µs/event`;
           log(
-            `${tree} ${shape}: PostgreSQL ${figures.pgUsPerEvent.toFixed(1)} µs/event, Node.js ${figures.nodeUsPerEvent.toFixed(1)} µs/event, ${figures.wallMs} ms`,
+            `${tree} ${shape}: PostgreSQL ${figures.pgUsPerEvent.toFixed(1)} µs/event, Node.js ${figures.nodeUsPerEvent.toFixed(1)} µs/event, ${figures.wallMs} ms${refresh}`,
           );
           results.push(figures);
         }
       }
     }
-    console.log(`\n| tree | batches | PostgreSQL µs/event (each run) | mean | Node.js µs/event (mean) |\n|:--|:--|--:|--:|--:|`);
+    console.log(
+      `\n| tree | batches | PostgreSQL µs/event (each run) | mean | Node.js µs/event (mean) | coarse refresh, PostgreSQL µs/event (mean) |\n|:--|:--|--:|--:|--:|--:|`,
+    );
     for (const shape of SHAPES) {
       for (const tree of trees) {
         const runs = results.filter((r) => r.tree === tree && r.shape === shape);
         const mean = (f: (r: Figures) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+        const refresh = runs.some((r) => r.refreshPgUsPerEvent === null) ? "-" : mean((r) => r.refreshPgUsPerEvent!).toFixed(1);
         console.log(
-          `| ${tree} | ${shape} | ${runs.map((r) => r.pgUsPerEvent.toFixed(1)).join(", ")} | ${mean((r) => r.pgUsPerEvent).toFixed(1)} | ${mean((r) => r.nodeUsPerEvent).toFixed(1)} |`,
+          `| ${tree} | ${shape} | ${runs.map((r) => r.pgUsPerEvent.toFixed(1)).join(", ")} | ${mean((r) => r.pgUsPerEvent).toFixed(1)} | ${mean((r) => r.nodeUsPerEvent).toFixed(1)} | ${refresh} |`,
         );
       }
     }

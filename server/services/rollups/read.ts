@@ -1,6 +1,6 @@
 import { DAY_MS } from "../../../contracts/metrics";
 import { splitRange, type Span } from "../../domain/rollup-range";
-import { coarseFromDaily, STALE_DAYS, type RollupTables } from "./tables";
+import { STALE_DAYS, type RollupTables } from "./tables";
 
 /** Column = value filters; undefined ones are left out. */
 export type Filters = Record<string, string | null | undefined>;
@@ -24,7 +24,8 @@ export function filterSql(filters: Filters, params: unknown[]): string {
  * of the two, the statement decides: both parts are there, each under its condition).
  *
  * From a coarse table (`fullDaily` set), a day marked stale (tables.ts, STALE_DAYS) comes from the
- * full daily rows, summed to the coarse table's keys: what the worker's refresh will store.
+ * full daily rows, its columns only (several rows per key, as from the hourly table: every reader
+ * sums its rows per key), whose sums are what the worker's refresh will store.
  */
 export function rollupRows(tables: RollupTables, projectId: string, range: Span, filters: Filters, params: unknown[], hourly = false): string {
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -36,7 +37,7 @@ export function rollupRows(tables: RollupTables, projectId: string, range: Span,
     if (table !== tables.daily || !tables.fullDaily) return `SELECT ${column} AS hour, ${tables.columns} FROM ${table} WHERE ${where}`;
     const stale = `day = ANY(array(SELECT day FROM ${STALE_DAYS} WHERE project_id = ${project}::uuid AND day >= ${param(span.from)} AND day < ${param(span.to)}))`;
     return `SELECT day AS hour, ${tables.columns} FROM ${table} WHERE ${where} AND NOT ${stale}
-      UNION ALL SELECT day AS hour, ${tables.columns} FROM (${coarseFromDaily(tables, `${where} AND ${stale}`)}) stale`;
+      UNION ALL SELECT day AS hour, ${tables.columns} FROM ${tables.fullDaily} WHERE ${where} AND ${stale}`;
   };
   const partialDay = (span: Span) => {
     const midnight = Math.floor(span.from.getTime() / DAY_MS) * DAY_MS;

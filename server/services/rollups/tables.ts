@@ -67,18 +67,20 @@ export function tablesFor(tables: RollupTables, keys: string[]): RollupTables {
 }
 
 /**
- * A coarse table's rows (the day, then its columns) computed from the full daily call rollups
- * whose columns are unqualified and match `where`: its key columns, then each count summed and the
- * latency histograms added up. What the refresh stores and what a read takes for a stale day.
+ * A rollup's columns summed over several rows of one key (`keys`, then each count summed and the
+ * latency histograms added up), for a GROUP BY of the bucket and the key columns.
  */
-export function coarseFromDaily({ keys, columns }: Pick<RollupTables, "keys" | "columns">, where: string) {
+export function summedColumns({ keys, columns }: Pick<RollupTables, "keys" | "columns">) {
   const counts = columns.split(", ").slice(keys.length);
-  // each of its own type (a sum of bigints is a numeric): a read's union of stored and computed rows keeps the stored types
-  const sums = counts.map((c) =>
-    c === "latency_hist" ? "toolgate_hist_sum(latency_hist) AS latency_hist" : c === "cost_usd" ? "sum(cost_usd) AS cost_usd" : `sum(${c})::bigint AS ${c}`,
-  );
-  return `SELECT day, ${keys.join(", ")}, ${sums.join(", ")} FROM ${CALL_ROLLUPS.daily} WHERE ${where} GROUP BY day, ${keys.join(", ")}`;
+  return [...keys, ...counts.map((c) => (c === "latency_hist" ? "toolgate_hist_sum(latency_hist) AS latency_hist" : `sum(${c}) AS ${c}`))].join(", ");
 }
+
+/**
+ * A coarse table's rows (the day, then its columns) computed from the full daily call rollups
+ * whose columns are unqualified and match `where`: what the refresh stores (coarse.ts).
+ */
+export const coarseFromDaily = (coarse: Pick<RollupTables, "keys" | "columns">, where: string) =>
+  `SELECT day, ${summedColumns(coarse)} FROM ${CALL_ROLLUPS.daily} WHERE ${where} GROUP BY day, ${coarse.keys.join(", ")}`;
 
 /** The call rollups' column that counts each failed execution outcome (isomorphic/outcome.ts). */
 const OUTCOME_COLUMNS: Record<FailedOutcome, string> = {

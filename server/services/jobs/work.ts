@@ -64,7 +64,7 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
   await boss.work(QUEUES.derived, { pollingIntervalSeconds: 10 }, () => refreshDerivedAnswers(new Date(), DERIVED_REFRESH_BUDGET_SECONDS * 1000));
   if (schedules) await boss.schedule(QUEUES.derived, "* * * * *");
   // the coarse daily call rollups' days that batches marked stale, recomputed from the daily rows (reads take those days from the daily rows meanwhile)
-  await boss.work(QUEUES.coarseRollups, { pollingIntervalSeconds: 10 }, () => refreshCoarseRollups({ budgetMs: DERIVED_REFRESH_BUDGET_SECONDS * 1000 }));
+  await boss.work(QUEUES.coarseRollups, { pollingIntervalSeconds: 2 }, () => refreshCoarseRollups({ budgetMs: DERIVED_REFRESH_BUDGET_SECONDS * 1000 }));
   if (schedules) await boss.schedule(QUEUES.coarseRollups, "* * * * *");
   return {
     boss,

@@ -4,6 +4,9 @@ import { LOAN_TOOLS, makeEvent } from "../../../test/events";
 import { rollupsDifferFromRaw } from "../../../test/rollups";
 import { pool } from "../../db/client";
 import { analytics } from "../analytics";
+import { QUEUES } from "../jobs/boss";
+import { startWorker } from "../jobs/work";
+import { waitFor } from "../../../test/wait";
 import { refreshCoarseRollups } from "./coarse";
 import { CALL_ROLLUPS, STALE_DAYS } from "./tables";
 
@@ -94,6 +97,20 @@ describe("coarse daily call rollups kept from the daily rows", () => {
     await Promise.all([0, 1, 2].map(lane));
     expect(await storedCalls(p.project.id).then((s) => Object.values(s).every((n) => n > 0))).toBe(true);
     expect(await rollupsDifferFromRaw(pool(), p.project.id)).toEqual({});
+  });
+
+  it("is the worker's job: a job of its queue refreshes the marked days", async () => {
+    const worker = await startWorker({ schedules: false });
+    try {
+      const p = await project();
+      await p.api.ingest.batch({ events: calls(12, [2, 3]) });
+      expect(await staleDays(p.project.id)).toHaveLength(2);
+      await worker.boss.send(QUEUES.coarseRollups, {});
+      await waitFor(async () => (await staleDays(p.project.id)).length === 0, "the refresh job");
+      expect(await storedCalls(p.project.id)).toEqual({ call_rollups_tool_daily: 12, call_rollups_model_daily: 12 });
+    } finally {
+      await worker.stop();
+    }
   });
 
   it("refreshes every project with stale days, and leaves projects without them alone", async () => {

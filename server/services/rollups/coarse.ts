@@ -45,7 +45,7 @@ const refreshSomeDays = (projectId: string) =>
   });
 
 /**
- * The worker's refresh: every project's stale days (or only `projectId`'s), a few days per
+ * The worker's refresh: every project's stale days (or only `projectId`'s), one day per
  * transaction, until none is left or `budgetMs` has passed. Answers the projects and days done.
  */
 export async function refreshCoarseRollups({ projectId, budgetMs = 45_000 }: { projectId?: string; budgetMs?: number } = {}) {

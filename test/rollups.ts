@@ -23,13 +23,10 @@ export async function rollupsDifferFromRaw(sql: pg.Pool, projectId: string) {
     if (rows.length) differences[table] = [...(differences[table] ?? []), ...rows];
   };
   const rounded = (columns: string) => columns.replace("cost_usd", "round(cost_usd::numeric, 9) AS cost_usd");
-  const stored = (r: (typeof ROLLUPS_FROM_CALLS)[number]) =>
-    compare(
-      r.table,
-      `SELECT ${r.bucket} AS bucket, ${rounded(r.columns)} FROM ${r.table} WHERE project_id = $1`,
-      `SELECT bucket, ${rounded(r.columns)} FROM (${r.select}) s`,
-      [projectId],
-    );
+  type Rollup = (typeof ROLLUPS_FROM_CALLS)[number];
+  const computed = (r: Rollup) => `SELECT bucket, ${rounded(r.columns)} FROM (${r.select}) s`;
+  const stored = (r: Rollup) =>
+    compare(r.table, `SELECT ${r.bucket} AS bucket, ${rounded(r.columns)} FROM ${r.table} WHERE project_id = $1`, computed(r), [projectId]);
   for (const r of ROLLUPS_FROM_CALLS) {
     if (!r.coarse) {
       await stored(r);
@@ -38,7 +35,7 @@ export async function rollupsDifferFromRaw(sql: pg.Pool, projectId: string) {
     const params: unknown[] = [projectId];
     // as read: a stale day's rows come from the daily table, several per key, which readers sum
     const asRead = `(SELECT hour, ${summedColumns(r)} FROM ${rollupRows(tablesFor(CALL_ROLLUPS, r.keys), projectId, ALL_DAYS, {}, params)} GROUP BY hour, ${r.keys.join(", ")}) r`;
-    await compare(r.table, `SELECT hour AS bucket, ${rounded(r.columns)} FROM ${asRead}`, `SELECT bucket, ${rounded(r.columns)} FROM (${r.select}) s`, params);
+    await compare(r.table, `SELECT hour AS bucket, ${rounded(r.columns)} FROM ${asRead}`, computed(r), params);
   }
   await refreshCoarseRollups({ projectId });
   const { rows: stale } = await sql.query(`SELECT day FROM ${STALE_DAYS} WHERE project_id = $1`, [projectId]);

@@ -9,6 +9,7 @@ import {
   ERROR_MESSAGE_ROLLUPS,
   granularities,
   hourOf,
+  incrementalTables,
   messageKey,
   outcomeAggregates,
   outcomeInputs,
@@ -125,9 +126,9 @@ export function runRollupRows(
  */
 export async function rebuildRollupSlices(client: ClientBase, projectId: string, slices: { tool: string; timestamp: Date }[]) {
   const tables = [
-    ...granularities(CALL_ROLLUPS).map((g) => ({ ...g, select: (bucket: string, where: string) => callRollup(bucket, where, g.keys), x: "" })),
-    ...granularities(ERROR_MESSAGE_ROLLUPS).map((g) => ({ ...g, select: messageRollup, x: "x." })),
-  ].filter((g) => !g.coarse);
+    ...incrementalTables(CALL_ROLLUPS).map((g) => ({ ...g, select: (bucket: string, where: string) => callRollup(bucket, where, g.keys), x: "" })),
+    ...incrementalTables(ERROR_MESSAGE_ROLLUPS).map((g) => ({ ...g, select: messageRollup, x: "x." })),
+  ];
   for (const { table, column, bucket, columns, select, x } of tables) {
     const { rows: buckets } = await client.query<{ tool: string; at: Date }>(
       `SELECT DISTINCT tool, ${bucket("at")} AS at FROM unnest($1::text[], $2::timestamptz[]) AS s(tool, at) ORDER BY 1, 2`,

@@ -162,6 +162,9 @@ export const granularities = (
   ...(tables.coarse ?? []).map((c) => ({ table: c.daily, column: "day" as const, bucket: dayOf, keys: c.keys, columns: c.columns, coarse: true })),
 ];
 
+/** The tables of a rollup that statements add to or recompute from raw calls: hourly and daily, not the coarse ones (kept by coarse.ts). */
+export const incrementalTables = (tables: RollupTables) => granularities(tables).filter((g) => !g.coarse);
+
 /**
  * Every rollup table, call and error-message rollups, and the coarse tables' stale days, with its
  * time column: what the retention sweep and project deletion go through.

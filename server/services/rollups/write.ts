@@ -8,6 +8,7 @@ import {
   dayOf,
   ERROR_MESSAGE_ROLLUPS,
   granularities,
+  incrementalTables,
   messageKey,
   OUTCOME_COUNT_COLUMNS,
   outcomeAggregates,
@@ -30,9 +31,6 @@ export async function lockRollups(client: ClientBase, projectId: string, use: "w
 }
 
 type Granularity = ReturnType<typeof granularities>[number];
-
-/** The tables of a rollup that its statements add to: hourly and daily, not the coarse ones. */
-const written = (tables: typeof CALL_ROLLUPS) => granularities(tables).filter((g) => !g.coarse);
 
 /**
  * Marks the UTC days of the calls in `from` (a CTE, with an optional WHERE) stale in the coarse call
@@ -75,7 +73,7 @@ const addToMessageRollup = ({ table, column, bucket }: Granularity) => `
  */
 const ROLLUP_WRITES = (calls: (g: Granularity) => string, messages: (g: Granularity) => string, stale: string) =>
   [
-    ...[...written(CALL_ROLLUPS).map(calls), ...written(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`),
+    ...[...incrementalTables(CALL_ROLLUPS).map(calls), ...incrementalTables(ERROR_MESSAGE_ROLLUPS).map(messages)].map((sql, i) => `rollup_${i} AS (${sql}\n)`),
     markStaleDays(stale),
   ].join(", ");
 
@@ -116,7 +114,7 @@ export const rollupResultInputs = (alias?: string) =>
  * after their calls).
  */
 export const rollupResultCtes = [
-  ...written(CALL_ROLLUPS).map(
+  ...incrementalTables(CALL_ROLLUPS).map(
     ({ table, column, bucket, keys }, i) => `result_rollup_${i} AS (
   UPDATE ${table} r SET ${ADD_OUTCOMES("m")}
     FROM (SELECT ${bucket("timestamp")} AS bucket, ${callKeys(keys)}, ${outcomeAggregates("weight")}

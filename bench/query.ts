@@ -25,6 +25,7 @@ import { runOrderSql } from "../server/domain/run-order";
 import { attemptFailed, findSpirals, type SpiralCall } from "../server/domain/spirals";
 import { applyMigrations } from "../server/db/migrate";
 import { ROLLUPS_FROM_CALLS, rebuildRollups } from "../server/services/rollups/rebuild";
+import { markRunsWithFailuresStale } from "../server/services/metrics/spirals-kept";
 import { createFreshDatabase, startTestServer, type TestServer } from "../scripts/lib/test-database";
 import { option, textOption } from "./options";
 
@@ -467,6 +468,9 @@ async function load(url: string, count: number) {
         .join(", ")}`,
     );
 
+    // COPY wrote no marks: every run with a failure is marked, and the worker's refresh keeps them (measureAll)
+    await markRunsWithFailuresStale(client, projectId);
+
     t = performance.now();
     for (const table of ["tool_calls", ...Object.keys(written)]) await client.query(`VACUUM (ANALYZE) ${table}`);
     const vacuumSeconds = seconds(t);
@@ -625,6 +629,7 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
   const { windowCounts } = await import("../server/services/alerts/evaluator");
   const { failurePatterns } = await import("../server/services/tools/patterns");
   const { readSpirals } = await import("../server/services/metrics/spirals");
+  const { refreshKeptSpirals } = await import("../server/services/metrics/spirals-kept");
   const dryRuns = await import("../server/services/tools/dry-run");
 
   const plainClient = new pg.Client({ connectionString: url });
@@ -668,6 +673,14 @@ async function measureAll(url: string, loadFigures: Awaited<ReturnType<typeof lo
     new Date(now.getTime() - 12 * D),
   ]);
   const sampleRun = sample!.run_id;
+  // the runs marked stale (all of a new load's runs with a failure, or those a migration marked) kept as the worker does
+  const keepStart = performance.now();
+  const kept = await refreshKeptSpirals({ projectId, budgetMs: Infinity });
+  if (kept.runs) {
+    log(`kept spirals: ${fmt(kept.runs)} runs kept in ${fmt(seconds(keepStart), 1)} s`);
+    // as autovacuum would after such a pass: the marks table holds a dead row per run kept
+    await plainClient.query("VACUUM (ANALYZE) spiral_attempts, spiral_stale_runs");
+  }
   // A mid-volume tool (rank 10 of 50) for the filtered page; the new claude-sonnet-4-5 version for the model comparison.
   const { rows: ranked } = await plainClient.query<{ tool: string }>(
     "SELECT tool FROM call_rollups_hourly WHERE project_id = $1 GROUP BY tool ORDER BY sum(calls) DESC LIMIT 10",

@@ -2,6 +2,8 @@ import type pg from "pg";
 import { refreshCoarseRollups } from "../server/services/rollups/coarse";
 import { rollupRows } from "../server/services/rollups/read";
 import { ROLLUPS_FROM_CALLS } from "../server/services/rollups/rebuild";
+import type { KeptAttempt } from "../server/domain/spirals";
+import { KEPT_ATTEMPT_COLUMNS, KEPT_SPIRALS, refreshKeptSpirals, spiralAttemptsOfRuns } from "../server/services/metrics/spirals-kept";
 import { CALL_ROLLUPS, recoveredTest, STALE_DAYS, summedColumns, tablesFor } from "../server/services/rollups/tables";
 
 /** Every day a read can ask for: a coarse table's rows as read over it are its rows of whole days. */
@@ -14,7 +16,10 @@ const ALL_DAYS = { from: new Date("2000-01-01T00:00:00Z"), to: new Date("2100-01
  * (false for every call but an invalid one whose correction is not itself invalid). A coarse
  * table (kept from the daily rows in the background) is compared twice: as reads see it before
  * the worker's refresh (its stale days from the daily rows), and as stored after the refresh,
- * which this runs for the project as the worker would.
+ * which this runs for the project as the worker would. The kept retry spirals
+ * (server/services/metrics/spirals-kept.ts) are compared as stored after the worker's refresh
+ * with the spirals of the whole runs: a statement that changed a run without marking it leaves
+ * them behind.
  */
 export async function rollupsDifferFromRaw(sql: pg.Pool, projectId: string) {
   const differences: Record<string, unknown[]> = {};
@@ -47,5 +52,20 @@ export async function rollupsDifferFromRaw(sql: pg.Pool, projectId: string) {
     [projectId],
   );
   if (rows.length) differences["tool_calls.recovered"] = rows;
+  // the kept retry spirals, as stored after the worker's refresh, against the spirals of the whole runs
+  await refreshKeptSpirals({ projectId });
+  const client = await sql.connect();
+  try {
+    const line = (a: KeptAttempt) => JSON.stringify({ ...a, costUsd: a.costUsd.toFixed(9) });
+    const computed = (await spiralAttemptsOfRuns(client, projectId, null)).map(line);
+    const { rows: kept } = await client.query<KeptAttempt>(`SELECT ${KEPT_ATTEMPT_COLUMNS} FROM ${KEPT_SPIRALS} WHERE project_id = $1`, [projectId]);
+    const stored = kept.map(line);
+    const [storedSet, computedSet] = [new Set(stored), new Set(computed)];
+    const missing = computed.filter((l) => !storedSet.has(l));
+    const extra = stored.filter((l) => !computedSet.has(l));
+    if (missing.length || extra.length) differences[KEPT_SPIRALS] = [...missing.map((l) => ({ missing: l })), ...extra.map((l) => ({ extra: l }))];
+  } finally {
+    client.release();
+  }
   return differences;
 }

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { attemptFailed, findSpirals, spiralsInWindow, spiralsOfAttempts, summarizeSpirals, type FailedAttempt, type SpiralCall } from "./spirals";
+import fc from "fast-check";
+import {
+  attemptFailed,
+  findSpirals,
+  keptAttemptsOfRun,
+  spiralsInWindow,
+  spiralsOfAttempts,
+  spiralsOfKeptAttempts,
+  summarizeSpirals,
+  type FailedAttempt,
+  type LocatedSpiral,
+  type SpiralCall,
+} from "./spirals";
 
 let n = 0;
 const call = (tool: string, how: "invalid" | "error" | "timeout" | "ok" | "none", extra: Partial<SpiralCall> = {}): SpiralCall => ({
@@ -155,5 +167,113 @@ describe("spirals from the failed attempts alone", () => {
       ["r2", "b", 4, null],
       ["r1", "a", 3, "c4"],
     ]);
+  });
+});
+
+describe("spirals kept per run and clipped when read", () => {
+  /**
+   * A run whose turns hold one or more calls of one time each (parallel calls), each of a tool and
+   * a model, failed or not; a turn's failed calls come first. The bounded read does not see a
+   * failed call's previous call, so it takes a failed call right after a successful one of its
+   * turn and tool for an attempt of its own (the kept read, from the whole run, knows the turn
+   * succeeded): the next test shows that difference.
+   */
+  const runArb = fc
+    .array(
+      fc.record({
+        calls: fc.array(fc.record({ tool: fc.constantFrom("a", "b"), how: fc.constantFrom("invalid", "error", "ok", "none", "ok") }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        model: fc.constantFrom("m1", "m2"),
+        turned: fc.boolean(),
+      }),
+      { maxLength: 14 },
+    )
+    .map((turns) => {
+      let id = 0;
+      return turns.flatMap((t, turn) =>
+        [...t.calls]
+          .sort((x, y) => Number(x.how === "ok" || x.how === "none") - Number(y.how === "ok" || y.how === "none"))
+          .map(({ tool, how }) => ({
+            ...call(tool, how as "invalid" | "error" | "ok" | "none", { id: `k${++id}`, turn: t.turned ? turn : null, costUsd: 0.25, inputTokens: 10 }),
+            model: t.model,
+            modelVersion: t.model === "m1" ? "v1" : null,
+            at: turn * 1000,
+          })),
+      );
+    });
+
+  it("finds in any range and scope what the bounded read of the failed attempts finds", () => {
+    fc.assert(
+      fc.property(
+        runArb,
+        fc.integer({ min: 0, max: 14 }),
+        fc.integer({ min: 0, max: 15 }),
+        fc.constantFrom(undefined, "m1", "m2"),
+        fc.constantFrom(undefined, "a"),
+        fc.integer({ min: 2, max: 4 }),
+        (run, start, span, model, tool, minLength) => {
+          const [from, to] = [start * 1000, (start + span) * 1000];
+          const inScope = (c: { at: number; model: string; tool: string }) =>
+            c.at >= from && c.at < to && (!model || c.model === model) && (!tool || c.tool === tool);
+          const read = run.flatMap((c, i) => (attemptFailed(c) && inScope(c) ? [{ ...c, runId: "r", next: run[i + 1] ?? null }] : []));
+          const live = spiralsOfAttempts(read, minLength);
+          const kept = spiralsOfKeptAttempts(
+            keptAttemptsOfRun("r", run).filter((a) => inScope(a)),
+            minLength,
+          );
+          // where the turn that ended a spiral began with a failed call the bounded read did not read
+          // (out of the range or scope), that read cannot tell the spiral ended; the kept one can
+          const unseenEnd = (s: LocatedSpiral) => {
+            const next = read.find((a) => a.id === s.attempts.at(-1))?.next;
+            return next && attemptFailed(next) && !read.some((a) => a.id === next.id);
+          };
+          expect(kept.map((s) => (unseenEnd(s) ? { ...s, endedBy: null } : s))).toEqual(live);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("knows from the whole run that a turn's failed call after its successful one of the tool is no attempt", () => {
+    n = 0;
+    const at = (c: SpiralCall, i: number) => ({ ...c, model: "m", modelVersion: null, at: i * 1000 });
+    const run = [call("b", "ok", { turn: 0 }), call("b", "invalid", { turn: 0 }), call("b", "invalid", { turn: 1 }), call("a", "invalid", { turn: 2 })].map(at);
+    expect(findSpirals(run, 2)).toEqual([]);
+    expect(spiralsOfKeptAttempts(keptAttemptsOfRun("r", run), 2)).toEqual([]);
+    // the bounded read takes turn 0 for a failed attempt
+    const bounded = spiralsOfAttempts(
+      run.flatMap((c, i) => (attemptFailed(c) ? [{ ...c, runId: "r", next: run[i + 1] ?? null }] : [])),
+      2,
+    );
+    expect(bounded.map((s) => s.attempts)).toEqual([["c2", "c3"]]);
+  });
+
+  it("keeps each attempt with its own time, model and cost, and the spiral's end on every attempt", () => {
+    n = 0;
+    const at = (c: SpiralCall, i: number) => ({ ...c, model: i < 2 ? "m1" : "m2", modelVersion: null, at: i * 1000 });
+    const run = [call("a", "invalid", { costUsd: 1 }), call("a", "error", { costUsd: 2 }), call("a", "invalid", { outputTokens: 7 }), call("a", "ok")].map(at);
+    expect(keptAttemptsOfRun("r", run)).toEqual(
+      ["c1", "c2", "c3"].map((id, position) => ({
+        runId: "r",
+        tool: "a",
+        spiral: "c1",
+        position,
+        length: 3,
+        id,
+        at: position * 1000,
+        model: position < 2 ? "m1" : "m2",
+        modelVersion: null,
+        costUsd: [1, 2, 0][position],
+        tokens: [0, 0, 7][position],
+        endedBy: "c4",
+      })),
+    );
+    // the middle attempt out of the scope splits it, and a piece that stops short of the end has none
+    const kept = keptAttemptsOfRun("r", run);
+    expect(spiralsOfKeptAttempts(kept, 2).map((s) => [s.attempts, s.endedBy, s.model])).toEqual([[["c1", "c2", "c3"], "c4", "m1"]]);
+    expect(spiralsOfKeptAttempts(kept.slice(0, 2), 2).map((s) => [s.attempts, s.endedBy])).toEqual([[["c1", "c2"], null]]);
+    expect(spiralsOfKeptAttempts([kept[0]!, kept[2]!], 1 + 1)).toEqual([]);
   });
 });

@@ -39,8 +39,8 @@ export function attemptFailed(call: Pick<SpiralCall, "valid" | "resultStatus">):
  * A run's calls as attempts: consecutive calls of one tool in one turn (parallel calls, written by
  * one model response before it saw any of their results) are one attempt; every other call is one.
  */
-function attemptSteps(calls: readonly SpiralCall[]): SpiralCall[][] {
-  const steps: SpiralCall[][] = [];
+function attemptSteps<C extends SpiralCall>(calls: readonly C[]): C[][] {
+  const steps: C[][] = [];
   for (const call of calls) {
     const step = steps.at(-1);
     const last = step?.at(-1);
@@ -50,27 +50,21 @@ function attemptSteps(calls: readonly SpiralCall[]): SpiralCall[][] {
   return steps;
 }
 
+/** A spiral's failed attempts (each one call, or a turn's parallel calls of the tool) and the call that ended it, or null. */
+type Streak<C extends SpiralCall> = { steps: C[][]; endedBy: C | null };
+
 /**
  * The spirals of one run: `minLength` or more consecutive failed attempts at the same tool (other
  * tools' calls in between break it, as the model moved on). A turn's parallel calls of the tool are
  * one attempt, failed when all of them failed (one that succeeded ends the streak); what its failed
  * calls burned counts. Calls must be in run order.
  */
-export function findSpirals(calls: readonly SpiralCall[], minLength = DEFAULT_SPIRAL_LENGTH): Spiral[] {
+function spiralStreaks<C extends SpiralCall>(calls: readonly C[], minLength: number): Streak<C>[] {
   if (!Number.isInteger(minLength) || minLength < 2) throw new RangeError(`minLength must be an integer of 2 or more, got ${minLength}`);
-  const spirals: Spiral[] = [];
-  let streak: SpiralCall[][] = [];
-  const close = (endedBy: SpiralCall | null) => {
-    if (streak.length >= minLength) {
-      const calls = streak.flat();
-      spirals.push({
-        tool: calls[0]!.tool,
-        attempts: streak.map((step) => step[0]!.id),
-        endedBy: endedBy?.id ?? null,
-        costUsd: calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0),
-        tokens: calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0),
-      });
-    }
+  const streaks: Streak<C>[] = [];
+  let streak: C[][] = [];
+  const close = (endedBy: C | null) => {
+    if (streak.length >= minLength) streaks.push({ steps: streak, endedBy });
     streak = [];
   };
   for (const step of attemptSteps(calls)) {
@@ -82,7 +76,22 @@ export function findSpirals(calls: readonly SpiralCall[], minLength = DEFAULT_SP
     } else close(sameTool ? succeeded : null);
   }
   close(null);
-  return spirals;
+  return streaks;
+}
+
+/** What calls burned: their money, and their tokens in and out. */
+const costOf = (calls: readonly SpiralCall[]) => calls.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
+const tokensOf = (calls: readonly SpiralCall[]) => calls.reduce((sum, c) => sum + (c.inputTokens ?? 0) + (c.outputTokens ?? 0), 0);
+
+/** The spirals of one run (spiralStreaks), as the pages count them. */
+export function findSpirals(calls: readonly SpiralCall[], minLength = DEFAULT_SPIRAL_LENGTH): Spiral[] {
+  return spiralStreaks(calls, minLength).map(({ steps, endedBy }) => ({
+    tool: steps[0]![0]!.tool,
+    attempts: steps.map((step) => step[0]!.id),
+    endedBy: endedBy?.id ?? null,
+    costUsd: costOf(steps.flat()),
+    tokens: tokensOf(steps.flat()),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,6 +143,91 @@ export function spiralsOfAttempts(attempts: readonly FailedAttempt[], minLength 
       spirals.push({ ...spiral, runId, model: first.model, modelVersion: first.modelVersion, times: spiral.attempts.map((id) => byId.get(id)!.at) });
     }
   }
+  return spirals;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spirals kept per run: computed from the whole run once, clipped to a range and scope when read
+
+/** A call of a whole run, as the worker reads it to keep the run's spirals. */
+export type RunCall = SpiralCall & { model: string; modelVersion: string | null; at: number };
+
+/** One attempt of a kept spiral (server/services/metrics/spirals-kept.ts). */
+export type KeptAttempt = {
+  runId: string;
+  tool: string;
+  /** the spiral, by the id of its first attempt */
+  spiral: string;
+  /** the attempt's place in its spiral, from 0, and how many attempts the whole spiral has */
+  position: number;
+  length: number;
+  /** the attempt's first call: its id, time (ms) and model */
+  id: string;
+  at: number;
+  model: string;
+  modelVersion: string | null;
+  /** what the attempt's calls burned */
+  costUsd: number;
+  tokens: number;
+  /** the call that ended the whole spiral, or null */
+  endedBy: string | null;
+};
+
+/** The smallest spiral a read may ask for, and so the spirals a run keeps: every one a read could clip to. */
+const KEPT_SPIRAL_LENGTH = 2;
+
+/** A run's spirals as kept: one row per attempt. `calls` are the whole run's, in run order. */
+export function keptAttemptsOfRun(runId: string, calls: readonly RunCall[]): KeptAttempt[] {
+  return spiralStreaks(calls, KEPT_SPIRAL_LENGTH).flatMap(({ steps, endedBy }) =>
+    steps.map((step, position) => ({
+      runId,
+      tool: step[0]!.tool,
+      spiral: steps[0]![0]!.id,
+      position,
+      length: steps.length,
+      id: step[0]!.id,
+      at: step[0]!.at,
+      model: step[0]!.model,
+      modelVersion: step[0]!.modelVersion,
+      costUsd: costOf(step),
+      tokens: tokensOf(step),
+      endedBy: endedBy?.id ?? null,
+    })),
+  );
+}
+
+/**
+ * The spirals of `minLength` or more attempts among kept attempts read for a range and scope (those
+ * whose time and model are in it), ordered by run, spiral and position: as the bounded read
+ * (spiralsOfAttempts) finds them, an attempt left out splits its spiral, and a piece keeps the
+ * spiral's end only when it reaches it.
+ */
+export function spiralsOfKeptAttempts(attempts: readonly KeptAttempt[], minLength = DEFAULT_SPIRAL_LENGTH): LocatedSpiral[] {
+  const spirals: LocatedSpiral[] = [];
+  let piece: KeptAttempt[] = [];
+  const close = () => {
+    const first = piece[0];
+    const last = piece.at(-1);
+    if (first && last && piece.length >= minLength)
+      spirals.push({
+        tool: first.tool,
+        attempts: piece.map((a) => a.id),
+        endedBy: last.position === last.length - 1 ? last.endedBy : null,
+        costUsd: piece.reduce((sum, a) => sum + a.costUsd, 0),
+        tokens: piece.reduce((sum, a) => sum + a.tokens, 0),
+        runId: first.runId,
+        model: first.model,
+        modelVersion: first.modelVersion,
+        times: piece.map((a) => a.at),
+      });
+    piece = [];
+  };
+  for (const attempt of attempts) {
+    const last = piece.at(-1);
+    if (last && (last.runId !== attempt.runId || last.spiral !== attempt.spiral || last.position + 1 !== attempt.position)) close();
+    piece.push(attempt);
+  }
+  close();
   return spirals;
 }
 

@@ -41,15 +41,17 @@ export async function renameProject(projectId: string, name: string) {
 }
 
 /**
- * The project and all it holds; its rollups (every table of the catalogue, rollups/tables.ts) and
- * the OTLP step, result and message rows have no foreign key (ingestion writes them in bulk), so
- * they go by hand.
+ * The project and all it holds; its rollups (every table of the catalogue, rollups/tables.ts),
+ * the OTLP step, result and message rows and the kept spirals have no foreign key (ingestion and
+ * the worker write them in bulk), so they go by hand.
  */
 export async function deleteProject(projectId: string) {
   const where = { where: { projectId } };
   await prisma().$transaction([
     ...ROLLUP_TABLES.map(({ table }) => prisma().$executeRawUnsafe(`DELETE FROM ${table} WHERE project_id = $1::uuid`, projectId)),
     prisma().otlpModelCall.deleteMany(where),
+    prisma().spiralAttempt.deleteMany(where),
+    prisma().spiralStaleRun.deleteMany(where),
     prisma().otlpResult.deleteMany(where),
     prisma().otlpMessage.deleteMany(where),
     prisma().runToolSet.deleteMany(where),

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { projectWithKey } from "@/test/fixtures";
 import { exporter, exportSpans, recordingTracer, servedTraces, shuffled } from "@/test/otlp";
 import { callsByToolCallId, storedState } from "@/test/otlp-state";
+import { readSpirals } from "@/server/services/metrics/spirals";
+import { refreshKeptSpirals } from "@/server/services/metrics/spirals-kept";
 
 const served = servedTraces();
 const { sql } = served;
@@ -270,6 +272,56 @@ describe("OpenTelemetry GenAI spans", () => {
     const results = await Promise.all([...spans, ...shuffled(spans, 3)].map((s) => exportSpans(target, [s])));
     expect(results.map((r) => r.code)).toEqual(results.map(() => 0));
     expect(await storedState(sql, concurrent.project.id)).toEqual(expected);
+  });
+});
+
+describe("retry spirals kept per run (server/services/metrics/spirals-kept.ts)", () => {
+  it("a tool's result that arrives after its call was kept makes the run's spiral longer", async () => {
+    const p = await project();
+    const recorder = recordingTracer();
+    const chat = chatSpans(recorder.tracer, "spiral-conv");
+    recorder.tracer.startActiveSpan("invoke_agent", { startTime: at(0), attributes: { "gen_ai.operation.name": "invoke_agent" } }, (agent) => {
+      // get_time refused twice (arguments that are not JSON), then written right: a spiral of two, ended by the third call
+      chat(0, [], [{ role: "assistant", parts: [toolCall("t_1", "get_time", '{"zone": ')] }]);
+      chat(1, [], [{ role: "assistant", parts: [toolCall("t_2", "get_time", '{"zone": "Paris"')] }]);
+      chat(2, [], [{ role: "assistant", parts: [toolCall("t_3", "get_time", { zone: "Europe/Paris" })] }]);
+      // whose execution failed, reported in a later export
+      span(
+        recorder.tracer,
+        "execute_tool get_time",
+        23,
+        24,
+        { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_time", "gen_ai.tool.call.id": "t_3" },
+        "clock down",
+      );
+      agent.end(at(30));
+    });
+    const spans = recorder.spans();
+    const executed = spans.filter((x) => (x as { name: string }).name.startsWith("execute_tool"));
+    expect(executed).toHaveLength(1);
+    expect(
+      (
+        await exportSpans(
+          exporter("json", served.url, p.key),
+          spans.filter((x) => !executed.includes(x)),
+        )
+      ).code,
+    ).toBe(0);
+    const range = { from: at(-60), to: at(60) };
+    await refreshKeptSpirals({ projectId: p.project.id });
+    const calls = await callsByToolCallId(sql, p.project.id);
+    const id = (callId: string) => calls.get(callId)!.id;
+    expect((await readSpirals(p.project.id, range, { tool: "get_time" }, 2)).spirals.map((s) => [s.attempts, s.endedBy])).toEqual([
+      [[id("t_1"), id("t_2")], id("t_3")],
+    ]);
+    // the third call's execution failed: three failed attempts, and the run gave up
+    expect((await exportSpans(exporter("json", served.url, p.key), executed)).code).toBe(0);
+    expect((await callsByToolCallId(sql, p.project.id)).get("t_3")).toMatchObject({ result_status: "error" });
+    // the run was marked: the kept spirals, refreshed, are the whole run's again
+    expect((await storedState(sql, p.project.id)).rollupsDifferFromRaw).toEqual({});
+    expect((await readSpirals(p.project.id, range, { tool: "get_time" }, 3)).spirals.map((s) => [s.attempts, s.endedBy])).toEqual([
+      [[id("t_1"), id("t_2"), id("t_3")], null],
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import { inTransaction } from "../../db/transaction";
 import { verdictFor, type registryResolver } from "../../domain/verdicts";
 import { lockRollups } from "../rollups/write";
 import { pairRuns, writeCalls, type PreparedCall } from "./write-calls";
+import { markRunsStale } from "../metrics/spirals-kept";
 import { recordToolSets } from "../tools/tool-sets";
 
 /**
@@ -125,7 +126,10 @@ export async function ingest<P extends Part, A, S = void>(projectId: string, sou
         projectId,
         calls.map((c) => c.event),
       );
-      if (reordered.length) await pairRuns(client, projectId, reordered);
+      if (reordered.length) {
+        await pairRuns(client, projectId, reordered);
+        await markRunsStale(client, projectId, reordered); // their order changed, and so may their spirals
+      }
       const written = { part, calls, inserted, accepted: inserted.length, duplicates: duplicates + calls.length - inserted.length, rejected };
       outcomes.push({ ...written, side: (await source.afterWrite?.(client, written)) as S });
     }

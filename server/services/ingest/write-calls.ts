@@ -4,6 +4,7 @@ import { patternOf } from "../../domain/failure-patterns";
 import { recoveredTest } from "../rollups/tables";
 import { ROLLUP_INSERT_INPUTS, rollupInsertCtes, rollupLinkCtes } from "../rollups/write";
 import { runOrderSql, sameToolNeighbourSql } from "../../domain/run-order";
+import { markSpiralRunsStale } from "../metrics/spirals-kept";
 import type { CallVerdict } from "../../domain/verdicts";
 
 export type PreparedCall = { event: ToolCallEvent; verdict: CallVerdict };
@@ -49,8 +50,9 @@ const names = COLUMNS.map(([name]) => `"${name}"`).join(", ");
 const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
 /**
- * One statement per batch: insert the calls (a re-sent id is skipped), and add only the
- * newly inserted ones to the hourly and daily rollups. Hours and days are UTC. Returns the ids
+ * One statement per batch: insert the calls (a re-sent id is skipped), add only the newly
+ * inserted ones to the hourly and daily rollups and mark their runs' kept spirals stale
+ * (server/services/metrics/spirals-kept.ts). Hours and days are UTC. Returns the ids
  * it inserted, and where it put those rows (their ctids, for PAIR_SQL).
  */
 const INSERT_SQL = `
@@ -58,8 +60,8 @@ WITH ins AS (
   INSERT INTO tool_calls (project_id, ${names})
   SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
-  RETURNING ctid, id, ${ROLLUP_INSERT_INPUTS}
-), ${rollupInsertCtes}
+  RETURNING ctid, id, run_id, ${ROLLUP_INSERT_INPUTS}
+), ${rollupInsertCtes}, ${markSpiralRunsStale("ins")}
 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 
 /** Whether call `n` may be the correction of call `c` by the turns: not when both are of one turn (one model response). */

@@ -20,6 +20,8 @@ export const QUEUES = {
   derived: "derived-answers-refresh",
   /** recomputes the coarse daily call rollups' stale days from the daily rows (cron: every minute) */
   coarseRollups: "coarse-rollups-refresh",
+  /** keeps the retry spirals of the runs that batches marked stale, from their whole runs (cron: every minute) */
+  keptSpirals: "kept-spirals-refresh",
 } as const;
 
 /** What a webhook delivery job carries: queued by the alert evaluator, run by the worker (server/services/jobs/work.ts). */
@@ -40,7 +42,7 @@ const BOSS_SCHEMA = "pgboss";
  */
 export const RETENTION_SWEEP_BUDGET_SECONDS = 240;
 
-/** How long one refresh of stored derived answers (server/services/derived/answers.ts) or of the coarse rollups (rollups/coarse.ts) runs; the rest waits for the next minute. */
+/** How long one refresh of stored derived answers (server/services/derived/answers.ts), of the coarse rollups (rollups/coarse.ts) or of the kept spirals (metrics/spirals-kept.ts) runs; the rest waits for the next minute. */
 export const DERIVED_REFRESH_BUDGET_SECONDS = 45;
 
 /** Attempts per webhook delivery: the first plus four retries. */
@@ -66,6 +68,7 @@ async function ensureQueues(boss: PgBoss) {
     // singleton: one refresh at a time; a run takes at most its budget (work.ts), the next minute's run goes on
     { name: QUEUES.derived, policy: "singleton", retryLimit: 0, expireInSeconds: DERIVED_REFRESH_BUDGET_SECONDS + 60 },
     { name: QUEUES.coarseRollups, policy: "singleton", retryLimit: 0, expireInSeconds: DERIVED_REFRESH_BUDGET_SECONDS + 60 },
+    { name: QUEUES.keptSpirals, policy: "singleton", retryLimit: 0, expireInSeconds: DERIVED_REFRESH_BUDGET_SECONDS + 60 },
   ];
   // pg-boss's create_queue makes a table partition: two instances starting at once on a new
   // database deadlock there, so they take turns (a session lock on a connection of its own)

@@ -5,6 +5,7 @@ import { evaluateAlerts } from "../alerts/evaluator";
 import { deliver } from "../alerts/webhooks";
 import { refreshDerivedAnswers } from "../derived/answers";
 import { refreshCoarseRollups } from "../rollups/coarse";
+import { refreshKeptSpirals } from "../metrics/spirals-kept";
 import { sweepRetention } from "../retention/sweep";
 import { DERIVED_REFRESH_BUDGET_SECONDS, QUEUES, RETENTION_SWEEP_BUDGET_SECONDS, startBoss, type DeliveryJob } from "./boss";
 
@@ -66,6 +67,9 @@ export async function startWorker({ schedules = true, deliveries = 4 }: WorkerOp
   // the coarse daily call rollups' days that batches marked stale, recomputed from the daily rows (reads take those days from the daily rows meanwhile)
   await boss.work(QUEUES.coarseRollups, { pollingIntervalSeconds: 2 }, () => refreshCoarseRollups({ budgetMs: DERIVED_REFRESH_BUDGET_SECONDS * 1000 }));
   if (schedules) await boss.schedule(QUEUES.coarseRollups, "* * * * *");
+  // the retry spirals of the runs that batches marked stale, kept again from their whole runs (reads take those runs from their calls meanwhile)
+  await boss.work(QUEUES.keptSpirals, { pollingIntervalSeconds: 2 }, () => refreshKeptSpirals({ budgetMs: DERIVED_REFRESH_BUDGET_SECONDS * 1000 }));
+  if (schedules) await boss.schedule(QUEUES.keptSpirals, "* * * * *");
   return {
     boss,
     stop: (graceful = true) => boss.stop({ graceful, wait: true, close: false, timeout: 10_000 }),

@@ -5,6 +5,10 @@ import { statusesOf } from "../../../isomorphic/outcome";
 import { pool, prisma } from "../../db/client";
 import { attemptFailed, findSpirals } from "../../domain/spirals";
 import { readSpirals } from "./spirals";
+import { refreshKeptSpirals } from "./spirals-kept";
+import { QUEUES } from "../jobs/boss";
+import { startWorker } from "../jobs/work";
+import { waitFor } from "../../../test/wait";
 
 // Retry spirals read from stored runs (server/services/metrics/spirals.ts): a turn's parallel calls
 // of one tool are one attempt (server/domain/spirals.ts), through ingest.batch and metrics.spirals.
@@ -98,11 +102,11 @@ describe("retry spirals read from the failed attempts and their neighbours", () 
     }
     for (let i = 0; i < events.length; i += 200) await api.ingest.batch({ events: events.slice(i, i + 200) });
     const range = { from: new Date(at(100)), to: new Date(at(400)) };
-    const calls = await prisma().toolCall.findMany({
-      where: { projectId: p.project.id },
-      orderBy: [{ runId: "asc" }, { step: { sort: "asc", nulls: "last" } }, { timestamp: "asc" }, { id: "asc" }],
-    });
-    const plain = (tool: string | undefined, minLength: number) => {
+    const plain = async (tool: string | undefined, minLength: number) => {
+      const calls = await prisma().toolCall.findMany({
+        where: { projectId: p.project.id },
+        orderBy: [{ runId: "asc" }, { step: { sort: "asc", nulls: "last" } }, { timestamp: "asc" }, { id: "asc" }],
+      });
       const lines: string[] = [];
       for (const runId of new Set(calls.map((c) => c.runId))) {
         const run = calls
@@ -117,18 +121,80 @@ describe("retry spirals read from the failed attempts and their neighbours", () 
       }
       return lines.sort();
     };
-    let spirals = 0;
-    for (const minLength of [2, 3])
-      for (const tool of [undefined, ...tools]) {
-        const read = await readSpirals(p.project.id, range, { tool }, minLength);
-        expect(read.spirals.map((s) => `${s.attempts.join(",")}|${s.endedBy ?? "-"}`).sort(), `${tool ?? "project"}, ${minLength}`).toEqual(
-          plain(tool, minLength),
+    const compare = async (state: string) => {
+      let spirals = 0;
+      for (const minLength of [2, 3])
+        for (const tool of [undefined, ...tools]) {
+          const read = await readSpirals(p.project.id, range, { tool }, minLength);
+          expect(read.spirals.map((s) => `${s.attempts.join(",")}|${s.endedBy ?? "-"}`).sort(), `${state}: ${tool ?? "project"}, ${minLength}`).toEqual(
+            await plain(tool, minLength),
+          );
+          spirals += read.spirals.length;
+        }
+      // the data holds spirals, so the comparison says something
+      expect(spirals, state).toBeGreaterThan(20);
+    };
+    const stale = async () => Number((await pool().query("SELECT count(*) FROM spiral_stale_runs WHERE project_id = $1", [p.project.id])).rows[0].count);
+    // every run is stale: read from its failed calls
+    expect(await stale()).toBe(60);
+    await compare("all runs stale");
+    // kept by the worker: read from the kept spirals
+    expect(await refreshKeptSpirals({ projectId: p.project.id })).toEqual({ projects: 1, runs: 60 });
+    expect(await stale()).toBe(0);
+    expect(Number((await pool().query("SELECT count(*) FROM spiral_attempts WHERE project_id = $1", [p.project.id])).rows[0].count)).toBeGreaterThan(20);
+    await compare("all runs kept");
+    // new calls in a third of the runs, which break, end, extend or start spirals: those runs are stale again, the others kept
+    const more = [];
+    for (let r = 0; r < 60; r += 3) {
+      const runId = `bounded-${String(r).padStart(2, "0")}`;
+      for (let i = 0; i < 4; i++) {
+        const how = pick(["valid-false", "error", "ok"] as const);
+        more.push(
+          makeEvent({
+            id: `${runId}y${i}`,
+            runId,
+            step: pick([undefined, 2 * i + 1]),
+            timestamp: at(10 * Math.floor(random() * 50)),
+            tool: pick(tools),
+            ...(how === "valid-false" ? { outcome: { valid: false, category: "missing_argument" } } : { result: { status: how } }),
+          }),
         );
-        spirals += read.spirals.length;
       }
-    // the data holds spirals, so the comparison says something
-    expect(spirals).toBeGreaterThan(20);
+    }
+    await api.ingest.batch({ events: more });
+    expect(await stale()).toBe(20);
+    await compare("some runs stale");
+    await refreshKeptSpirals({ projectId: p.project.id });
+    await compare("all runs kept again");
+    // a backfill the worker has not caught up with: every run from its failed calls
+    await pool().query("INSERT INTO spiral_stale_runs (project_id, run_id) SELECT $1, 'elsewhere-' || i FROM generate_series(1, 2001) i", [p.project.id]);
+    await compare("too many stale runs");
   });
+});
+
+it("the worker's job keeps the marked runs' spirals", async () => {
+  const worker = await startWorker({ schedules: false });
+  try {
+    const p = await makeProject();
+    const api = withKey((await p.key()).key);
+    await api.tools.register({ tools: LOAN_TOOLS });
+    await api.ingest.batch({
+      events: run("worked", [
+        [0, "invalid"],
+        [1, "error"],
+        [2, "invalid"],
+        [3, "ok"],
+      ]),
+    });
+    const kept = async () =>
+      (await pool().query("SELECT call_id FROM spiral_attempts WHERE project_id = $1 ORDER BY position", [p.project.id])).rows.map((r) => r.call_id);
+    expect(await kept()).toEqual([]);
+    await worker.boss.send(QUEUES.keptSpirals, {});
+    await waitFor(async () => (await kept()).length > 0, "the kept spirals job");
+    expect(await kept()).toEqual(["worked-0", "worked-1", "worked-2"]);
+  } finally {
+    await worker.stop();
+  }
 });
 
 it("the partial index of failed attempts is of the statuses the read counts as failed", async () => {

@@ -2,6 +2,7 @@ import type { PoolClient } from "pg";
 import type { Assembled } from "../../adapters/otlp/assemble";
 import { eventId } from "../../adapters/otlp/pieces";
 import { moveMessages } from "./messages";
+import { markRunsStale } from "../metrics/spirals-kept";
 
 /**
  * Runs without code (docs/otlp.md, "Conversations without a parent span"). A harness that
@@ -143,6 +144,7 @@ export async function mergeContinuedRuns(client: PoolClient, projectId: string, 
       [projectId, r.run_id, writer.runId],
     );
     await moveMessages(client, projectId, r.run_id, writer.runId);
+    await markRunsStale(client, projectId, [r.run_id, writer.runId]); // the kept spirals of both runs
     await client.query(
       `WITH ids AS (SELECT * FROM unnest($2::text[], $3::text[]) AS i(old_id, new_id)),
        copied AS (

@@ -1,6 +1,7 @@
 import type { PoolClient } from "pg";
 import type { AssembledResult } from "../../adapters/otlp/assemble";
 import { rollupResultCtes, rollupResultInputs } from "../rollups/write";
+import { markSpiralRunsStale } from "../metrics/spirals-kept";
 
 /**
  * Keeps this request's results (for calls that arrive later) and copies the winning result of
@@ -9,7 +10,8 @@ import { rollupResultCtes, rollupResultInputs } from "../rollups/write";
  * request was written with its best result of the request, so it is updated only when a stored
  * result outranks that one. Whether the next turn's tool message named the call's id is copied
  * too (result_id_kept), whichever result wins. The call rollups count results and their latencies, so the update moves
- * each changed call's old result out of them and its new one in, in the same statement.
+ * each changed call's old result out of them and its new one in, in the same statement, which
+ * also marks the changed calls' runs' kept spirals stale (a result may end or start a spiral).
  */
 export async function recordResults(client: PoolClient, projectId: string, results: AssembledResult[], callIds: string[], inserted: string[]) {
   const ids = [...new Set([...callIds, ...results.map((r) => r.callId)])];
@@ -31,13 +33,13 @@ export async function recordResults(client: PoolClient, projectId: string, resul
          FROM changes r
         WHERE t.project_id = $1 AND t.id = ANY(array(SELECT call_id FROM changes)) AND t.id = r.call_id
           AND (t.result_status, t.result_summary, t.latency_ms) IS DISTINCT FROM (r.status, r.summary, r.latency_ms)
-        RETURNING t.id, t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.valid, t.result_status, t.result_summary, t.latency_ms
+        RETURNING t.id, t.run_id, t.timestamp, t.tool, t.model_name, t.model_version, t.category, t.valid, t.result_status, t.result_summary, t.latency_ms
      ), moved AS (
        -- the statement's snapshot still holds the calls' old results: out with those, in with the new
        SELECT ${rollupResultInputs("t")}, -1 AS weight
          FROM tool_calls t WHERE t.project_id = $1 AND t.id IN (SELECT id FROM updated)
        UNION ALL SELECT ${rollupResultInputs()}, 1 FROM updated
-     ), ${rollupResultCtes}
+     ), ${rollupResultCtes}, ${markSpiralRunsStale("updated")}
      SELECT count(*) FROM updated`,
     [
       projectId,

@@ -3,6 +3,7 @@ import { DAY_MS } from "../../../contracts/metrics";
 import { BUCKET_MS } from "../../../isomorphic/buckets";
 import { pool, prisma } from "../../db/client";
 import { ROLLUP_TABLES } from "../rollups/tables";
+import { KEPT_SPIRALS } from "../metrics/spirals-kept";
 
 export async function getRetention(projectId: string): Promise<RetentionInput> {
   const p = await prisma().project.findUniqueOrThrow({ where: { id: projectId }, select: { callRetentionDays: true, rollupRetentionDays: true } });
@@ -40,8 +41,8 @@ const expiredBatch = (table: string, expired: string) =>
  * The tables of raw call data beside tool_calls, swept on the calls setting by their own time
  * column: OTLP tool results by arrival (also those whose call never came), the OTLP
  * model-call spans that number a run's steps by their start (nanoseconds since the epoch),
- * the spans and log records still waiting for their other half, by arrival, and the tool sets
- * runs carried, by their newest call.
+ * the spans and log records still waiting for their other half, by arrival, the runs' kept
+ * spirals by their attempts' times, and the tool sets runs carried, by their newest call.
  * The retention catalogue test holds this list, with RETENTION_EXEMPT, to the schema.
  */
 const OTLP_CALL_DATA = [
@@ -54,6 +55,8 @@ const OTLP_CALL_DATA = [
   // spans and GenAI log records waiting for their other half (messages, content), by arrival
   { table: "otlp_pending_spans", column: "received_at", cutoff: (ms: number) => new Date(ms) },
   { table: "otlp_log_records", column: "received_at", cutoff: (ms: number) => new Date(ms) },
+  // the runs' kept retry spirals (server/services/metrics/spirals-kept.ts), by each attempt's time, as its call
+  { table: KEPT_SPIRALS, column: "at", cutoff: (ms: number) => new Date(ms) },
   // which tool set each run carried, by its newest call, then the sets no kept run can name (a set's last_at is its newest run's)
   { table: "run_tool_sets", column: "last_at", cutoff: (ms: number) => new Date(ms) },
   { table: "tool_sets", column: "last_at", cutoff: (ms: number) => new Date(ms) },

@@ -3,9 +3,7 @@
 // refresh, run by the worker every minute, recomputes the marked days and clears their marks.
 // Reads take a marked day from the daily rows until then (read.ts), so no read waits for it.
 import type { ClientBase } from "pg";
-import { pool } from "../../db/client";
-import { inTransaction } from "../../db/transaction";
-import { lockRollups } from "./write";
+import { refreshMarked } from "./marked";
 import { CALL_ROLLUPS, coarseFromDaily, STALE_DAYS } from "./tables";
 
 /** The days one transaction recomputes: the project's ingestion waits for it (below), ~30 ms a day at 10 million calls a month. */
@@ -14,7 +12,7 @@ const DAYS_PER_TRANSACTION = 1;
 /**
  * Recomputes up to `limit` stale days of one project's coarse tables from its daily rows and clears
  * their marks, in the caller's transaction, which must hold the project's rollup lock exclusively
- * (below). Answers how many days it recomputed.
+ * (marked.ts). Answers how many days it recomputed.
  */
 export async function recomputeStaleDays(client: ClientBase, projectId: string, limit = DAYS_PER_TRANSACTION) {
   const { rows } = await client.query<{ day: Date }>(
@@ -34,32 +32,10 @@ export async function recomputeStaleDays(client: ClientBase, projectId: string, 
 }
 
 /**
- * One transaction of the refresh, holding the project's rollup lock exclusively: it waits for the
- * batches under way (whose daily rows and marks it must see: a batch that found a day's mark
- * already there added none) and the project's next batches wait for it.
- */
-const refreshSomeDays = (projectId: string) =>
-  inTransaction(async (client) => {
-    await lockRollups(client, projectId, "rebuild");
-    return recomputeStaleDays(client, projectId);
-  });
-
-/**
  * The worker's refresh: every project's stale days (or only `projectId`'s), one day per
  * transaction, until none is left or `budgetMs` has passed. Answers the projects and days done.
  */
-export async function refreshCoarseRollups({ projectId, budgetMs = 45_000 }: { projectId?: string; budgetMs?: number } = {}) {
-  const stopAt = Date.now() + budgetMs;
-  const { rows } = await pool().query<{ project_id: string }>(
-    `SELECT DISTINCT project_id FROM ${STALE_DAYS}${projectId ? " WHERE project_id = $1" : ""}`,
-    projectId ? [projectId] : [],
-  );
-  let days = 0;
-  for (const { project_id } of rows) {
-    for (let done = DAYS_PER_TRANSACTION; done === DAYS_PER_TRANSACTION && Date.now() < stopAt;) {
-      done = await refreshSomeDays(project_id);
-      days += done;
-    }
-  }
-  return { projects: rows.length, days };
+export async function refreshCoarseRollups(options: { projectId?: string; budgetMs?: number } = {}) {
+  const { projects, done } = await refreshMarked(STALE_DAYS, DAYS_PER_TRANSACTION, recomputeStaleDays, options);
+  return { projects, days: done };
 }

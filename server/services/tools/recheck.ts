@@ -6,6 +6,7 @@ import { registryResolver, verdictFor, type CallVerdict } from "../../domain/ver
 import { inTransaction } from "../../db/transaction";
 import { relinkCalls } from "../ingest/write-calls";
 import { rebuildRollupSlices } from "../rollups/rebuild";
+import { markRunsStale } from "../metrics/spirals-kept";
 import { lockRollups } from "../rollups/write";
 import { timeSlicer } from "../time-slice";
 import { CLASSIFY_SLICE_MS, DRY_RUN_MAX_CALLS, readCallPage, throughPages, type CallRow, type Range } from "./dry-run";
@@ -73,12 +74,12 @@ async function writeVerdicts(projectId: string, tool: string, changes: { row: Ca
     const sets = COLUMNS.map(([name], i) => `"${name}" = n.c${i}`).join(", ");
     const unnest = COLUMNS.map(([, type], i) => `$${i + 3}::${type}[]`).join(", ");
     const aliases = COLUMNS.map((_, i) => `c${i}`).join(", ");
-    const { rows: updated } = await client.query<{ tool: string; timestamp: Date }>(
+    const { rows: updated } = await client.query<{ tool: string; timestamp: Date; run_id: string }>(
       `UPDATE tool_calls t SET ${sets}, correction_id = CASE WHEN n.c0 = false THEN t.correction_id END,
                              recovered = n.c0 IS FALSE AND t.recovered
          FROM unnest($2::text[], ${unnest}) AS n(id, ${aliases})
         WHERE t.project_id = $1 AND t.id = n.id
-      RETURNING t.tool, t.timestamp`,
+      RETURNING t.tool, t.timestamp, t.run_id`,
       [projectId, changes.map((c) => c.row.id), ...COLUMNS.map(([, , read]) => changes.map((c) => read(c.verdict, c.row, tool)))],
     );
     const relinked = await relinkCalls(
@@ -87,6 +88,11 @@ async function writeVerdicts(projectId: string, tool: string, changes: { row: Ca
       changes.map((c) => c.row.id),
     );
     await rebuildRollupSlices(client, projectId, [...updated, ...relinked]);
+    await markRunsStale(
+      client,
+      projectId,
+      updated.map((u) => u.run_id),
+    ); // a verdict may start or end a spiral
   });
 }
 

@@ -51,8 +51,8 @@ const unnest = COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(", ");
 
 /**
  * One statement per batch: insert the calls (a re-sent id is skipped), add only the newly
- * inserted ones to the hourly and daily rollups and mark their runs' kept spirals stale
- * (server/services/metrics/spirals-kept.ts). Hours and days are UTC. Returns the ids
+ * inserted ones to the hourly and daily rollups and mark stale the kept spirals of the runs they
+ * may change (server/services/metrics/spirals-kept.ts). Hours and days are UTC. Returns the ids
  * it inserted, and where it put those rows (their ctids, for PAIR_SQL).
  */
 const INSERT_SQL = `
@@ -60,7 +60,7 @@ WITH ins AS (
   INSERT INTO tool_calls (project_id, ${names})
   SELECT $1::uuid, * FROM unnest(${unnest}) ORDER BY 2
   ON CONFLICT (project_id, id) DO NOTHING
-  RETURNING ctid, id, run_id, ${ROLLUP_INSERT_INPUTS}
+  RETURNING ctid, id, run_id, result_status, ${ROLLUP_INSERT_INPUTS}
 ), ${rollupInsertCtes}, ${markSpiralRunsStale("ins")}
 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(ctid::text), '{}') AS tids FROM ins`;
 

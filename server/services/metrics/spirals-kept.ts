@@ -47,12 +47,18 @@ export async function markRunsWithFailuresStale(client: ClientBase, projectId: s
 const RUNS_PER_TRANSACTION = 500;
 
 /**
- * A data-modifying CTE marking the runs of the calls in `from` (a CTE with `run_id`, with an
- * optional WHERE) stale. A mark already there is left as it is (no row lock); sorted, so that
- * concurrent batches insert new marks in one order.
+ * A data-modifying CTE marking stale the runs of the calls in CTE `from` (with their `run_id`,
+ * `valid` and `result_status`) whose spirals they may change: a run where one of them is a failed
+ * attempt, or a run with kept spirals. A run with neither has no spiral, and calls that did not
+ * fail cannot make one (they only break or end streaks); were it stale already, it is marked. A
+ * mark already there is left as it is (no row lock); sorted, so that concurrent batches insert new
+ * marks in one order.
  */
 export const markSpiralRunsStale = (from: string) => `spiral_stale_runs AS (
-  INSERT INTO ${STALE_RUNS} (project_id, run_id) SELECT DISTINCT $1::uuid, run_id FROM ${from} ORDER BY 2 ON CONFLICT DO NOTHING
+  INSERT INTO ${STALE_RUNS} (project_id, run_id)
+  SELECT DISTINCT $1::uuid, run_id FROM ${from} c
+   WHERE ${FAILED_ATTEMPT_SQL} OR EXISTS (SELECT FROM ${KEPT_SPIRALS} k WHERE k.project_id = $1 AND k.run_id = c.run_id)
+   ORDER BY 2 ON CONFLICT DO NOTHING
 )`;
 
 /** Marks these runs stale (statements that change calls without a CTE of their own: a re-check, OTLP's renumbered steps). */

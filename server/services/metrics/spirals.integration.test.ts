@@ -5,7 +5,7 @@ import { statusesOf } from "../../../isomorphic/outcome";
 import { pool, prisma } from "../../db/client";
 import { attemptFailed, findSpirals } from "../../domain/spirals";
 import { readSpirals } from "./spirals";
-import { refreshKeptSpirals } from "./spirals-kept";
+import { FAILED_ATTEMPT_SQL, refreshKeptSpirals } from "./spirals-kept";
 import { QUEUES } from "../jobs/boss";
 import { startWorker } from "../jobs/work";
 import { waitFor } from "../../../test/wait";
@@ -134,21 +134,28 @@ describe("retry spirals read from the failed attempts and their neighbours", () 
       // the data holds spirals, so the comparison says something
       expect(spirals, state).toBeGreaterThan(20);
     };
-    const stale = async () => Number((await pool().query("SELECT count(*) FROM spiral_stale_runs WHERE project_id = $1", [p.project.id])).rows[0].count);
-    // every run is stale: read from its failed calls
-    expect(await stale()).toBe(60);
+    const runsOf = async (sql: string) => (await pool().query<{ run_id: string }>(sql, [p.project.id])).rows.map((r) => r.run_id).sort();
+    const stale = () => runsOf("SELECT run_id FROM spiral_stale_runs WHERE project_id = $1");
+    // every run with a failed attempt is stale (a run without one has no spiral): read from its failed calls
+    const failing = await runsOf(`SELECT DISTINCT run_id FROM tool_calls WHERE project_id = $1 AND ${FAILED_ATTEMPT_SQL}`);
+    expect(failing.length).toBeGreaterThan(50);
+    expect(await stale()).toEqual(failing);
     await compare("all runs stale");
     // kept by the worker: read from the kept spirals
-    expect(await refreshKeptSpirals({ projectId: p.project.id })).toEqual({ projects: 1, runs: 60 });
-    expect(await stale()).toBe(0);
+    expect(await refreshKeptSpirals({ projectId: p.project.id })).toEqual({ projects: 1, runs: failing.length });
+    expect(await stale()).toEqual([]);
     expect(Number((await pool().query("SELECT count(*) FROM spiral_attempts WHERE project_id = $1", [p.project.id])).rows[0].count)).toBeGreaterThan(20);
     await compare("all runs kept");
-    // new calls in a third of the runs, which break, end, extend or start spirals: those runs are stale again, the others kept
+    // new calls in a third of the runs, which break, end, extend or start spirals: those runs are stale again
+    // when a new call failed or the run has kept spirals (calls that did not fail cannot make one), the others kept
+    const withSpirals = await runsOf("SELECT DISTINCT run_id FROM spiral_attempts WHERE project_id = $1");
     const more = [];
+    const touched = new Set<string>();
     for (let r = 0; r < 60; r += 3) {
       const runId = `bounded-${String(r).padStart(2, "0")}`;
       for (let i = 0; i < 4; i++) {
         const how = pick(["valid-false", "error", "ok"] as const);
+        if (how !== "ok" || withSpirals.includes(runId)) touched.add(runId);
         more.push(
           makeEvent({
             id: `${runId}y${i}`,
@@ -161,8 +168,13 @@ describe("retry spirals read from the failed attempts and their neighbours", () 
         );
       }
     }
+    // and a call that did not fail, at the end of a run with kept spirals, which may end its last one
+    const ended = withSpirals.find((runId) => Number(runId.slice(-2)) % 3 !== 0)!;
+    more.push(makeEvent({ id: `${ended}z`, runId: ended, step: 99, timestamp: at(399), tool: pick(tools), result: { status: "ok" } }));
+    touched.add(ended);
     await api.ingest.batch({ events: more });
-    expect(await stale()).toBe(20);
+    expect(touched.size).toBeGreaterThan(10);
+    expect(await stale()).toEqual([...touched].sort());
     await compare("some runs stale");
     await refreshKeptSpirals({ projectId: p.project.id });
     await compare("all runs kept again");

@@ -50,9 +50,9 @@ const RUNS_PER_TRANSACTION = 500;
  * A data-modifying CTE marking stale the runs of the calls in CTE `from` (with their `run_id`,
  * `valid` and `result_status`) whose spirals they may change: a run where one of them is a failed
  * attempt, or a run with kept spirals. A run with neither has no spiral, and calls that did not
- * fail cannot make one (they only break or end streaks); were it stale already, it is marked. A
- * mark already there is left as it is (no row lock); sorted, so that concurrent batches insert new
- * marks in one order.
+ * fail cannot make one (they only break or end streaks); a run that is stale already stays
+ * marked. A mark already there is left as it is (no row lock); sorted, so that concurrent batches
+ * insert new marks in one order.
  */
 export const markSpiralRunsStale = (from: string) => `spiral_stale_runs AS (
   INSERT INTO ${STALE_RUNS} (project_id, run_id)
@@ -61,7 +61,7 @@ export const markSpiralRunsStale = (from: string) => `spiral_stale_runs AS (
    ORDER BY 2 ON CONFLICT DO NOTHING
 )`;
 
-/** Marks these runs stale (statements that change calls without a CTE of their own: a re-check, OTLP's renumbered steps). */
+/** Marks these runs stale, whole (statements without a CTE of their own: a re-check's verdicts, OTLP's renumbered steps and merged conversations). */
 export async function markRunsStale(client: ClientBase, projectId: string, runIds: readonly string[]) {
   if (!runIds.length) return;
   await client.query(`INSERT INTO ${STALE_RUNS} (project_id, run_id) SELECT $1::uuid, r FROM unnest($2::text[]) r ORDER BY 2 ON CONFLICT DO NOTHING`, [

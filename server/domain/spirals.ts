@@ -85,13 +85,16 @@ const tokensOf = (calls: readonly SpiralCall[]) => calls.reduce((sum, c) => sum 
 
 /** The spirals of one run (spiralStreaks), as the pages count them. */
 export function findSpirals(calls: readonly SpiralCall[], minLength = DEFAULT_SPIRAL_LENGTH): Spiral[] {
-  return spiralStreaks(calls, minLength).map(({ steps, endedBy }) => ({
-    tool: steps[0]![0]!.tool,
-    attempts: steps.map((step) => step[0]!.id),
-    endedBy: endedBy?.id ?? null,
-    costUsd: costOf(steps.flat()),
-    tokens: tokensOf(steps.flat()),
-  }));
+  return spiralStreaks(calls, minLength).map(({ steps, endedBy }) => {
+    const burned = steps.flat();
+    return {
+      tool: burned[0]!.tool,
+      attempts: steps.map((step) => step[0]!.id),
+      endedBy: endedBy?.id ?? null,
+      costUsd: costOf(burned),
+      tokens: tokensOf(burned),
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
